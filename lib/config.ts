@@ -1,0 +1,100 @@
+/**
+ * The server's settings (API.md §11): every setting is an environment variable
+ * and a flag of the same meaning, flags win. Parsing is pure: server.ts hands
+ * in `process.env` and `process.argv`. Bad values are programmer/operator
+ * mistakes and throw RangeError at startup.
+ * @module
+ */
+import { LOG_LEVELS, type LogLevel } from "./log.ts";
+import { parseDuration } from "./webhooks/retry_schedule.ts";
+
+/** The settings of a server process. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  workers: number;
+  /** null = decide by whether the data directory is new and empty. */
+  demo: boolean | null;
+  uploadLimit: number;
+  rateLimit: string;
+  webhookAllowPrivate: boolean;
+  webhookRetrySchedule: string;
+  logLevel: LogLevel;
+  shutdownGraceMs: number;
+}
+
+const SETTINGS = {
+  host: { env: "HOST", flag: "--host", def: "127.0.0.1" },
+  port: { env: "PORT", flag: "--port", def: "8080" },
+  dataDir: { env: "DATA_DIR", flag: "--data", def: "./data" },
+  workers: { env: "WORKERS", flag: "--workers", def: "1" },
+  demo: { env: "DEMO", flag: "--demo", def: "" },
+  uploadLimit: { env: "UPLOAD_LIMIT", flag: "--upload-limit", def: "10MiB" },
+  rateLimit: { env: "RATE_LIMIT", flag: "--rate-limit", def: "600/min,burst=100" },
+  webhookAllowPrivate: { env: "WEBHOOK_ALLOW_PRIVATE", flag: "--webhook-allow-private", def: "" },
+  webhookRetrySchedule: { env: "WEBHOOK_RETRY_SCHEDULE", flag: "--webhook-retry-schedule", def: "5s,5m,30m,2h,5h,10h,14h,20h,24h" },
+  logLevel: { env: "LOG_LEVEL", flag: "--log-level", def: "info" },
+  shutdownGrace: { env: "SHUTDOWN_GRACE", flag: "--shutdown-grace", def: "10s" },
+} as const;
+
+/** Parses "10MiB", "512KiB", "1MB", "1048576" into bytes. */
+export function parseSize(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|kib|mb|mib|gb|gib)?\s*$/i.exec(text);
+  if (!m) throw new RangeError(`Cannot parse size: ${text}`);
+  const unit = (m[2] ?? "b").toLowerCase();
+  const mult = { b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3 }[unit]!;
+  return Math.floor(Number(m[1]) * mult);
+}
+
+function _bool(text: string, name: string): boolean | null {
+  if (text === "") return null;
+  if (/^(1|true|on|yes)$/i.test(text)) return true;
+  if (/^(0|false|off|no)$/i.test(text)) return false;
+  throw new RangeError(`${name} must be on or off, not ${text}`);
+}
+
+/** Splits argv into positional words and `--flag value` / `--flag=value` / bare `--flag` options. */
+export function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string> } {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith("--")) {
+      positional.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    if (eq > 0) flags.set(a.slice(0, eq), a.slice(eq + 1));
+    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) flags.set(a, argv[++i]!);
+    else flags.set(a, "true");
+  }
+  return { positional, flags };
+}
+
+/** The configuration from the environment and flags (flags win). */
+export function loadConfig(env: Record<string, string | undefined>, flags: Map<string, string>): Config {
+  const get = (k: keyof typeof SETTINGS): string => {
+    const s = SETTINGS[k];
+    return flags.get(s.flag) ?? env[s.env] ?? s.def;
+  };
+  const port = Number(get("port"));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`PORT must be 0 to 65535, not ${get("port")}`);
+  const workers = Number(get("workers"));
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new RangeError(`WORKERS must be 1 to 64`);
+  const logLevel = get("logLevel") as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new RangeError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+  return {
+    host: get("host"),
+    port,
+    dataDir: get("dataDir"),
+    workers,
+    demo: _bool(get("demo"), "DEMO"),
+    uploadLimit: parseSize(get("uploadLimit")),
+    rateLimit: get("rateLimit"),
+    webhookAllowPrivate: _bool(get("webhookAllowPrivate"), "WEBHOOK_ALLOW_PRIVATE") ?? false,
+    webhookRetrySchedule: get("webhookRetrySchedule"),
+    logLevel,
+    shutdownGraceMs: parseDuration(get("shutdownGrace")),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * What a route handler receives, and the route definition that the app's
+ * router, the scope check and the OpenAPI document are all built from.
+ * @module
+ */
+import type { Scope, TokenRecord } from "../auth/tokens.ts";
+import type { CursorCodec } from "../cursor.ts";
+import type { Logger } from "../log.ts";
+import type { Storage, TenantStore } from "../storage.ts";
+import type { SyncRunner } from "../sync/runner.ts";
+import type { ApiRequest, ApiResponse } from "./types.ts";
+
+/** Shared services of the app, built once from its options. */
+export interface AppServices {
+  storage: Storage;
+  cursors: CursorCodec;
+  sync: SyncRunner;
+  logger: Logger;
+  now: () => number;
+  limits: { jsonBytes: number; uploadBytes: number };
+}
+
+/** The context of any request. */
+export interface PublicContext {
+  req: ApiRequest;
+  params: Record<string, string>;
+  requestId: string;
+  app: AppServices;
+}
+
+/** The context of an authenticated request: the tenant's store is the only way to its data. */
+export interface Context extends PublicContext {
+  tenant: TenantStore;
+  token: TokenRecord;
+}
+
+/** A route of the API: public routes have no scope and get no tenant. */
+export type ApiRoute =
+  | { method: string; pattern: string; scope: Scope; handle(ctx: Context): Promise<ApiResponse> }
+  | { method: string; pattern: string; scope: null; handle(ctx: PublicContext): Promise<ApiResponse> };

@@ -1,0 +1,89 @@
+/**
+ * Serves the app through node:http without going through web Request/Response
+ * (a third of the throughput on Node). Structural types stand in for
+ * IncomingMessage and ServerResponse, so lib/ imports nothing from node:http.
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import { isStreamBody, type ApiRequest, type ApiResponse } from "./types.ts";
+
+/** The parts of node:http's IncomingMessage that the adapter uses. */
+export interface NodeRequestLike extends AsyncIterable<Uint8Array> {
+  method?: string | undefined;
+  url?: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  socket: { remoteAddress?: string | undefined };
+}
+
+/** The parts of node:http's ServerResponse that the adapter uses. */
+export interface NodeResponseLike {
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  write(chunk: Uint8Array): boolean;
+  end(chunk?: Uint8Array | string): unknown;
+  once(event: "drain" | "close", listener: () => void): unknown;
+  destroy(error?: Error): unknown;
+  readonly destroyed: boolean;
+}
+
+/** The core's request for a node:http request. */
+export function fromNodeRequest(req: NodeRequestLike): ApiRequest {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const headers = req.headers;
+  return {
+    method: (req.method ?? "GET").toUpperCase(),
+    path: q < 0 ? url : url.slice(0, q),
+    query: new URLSearchParams(q < 0 ? "" : url.slice(q + 1)),
+    header(name) {
+      const v = headers[name];
+      return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+    },
+    body: req,
+    remoteAddress: req.socket.remoteAddress ?? "",
+  };
+}
+
+/** Writes a core response to node:http, streaming large bodies with backpressure. */
+export async function writeNodeResponse(method: string, res: ApiResponse, out: NodeResponseLike): Promise<void> {
+  const body = res.body;
+  const headers = res.headers;
+  if (body === null) {
+    out.writeHead(res.status, headers);
+    out.end();
+    return;
+  }
+  if (!isStreamBody(body)) {
+    const bytes = typeof body === "string" ? Buffer.from(body) : body;
+    headers["content-length"] ??= String(bytes.length);
+    out.writeHead(res.status, headers);
+    if (method === "HEAD") out.end();
+    else out.end(bytes);
+    return;
+  }
+  headers["content-length"] ??= String(body.size);
+  out.writeHead(res.status, headers);
+  if (method === "HEAD") return void out.end();
+  try {
+    // Leaving the loop early (client gone) closes the stream and its file.
+    for await (const chunk of body.stream(0, body.size)) {
+      if (out.destroyed) return;
+      if (!out.write(chunk)) await new Promise<void>((resolve) => {
+        out.once("drain", resolve);
+        out.once("close", resolve);
+      });
+    }
+    out.end();
+  } catch {
+    out.destroy(); // a read error mid-body: the client sees a truncated response, not a wrong one
+  }
+}
+
+/** A node:http request listener for `handle`. */
+export function toNodeListener(handle: (req: ApiRequest) => Promise<ApiResponse>) {
+  return (req: NodeRequestLike, out: NodeResponseLike): void => {
+    const request = fromNodeRequest(req);
+    handle(request)
+      .then((res) => writeNodeResponse(request.method, res, out))
+      .catch(() => out.destroy());
+  };
+}

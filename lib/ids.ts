@@ -1,0 +1,53 @@
+/**
+ * Opaque, URL-safe, typed identifiers (API.md §1): a prefix such as `doc_`, then
+ * 26 Crockford base32 characters: 48 bits of milliseconds (time-sortable), then
+ * 80 random bits. Stores that address records by position may put that position
+ * into the id (`encodeOrdinalId`) so that a lookup needs no id index in memory.
+ * @module
+ */
+
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const DECODE: Record<string, number> = Object.fromEntries([...ALPHABET].map((c, i) => [c, i]));
+
+/** The id prefixes of API.md §1. */
+export type IdPrefix = "doc" | "sub" | "whk" | "sync" | "evt" | "req";
+
+function _base32(value: bigint, chars: number): string {
+  let out = "";
+  for (let i = chars - 1; i >= 0; i--) out += ALPHABET[Number((value >> BigInt(i * 5)) & 31n)];
+  return out;
+}
+
+function _randomBits(bits: number): bigint {
+  const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil(bits / 8)));
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v & ((1n << BigInt(bits)) - 1n);
+}
+
+/** A new id: prefix, 10 characters of time, 16 random characters. */
+export function newId(prefix: IdPrefix, nowMs: number): string {
+  return `${prefix}_${_base32(BigInt(nowMs), 10)}${_base32(_randomBits(80), 16)}`;
+}
+
+/** A new id whose random part starts with `ordinal` (35 bits), followed by 45 random bits. */
+export function encodeOrdinalId(prefix: IdPrefix, nowMs: number, ordinal: number): string {
+  return `${prefix}_${_base32(BigInt(nowMs), 10)}${_base32(BigInt(ordinal), 7)}${_base32(_randomBits(45), 9)}`;
+}
+
+/** The ordinal inside an id made by `encodeOrdinalId`, or -1 when the id is malformed. */
+export function decodeOrdinalId(prefix: IdPrefix, id: string): number {
+  if (id.length !== prefix.length + 27 || !id.startsWith(prefix) || id[prefix.length] !== "_") return -1;
+  let ordinal = 0;
+  for (let i = 0; i < 26; i++) {
+    const d = DECODE[id[prefix.length + 1 + i]!];
+    if (d === undefined) return -1;
+    if (i >= 10 && i < 17) ordinal = ordinal * 32 + d;
+  }
+  return ordinal;
+}
+
+/** True when `id` has the prefix and 26 Crockford base32 characters. */
+export function isWellFormedId(prefix: IdPrefix, id: string): boolean {
+  return decodeOrdinalId(prefix, id) >= 0;
+}

@@ -1,0 +1,44 @@
+/**
+ * The contract of a document source (API.md §4.5): a connector to an external
+ * system that yields documents from its own resumable position. The sync run
+ * acknowledges each item only after it is stored durably, so a crash between
+ * the two replays the item instead of losing it (at-least-once, deduplicated
+ * by external id and content hash).
+ * @module
+ */
+
+/** One document offered by a source. */
+export interface SourceItem {
+  external_id: string;
+  /** The invoice XML, or null while it is not yet available. */
+  xml: Uint8Array | null;
+  /** Metadata in the document JSON's shape (API.md §4.5) when there is no XML yet. */
+  metadata: Record<string, unknown> | null;
+  /** Set when the source could not read the item; the run counts it as failed. */
+  error?: { code: string; message: string };
+  /** The item is stored: the source may move past it. */
+  ack(): Promise<void>;
+  /** The item failed to import: the source may set it aside. */
+  reject(): Promise<void>;
+}
+
+/** A source of documents for one tenant. */
+export interface DocumentSource {
+  /** The name clients use in `{"source": …}` and that documents carry. */
+  readonly name: string;
+  /** Items since the last acknowledged one. Throwing fails the run (UPSTREAM_ERROR). */
+  pull(signal: AbortSignal): AsyncIterable<SourceItem>;
+}
+
+/** Makes the sources of a tenant; the first is the default. */
+export type SourceFactory = (tenant: string) => DocumentSource[];
+
+/** A failure of the source itself (not of one document). */
+export class SourceError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "SourceError";
+    this.code = code;
+  }
+}

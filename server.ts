@@ -1,0 +1,147 @@
+/**
+ * The process: reads configuration, opens storage, wires the app, serves it
+ * over node:http, handles signals and the `token` subcommands (API.md §11).
+ * No business logic lives here.
+ *
+ *   node server.ts [serve] [--port 8080 --data ./data …]
+ *   node server.ts token create --tenant acme --scopes documents:read,documents:write [--expires-in 30d]
+ *   node server.ts token list [--tenant acme]
+ *   node server.ts token revoke KEY_ID
+ * @module
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createApp } from "./lib/app.ts";
+import { generateToken, parseScopes, SCOPES, type TokenRecord } from "./lib/auth/tokens.ts";
+import { loadConfig, parseArgs, type Config } from "./lib/config.ts";
+import { toNodeListener } from "./lib/http/node_adapter.ts";
+import { createJsonLogger } from "./lib/log.ts";
+import { parseDuration } from "./lib/webhooks/retry_schedule.ts";
+import { FileStorage, isValidTenantId } from "./storage/file.ts";
+import { inboxSource } from "./storage/inbox_source.ts";
+
+const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
+const REQUEST_TIMEOUT_MS = 120_000; // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off
+const KEEP_ALIVE_TIMEOUT_MS = 5_000; // idle keep-alive sockets are not held longer
+const DEMO_TENANT = "demo";
+const DEMO_DIR = join(dirname(fileURLToPath(import.meta.url)), "storage", "demo");
+
+function _fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+async function createToken(storage: FileStorage, tenant: string, scopes: string, expiresIn: string | undefined): Promise<string> {
+  if (!isValidTenantId(tenant)) throw new RangeError(`Invalid tenant id: ${tenant} (lower-case letters, digits, - and _)`);
+  const now = Date.now();
+  const t = generateToken();
+  const record: TokenRecord = {
+    key_id: t.keyId, tenant, secret_sha256: t.secretSha256, scopes: parseScopes(scopes),
+    created_at: new Date(now).toISOString(),
+    expires_at: expiresIn ? new Date(now + parseDuration(expiresIn)).toISOString() : null,
+    revoked_at: null,
+  };
+  storage.tenant(tenant); // creates the tenant
+  await storage.tokens.create(record);
+  return t.token;
+}
+
+async function tokenCommand(args: string[], flags: Map<string, string>, config: Config): Promise<void> {
+  const storage = new FileStorage(config.dataDir);
+  const [sub, arg] = args;
+  if (sub === "create") {
+    const tenant = flags.get("--tenant") ?? _fail("token create needs --tenant ID");
+    const scopes = flags.get("--scopes") ?? _fail(`token create needs --scopes (from: ${SCOPES.join(", ")})`);
+    process.stdout.write(`${await createToken(storage, tenant, scopes, flags.get("--expires-in"))}\n`);
+  } else if (sub === "list") {
+    for (const t of await storage.tokens.list(flags.get("--tenant"))) {
+      const { secret_sha256: _, ...shown } = t; // never printed
+      process.stdout.write(`${JSON.stringify(shown)}\n`);
+    }
+  } else if (sub === "revoke") {
+    if (!arg) _fail("token revoke needs KEY_ID");
+    if (!(await storage.tokens.revoke(arg, new Date().toISOString()))) _fail(`No token with key id ${arg}`);
+    process.stdout.write(`revoked ${arg}\n`);
+  } else {
+    _fail("usage: token create --tenant ID --scopes a,b [--expires-in 30d] | token list [--tenant ID] | token revoke KEY_ID");
+  }
+  await storage.close();
+}
+
+/** Seeds the demo tenant: a token with every scope and sample invoices in its inbox. */
+async function seedDemo(storage: FileStorage, dataDir: string): Promise<string> {
+  const token = await createToken(storage, DEMO_TENANT, SCOPES.join(","), undefined);
+  const inbox = join(dataDir, "inbox", DEMO_TENANT);
+  mkdirSync(inbox, { recursive: true });
+  for (const name of readdirSync(DEMO_DIR)) {
+    if (name.endsWith(".xml") || name.endsWith(".json")) copyFileSync(join(DEMO_DIR, name), join(inbox, name));
+  }
+  return token;
+}
+
+async function serve(config: Config): Promise<void> {
+  const dataDir = resolve(config.dataDir);
+  const isNew = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  const storage = new FileStorage(dataDir);
+  const logger = createJsonLogger(config.logLevel, (line) => void process.stdout.write(line));
+  const demoToken = config.demo ?? isNew ? await seedDemo(storage, dataDir) : null;
+  const app = await createApp({
+    storage, logger, uploadLimit: config.uploadLimit,
+    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant)],
+  });
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
+    toNodeListener(app.handle),
+  );
+  await new Promise<void>((done) => server.listen(config.port, config.host, done));
+  const addr = server.address();
+  const port = typeof addr === "object" && addr ? addr.port : config.port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  logger.info("listening", { url, data_dir: dataDir });
+  await app.sync.resume();
+  if (demoToken) {
+    await app.sync.request(storage.tenant(DEMO_TENANT), null);
+    // The token is shown once, on stderr, like `token create` does; it is never logged.
+    process.stderr.write(`\nDemo tenant "${DEMO_TENANT}" is ready. Its token (shown once):\n\n  ${demoToken}\n\nTry:\n\n  curl -s -H 'X-API-Token: ${demoToken}' ${url}/api/v1/documents\n\n`);
+  }
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { signal });
+    const timer = setTimeout(() => {
+      logger.warn("grace period over, closing connections");
+      server.closeAllConnections();
+    }, config.shutdownGraceMs);
+    timer.unref();
+    server.close(async () => {
+      await app.close();
+      await storage.close();
+      logger.info("stopped");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+async function main(): Promise<void> {
+  const { positional, flags } = parseArgs(process.argv.slice(2));
+  let config: Config;
+  try {
+    config = loadConfig(process.env, flags);
+  } catch (e) {
+    _fail((e as Error).message);
+  }
+  const cmd = positional[0] ?? "serve";
+  if (cmd === "serve") await serve(config);
+  else if (cmd === "token") await tokenCommand(positional.slice(1), flags, config);
+  else _fail(`Unknown command: ${cmd} (serve, token)`);
+}
+
+main().catch((e: unknown) => _fail(e instanceof RangeError || e instanceof TypeError ? e.message : String((e as Error).stack ?? e)));

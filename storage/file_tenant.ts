@@ -1,0 +1,310 @@
+/**
+ * One tenant's data in the file store: documents, submissions and sync runs in
+ * record logs (see record_log.ts), blobs in a content-addressed directory.
+ * All mutations run synchronously between awaits, so concurrent requests of
+ * one process never interleave inside a write.
+ * @module
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/documents/document_json.ts";
+import { decodeOrdinalId, encodeOrdinalId } from "../lib/ids.ts";
+import type {
+  ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, SubmissionInput, SubmissionRecord,
+  SyncRunRecord, TenantStore, UpsertOutcome,
+} from "../lib/storage.ts";
+import { BlobDir } from "./blob_dir.ts";
+import { hash32 } from "./crc32.ts";
+import { dayNumber, FORMAT_CODES, matchesFilter, NULL_DAY, TYPE_CODES } from "./filter.ts";
+import { HashIndex } from "./hash_index.ts";
+import { RecordLog, type SlotColumns } from "./record_log.ts";
+import { selectPage } from "./select_page.ts";
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const RUN_STATUS = { queued: 1, running: 2, succeeded: 3, failed: 4 } as const;
+
+function _parse<T>(bytes: Uint8Array): T {
+  return JSON.parse(dec.decode(bytes)) as T;
+}
+
+function _docColumns(json: Uint8Array): SlotColumns {
+  const d = _parse<DocumentRecord>(json);
+  return {
+    time: Date.parse(d.synced_at),
+    day: dayNumber(d.issue_date),
+    h: [d.seller?.tax_id ? hash32(d.seller.tax_id) : 0, d.buyer?.tax_id ? hash32(d.buyer.tax_id) : 0, hash32(`${d.source}\u0000${d.external_id}`), 0],
+    c: [d.type ? TYPE_CODES[d.type] : 0, d.format ? FORMAT_CODES[d.format] : 0, d.xml_available ? 1 : 0, 0],
+  };
+}
+
+function _subColumns(json: Uint8Array): SlotColumns {
+  const s = _parse<SubmissionRecord>(json);
+  return {
+    time: Date.parse(s.created_at),
+    day: dayNumber(s.issue_date),
+    h: [0, hash32(s.sha256), hash32(businessKey(s)), 0],
+    c: [0, 0, 0, 0],
+  };
+}
+
+function _runColumns(json: Uint8Array): SlotColumns {
+  const r = _parse<SyncRunRecord>(json);
+  return { time: Date.parse(r.requested_at), day: NULL_DAY, h: [hash32(r.source), 0, 0, 0], c: [RUN_STATUS[r.status], 0, 0, 0] };
+}
+
+/** A tenant's store in `dir`. */
+export class FileTenantStore implements TenantStore {
+  readonly tenant: string;
+  #docs: RecordLog;
+  #subs: RecordLog;
+  #runs: RecordLog;
+  #blobs: BlobDir;
+  #derived: BlobDir;
+  #byExternalId = new HashIndex();
+  #bySha = new HashIndex();
+  #byBusinessKey = new HashIndex();
+
+  constructor(tenant: string, dir: string, durable: boolean) {
+    this.tenant = tenant;
+    mkdirSync(dir, { recursive: true });
+    this.#docs = new RecordLog(dir, "documents", { durable, columnsOf: _docColumns });
+    this.#subs = new RecordLog(dir, "submissions", { durable, columnsOf: _subColumns });
+    this.#runs = new RecordLog(dir, "runs", { durable, columnsOf: _runColumns });
+    this.#blobs = new BlobDir(join(dir, "blobs"));
+    this.#derived = new BlobDir(join(dir, "derived"));
+    for (let o = 0; o < this.#docs.count; o++) this.#byExternalId.add(this.#docs.u32[o * 12 + 9]!, o);
+    for (let o = 0; o < this.#subs.count; o++) {
+      this.#bySha.add(this.#subs.u32[o * 12 + 8]!, o);
+      this.#byBusinessKey.add(this.#subs.u32[o * 12 + 9]!, o);
+    }
+  }
+
+  close(): void {
+    this.#docs.close();
+    this.#subs.close();
+    this.#runs.close();
+  }
+
+  /** Makes non-durable bulk writes durable (benchmarks and imports). */
+  flush(): void {
+    this.#docs.flush();
+    this.#subs.flush();
+    this.#runs.flush();
+  }
+
+  async putBlob(bytes: Uint8Array) {
+    return this.#blobs.putContent(bytes);
+  }
+  async getBlob(sha256: string) {
+    return this.#blobs.get(sha256);
+  }
+  async putDerived(key: string, bytes: Uint8Array) {
+    return this.#derived.put(key, bytes);
+  }
+  async getDerived(key: string) {
+    return this.#derived.get(key);
+  }
+
+  async upsertDocument(input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }> {
+    return this.upsertDocumentSync(input, now);
+  }
+
+  /** The synchronous core of upsertDocument (also used for bulk seeding). */
+  upsertDocumentSync(input: DocumentInput, now: string): { document: DocumentRecord; outcome: UpsertOutcome } {
+    const key = hash32(`${input.source}\u0000${input.external_id}`);
+    let ordinal = -1;
+    let old: DocumentRecord | null = null;
+    for (const o of this.#byExternalId.find(key)) {
+      const d = _parse<DocumentRecord>(this.#docs.read(o));
+      if (d.source === input.source && d.external_id === input.external_id) {
+        ordinal = o;
+        old = d;
+        break;
+      }
+    }
+    if (old) {
+      const unchanged = input.xml
+        ? old.xml_available && old.sha256 === input.xml.sha256
+        : old.xml_available || sameFields(fieldsOf(old), input.fields); // metadata never replaces XML
+      if (unchanged) return { document: old, outcome: "unchanged" };
+    }
+    const isNew = ordinal < 0;
+    if (isNew) ordinal = this.#docs.count;
+    const doc: DocumentRecord = {
+      id: old?.id ?? encodeOrdinalId("doc", Date.parse(now), ordinal),
+      source: input.source,
+      external_id: input.external_id,
+      ...input.fields,
+      xml_available: input.xml !== null,
+      sha256: input.xml?.sha256 ?? null,
+      size: input.xml?.size ?? null,
+      received_at: input.received_at ?? old?.received_at ?? null,
+      synced_at: now,
+      updated_at: now,
+    };
+    const json = enc.encode(documentJson(doc));
+    this.#docs.write(ordinal, json, _docColumns(json));
+    if (isNew) this.#byExternalId.add(key, ordinal);
+    return { document: doc, outcome: isNew ? "created" : "updated" };
+  }
+
+  async getDocument(id: string): Promise<Stored<DocumentRecord> | null> {
+    const o = decodeOrdinalId("doc", id);
+    if (o < 0 || o >= this.#docs.count) return null;
+    const json = this.#docs.read(o);
+    const record = _parse<DocumentRecord>(json);
+    return record.id === id ? { record, json } : null;
+  }
+
+  async documentChanges(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage> {
+    const pass = this.#columnFilter(filter);
+    const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined;
+    return _walkFeed(this.#docs, after, limit, maxScan, pass, exact ? (j) => matchesFilter(_parse(j), filter) : null);
+  }
+
+  async documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number) {
+    const pass = this.#columnFilter(filter);
+    const log = this.#docs;
+    const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined;
+    const byDay = sort === "-issue_date" || sort === "issue_date";
+    const { ordinals, total } = selectPage(log.count, offset + limit, sort.startsWith("-"), (o) => {
+      if (!pass(o)) return false;
+      return !exact || matchesFilter(_parse(log.read(o)), filter);
+    }, (o) => (byDay ? log.i32[o * 12 + 6]! : log.f64[o * 6 + 2]!));
+    return { items: log.readMany(ordinals.slice(offset)), total };
+  }
+
+  async createSubmission(input: SubmissionInput, now: string): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {
+    const shaHash = hash32(input.xml.sha256);
+    const bk = businessKey(input.fields);
+    const bkHash = hash32(bk);
+    for (const o of this.#bySha.find(shaHash)) {
+      const s = _parse<SubmissionRecord>(this.#subs.read(o));
+      if (s.sha256 === input.xml.sha256) return { duplicateOf: s.id };
+    }
+    for (const o of this.#byBusinessKey.find(bkHash)) {
+      const s = _parse<SubmissionRecord>(this.#subs.read(o));
+      if (businessKey(s) === bk) return { duplicateOf: s.id };
+    }
+    const ordinal = this.#subs.count;
+    const sub: SubmissionRecord = {
+      id: encodeOrdinalId("sub", Date.parse(now), ordinal),
+      status: "accepted",
+      ...input.fields,
+      sha256: input.xml.sha256,
+      size: input.xml.size,
+      created_at: now,
+    };
+    const json = enc.encode(submissionJson(sub));
+    this.#subs.write(ordinal, json, _subColumns(json));
+    this.#bySha.add(shaHash, ordinal);
+    this.#byBusinessKey.add(bkHash, ordinal);
+    return { created: sub };
+  }
+
+  async getSubmission(id: string): Promise<Stored<SubmissionRecord> | null> {
+    const o = decodeOrdinalId("sub", id);
+    if (o < 0 || o >= this.#subs.count) return null;
+    const json = this.#subs.read(o);
+    const record = _parse<SubmissionRecord>(json);
+    return record.id === id ? { record, json } : null;
+  }
+
+  async submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage> {
+    return _walkFeed(this.#subs, after, limit, maxScan, () => true, null);
+  }
+
+  async requestRun(source: string, now: string): Promise<{ run: SyncRunRecord; created: boolean }> {
+    const active = this.#activeRuns().find((r) => r.source === source);
+    if (active) return { run: active, created: false };
+    const ordinal = this.#runs.count;
+    const run: SyncRunRecord = {
+      id: encodeOrdinalId("sync", Date.parse(now), ordinal),
+      source, status: "queued", requested_at: now, started_at: null, finished_at: null,
+      counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
+    };
+    const json = enc.encode(JSON.stringify(run));
+    this.#runs.write(ordinal, json, _runColumns(json));
+    return { run, created: true };
+  }
+
+  async saveRun(run: SyncRunRecord): Promise<void> {
+    const o = decodeOrdinalId("sync", run.id);
+    if (o < 0 || o >= this.#runs.count) throw new RangeError(`Unknown run ${run.id}`);
+    const json = enc.encode(JSON.stringify(run));
+    this.#runs.write(o, json, _runColumns(json));
+  }
+
+  async getRun(id: string): Promise<SyncRunRecord | null> {
+    const o = decodeOrdinalId("sync", id);
+    if (o < 0 || o >= this.#runs.count) return null;
+    const run = _parse<SyncRunRecord>(this.#runs.read(o));
+    return run.id === id ? run : null;
+  }
+
+  async activeRuns(): Promise<SyncRunRecord[]> {
+    return this.#activeRuns();
+  }
+
+  // Active runs are few and recent: scan the status column from the newest run backwards.
+  #activeRuns(): SyncRunRecord[] {
+    const out: SyncRunRecord[] = [];
+    for (let o = this.#runs.count - 1; o >= 0; o--) {
+      const status = this.#runs.u8[o * 48 + 44];
+      if (status === RUN_STATUS.queued || status === RUN_STATUS.running) out.push(_parse(this.#runs.read(o)));
+    }
+    return out;
+  }
+
+  #columnFilter(f: DocumentFilter): (o: number) => boolean {
+    const log = this.#docs;
+    const type = f.type ? TYPE_CODES[f.type] : 0;
+    const format = f.format ? FORMAT_CODES[f.format] : 0;
+    const xml = f.xml_available === undefined ? -1 : f.xml_available ? 1 : 0;
+    const seller = f.seller_tax_id ? hash32(f.seller_tax_id) : 0;
+    const buyer = f.buyer_tax_id ? hash32(f.buyer_tax_id) : 0;
+    const from = f.issue_date_from ? dayNumber(f.issue_date_from) : NULL_DAY;
+    const to = f.issue_date_to ? dayNumber(f.issue_date_to) : 0x7fffffff;
+    const dated = f.issue_date_from !== undefined || f.issue_date_to !== undefined;
+    const { u8, u32, i32 } = log;
+    return (o) => {
+      const b = o * 48, w = o * 12;
+      if (type && u8[b + 44] !== type) return false;
+      if (format && u8[b + 45] !== format) return false;
+      if (xml >= 0 && u8[b + 46] !== xml) return false;
+      if (seller && u32[w + 7] !== seller) return false;
+      if (buyer && u32[w + 8] !== buyer) return false;
+      if (dated) {
+        const day = i32[w + 6]!;
+        if (day === NULL_DAY || day < from || day > to) return false;
+      }
+      return true;
+    };
+  }
+}
+
+// Walks the feed from `after`: an entry counts only if it is its record's latest change.
+function _walkFeed(
+  log: RecordLog, after: number, limit: number, maxScan: number,
+  pass: (o: number) => boolean, exact: ((json: Uint8Array) => boolean) | null,
+): ChangePage {
+  const picked: number[] = [];
+  let seq = Math.max(0, after);
+  const end = Math.min(log.feedLength, seq + maxScan);
+  const BATCH = Math.max(limit * 2, 256);
+  outer: while (seq < end) {
+    const ords = log.feedOrdinals(seq, Math.min(BATCH, end - seq));
+    for (let i = 0; i < ords.length; i++, seq++) {
+      const o = ords[i]!;
+      if (log.u32[o * 12 + 3] !== seq || !pass(o)) continue;
+      if (exact && !exact(log.read(o))) continue;
+      picked.push(o);
+      if (picked.length === limit) {
+        seq++;
+        break outer;
+      }
+    }
+  }
+  return { items: log.readMany(picked), next: seq, hasMore: seq < log.feedLength };
+}

@@ -1,0 +1,206 @@
+/**
+ * An in-memory storage for tests and for embedding without a disk. It keeps the
+ * same contract as the file store (the shared contract suite runs against both)
+ * and is as simple as possible: arrays and maps, nothing survives the process.
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { TokenRecord } from "../lib/auth/tokens.ts";
+import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/documents/document_json.ts";
+import { encodeOrdinalId } from "../lib/ids.ts";
+import type {
+  BlobInfo, ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Storage, Stored, StoredBlob,
+  SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore, UpsertOutcome,
+} from "../lib/storage.ts";
+import { dayNumber, matchesFilter } from "./filter.ts";
+import { selectPage } from "./select_page.ts";
+
+const enc = new TextEncoder();
+
+function _blob(sha256: string, bytes: Uint8Array): StoredBlob {
+  return {
+    sha256, size: bytes.length,
+    bytes: async () => bytes,
+    async *stream(start, end) {
+      yield bytes.subarray(start, end);
+    },
+  };
+}
+
+interface _Entry<T> {
+  record: T;
+  json: Uint8Array;
+  seq: number;
+}
+
+class _MemoryTenant implements TenantStore {
+  readonly tenant: string;
+  #blobs = new Map<string, Uint8Array>();
+  #derived = new Map<string, Uint8Array>();
+  #docs: _Entry<DocumentRecord>[] = [];
+  #docFeed: number[] = []; // seq -> index into #docs
+  #subs: _Entry<SubmissionRecord>[] = [];
+  #runs: SyncRunRecord[] = [];
+
+  constructor(tenant: string) {
+    this.tenant = tenant;
+  }
+
+  async putBlob(bytes: Uint8Array): Promise<BlobInfo> {
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    this.#blobs.set(sha256, bytes);
+    return { sha256, size: bytes.length };
+  }
+  async getBlob(sha256: string) {
+    const b = this.#blobs.get(sha256);
+    return b ? _blob(sha256, b) : null;
+  }
+  async putDerived(key: string, bytes: Uint8Array): Promise<BlobInfo> {
+    this.#derived.set(key, bytes);
+    return { sha256: key, size: bytes.length };
+  }
+  async getDerived(key: string) {
+    const b = this.#derived.get(key);
+    return b ? _blob(key, b) : null;
+  }
+
+  async upsertDocument(input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }> {
+    const index = this.#docs.findIndex((e) => e.record.source === input.source && e.record.external_id === input.external_id);
+    const old = this.#docs[index]?.record ?? null;
+    if (old) {
+      const unchanged = input.xml
+        ? old.xml_available && old.sha256 === input.xml.sha256
+        : old.xml_available || sameFields(fieldsOf(old), input.fields);
+      if (unchanged) return { document: old, outcome: "unchanged" };
+    }
+    const at = old ? index : this.#docs.length;
+    const doc: DocumentRecord = {
+      id: old?.id ?? encodeOrdinalId("doc", Date.parse(now), at),
+      source: input.source, external_id: input.external_id, ...input.fields,
+      xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
+      received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
+    };
+    this.#docs[at] = { record: doc, json: enc.encode(documentJson(doc)), seq: this.#docFeed.length };
+    this.#docFeed.push(at);
+    return { document: doc, outcome: old ? "updated" : "created" };
+  }
+
+  async getDocument(id: string): Promise<Stored<DocumentRecord> | null> {
+    const e = this.#docs.find((d) => d.record.id === id);
+    return e ? { record: e.record, json: e.json } : null;
+  }
+
+  async documentChanges(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage> {
+    return _walk(this.#docFeed.map((i) => this.#docs[i]!), after, limit, maxScan, (d) => matchesFilter(d, filter));
+  }
+
+  async documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number) {
+    const docs = this.#docs;
+    const byDay = sort.endsWith("issue_date");
+    const { ordinals, total } = selectPage(docs.length, offset + limit, sort.startsWith("-"),
+      (o) => matchesFilter(docs[o]!.record, filter),
+      (o) => (byDay ? dayNumber(docs[o]!.record.issue_date) : Date.parse(docs[o]!.record.synced_at)));
+    return { items: ordinals.slice(offset).map((o) => docs[o]!.json), total };
+  }
+
+  async createSubmission(input: SubmissionInput, now: string): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {
+    const key = businessKey(input.fields);
+    const dup = this.#subs.find((e) => e.record.sha256 === input.xml.sha256) ?? this.#subs.find((e) => businessKey(e.record) === key);
+    if (dup) return { duplicateOf: dup.record.id };
+    const sub: SubmissionRecord = {
+      id: encodeOrdinalId("sub", Date.parse(now), this.#subs.length), status: "accepted", ...input.fields,
+      sha256: input.xml.sha256, size: input.xml.size, created_at: now,
+    };
+    this.#subs.push({ record: sub, json: enc.encode(submissionJson(sub)), seq: this.#subs.length });
+    return { created: sub };
+  }
+
+  async getSubmission(id: string): Promise<Stored<SubmissionRecord> | null> {
+    const e = this.#subs.find((s) => s.record.id === id);
+    return e ? { record: e.record, json: e.json } : null;
+  }
+
+  async submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage> {
+    return _walk(this.#subs, after, limit, maxScan, () => true);
+  }
+
+  async requestRun(source: string, now: string): Promise<{ run: SyncRunRecord; created: boolean }> {
+    const active = this.#runs.find((r) => r.source === source && (r.status === "queued" || r.status === "running"));
+    if (active) return { run: structuredClone(active), created: false };
+    const run: SyncRunRecord = {
+      id: encodeOrdinalId("sync", Date.parse(now), this.#runs.length), source, status: "queued", requested_at: now,
+      started_at: null, finished_at: null, counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
+    };
+    this.#runs.push(run);
+    return { run: structuredClone(run), created: true };
+  }
+
+  async saveRun(run: SyncRunRecord): Promise<void> {
+    const i = this.#runs.findIndex((r) => r.id === run.id);
+    if (i < 0) throw new RangeError(`Unknown run ${run.id}`);
+    this.#runs[i] = structuredClone(run);
+  }
+
+  async getRun(id: string) {
+    const r = this.#runs.find((x) => x.id === id);
+    return r ? structuredClone(r) : null;
+  }
+
+  async activeRuns() {
+    return this.#runs.filter((r) => r.status === "queued" || r.status === "running").map((r) => structuredClone(r));
+  }
+}
+
+// A feed where entry i is live only if it is still its record's latest change.
+function _walk<T>(feed: _Entry<T>[], after: number, limit: number, maxScan: number, pass: (r: T) => boolean): ChangePage {
+  const items: Uint8Array[] = [];
+  let seq = Math.max(0, after);
+  const end = Math.min(feed.length, seq + maxScan);
+  for (; seq < end && items.length < limit; seq++) {
+    const e = feed[seq]!;
+    if (e.seq === seq && pass(e.record)) items.push(e.json);
+  }
+  return { items, next: seq, hasMore: seq < feed.length };
+}
+
+class _MemoryTokens implements TokenStore {
+  #tokens = new Map<string, TokenRecord>();
+  async find(keyId: string) {
+    return this.#tokens.get(keyId) ?? null;
+  }
+  async create(token: TokenRecord) {
+    this.#tokens.set(token.key_id, token);
+  }
+  async list(tenant?: string) {
+    return [...this.#tokens.values()].filter((t) => tenant === undefined || t.tenant === tenant);
+  }
+  async revoke(keyId: string, now: string) {
+    const t = this.#tokens.get(keyId);
+    if (!t) return false;
+    if (t.revoked_at === null) this.#tokens.set(keyId, { ...t, revoked_at: now });
+    return true;
+  }
+}
+
+/** A storage that lives in memory. */
+export class MemoryStorage implements Storage {
+  readonly tokens: TokenStore = new _MemoryTokens();
+  #tenants = new Map<string, _MemoryTenant>();
+  #secrets = new Map<string, Uint8Array>();
+
+  tenant(id: string): TenantStore {
+    let t = this.#tenants.get(id);
+    if (!t) this.#tenants.set(id, (t = new _MemoryTenant(id)));
+    return t;
+  }
+  async tenants() {
+    return [...this.#tenants.keys()].sort();
+  }
+  async secret(name: string) {
+    let s = this.#secrets.get(name);
+    if (!s) this.#secrets.set(name, (s = crypto.getRandomValues(new Uint8Array(32))));
+    return s;
+  }
+  async check() {}
+  async close() {}
+}

@@ -1,0 +1,249 @@
+/**
+ * The file store's engine: an append-only record log with a change feed and a
+ * fixed-width slot per record, so that a lookup, a feed page and an index scan
+ * cost the same at a million records as at a thousand.
+ *
+ *   NAME.log    records: [u32 length][u32 crc32][u32 ordinal][u32 0] + JSON bytes; the source of truth
+ *   NAME.feed   one 16-byte entry per change: [f64 log offset][u32 ordinal][u32 length]; seq = entry index
+ *   NAME.slots  one 48-byte slot per ordinal, the latest version's position and index columns
+ *
+ * Writes append the record (fsync), then the feed entry, then the slot. At open,
+ * a torn log tail is cut off, feed entries missing for complete log records are
+ * re-derived, and slots that lag the feed are re-applied: the log decides.
+ * The slots file is held in memory (48 bytes per record); the log and feed are read with pread.
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { crc32 } from "./crc32.ts";
+
+const HEADER = 16;
+const FEED_ENTRY = 16;
+const SLOT = 48;
+/** Slot byte 12-15 holds the latest seq; 0xffffffff marks a slot not yet written. */
+const NO_SEQ = 0xffffffff;
+const MAX_RECORD = 64 * 1024 * 1024; // a record is one document's JSON: far below this
+
+/** The index columns of a slot, set by the caller on every write. */
+export interface SlotColumns {
+  /** A time, e.g. synced_at in ms. */
+  time: number;
+  /** A day number, e.g. issue date as days since 1970; -2147483648 for none. */
+  day: number;
+  /** Four 32-bit hashes (0 = none) and four small codes. */
+  h: [number, number, number, number];
+  c: [number, number, number, number];
+}
+
+export const NO_DAY = -2147483648;
+
+/** An open record log. */
+export class RecordLog {
+  #logFd: number;
+  #feedFd: number;
+  #slotsFd: number;
+  #logSize = 0;
+  #feedCount = 0;
+  #count = 0;
+  #buf = new ArrayBuffer(0);
+  f64 = new Float64Array(0);
+  u32 = new Uint32Array(0);
+  i32 = new Int32Array(0);
+  u8 = new Uint8Array(0);
+  #durable: boolean;
+
+  constructor(dir: string, name: string, options: { durable?: boolean; columnsOf: (json: Uint8Array) => SlotColumns }) {
+    this.#durable = options.durable ?? true;
+    this.#logFd = openSync(join(dir, `${name}.log`), "a+");
+    this.#feedFd = openSync(join(dir, `${name}.feed`), "a+");
+    // Slots are rewritten in place, which an O_APPEND descriptor cannot do: create, then open r+.
+    closeSync(openSync(join(dir, `${name}.slots`), "a"));
+    this.#slotsFd = openSync(join(dir, `${name}.slots`), "r+");
+    this.#recover(options.columnsOf);
+  }
+
+  /** Number of distinct records (ordinals). */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Number of feed entries (changes) so far; the next change gets this seq. */
+  get feedLength(): number {
+    return this.#feedCount;
+  }
+
+  /** Appends a new version of record `ordinal` (or a new record with ordinal === count). */
+  write(ordinal: number, json: Uint8Array, cols: SlotColumns): number {
+    if (ordinal > this.#count) throw new RangeError(`Ordinal ${ordinal} skips ahead of ${this.#count}`);
+    if (json.length > MAX_RECORD) throw new RangeError("Record too large");
+    const offset = this.#logSize;
+    const rec = Buffer.allocUnsafe(HEADER + json.length);
+    rec.writeUInt32LE(json.length, 0);
+    rec.writeUInt32LE(crc32(json), 4);
+    rec.writeUInt32LE(ordinal, 8);
+    rec.writeUInt32LE(0, 12);
+    rec.set(json, HEADER);
+    _writeAll(this.#logFd, rec, offset);
+    if (this.#durable) fsyncSync(this.#logFd);
+    this.#logSize += rec.length;
+    return this.#apply(ordinal, offset, json.length, cols);
+  }
+
+  /** Flushes everything written so far to disk (after non-durable bulk writes). */
+  flush(): void {
+    fsyncSync(this.#logFd);
+    fsyncSync(this.#feedFd);
+    fsyncSync(this.#slotsFd);
+  }
+
+  /** The latest JSON of a record. */
+  read(ordinal: number): Uint8Array {
+    const buf = Buffer.allocUnsafe(this.u32[ordinal * 12 + 2]!);
+    _readAll(this.#logFd, buf, this.f64[ordinal * 6]! + HEADER);
+    return buf;
+  }
+
+  /** The latest JSON of several records, in one read when they lie close together in the log. */
+  readMany(ordinals: number[]): Uint8Array[] {
+    if (ordinals.length === 0) return [];
+    let lo = Infinity, hi = 0, sum = 0;
+    for (const o of ordinals) {
+      const off = this.f64[o * 6]!, len = this.u32[o * 12 + 2]!;
+      lo = Math.min(lo, off);
+      hi = Math.max(hi, off + HEADER + len);
+      sum += HEADER + len;
+    }
+    // One pread of the span beats many when records are neighbours, as feed pages usually are.
+    if (hi - lo > 2 * sum + 65536) return ordinals.map((o) => this.read(o));
+    const span = Buffer.allocUnsafe(hi - lo);
+    _readAll(this.#logFd, span, lo);
+    return ordinals.map((o) => {
+      const start = this.f64[o * 6]! - lo + HEADER;
+      return span.subarray(start, start + this.u32[o * 12 + 2]!);
+    });
+  }
+
+  /** Feed entries [from, from + n) as (ordinal, seq) pairs: ordinals in a Uint32Array. */
+  feedOrdinals(from: number, n: number): Uint32Array {
+    const count = Math.max(0, Math.min(n, this.#feedCount - from));
+    const buf = Buffer.allocUnsafe(count * FEED_ENTRY);
+    if (count > 0) _readAll(this.#feedFd, buf, from * FEED_ENTRY);
+    const out = new Uint32Array(count);
+    for (let i = 0; i < count; i++) out[i] = buf.readUInt32LE(i * FEED_ENTRY + 8);
+    return out;
+  }
+
+  /** The seq of a record's latest version. */
+  latestSeq(ordinal: number): number {
+    return this.u32[ordinal * 12 + 3]!;
+  }
+
+  close(): void {
+    for (const fd of [this.#logFd, this.#feedFd, this.#slotsFd]) closeSync(fd);
+  }
+
+  #apply(ordinal: number, offset: number, len: number, cols: SlotColumns): number {
+    const seq = this.#feedCount;
+    const entry = Buffer.allocUnsafe(FEED_ENTRY);
+    entry.writeDoubleLE(offset, 0);
+    entry.writeUInt32LE(ordinal, 8);
+    entry.writeUInt32LE(len, 12);
+    _writeAll(this.#feedFd, entry, seq * FEED_ENTRY);
+    this.#feedCount++;
+    if (ordinal === this.#count) this.#grow(ordinal + 1);
+    this.#setSlot(ordinal, offset, len, seq, cols);
+    _writeAll(this.#slotsFd, new Uint8Array(this.#buf, ordinal * SLOT, SLOT), ordinal * SLOT);
+    return seq;
+  }
+
+  #setSlot(o: number, offset: number, len: number, seq: number, cols: SlotColumns): void {
+    this.f64[o * 6] = offset;
+    this.u32[o * 12 + 2] = len;
+    this.u32[o * 12 + 3] = seq;
+    this.f64[o * 6 + 2] = cols.time;
+    this.i32[o * 12 + 6] = cols.day;
+    for (let k = 0; k < 4; k++) {
+      this.u32[o * 12 + 7 + k] = cols.h[k]!;
+      this.u8[o * SLOT + 44 + k] = cols.c[k]!;
+    }
+  }
+
+  #grow(count: number): void {
+    if (count * SLOT > this.#buf.byteLength) {
+      const next = new ArrayBuffer(Math.max(count * SLOT, Math.ceil(this.#buf.byteLength * 1.5), 1024 * SLOT));
+      new Uint8Array(next).set(new Uint8Array(this.#buf));
+      this.#buf = next;
+      this.f64 = new Float64Array(next);
+      this.u32 = new Uint32Array(next);
+      this.i32 = new Int32Array(next);
+      this.u8 = new Uint8Array(next);
+    }
+    for (let o = this.#count; o < count; o++) this.u32[o * 12 + 3] = NO_SEQ;
+    this.#count = count;
+  }
+
+  #recover(columnsOf: (json: Uint8Array) => SlotColumns): void {
+    // Slots: whole slots only; loaded in one read.
+    const slotBytes = fstatSync(this.#slotsFd).size;
+    const slotCount = Math.floor(slotBytes / SLOT);
+    this.#grow(slotCount);
+    if (slotCount > 0) _readAll(this.#slotsFd, new Uint8Array(this.#buf, 0, slotCount * SLOT), 0);
+    // Feed: whole entries only.
+    const feedBytes = fstatSync(this.#feedFd).size;
+    this.#feedCount = Math.floor(feedBytes / FEED_ENTRY);
+    if (feedBytes % FEED_ENTRY !== 0) ftruncateSync(this.#feedFd, this.#feedCount * FEED_ENTRY);
+    // Log: everything after the last feed entry is re-derived, a torn tail is cut off.
+    const logBytes = fstatSync(this.#logFd).size;
+    let pos = 0;
+    if (this.#feedCount > 0) {
+      const e = Buffer.allocUnsafe(FEED_ENTRY);
+      _readAll(this.#feedFd, e, (this.#feedCount - 1) * FEED_ENTRY);
+      pos = e.readDoubleLE(0) + HEADER + e.readUInt32LE(12);
+    }
+    if (pos > logBytes) throw new Error(`Store is damaged: feed points past the end of the log (${pos} > ${logBytes})`);
+    this.#logSize = pos;
+    // Slots that lag the feed: walk back from the newest change until a slot agrees.
+    for (let seq = this.#feedCount - 1; seq >= 0; seq--) {
+      const e = Buffer.allocUnsafe(FEED_ENTRY);
+      _readAll(this.#feedFd, e, seq * FEED_ENTRY);
+      const ord = e.readUInt32LE(8);
+      if (ord < this.#count && this.u32[ord * 12 + 3] !== NO_SEQ && this.u32[ord * 12 + 3]! >= seq) break;
+      if (ord >= this.#count) this.#grow(ord + 1);
+      const off = e.readDoubleLE(0), len = e.readUInt32LE(12);
+      const json = Buffer.allocUnsafe(len);
+      _readAll(this.#logFd, json, off + HEADER);
+      this.#setSlot(ord, off, len, seq, columnsOf(json));
+      _writeAll(this.#slotsFd, new Uint8Array(this.#buf, ord * SLOT, SLOT), ord * SLOT);
+    }
+    const head = Buffer.allocUnsafe(HEADER);
+    while (pos + HEADER <= logBytes) {
+      _readAll(this.#logFd, head, pos);
+      const len = head.readUInt32LE(0), crc = head.readUInt32LE(4), ord = head.readUInt32LE(8);
+      if (len > MAX_RECORD || pos + HEADER + len > logBytes || ord > this.#count) break;
+      const json = Buffer.allocUnsafe(len);
+      _readAll(this.#logFd, json, pos + HEADER);
+      if (crc32(json) !== crc) break;
+      this.#logSize = pos + HEADER + len;
+      this.#apply(ord, pos, len, columnsOf(json));
+      pos = this.#logSize;
+    }
+    if (this.#logSize < logBytes) ftruncateSync(this.#logFd, this.#logSize);
+    // Slots past the last ordinal any feed entry names were written by nobody: drop them.
+    if (slotBytes !== this.#count * SLOT) ftruncateSync(this.#slotsFd, this.#count * SLOT);
+  }
+}
+
+function _writeAll(fd: number, buf: Uint8Array, position: number): void {
+  let off = 0;
+  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off, position + off);
+}
+
+function _readAll(fd: number, buf: Uint8Array, position: number): void {
+  let off = 0;
+  while (off < buf.length) {
+    const n = readSync(fd, buf, off, buf.length - off, position + off);
+    if (n === 0) throw new Error("Store is damaged: unexpected end of file");
+    off += n;
+  }
+}
