@@ -1,0 +1,15 @@
+import { PerformanceObserver } from "node:perf_hooks";
+import { ublInvoice } from "./test/fixtures/ubl_invoice.ts";
+const mod = await import(process.argv[2]!);
+const t = ublInvoice(3700);
+let gcMs = 0;
+new PerformanceObserver((l) => { for (const e of l.getEntries()) gcMs += e.duration; }).observe({ entryTypes: ["gc"] });
+for (let i = 0; i < 30; i++) mod.parseXml(t);
+await new Promise((r) => setTimeout(r, 10));
+gcMs = 0;
+const st = performance.now();
+const N = 200;
+for (let i = 0; i < N; i++) mod.parseXml(t);
+const ms = performance.now() - st;
+await new Promise((r) => setTimeout(r, 10));
+console.log(process.argv[2], "per parse", (ms / N).toFixed(2), "ms, gc", (gcMs / N).toFixed(2), "ms");

@@ -1,0 +1,103 @@
+/**
+ * Small namespace-aware lookups over the parsed XML tree, for the invoice readers:
+ * first child, children, text, attributes, calendar dates. Names are matched by
+ * namespace URI and local name, never by prefix (Namespaces in XML 1.0 §6).
+ * No XPath and no descendant search: each call looks at one element's children.
+ * @module
+ */
+
+import type { XmlElement } from "../xml/tree.ts";
+
+/** The first child element with this namespace and local name, or null. */
+export function child(el: XmlElement | null, ns: string, local: string): XmlElement | null {
+  if (el === null) return null;
+  for (const c of el.children) if (c.local === local && c.ns === ns) return c;
+  return null;
+}
+
+/** Every child element with this namespace and local name, in document order. */
+export function children(el: XmlElement | null, ns: string, local: string): XmlElement[] {
+  if (el === null) return [];
+  const out: XmlElement[] = [];
+  for (const c of el.children) if (c.local === local && c.ns === ns) out.push(c);
+  return out;
+}
+
+/** Follows first children down a path of local names, all in one namespace. */
+export function descend(el: XmlElement | null, ns: string, ...locals: string[]): XmlElement | null {
+  let cur = el;
+  for (const local of locals) {
+    if (cur === null) return null;
+    cur = child(cur, ns, local);
+  }
+  return cur;
+}
+
+/**
+ * An element's own text, trimmed; null when the element is absent or the text is
+ * empty. Line breaks are kept but the indentation around them is dropped: it is
+ * the pretty-printing of the XML file, not part of a name or a note.
+ */
+export function textOf(el: XmlElement | null): string | null {
+  if (el === null) return null;
+  const t = el.text.trim();
+  if (t === "") return null;
+  return t.includes("\n") ? t.replace(INDENTED_BREAK, "\n") : t;
+}
+
+const INDENTED_BREAK = /[ \t]*\n[ \t]*/g;
+
+/** The trimmed text of the first matching child, or null. */
+export function childText(el: XmlElement | null, ns: string, local: string): string | null {
+  return textOf(child(el, ns, local));
+}
+
+/** An attribute's value (unprefixed attributes have namespace ""), or null. */
+export function attr(el: XmlElement | null, local: string, ns = ""): string | null {
+  if (el === null) return null;
+  for (const a of el.attrs) if (a.local === local && a.ns === ns) return a.value;
+  return null;
+}
+
+/** Collects the non-null strings, in order. */
+export function compact(values: readonly (string | null)[]): string[] {
+  const out: string[] = [];
+  for (const v of values) if (v !== null) out.push(v);
+  return out;
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A calendar date as YYYY-MM-DD from `xsd:date` ("2024-03-01", optionally with a
+ * time zone or a time part, both dropped) or from UN/EDIFACT format 102
+ * ("20240301"); null for anything else or an impossible date.
+ */
+export function parseDate(input: string | null): string | null {
+  if (input === null) return null;
+  const s = input.trim();
+  let y: string;
+  let m: string;
+  let d: string;
+  if (s.length >= 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45) {
+    y = s.slice(0, 4);
+    m = s.slice(5, 7);
+    d = s.slice(8, 10);
+    // Anything after the date must be a zone ("Z", "+01:00") or a time ("T…").
+    if (s.length > 10 && !/^(?:Z|[+-]\d{2}:\d{2}|T.*)$/.test(s.slice(10))) return null;
+  } else if (s.length === 8) {
+    y = s.slice(0, 4);
+    m = s.slice(4, 6);
+    d = s.slice(6, 8);
+  } else return null;
+  if (!/^\d{4}$/.test(y) || !/^\d{2}$/.test(m) || !/^\d{2}$/.test(d)) return null;
+  const month = Number(m);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || day > (DAYS_IN_MONTH[month - 1] as number)) return null;
+  if (month === 2 && day === 29 && !_isLeapYear(Number(y))) return null;
+  return `${y}-${m}-${d}`;
+}
+
+function _isLeapYear(y: number): boolean {
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+}

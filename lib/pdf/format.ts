@@ -1,0 +1,77 @@
+/**
+ * Number and rate formatting for the printed invoice: exact decimal strings in, localized
+ * strings out ("1 230,00" in Polish, "1,230.00" in English), never through floating point.
+ * Sums (net + VAT per rate) use BigInt. Dates are printed as written (YYYY-MM-DD).
+ * @module
+ */
+
+/** Languages the PDF is printed in. */
+export type Lang = "pl" | "en";
+
+const _DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+/** Polish groups thousands with a no-break space (PN-ISO 80000-1), so amounts never wrap. */
+const _GROUP: Record<Lang, string> = { pl: "\u00a0", en: "," };
+const _POINT: Record<Lang, string> = { pl: ",", en: "." };
+
+/**
+ * A decimal string localized, with trailing fractional zeros trimmed down to `minFraction`
+ * digits ("2.000" → "2", "12.5" → "12,50" with 2); text that is not a decimal comes back as is.
+ */
+export function formatDecimal(value: string, lang: Lang, minFraction: number): string {
+  const m = _DECIMAL.exec(value.trim());
+  if (m === null || (m[2] === "" && (m[3] ?? "") === "")) return value;
+  let int = (m[2] ?? "").replace(/^0+(?=\d)/, "") || "0";
+  let frac = m[3] ?? "";
+  let end = frac.length;
+  while (end > minFraction && frac.charCodeAt(end - 1) === 48) end--;
+  frac = frac.slice(0, end).padEnd(minFraction, "0");
+  if (int.length > 3) {
+    const groups: string[] = [];
+    for (let i = int.length; i > 0; i -= 3) groups.unshift(int.slice(Math.max(0, i - 3), i));
+    int = groups.join(_GROUP[lang]);
+  }
+  const sign = m[1] === "-" && /[1-9]/.test(int + frac) ? "-" : "";
+  return sign + int + (frac === "" ? "" : _POINT[lang] + frac);
+}
+
+/** A money amount: at least two decimals. */
+export function formatAmount(value: string | null, lang: Lang): string {
+  return value === null ? "" : formatDecimal(value, lang, 2);
+}
+
+/** A money amount followed by the currency code, or "" when there is no amount. */
+export function formatMoney(value: string | null, currency: string | null, lang: Lang): string {
+  if (value === null) return "";
+  return currency === null ? formatAmount(value, lang) : `${formatAmount(value, lang)} ${currency}`;
+}
+
+/** A VAT rate: "23" → "23%", "19.00" → "19%", "0 KR" → "0% KR"; words ("zw", "np") as written. */
+export function formatRate(rate: string | null, category: string | null, lang: Lang): string {
+  let out = "";
+  if (rate !== null) {
+    const m = /^(\d+(?:\.\d+)?)(\s+\S.*)?$/.exec(rate.trim());
+    out = m === null ? rate : `${formatDecimal(m[1] ?? "", lang, 0)}%${m[2] ?? ""}`;
+  }
+  // A category other than standard rate (UNCL5305 S) says why the rate is what it is: AE, E, K, G, Z, O.
+  if (category !== null && category !== "S" && !out.includes(category)) out = out === "" ? category : `${out} ${category}`;
+  return out;
+}
+
+/** Exact sum of two decimal strings, or null when either is missing or not a decimal. */
+export function addDecimals(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return null;
+  const x = _DECIMAL.exec(a.trim());
+  const y = _DECIMAL.exec(b.trim());
+  if (x === null || y === null) return null;
+  const scale = Math.max((x[3] ?? "").length, (y[3] ?? "").length);
+  const big = (m: RegExpExecArray) => {
+    const digits = (m[2] ?? "") + (m[3] ?? "").padEnd(scale, "0");
+    const v = BigInt(digits === "" ? "0" : digits);
+    return m[1] === "-" ? -v : v;
+  };
+  const sum = big(x) + big(y);
+  const neg = sum < 0n;
+  const s = (neg ? -sum : sum).toString().padStart(scale + 1, "0");
+  const int = s.slice(0, s.length - scale);
+  return (neg ? "-" : "") + (scale === 0 ? int : `${int}.${s.slice(s.length - scale)}`);
+}

@@ -1,0 +1,53 @@
+/**
+ * The real server as a child process (`node --import tsx server.ts`), for
+ * tests that kill it, restart it or send it signals.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..", "..");
+
+/** The command that runs server.ts on this runtime. */
+export function serverCommand(): string[] {
+  const deno = (globalThis as { Deno?: { execPath(): string } }).Deno;
+  if (deno) return [deno.execPath(), "run", "-A", join(ROOT, "server.ts")];
+  const major = Number(process.versions.node.split(".")[0]);
+  // Node 23.6+ strips types itself; Node 20 goes through tsx.
+  return major >= 23 ? [process.execPath, join(ROOT, "server.ts")] : [process.execPath, "--import", "tsx", join(ROOT, "server.ts")];
+}
+
+/** Runs a server subcommand to completion. */
+export function runCli(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const [cmd, ...pre] = serverCommand();
+  const r = spawnSync(cmd!, [...pre, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A started server child and its URL. */
+export interface ChildServer {
+  child: ChildProcess;
+  url: string;
+  stdout(): string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `server.ts serve` with `args` and resolves once it logs "listening". */
+export function startChild(args: string[], env: Record<string, string> = {}): Promise<ChildServer> {
+  const [cmd, ...pre] = serverCommand();
+  const child = spawn(cmd!, [...pre, "serve", "--port", "0", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /"msg":"listening","url":"([^"]+)"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]!, stdout: () => out, exited });
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
