@@ -18,6 +18,7 @@ import { generateToken, parseScopes, SCOPES, type TokenRecord } from "./lib/auth
 import { loadConfig, parseArgs, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
 import { createJsonLogger } from "./lib/log.ts";
+import { parseRateLimit } from "./lib/rate_limit.ts";
 import { parseDuration } from "./lib/webhooks/retry_schedule.ts";
 import { FileStorage, isValidTenantId } from "./storage/file.ts";
 import { inboxSource } from "./storage/inbox_source.ts";
@@ -88,7 +89,7 @@ async function serve(config: Config): Promise<void> {
   const logger = createJsonLogger(config.logLevel, (line) => void process.stdout.write(line));
   const demoToken = config.demo ?? isNew ? await seedDemo(storage, dataDir) : null;
   const app = await createApp({
-    storage, logger, uploadLimit: config.uploadLimit,
+    storage, logger, uploadLimit: config.uploadLimit, rateLimit: parseRateLimit(config.rateLimit),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant)],
   });
   const server = createServer(

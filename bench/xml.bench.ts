@@ -57,7 +57,8 @@ async function loadInvoiceModel(): Promise<((doc: XmlDocument) => unknown) | nul
   }
 }
 
-const runtime = typeof process !== "undefined" && process.versions?.node ? `Node ${process.version}` : "unknown runtime";
+const deno = (globalThis as { Deno?: { version: { deno: string } } }).Deno;
+const runtime = deno !== undefined ? `Deno ${deno.version.deno}` : `Node ${process.version}`;
 console.log(`XML parser benchmark, ${runtime}${quick ? ", quick" : ""}`);
 const model = await loadInvoiceModel();
 

@@ -16,6 +16,8 @@ import { json } from "./http/respond.ts";
 import { createRouter, type Router } from "./http/router.ts";
 import type { ApiRequest, ApiResponse } from "./http/types.ts";
 import { newId } from "./ids.ts";
+import { Metrics } from "./metrics.ts";
+import { createRateLimiter, rateLimitHeaders, type RateLimitConfig } from "./rate_limit.ts";
 import { silentLogger, type Logger } from "./log.ts";
 import type { Storage } from "./storage.ts";
 import { createSyncRunner, type EventSink, type SyncRunner } from "./sync/runner.ts";
@@ -24,6 +26,10 @@ import type { SourceFactory } from "./sync/source.ts";
 
 /** The default upload limit (API.md §9: 10 MiB). */
 export const DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024;
+/** API.md §9: 600 requests per minute per token, bursts of 100. */
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = { requests: 600, windowMs: 60_000, burst: 100 };
+/** Requests without a valid token, per client address: enough for a misconfigured client to notice, too few to guess tokens. */
+export const DEFAULT_ANONYMOUS_LIMIT: RateLimitConfig = { requests: 60, windowMs: 60_000, burst: 30 };
 const CORRELATION_RE = /^[\x21-\x7e]{1,128}$/; // API.md §1: visible ASCII, at most 128
 
 /** Everything the app needs, in one options object (no module-level state). */
@@ -35,7 +41,12 @@ export interface AppOptions {
   logger?: Logger;
   uploadLimit?: number;
   jsonLimit?: number;
+  /** Per-token limit; null turns it off. */
+  rateLimit?: RateLimitConfig | null;
+  /** Per-address limit on requests without a valid token (failed authentications); null turns it off. */
+  anonymousLimit?: RateLimitConfig | null;
   onEvent?: EventSink;
+  metrics?: Metrics;
 }
 
 /** A running application. */
@@ -44,18 +55,28 @@ export interface App {
   routes: readonly ApiRoute[];
   sync: SyncRunner;
   services: AppServices;
+  metrics: Metrics;
+  /** Readiness goes to 503 and new API requests are refused with 503 (shutdown). */
+  drain(): void;
   /** Stops background work at a safe point. */
   close(): Promise<void>;
 }
 
-const PUBLIC: Record<string, string> = { "x-content-type-options": "nosniff" };
+const JSON_TYPE = "application/json; charset=utf-8";
+
+// IPv6 clients are limited per /64: one host usually owns the whole prefix.
+function _clientKey(address: string): string {
+  if (!address.includes(":") || address.startsWith("::ffff:")) return address.replace(/^::ffff:/, "");
+  return address.split(":").slice(0, 4).join(":");
+}
 
 /** Builds the app from its options. */
 export async function createApp(options: AppOptions): Promise<App> {
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
+  const metrics = options.metrics ?? new Metrics();
   const sync = createSyncRunner({
-    storage: options.storage, sources: options.sources ?? (() => []), now, logger,
+    storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
   const services: AppServices = {
@@ -66,26 +87,45 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
   const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes];
   const router: Router<ApiRoute> = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
+  const tokenPolicy = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
+  const anonPolicy = options.anonymousLimit === undefined ? DEFAULT_ANONYMOUS_LIMIT : options.anonymousLimit;
+  const tokenLimiter = tokenPolicy ? createRateLimiter<string>(tokenPolicy, { now }) : null;
+  const anonLimiter = anonPolicy ? createRateLimiter<string>(anonPolicy, { now }) : null;
+  let draining = false;
 
-  async function authenticate(req: ApiRequest): Promise<TokenRecord> {
+  async function authenticate(req: ApiRequest): Promise<TokenRecord | null> {
     const presented = parseToken(req.header("x-api-token"));
     const token = presented ? await options.storage.tokens.find(presented.keyId) : null;
-    // One answer for missing, unknown, revoked and expired (API.md §2).
-    if (!presented || !token || !secretMatches(presented.secret, token.secret_sha256) || !isTokenUsable(token, now())) {
-      throw new ApiError("UNAUTHENTICATED", "Missing or invalid API token");
-    }
+    if (!presented || !token || !secretMatches(presented.secret, token.secret_sha256) || !isTokenUsable(token, now())) return null;
     return token;
   }
 
-  async function handleApi(req: ApiRequest, requestId: string): Promise<ApiResponse> {
+  /** The part of a request's handling that depends on who asks; `log` collects what the log line reports. */
+  async function handleApi(req: ApiRequest, requestId: string, log: _RequestLog): Promise<ApiResponse> {
+    if (draining) throw new ApiError("SERVICE_UNAVAILABLE", "The server is shutting down", {}, { "retry-after": "1" });
     const m = router.match(req.method, req.path);
+    if (m.kind === "found") log.route = m.pattern;
+    const token = m.kind === "found" && m.data.scope === null ? null : await authenticate(req);
+    if (token) {
+      log.tenant = token.tenant;
+      log.keyId = token.key_id;
+    }
+    // Valid tokens spend their own bucket; everything else (failed authentication included) the address's.
+    const limiter = token ? tokenLimiter : anonLimiter;
+    const policy = token ? tokenPolicy : anonPolicy;
+    if (limiter && policy) {
+      const r = limiter.take(token ? token.key_id : _clientKey(req.remoteAddress));
+      log.headers = rateLimitHeaders(policy, r, token ? "token" : "address");
+      if (!r.allowed) throw new ApiError("RATE_LIMITED", `Too many requests: retry in ${r.retryAfterSeconds} s`, { retry_after_seconds: r.retryAfterSeconds });
+    }
     if (m.kind === "not_found") throw notFound("No such endpoint");
     if (m.kind === "method_not_allowed") {
       throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: m.allow }, { allow: m.allow.join(", ") });
     }
     const route = m.data;
     if (route.scope === null) return route.handle({ req, params: m.params, requestId, app: services });
-    const token = await authenticate(req);
+    // One answer for missing, unknown, revoked and expired (API.md §2).
+    if (!token) throw new ApiError("UNAUTHENTICATED", "Missing or invalid API token");
     if (!token.scopes.includes(route.scope)) {
       throw new ApiError("FORBIDDEN", `This token lacks the ${route.scope} scope`, { required_scope: route.scope });
     }
@@ -93,44 +133,84 @@ export async function createApp(options: AppOptions): Promise<App> {
     return route.handle({ req, params: m.params, requestId, app: services, tenant, token });
   }
 
+  async function handleOps(req: ApiRequest, log: _RequestLog): Promise<ApiResponse> {
+    const op = OPS[req.path];
+    if (!op) throw notFound("No such endpoint");
+    log.route = req.path;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: ["GET", "HEAD"] }, { allow: "GET, HEAD" });
+    }
+    if (op === "health") return json(200, { status: "ok" });
+    if (op === "metrics") return { status: 200, headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" }, body: await metrics.render() };
+    if (draining) throw new ApiError("SERVICE_UNAVAILABLE", "The server is shutting down", {}, { "retry-after": "1" });
+    try {
+      await options.storage.check();
+    } catch {
+      throw new ApiError("SERVICE_UNAVAILABLE", "Storage is not writable", {}, { "retry-after": "5" });
+    }
+    return json(200, { status: "ready" });
+  }
+
   async function handle(req: ApiRequest): Promise<ApiResponse> {
+    const started = performance.now();
     const requestId = newId("req", now());
     const isApi = req.path.startsWith("/api/v1/") || req.path === "/api/v1";
+    const log: _RequestLog = { route: null, tenant: null, keyId: null, headers: null };
     let res: ApiResponse;
     let correlation: string | null = null;
     try {
       if (isApi) {
         correlation = req.header("x-correlation-id");
         if (correlation !== null && correlation !== "" && !CORRELATION_RE.test(correlation)) {
-          correlation = null; // never reflected
+          correlation = crypto.randomUUID(); // the bad value is never reflected
           throw new ApiError("BAD_REQUEST", "X-Correlation-Id must be 1 to 128 visible ASCII characters", {
             field: "X-Correlation-Id", issue: "invalid",
           });
         }
-        res = await handleApi(req, requestId);
-      } else if (req.path === "/healthz") {
-        res = json(200, { status: "ok" });
-      } else if (req.path === "/readyz") {
-        await options.storage.check();
-        res = json(200, { status: "ready" });
+        correlation ||= crypto.randomUUID();
+        res = await handleApi(req, requestId, log);
       } else {
-        throw notFound("No such endpoint");
+        res = await handleOps(req, log);
       }
     } catch (err) {
-      if (!(err instanceof ApiError)) logger.error("unhandled error", { request_id: requestId, error: err instanceof Error ? err.stack : String(err) });
+      if (!(err instanceof ApiError)) {
+        logger.error("unhandled error", { request_id: requestId, correlation_id: correlation, route: log.route, error: err instanceof Error ? err.stack : String(err) });
+      }
       const e = errorEnvelope(err, requestId);
-      res = { status: e.status, headers: { "content-type": "application/json; charset=utf-8", ...e.headers }, body: e.body };
+      res = { status: e.status, headers: { "content-type": JSON_TYPE, ...e.headers }, body: e.body };
     }
-    Object.assign(res.headers, PUBLIC);
-    res.headers["x-request-id"] = requestId;
-    if (isApi) res.headers["x-correlation-id"] = correlation || crypto.randomUUID();
+    const h = res.headers;
+    if (log.headers) Object.assign(h, log.headers);
+    h["x-content-type-options"] = "nosniff";
+    h["x-request-id"] = requestId;
+    if (correlation) h["x-correlation-id"] = correlation;
+    const seconds = (performance.now() - started) / 1000;
+    metrics.observeRequest(log.route ?? "unmatched", res.status, seconds);
+    if (logger.enabled("info")) {
+      logger.info("request", {
+        request_id: requestId, correlation_id: correlation, method: req.method, route: log.route, status: res.status,
+        duration_ms: Math.round(seconds * 1e6) / 1e3, tenant: log.tenant, key_id: log.keyId,
+      });
+    }
     return res;
   }
 
   return {
-    handle, routes, sync, services,
+    handle, routes, sync, services, metrics,
+    drain() {
+      draining = true;
+    },
     async close() {
       await sync.stop();
     },
   };
 }
+
+interface _RequestLog {
+  route: string | null;
+  tenant: string | null;
+  keyId: string | null;
+  headers: Record<string, string> | null;
+}
+
+const OPS: Record<string, "health" | "ready" | "metrics"> = { "/healthz": "health", "/readyz": "ready", "/metrics": "metrics" };

@@ -6,7 +6,8 @@
  * @module
  */
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
-import { parseDuration } from "./webhooks/retry_schedule.ts";
+import { parseRateLimit } from "./rate_limit.ts";
+import { parseDuration, parseRetrySchedule } from "./webhooks/retry_schedule.ts";
 
 /** The settings of a server process. */
 export interface Config {
@@ -78,12 +79,14 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Map<s
     const s = SETTINGS[k];
     return flags.get(s.flag) ?? env[s.env] ?? s.def;
   };
-  const port = Number(get("port"));
+  const port = /^\d+$/.test(get("port")) ? Number(get("port")) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`PORT must be 0 to 65535, not ${get("port")}`);
   const workers = Number(get("workers"));
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new RangeError(`WORKERS must be 1 to 64`);
   const logLevel = get("logLevel") as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new RangeError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+  parseRateLimit(get("rateLimit")); // throws RangeError on a bad value
+  parseRetrySchedule(get("webhookRetrySchedule"));
   return {
     host: get("host"),
     port,

@@ -41,7 +41,8 @@ export function createCursorCodec(secret: Uint8Array): CursorCodec {
     decode(scope, cursor, filterKey) {
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) throw badRequest("cursor", "malformed", "Cannot parse cursor: malformed");
       const raw = Buffer.from(cursor, "base64url");
-      if (raw.length !== PAYLOAD_BYTES + MAC_BYTES || raw[0] !== VERSION) {
+      // Base64 has spare bits in its last character: only the canonical spelling is accepted.
+      if (raw.length !== PAYLOAD_BYTES + MAC_BYTES || raw[0] !== VERSION || raw.toString("base64url") !== cursor) {
         throw badRequest("cursor", "malformed", "Cannot parse cursor: malformed");
       }
       const payload = raw.subarray(0, PAYLOAD_BYTES);

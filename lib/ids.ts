@@ -32,6 +32,7 @@ export function newId(prefix: IdPrefix, nowMs: number): string {
 
 /** A new id whose random part starts with `ordinal` (35 bits), followed by 45 random bits. */
 export function encodeOrdinalId(prefix: IdPrefix, nowMs: number, ordinal: number): string {
+  if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= 2 ** 35) throw new RangeError(`Ordinal out of range: ${ordinal}`);
   return `${prefix}_${_base32(BigInt(nowMs), 10)}${_base32(BigInt(ordinal), 7)}${_base32(_randomBits(45), 9)}`;
 }
 

@@ -176,10 +176,10 @@ export function formatRateLimit(result: RateLimitResult, name = "default"): stri
 /** Response headers for one result: `RateLimit-Policy`, `RateLimit`, and `Retry-After` when refused. */
 export function rateLimitHeaders(config: RateLimitConfig, result: RateLimitResult, name = "default"): Record<string, string> {
   const headers: Record<string, string> = {
-    "RateLimit-Policy": formatRateLimitPolicy(config, name),
-    "RateLimit": formatRateLimit(result, name),
+    "ratelimit-policy": formatRateLimitPolicy(config, name),
+    ratelimit: formatRateLimit(result, name),
   };
-  if (!result.allowed) headers["Retry-After"] = String(result.retryAfterSeconds);
+  if (!result.allowed) headers["retry-after"] = String(result.retryAfterSeconds);
   return headers;
 }
 

@@ -114,8 +114,6 @@ export interface SubmissionRecord extends DocumentFields {
 export interface SubmissionInput {
   fields: DocumentFields;
   xml: BlobInfo;
-  /** Seller tax id + type + number (API.md §5), already normalised. */
-  business_key: string;
 }
 
 /** A sync run (API.md §4.4). */

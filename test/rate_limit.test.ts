@@ -187,11 +187,11 @@ test("rateLimitHeaders() gives the draft's fields, and Retry-After no earlier th
   const config = { requests: 600, windowMs: 60_000, burst: 100 };
   const limiter = createRateLimiter(config, clock);
   let r = limiter.take("k");
-  assert.deepEqual(rateLimitHeaders(config, r), { "RateLimit-Policy": '"default";q=100;w=10', "RateLimit": '"default";r=99;t=1' });
+  assert.deepEqual(rateLimitHeaders(config, r), { "ratelimit-policy": '"default";q=100;w=10', ratelimit: '"default";r=99;t=1' });
   for (let i = 0; i < 99; i++) r = limiter.take("k");
   assert.equal(formatRateLimit(r), '"default";r=0;t=10');
   r = limiter.take("k");
   const headers = rateLimitHeaders(config, r);
-  assert.equal(headers["RateLimit"], '"default";r=0;t=1');
-  assert.equal(headers["Retry-After"], "1");
+  assert.equal(headers.ratelimit, '"default";r=0;t=1');
+  assert.equal(headers["retry-after"], "1");
 });

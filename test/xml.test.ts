@@ -169,6 +169,17 @@ describe("parseXml() builds the element tree", () => {
     assert.deepEqual(root.children.map((c) => [c.ns, c.local, c.attrs[1]!.value]), [["urn:x", "a", "1"], ["urn:y", "a", "2"]]);
   });
 
+  test("parseXml() reads names right when they repeat with variations (one name a prefix of another)", () => {
+    const { root } = parseXml("<r><ab/><a/><ab/><a b='1'/><a/><a\n/><abc/><ab\t/><p:a xmlns:p='u'/><a/></r>");
+    assert.deepEqual(root.children.map((c) => _name(c.ns, c.local)), ["ab", "a", "ab", "a", "a", "a", "abc", "ab", "{u}a", "a"]);
+  });
+
+  test("parseXml() throws XmlError, an Error with name, line and column", () => {
+    const e = refused("<a>");
+    assert.ok(e instanceof Error);
+    assert.deepEqual([e.name, e.line, e.column], ["XmlError", 1, 4]);
+  });
+
   test("parseXml() reports utf-8 for text input without an encoding declaration", () => {
     assert.equal(parseXml("<a/>").encoding, "utf-8");
   });
@@ -309,6 +320,8 @@ describe("parseXml() refuses documents that are not namespace-well-formed", () =
     { what: "two attributes with one expanded name via two prefixes", input: "<a xmlns:p='urn:x' xmlns:q='urn:x' p:k='1' q:k='2'/>", expected: /Attributes 'p:k' and 'q:k' have the same namespace and local name/ },
     { what: "a duplicate namespace declaration", input: "<a xmlns:p='urn:x' xmlns:p='urn:x'/>", expected: /Duplicate attribute 'xmlns:p'/ },
     { what: "a duplicate default namespace declaration", input: "<a xmlns='urn:x' xmlns='urn:y'/>", expected: /Duplicate attribute 'xmlns'/ },
+    { what: "a duplicate among many attributes", input: `<a ${Array.from({ length: 20 }, (_, i) => `a${i}='1' `).join("")}a7='2'/>`, expected: /Duplicate attribute 'a7'/ },
+    { what: "one expanded name twice among many attributes", input: `<a xmlns:p='urn:x' xmlns:q='urn:x' ${Array.from({ length: 20 }, (_, i) => `a${i}='1' `).join("")}p:k='1' q:k='2'/>`, expected: /Attributes 'p:k' and 'q:k' have the same namespace/ },
   ];
   for (const { what, input, expected } of cases) {
     test(`parseXml() refuses ${what}`, () => {

@@ -40,7 +40,8 @@ function _oneOf<T extends string>(q: URLSearchParams, name: string, allowed: rea
 function _date(q: URLSearchParams, name: string): string | undefined {
   const v = q.get(name);
   if (v === null) return undefined;
-  const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
+  const ok = !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(v); // refuses 2024-02-30 and 2024-13-01
   if (!ok) throw badRequest(name, "invalid_date", `${name} must be a date YYYY-MM-DD`);
   return v;
 }
@@ -78,7 +79,7 @@ export function parseListQuery(q: URLSearchParams): ListQuery {
   const { filter, filterKey } = parseFilter(q);
   if (q.has("page")) {
     if (q.has("cursor")) throw badRequest("cursor", "conflicts_with_page", "Use either cursor or page, not both");
-    const page = intParam(q, "page", 1, PAGE_WINDOW, 1);
+    const page = intParam(q, "page", 1, 999_999_999, 1);
     const perPage = intParam(q, "per_page", PAGE_SIZE.min, PAGE_SIZE.max, PAGE_SIZE.default);
     if (page * perPage > PAGE_WINDOW) {
       throw badRequest("page", "window_exceeded", `page × per_page may not exceed ${PAGE_WINDOW}: use cursor mode (omit page) to read further`);

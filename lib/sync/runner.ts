@@ -12,6 +12,7 @@ import { readInvoiceXml } from "../documents/read_xml.ts";
 import type { Storage, SyncRunRecord, TenantStore } from "../storage.ts";
 import { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "./source.ts";
 import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
 
 const MAX_ERRORS = 100; // API.md §4.4: at most 100 kept
 const SAVE_EVERY = 50; // progress is saved every this many items, and at the end
@@ -25,6 +26,7 @@ export interface SyncRunnerOptions {
   sources: SourceFactory;
   now: () => number;
   logger: Logger;
+  metrics?: Metrics;
   onEvent?: EventSink;
 }
 
@@ -85,6 +87,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     }
     run.finished_at = iso();
     await tenant.saveRun(run);
+    o.metrics?.inc("sync_runs_total", "Finished sync runs by outcome.", { outcome: run.status });
     await o.onEvent?.(tenant.tenant, run.status === "succeeded" ? "sync.completed" : "sync.failed", runView(run));
   }
 

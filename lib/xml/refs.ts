@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isXmlChar } from "./chars.ts";
 import { quoteXml, xmlErrorAt } from "./errors.ts";
 import { NameReader } from "./names.ts";
 
@@ -16,11 +17,6 @@ const HASH = 35;
 const AMP = 38;
 const SEMI = 59;
 const LOWER_X = 120;
-
-/** Whether `c` is a Char of XML 1.0 §2.2. */
-export function isXmlChar(c: number): boolean {
-  return c >= 0x20 ? c <= 0xd7ff || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff) : c === TAB || c === LF || c === CR;
-}
 
 /**
  * The text of `s[a, b)` with references expanded; with `attribute`, literal TAB,

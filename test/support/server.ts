@@ -36,6 +36,9 @@ export async function startServer(options: { storage?: "file" | "memory"; dataDi
   const storage = options.storage === "memory" ? new MemoryStorage() : new FileStorage(dataDir);
   const app = await createApp({
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant)],
+    // Off unless a test is about limits: suites send hundreds of requests with one token.
+    rateLimit: null,
+    anonymousLimit: null,
     ...options,
     storage,
   });

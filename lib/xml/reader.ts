@@ -1,0 +1,457 @@
+/**
+ * The parser's state machine: one pass over decoded text with indexOf jumps to
+ * the next '<', an explicit element stack (no recursion) and look-ahead caches,
+ * so time stays linear in the input. Checks well-formedness (XML 1.0 5th ed.) and
+ * namespace constraints (Namespaces in XML 1.0) and builds the tree of tree.ts.
+ * Decoding bytes and option defaults are parse.ts's job.
+ * @module
+ */
+
+import { findNonChar } from "./chars.ts";
+import { parseXmlDecl } from "./decl.ts";
+import { quoteXml, type XmlError, xmlErrorAt } from "./errors.ts";
+import { checkDeclaration, NamespaceScope, XMLNS_NS } from "./namespaces.ts";
+import { DECL_DEFAULT, DECL_NONE, NAME_BAD_COLON, NAME_TOO_LONG, type NameEntry, NameReader } from "./names.ts";
+import { expandReferences } from "./refs.ts";
+import type { XmlAttribute, XmlElement } from "./tree.ts";
+
+const TAB = 9;
+const LF = 10;
+const SPACE = 32;
+const BANG = 33;
+const DQUOTE = 34;
+const AMP = 38;
+const APOS = 39;
+const SLASH = 47;
+const LT = 60;
+const EQ = 61;
+const GT = 62;
+const QUESTION = 63;
+
+/** Up to this many attributes, uniqueness is checked pair by pair. */
+const SMALL_ATTRIBUTE_COUNT = 8;
+
+/** Line ends of §2.11, all turned into LF before parsing. */
+const LINE_ENDS = /\r\n?/g;
+
+function _isWs(c: number): boolean {
+  return c === SPACE || c === LF || c === TAB;
+}
+
+/** Whether `c` may follow an element name in a start tag. */
+function _endsName(c: number): boolean {
+  return c === GT || c === SPACE || c === LF || c === SLASH || c === TAB;
+}
+
+/** Start of the chain of `next` guesses. */
+function _startEntry(): NameEntry {
+  return { qname: "", prefix: "", local: "", hash: 0, decl: DECL_NONE, nsVersion: -1, ns: "", next: null };
+}
+
+/** Limits of one read, all set (see XmlParseOptions). */
+export interface ReaderLimits {
+  maxDepth: number;
+  maxAttributes: number;
+  maxNameLength: number;
+  maxElements: number;
+}
+
+/** One parse: the text, the element stack, the name table, namespace scope and look-ahead caches. */
+export class XmlReader {
+  /** The encoding the XML declaration names, once read. */
+  declaredEncoding: string | null = null;
+  readonly #s: string;
+  readonly #len: number;
+  /** Offset of the first character: 1 after a byte order mark in text input. */
+  readonly #start: number;
+  readonly #maxDepth: number;
+  readonly #maxAttributes: number;
+  readonly #maxNameLength: number;
+  readonly #maxElements: number;
+  readonly #names: NameReader;
+  readonly #scope = new NamespaceScope();
+  /** The last start tag's name; its `next` is the guess for the next one. */
+  #prevName: NameEntry = _startEntry();
+
+  #root: XmlElement | null = null;
+  /** The innermost open element, null before and after the root. */
+  #top: XmlElement | null = null;
+  #depth = 0;
+  #count = 0;
+  /** The open elements, their names as written (for end tags) and their namespace undo lists. */
+  readonly #elements: XmlElement[] = [];
+  readonly #qnames: string[] = [];
+  readonly #undos: ((string | undefined)[] | null)[] = [];
+  /** Attributes of the start tag being read, before namespace resolution. */
+  readonly #attrNames: NameEntry[] = [];
+  readonly #attrValues: string[] = [];
+  readonly #attrAt: number[] = [];
+
+  /** Line bookkeeping: current line, where it starts, and the next LF (or the end). */
+  #line = 1;
+  #lineStart: number;
+  #nextLf: number;
+  /** Next '&' and ']]>' at or after the last text looked at (or the end): checks text without rescanning it. */
+  #nextAmp = -1;
+  #nextCdataEnd = -1;
+
+  constructor(text: string, limits: ReaderLimits) {
+    this.#maxDepth = limits.maxDepth;
+    this.#maxAttributes = limits.maxAttributes;
+    this.#maxNameLength = limits.maxNameLength;
+    this.#maxElements = limits.maxElements;
+    this.#names = new NameReader(this.#maxNameLength);
+    // §2.11: CRLF and CR become LF. Line numbers and the columns before a line end stay the same.
+    const s = text.indexOf("\r") >= 0 ? text.replace(LINE_ENDS, "\n") : text;
+    this.#s = s;
+    this.#len = s.length;
+    this.#start = s.charCodeAt(0) === 0xfeff ? 1 : 0;
+    this.#lineStart = this.#start;
+    const lf = s.indexOf("\n");
+    this.#nextLf = lf < 0 ? s.length : lf;
+  }
+
+  /** Reads the whole document and returns its root element. */
+  read(): XmlElement {
+    this.#checkChars();
+    const s = this.#s;
+    const len = this.#len;
+    let pos = this.#start;
+    for (;;) {
+      let lt = s.indexOf("<", pos);
+      if (lt < 0) lt = len;
+      if (lt > pos) this.#text(pos, lt);
+      if (lt >= len) break;
+      const c = s.charCodeAt(lt + 1);
+      if (c === SLASH) pos = this.#endTag(lt);
+      else if (c === BANG) pos = this.#bang(lt);
+      else if (c === QUESTION) pos = this.#pi(lt);
+      else pos = this.#startTag(lt);
+    }
+    if (this.#depth > 0) {
+      throw this.#fail(`Unexpected end of document: element ${quoteXml(this.#qnames[this.#depth - 1]!)} is not closed`, len);
+    }
+    if (this.#root === null) throw this.#fail("No root element", len);
+    return this.#root;
+  }
+
+  /** §2.2: every character of the document must be a Char. */
+  #checkChars(): void {
+    const i = findNonChar(this.#s);
+    if (i >= 0) {
+      const c = this.#s.charCodeAt(i);
+      throw this.#fail(`Character U+${c.toString(16).toUpperCase().padStart(4, "0")} is not allowed in XML`, i);
+    }
+  }
+
+  /** Character data between two pieces of markup. */
+  #text(a: number, b: number): void {
+    const s = this.#s;
+    const top = this.#top;
+    if (top === null) {
+      for (let p = a; p < b; p++) {
+        if (!_isWs(s.charCodeAt(p))) {
+          throw this.#fail(`Text is not allowed ${this.#root === null ? "before" : "after"} the root element`, p);
+        }
+      }
+      return;
+    }
+    if (this.#nextCdataEnd < a) {
+      const i = s.indexOf("]]>", a);
+      this.#nextCdataEnd = i < 0 ? this.#len : i;
+    }
+    if (this.#nextCdataEnd < b) throw this.#fail("']]>' is not allowed in text", this.#nextCdataEnd);
+    if (this.#nextAmp < a) {
+      const i = s.indexOf("&", a);
+      this.#nextAmp = i < 0 ? this.#len : i;
+    }
+    top.text += this.#nextAmp < b ? expandReferences(s, a, b, false, this.#start) : s.slice(a, b);
+  }
+
+  #startTag(lt: number): number {
+    const s = this.#s;
+    if (this.#top === null && this.#root !== null) throw this.#fail("Only one root element is allowed", lt);
+    if (this.#depth >= this.#maxDepth) throw this.#fail(`Elements nest deeper than ${this.#maxDepth} levels`, lt);
+    if (this.#count >= this.#maxElements) throw this.#fail(`Document has more than ${this.#maxElements} elements`, lt);
+    this.#count++;
+    const names = this.#names;
+    // Documents repeat their element sequences: try the name that followed the previous
+    // start tag's name last time, a single compare, before reading char by char.
+    const prev = this.#prevName;
+    const guess = prev.next;
+    let name: NameEntry;
+    let p: number;
+    if (guess !== null && s.startsWith(guess.qname, lt + 1) && _endsName(s.charCodeAt(lt + 1 + guess.qname.length))) {
+      name = guess;
+      p = lt + 1 + guess.qname.length;
+    } else {
+      name = this.#name(lt + 1, "an element name");
+      p = names.end;
+      prev.next = name;
+    }
+    this.#prevName = name;
+    let n = 0;
+    let decls = 0;
+    let c = s.charCodeAt(p);
+    for (;;) {
+      if (c === GT || c === SLASH) break;
+      if (!_isWs(c)) throw this.#unexpected(p, "white space, '>' or '/>' in the start tag");
+      do c = s.charCodeAt(++p); while (_isWs(c));
+      if (c === GT || c === SLASH) break;
+      const attrAt = p;
+      const attr = this.#name(p, "an attribute name, '>' or '/>'");
+      p = names.end;
+      c = s.charCodeAt(p);
+      while (_isWs(c)) c = s.charCodeAt(++p);
+      if (c !== EQ) throw this.#unexpected(p, "'=' after the attribute name");
+      do c = s.charCodeAt(++p); while (_isWs(c));
+      if (c !== DQUOTE && c !== APOS) throw this.#unexpected(p, "a quoted attribute value");
+      const quote = c;
+      const valueAt = ++p;
+      let plain = true;
+      for (;;) {
+        c = s.charCodeAt(p);
+        if (c > LT) {
+          p++;
+          continue;
+        }
+        if (c === quote) break;
+        if (c === LT) throw this.#fail("'<' is not allowed in an attribute value", p);
+        if (c === AMP || c === LF || c === TAB) plain = false;
+        else if (p >= this.#len) throw this.#fail("Unexpected end of document in an attribute value", p);
+        p++;
+      }
+      const value = plain ? s.slice(valueAt, p) : expandReferences(s, valueAt, p, true, this.#start);
+      c = s.charCodeAt(++p);
+      if (n === this.#maxAttributes) throw this.#fail(`Element has more than ${this.#maxAttributes} attributes`, attrAt);
+      this.#attrNames[n] = attr;
+      this.#attrValues[n] = value;
+      this.#attrAt[n] = attrAt;
+      n++;
+      if (attr.decl !== DECL_NONE) decls++;
+    }
+    let empty = false;
+    if (c === SLASH) {
+      if (s.charCodeAt(p + 1) !== GT) throw this.#unexpected(p + 1, "'>' after '/'");
+      empty = true;
+      p += 2;
+    } else {
+      p++;
+    }
+
+    const scope = this.#scope;
+    let undo: (string | undefined)[] | null = null;
+    if (decls > 0) undo = this.#declare(n);
+    const ns = scope.resolve(name);
+    if (ns === undefined || name.prefix === "xmlns") {
+      throw this.#fail(
+        name.prefix === "xmlns" ? "Element names must not have the prefix 'xmlns'" : `Undeclared namespace prefix ${quoteXml(name.prefix)}`,
+        lt + 1,
+      );
+    }
+    const attrs: XmlAttribute[] = [];
+    for (let i = 0; i < n; i++) attrs.push(this.#attribute(i));
+    if (n > 1) this.#checkUnique(attrs);
+
+    if (this.#nextLf < lt) this.#advanceLines(lt);
+    const el: XmlElement = {
+      ns,
+      local: name.local,
+      prefix: name.prefix,
+      attrs,
+      children: [],
+      text: "",
+      line: this.#line,
+      column: lt - this.#lineStart + 1,
+    };
+    const parent = this.#top;
+    if (parent === null) this.#root = el;
+    else parent.children.push(el);
+    if (empty) {
+      if (undo !== null) scope.restore(undo);
+    } else {
+      const d = this.#depth++;
+      this.#elements[d] = el;
+      this.#qnames[d] = name.qname;
+      this.#undos[d] = undo;
+      this.#top = el;
+    }
+    return p;
+  }
+
+  /** Binds the namespace declarations among the first `n` attributes; returns the undo list. */
+  #declare(n: number): (string | undefined)[] {
+    const undo: (string | undefined)[] = [];
+    for (let i = 0; i < n; i++) {
+      const attr = this.#attrNames[i]!;
+      if (attr.decl === DECL_NONE) continue;
+      const prefix = attr.decl === DECL_DEFAULT ? "" : attr.local;
+      const uri = this.#attrValues[i]!;
+      const problem = checkDeclaration(prefix, uri);
+      if (problem !== "") throw this.#fail(problem, this.#attrAt[i]!);
+      this.#scope.bind(prefix, uri, undo);
+    }
+    return undo;
+  }
+
+  /** Resolves the name of attribute `i` of the start tag. */
+  #attribute(i: number): XmlAttribute {
+    const name = this.#attrNames[i]!;
+    let ns = "";
+    if (name.decl !== DECL_NONE) ns = XMLNS_NS;
+    else if (name.prefix !== "") {
+      const resolved = this.#scope.resolve(name);
+      if (resolved === undefined) throw this.#fail(`Undeclared namespace prefix ${quoteXml(name.prefix)}`, this.#attrAt[i]!);
+      ns = resolved;
+    }
+    return { ns, local: name.local, prefix: name.prefix, value: this.#attrValues[i]! };
+  }
+
+  /**
+   * XML 1.0 §3.1 "Unique Att Spec" and Namespaces §6.3: attributes are unique by
+   * name as written and by expanded name (the first implies the second). Pairs for
+   * a few attributes; a set for many, so 256 attributes cost 256 steps, not 32,640.
+   */
+  #checkUnique(attrs: XmlAttribute[]): void {
+    const n = attrs.length;
+    if (n <= SMALL_ATTRIBUTE_COUNT) {
+      for (let i = 1; i < n; i++) {
+        const a = attrs[i]!;
+        for (let j = 0; j < i; j++) {
+          const b = attrs[j]!;
+          if (a.local === b.local && a.ns === b.ns) throw this.#duplicate(j, i);
+        }
+      }
+      return;
+    }
+    const seen = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const a = attrs[i]!;
+      const key = `${a.local} ${a.ns}`; // a local name has no space, so the key is unambiguous
+      const j = seen.get(key);
+      if (j !== undefined) throw this.#duplicate(j, i);
+      seen.set(key, i);
+    }
+  }
+
+  #duplicate(first: number, second: number): XmlError {
+    const a = this.#attrNames[first]!.qname;
+    const b = this.#attrNames[second]!.qname;
+    return this.#fail(
+      a === b ? `Duplicate attribute ${quoteXml(b)}` : `Attributes ${quoteXml(a)} and ${quoteXml(b)} have the same namespace and local name`,
+      this.#attrAt[second]!,
+    );
+  }
+
+  #endTag(lt: number): number {
+    const s = this.#s;
+    const top = this.#top;
+    if (top === null) throw this.#fail(`End tag ${this.#root === null ? "before" : "after"} the root element`, lt);
+    const d = this.#depth - 1;
+    const qname = this.#qnames[d]!;
+    let p = lt + 2;
+    if (s.startsWith(qname, p)) {
+      p += qname.length;
+      let c = s.charCodeAt(p);
+      while (_isWs(c)) c = s.charCodeAt(++p);
+      if (c === GT) {
+        const undo = this.#undos[d];
+        if (undo !== null && undo !== undefined) this.#scope.restore(undo);
+        this.#depth = d;
+        this.#top = d > 0 ? this.#elements[d - 1]! : null;
+        return p + 1;
+      }
+    }
+    const got = this.#name(lt + 2, "an element name in the end tag");
+    if (got.qname === qname) throw this.#unexpected(p, "'>' to close the end tag");
+    throw this.#fail(`End tag ${quoteXml(got.qname)} does not match start tag ${quoteXml(qname)} of line ${top.line}`, lt + 2);
+  }
+
+  /** `<!`: a comment, a CDATA section, or a refused DOCTYPE. */
+  #bang(lt: number): number {
+    const s = this.#s;
+    if (s.startsWith("<!--", lt)) {
+      // §2.5: '--' may appear only in the closing '-->'.
+      const end = s.indexOf("--", lt + 4);
+      if (end < 0 || end + 2 >= this.#len) throw this.#fail("Unterminated comment", lt);
+      if (s.charCodeAt(end + 2) !== GT) throw this.#fail("'--' is not allowed inside a comment", end);
+      return end + 3;
+    }
+    if (s.startsWith("<![CDATA[", lt)) {
+      const top = this.#top;
+      if (top === null) throw this.#fail("CDATA section outside the root element", lt);
+      const end = s.indexOf("]]>", lt + 9);
+      if (end < 0) throw this.#fail("Unterminated CDATA section", lt);
+      top.text += s.slice(lt + 9, end);
+      return end + 3;
+    }
+    if (s.startsWith("<!DOCTYPE", lt)) {
+      throw this.#fail("DOCTYPE is not allowed: documents with a DTD are refused (no entity declarations, no external references)", lt);
+    }
+    throw this.#fail("Expected a comment or a CDATA section after '<!'", lt);
+  }
+
+  /** `<?`: a processing instruction, or the XML declaration at the very start. */
+  #pi(lt: number): number {
+    const s = this.#s;
+    const target = this.#name(lt + 2, "a processing instruction target");
+    const p = this.#names.end;
+    if (target.prefix !== "") throw this.#fail("Processing instruction targets must not contain ':'", lt + 2);
+    if (target.qname.length === 3 && target.qname.toLowerCase() === "xml") {
+      if (target.qname === "xml" && lt === this.#start) {
+        const decl = parseXmlDecl(s, lt, this.#start);
+        this.declaredEncoding = decl.encoding;
+        return decl.end;
+      }
+      throw this.#fail(
+        target.qname === "xml" ? "XML declaration is allowed only at the very start of the document" : `Processing instruction target ${quoteXml(target.qname)} is reserved`,
+        lt,
+      );
+    }
+    const c = s.charCodeAt(p);
+    if (c === QUESTION && s.charCodeAt(p + 1) === GT) return p + 2;
+    if (!_isWs(c)) throw this.#unexpected(p, "white space or '?>' after the processing instruction target");
+    const end = s.indexOf("?>", p);
+    if (end < 0) throw this.#fail("Unterminated processing instruction", lt);
+    return end + 2;
+  }
+
+  /** Reads a qualified name at `p` or throws, saying `expected` when there is no name at all. */
+  #name(p: number, expected: string): NameEntry {
+    const names = this.#names;
+    const entry = names.read(this.#s, p);
+    if (entry !== null) return entry;
+    if (names.error === NAME_TOO_LONG) return this.#throw(`Name longer than ${this.#maxNameLength} characters`, names.end);
+    if (names.error === NAME_BAD_COLON) {
+      return this.#throw("Invalid qualified name: one ':' may separate a prefix and a local name", names.end);
+    }
+    throw this.#unexpected(names.end, expected);
+  }
+
+  #advanceLines(to: number): void {
+    const s = this.#s;
+    let lf = this.#nextLf;
+    while (lf < to) {
+      this.#line++;
+      this.#lineStart = lf + 1;
+      lf = s.indexOf("\n", lf + 1);
+      if (lf < 0) lf = this.#len;
+    }
+    this.#nextLf = lf;
+  }
+
+  #unexpected(p: number, expected: string): XmlError {
+    if (p >= this.#len) return this.#fail(`Unexpected end of document: expected ${expected}`, p);
+    const c = this.#s.codePointAt(p)!;
+    const found = c >= 0x20 && c !== 0x7f ? `'${String.fromCodePoint(c)}'` : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+    return this.#fail(`Expected ${expected}, found ${found}`, p);
+  }
+
+  #throw(message: string, at: number): never {
+    throw this.#fail(message, at);
+  }
+
+  #fail(message: string, at: number): XmlError {
+    return xmlErrorAt(this.#s, at, message, this.#start);
+  }
+}
