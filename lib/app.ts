@@ -20,7 +20,12 @@ import { Metrics } from "./metrics.ts";
 import { createRateLimiter, rateLimitHeaders, type RateLimitConfig } from "./rate_limit.ts";
 import { silentLogger, type Logger } from "./log.ts";
 import type { Storage } from "./storage.ts";
-import { createSyncRunner, type EventSink, type SyncRunner } from "./sync/runner.ts";
+import { createSyncRunner, type SyncRunner } from "./sync/runner.ts";
+import { readJsonObject, readMultipartBody } from "./http/body.ts";
+import type { RequestBody } from "./http/context.ts";
+import { fingerprintOf, IDEMPOTENCY_TTL_MS, replayResponse, storedResponse } from "./idempotency.ts";
+import { parseIdempotencyKey } from "./idempotency_key.ts";
+import { submissionRoutes } from "./submissions/routes.ts";
 import { syncRoutes } from "./sync/routes.ts";
 import type { SourceFactory } from "./sync/source.ts";
 
@@ -45,7 +50,6 @@ export interface AppOptions {
   rateLimit?: RateLimitConfig | null;
   /** Per-address limit on requests without a valid token (failed authentications); null turns it off. */
   anonymousLimit?: RateLimitConfig | null;
-  onEvent?: EventSink;
   metrics?: Metrics;
 }
 
@@ -77,7 +81,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   const metrics = options.metrics ?? new Metrics();
   const sync = createSyncRunner({
     storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics,
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
   const services: AppServices = {
     storage: options.storage,
@@ -85,7 +88,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     sync, logger, now,
     limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
   };
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes];
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes];
+  const inFlight = new Set<string>(); // tenant + idempotency key of requests executing in this process
   const router: Router<ApiRoute> = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
   const tokenPolicy = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const anonPolicy = options.anonymousLimit === undefined ? DEFAULT_ANONYMOUS_LIMIT : options.anonymousLimit;
@@ -130,7 +134,44 @@ export async function createApp(options: AppOptions): Promise<App> {
       throw new ApiError("FORBIDDEN", `This token lacks the ${route.scope} scope`, { required_scope: route.scope });
     }
     const tenant = options.storage.tenant(token.tenant);
-    return route.handle({ req, params: m.params, requestId, app: services, tenant, token });
+    // Errors up to here and in reading the body are not kept for the key (API.md §7: before execution).
+    const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
+    const body: RequestBody = route.body === "json"
+      ? { kind: "json", ...(await readJsonObject(req, services.limits.jsonBytes)) }
+      : route.body === "multipart" ? { kind: "multipart", parts: await readMultipartBody(req, services.limits.uploadBytes) } : { kind: "none" };
+    const ctx = { req, params: m.params, requestId, app: services, tenant, token, body, idempotency: null as { key: string; fingerprint: string } | null };
+    if (key === null) return route.handle(ctx);
+
+    const fingerprint = fingerprintOf(req.method, req.path, body);
+    const flightKey = `${token.tenant}\u0000${key}`;
+    const kept = await tenant.getIdempotency(key, now(), IDEMPOTENCY_TTL_MS);
+    if (kept) {
+      if (kept.fingerprint !== fingerprint) throw new ApiError("IDEMPOTENCY_KEY_MISMATCH", "This Idempotency-Key was used with a different request", {});
+      return replayResponse(kept);
+    }
+    if (inFlight.has(flightKey)) {
+      throw new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed", {}, { "retry-after": "1" });
+    }
+    inFlight.add(flightKey);
+    ctx.idempotency = { key, fingerprint };
+    try {
+      let res: ApiResponse;
+      try {
+        res = await route.handle(ctx);
+      } catch (err) {
+        const e = errorEnvelope(err, requestId);
+        if (e.status >= 500) throw err;
+        res = { status: e.status, headers: { "content-type": JSON_TYPE, ...e.headers }, body: e.body };
+      }
+      const stored = storedResponse(res);
+      // Effects commit their key themselves; responses without one (errors, coalesced runs) are kept here.
+      if (stored && !(await tenant.getIdempotency(key, now(), IDEMPOTENCY_TTL_MS))) {
+        await tenant.putIdempotency({ key, fingerprint, response: stored, created_at: new Date(now()).toISOString() });
+      }
+      return res;
+    } finally {
+      inFlight.delete(flightKey);
+    }
   }
 
   async function handleOps(req: ApiRequest, log: _RequestLog): Promise<ApiResponse> {

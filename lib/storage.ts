@@ -129,6 +129,62 @@ export interface SyncRunRecord {
   error: { code: string; message: string } | null;
 }
 
+/** The change feeds that webhooks read (the outbox is the change logs themselves). */
+export type Collection = "documents" | "submissions" | "runs";
+
+/** One raw change: the version of a record as it was written at feed position `seq`. */
+export interface RawChange {
+  seq: number;
+  json: Uint8Array;
+  /** True when this is the record's first version (a creation). */
+  first: boolean;
+}
+
+/** A response kept for an idempotency key (API.md §7). */
+export interface StoredResponse {
+  status: number;
+  location: string | null;
+  body: string;
+}
+
+/** An idempotency key's record. */
+export interface IdempotencyRecord {
+  key: string;
+  fingerprint: string;
+  response: StoredResponse;
+  created_at: string;
+}
+
+/**
+ * The idempotency key of the request that causes an effect. The store commits
+ * it with the effect (in the same write), so that a crash between the effect
+ * and the key's record cannot make a retry execute twice.
+ */
+export interface IdempotencyTag {
+  key: string;
+  fingerprint: string;
+  /** The response to keep, from the JSON of the record the effect created. */
+  respond(recordJson: string): StoredResponse;
+}
+
+/** A webhook endpoint (API.md §6). */
+export interface WebhookRecord {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: "enabled" | "disabled" | "deleted";
+  secret: string;
+  created_at: string;
+  disabled_reason?: string | null;
+}
+
+/** Where a webhook endpoint's deliveries stand: a position in each feed, and events waiting for a retry. */
+export interface DeliveryState {
+  positions: Record<Collection, number>;
+  retries: { event_id: string; type: string; collection: Collection; seq: number; attempts: number; next_at: number }[];
+}
+
 /** One tenant's data. */
 export interface TenantStore {
   readonly tenant: string;
@@ -148,16 +204,33 @@ export interface TenantStore {
   documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): Promise<{ items: Uint8Array[]; total: number }>;
 
   /** Stores a submission unless one with the same XML hash or business key exists. */
-  createSubmission(input: SubmissionInput, now: string): Promise<{ created: SubmissionRecord } | { duplicateOf: string }>;
+  createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }>;
   getSubmission(id: string): Promise<Stored<SubmissionRecord> | null>;
   submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage>;
 
   /** The queued or running run of a source, or a new queued one (coalescing, API.md §4.4). */
-  requestRun(source: string, now: string): Promise<{ run: SyncRunRecord; created: boolean }>;
+  requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }>;
   saveRun(run: SyncRunRecord): Promise<void>;
   getRun(id: string): Promise<SyncRunRecord | null>;
   /** Runs that are queued or running (for resumption at startup). */
   activeRuns(): Promise<SyncRunRecord[]>;
+
+  /** Feed length of a collection: the position after its newest change. */
+  feedLength(collection: Collection): Promise<number>;
+  /** Every change from `from` (superseded versions included), at most `limit`. */
+  rawChanges(collection: Collection, from: number, limit: number): Promise<RawChange[]>;
+
+  /** The record of an idempotency key, or null when unknown or older than `maxAgeMs`. */
+  getIdempotency(key: string, now: number, maxAgeMs: number): Promise<IdempotencyRecord | null>;
+  putIdempotency(record: IdempotencyRecord): Promise<void>;
+
+  createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag): Promise<WebhookRecord>;
+  getWebhook(id: string): Promise<WebhookRecord | null>;
+  /** Enabled and disabled endpoints (not deleted), oldest first. */
+  listWebhooks(): Promise<WebhookRecord[]>;
+  saveWebhook(record: WebhookRecord): Promise<void>;
+  getDeliveryState(webhookId: string): Promise<DeliveryState | null>;
+  saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void>;
 }
 
 /** Tokens and tenants: the only data that is not tenant-scoped. */

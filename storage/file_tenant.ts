@@ -5,14 +5,16 @@
  * one process never interleave inside a write.
  * @module
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/documents/document_json.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../lib/ids.ts";
 import type {
-  ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, SubmissionInput, SubmissionRecord,
-  SyncRunRecord, TenantStore, UpsertOutcome,
+  ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
+  IdempotencyTag, RawChange, Stored, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../lib/storage.ts";
+import { writeFileAtomic } from "./atomic.ts";
+import { IdempotencyFiles } from "./idempotency_file.ts";
 import { BlobDir } from "./blob_dir.ts";
 import { hash32 } from "./crc32.ts";
 import { dayNumber, FORMAT_CODES, matchesFilter, NULL_DAY, TYPE_CODES } from "./filter.ts";
@@ -23,6 +25,19 @@ import { selectPage } from "./select_page.ts";
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const RUN_STATUS = { queued: 1, running: 2, succeeded: 3, failed: 4 } as const;
+const WEBHOOK_STATUS = { enabled: 1, disabled: 2, deleted: 3 } as const;
+
+/** What an effect record carries of the request that caused it (committed in the same write). */
+interface _IdemMeta {
+  key: string;
+  fingerprint: string;
+  response: IdempotencyRecord["response"];
+  created_at: string;
+}
+
+function _meta(idem: IdempotencyTag | undefined, json: string, now: string): _IdemMeta | null {
+  return idem ? { key: idem.key, fingerprint: idem.fingerprint, response: idem.respond(json), created_at: now } : null;
+}
 
 function _parse<T>(bytes: Uint8Array): T {
   return JSON.parse(dec.decode(bytes)) as T;
@@ -48,6 +63,11 @@ function _subColumns(json: Uint8Array): SlotColumns {
   };
 }
 
+function _webhookColumns(json: Uint8Array): SlotColumns {
+  const w = _parse<WebhookRecord>(json);
+  return { time: Date.parse(w.created_at), day: NULL_DAY, h: [0, 0, 0, 0], c: [WEBHOOK_STATUS[w.status], 0, 0, 0] };
+}
+
 function _runColumns(json: Uint8Array): SlotColumns {
   const r = _parse<SyncRunRecord>(json);
   return { time: Date.parse(r.requested_at), day: NULL_DAY, h: [hash32(r.source), 0, 0, 0], c: [RUN_STATUS[r.status], 0, 0, 0] };
@@ -59,6 +79,9 @@ export class FileTenantStore implements TenantStore {
   #docs: RecordLog;
   #subs: RecordLog;
   #runs: RecordLog;
+  #webhooks: RecordLog;
+  #idem: IdempotencyFiles;
+  #dir: string;
   #blobs: BlobDir;
   #derived: BlobDir;
   #byExternalId = new HashIndex();
@@ -71,6 +94,14 @@ export class FileTenantStore implements TenantStore {
     this.#docs = new RecordLog(dir, "documents", { durable, columnsOf: _docColumns });
     this.#subs = new RecordLog(dir, "submissions", { durable, columnsOf: _subColumns });
     this.#runs = new RecordLog(dir, "runs", { durable, columnsOf: _runColumns });
+    this.#webhooks = new RecordLog(dir, "webhooks", { durable, columnsOf: _webhookColumns });
+    this.#dir = dir;
+    this.#idem = new IdempotencyFiles(join(dir, "idempotency"));
+    // A crash may fall between an effect and its key's record: the effect carries the record, restore it.
+    for (const log of [this.#subs, this.#runs, this.#webhooks]) {
+      const meta = log.lastMeta ? (JSON.parse(dec.decode(log.lastMeta)) as _IdemMeta) : null;
+      if (meta && !this.#idem.has(meta.key)) this.#idem.put(meta);
+    }
     this.#blobs = new BlobDir(join(dir, "blobs"));
     this.#derived = new BlobDir(join(dir, "derived"));
     for (let o = 0; o < this.#docs.count; o++) this.#byExternalId.add(this.#docs.u32[o * 12 + 9]!, o);
@@ -84,6 +115,7 @@ export class FileTenantStore implements TenantStore {
     this.#docs.close();
     this.#subs.close();
     this.#runs.close();
+    this.#webhooks.close();
   }
 
   /** Makes non-durable bulk writes durable (benchmarks and imports). */
@@ -175,7 +207,7 @@ export class FileTenantStore implements TenantStore {
     return { items: log.readMany(ordinals.slice(offset)), total };
   }
 
-  async createSubmission(input: SubmissionInput, now: string): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {
+  async createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {
     const shaHash = hash32(input.xml.sha256);
     const bk = businessKey(input.fields);
     const bkHash = hash32(bk);
@@ -196,8 +228,11 @@ export class FileTenantStore implements TenantStore {
       size: input.xml.size,
       created_at: now,
     };
-    const json = enc.encode(submissionJson(sub));
-    this.#subs.write(ordinal, json, _subColumns(json));
+    const text = submissionJson(sub);
+    const json = enc.encode(text);
+    const meta = _meta(idem, text, now);
+    this.#subs.write(ordinal, json, _subColumns(json), meta && enc.encode(JSON.stringify(meta)));
+    if (meta) this.#idem.put(meta);
     this.#bySha.add(shaHash, ordinal);
     this.#byBusinessKey.add(bkHash, ordinal);
     return { created: sub };
@@ -215,7 +250,7 @@ export class FileTenantStore implements TenantStore {
     return _walkFeed(this.#subs, after, limit, maxScan, () => true, null);
   }
 
-  async requestRun(source: string, now: string): Promise<{ run: SyncRunRecord; created: boolean }> {
+  async requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }> {
     const active = this.#activeRuns().find((r) => r.source === source);
     if (active) return { run: active, created: false };
     const ordinal = this.#runs.count;
@@ -224,8 +259,11 @@ export class FileTenantStore implements TenantStore {
       source, status: "queued", requested_at: now, started_at: null, finished_at: null,
       counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
     };
-    const json = enc.encode(JSON.stringify(run));
-    this.#runs.write(ordinal, json, _runColumns(json));
+    const text = JSON.stringify(run);
+    const json = enc.encode(text);
+    const meta = _meta(idem, text, now);
+    this.#runs.write(ordinal, json, _runColumns(json), meta && enc.encode(JSON.stringify(meta)));
+    if (meta) this.#idem.put(meta);
     return { run, created: true };
   }
 
@@ -245,6 +283,71 @@ export class FileTenantStore implements TenantStore {
 
   async activeRuns(): Promise<SyncRunRecord[]> {
     return this.#activeRuns();
+  }
+
+  #log(c: Collection): RecordLog {
+    return c === "documents" ? this.#docs : c === "submissions" ? this.#subs : this.#runs;
+  }
+
+  async feedLength(c: Collection): Promise<number> {
+    return this.#log(c).feedLength;
+  }
+
+  async rawChanges(c: Collection, from: number, limit: number): Promise<RawChange[]> {
+    const log = this.#log(c);
+    return log.rawFeed(from, limit).map((e) => ({ seq: e.seq, json: log.readVersion(e), first: e.first }));
+  }
+
+  async getIdempotency(key: string, now: number, maxAgeMs: number) {
+    return this.#idem.get(key, now, maxAgeMs);
+  }
+
+  async putIdempotency(record: IdempotencyRecord) {
+    this.#idem.put(record);
+  }
+
+  async createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag): Promise<WebhookRecord> {
+    const ordinal = this.#webhooks.count;
+    const hook: WebhookRecord = { id: encodeOrdinalId("whk", Date.parse(input.created_at), ordinal), ...input, status: "enabled" };
+    const text = JSON.stringify(hook);
+    const json = enc.encode(text);
+    const meta = _meta(idem, text, input.created_at);
+    this.#webhooks.write(ordinal, json, _webhookColumns(json), meta && enc.encode(JSON.stringify(meta)));
+    if (meta) this.#idem.put(meta);
+    return hook;
+  }
+
+  async getWebhook(id: string): Promise<WebhookRecord | null> {
+    const o = decodeOrdinalId("whk", id);
+    if (o < 0 || o >= this.#webhooks.count) return null;
+    const w = _parse<WebhookRecord>(this.#webhooks.read(o));
+    return w.id === id && w.status !== "deleted" ? w : null;
+  }
+
+  async listWebhooks(): Promise<WebhookRecord[]> {
+    const out: WebhookRecord[] = [];
+    for (let o = 0; o < this.#webhooks.count; o++) {
+      if (this.#webhooks.u8[o * 48 + 44] !== WEBHOOK_STATUS.deleted) out.push(_parse(this.#webhooks.read(o)));
+    }
+    return out;
+  }
+
+  async saveWebhook(record: WebhookRecord): Promise<void> {
+    const o = decodeOrdinalId("whk", record.id);
+    if (o < 0 || o >= this.#webhooks.count) throw new RangeError(`Unknown webhook ${record.id}`);
+    const json = enc.encode(JSON.stringify(record));
+    this.#webhooks.write(o, json, _webhookColumns(json));
+  }
+
+  async getDeliveryState(webhookId: string): Promise<DeliveryState | null> {
+    const path = join(this.#dir, "delivery", `${webhookId}.json`);
+    return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as DeliveryState) : null;
+  }
+
+  async saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void> {
+    if (!/^whk_[0-9A-Z]{26}$/.test(webhookId)) throw new RangeError(`Bad webhook id ${webhookId}`);
+    mkdirSync(join(this.#dir, "delivery"), { recursive: true });
+    writeFileAtomic(join(this.#dir, "delivery", `${webhookId}.json`), JSON.stringify(state));
   }
 
   // Active runs are few and recent: scan the status column from the newest run backwards.

@@ -9,8 +9,9 @@ import type { TokenRecord } from "../lib/auth/tokens.ts";
 import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/documents/document_json.ts";
 import { encodeOrdinalId } from "../lib/ids.ts";
 import type {
-  BlobInfo, ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Storage, Stored, StoredBlob,
-  SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore, UpsertOutcome,
+  BlobInfo, ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
+  IdempotencyTag, RawChange, Storage, Stored, StoredBlob, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore,
+  UpsertOutcome, WebhookRecord,
 } from "../lib/storage.ts";
 import { dayNumber, matchesFilter } from "./filter.ts";
 import { selectPage } from "./select_page.ts";
@@ -41,6 +42,19 @@ class _MemoryTenant implements TenantStore {
   #docFeed: number[] = []; // seq -> index into #docs
   #subs: _Entry<SubmissionRecord>[] = [];
   #runs: SyncRunRecord[] = [];
+  #raw: Record<Collection, RawChange[]> = { documents: [], submissions: [], runs: [] };
+  #idem = new Map<string, IdempotencyRecord>();
+  #webhooks: WebhookRecord[] = [];
+  #delivery = new Map<string, DeliveryState>();
+
+  #change(c: Collection, json: string | Uint8Array, first: boolean): void {
+    const raw = this.#raw[c];
+    raw.push({ seq: raw.length, json: typeof json === "string" ? enc.encode(json) : json, first });
+  }
+
+  #tag(idem: IdempotencyTag | undefined, json: string, now: string): void {
+    if (idem) this.#idem.set(idem.key, { key: idem.key, fingerprint: idem.fingerprint, response: idem.respond(json), created_at: now });
+  }
 
   constructor(tenant: string) {
     this.tenant = tenant;
@@ -82,6 +96,7 @@ class _MemoryTenant implements TenantStore {
     };
     this.#docs[at] = { record: doc, json: enc.encode(documentJson(doc)), seq: this.#docFeed.length };
     this.#docFeed.push(at);
+    this.#change("documents", this.#docs[at]!.json, !old);
     return { document: doc, outcome: old ? "updated" : "created" };
   }
 
@@ -103,7 +118,7 @@ class _MemoryTenant implements TenantStore {
     return { items: ordinals.slice(offset).map((o) => docs[o]!.json), total };
   }
 
-  async createSubmission(input: SubmissionInput, now: string): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {
+  async createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {
     const key = businessKey(input.fields);
     const dup = this.#subs.find((e) => e.record.sha256 === input.xml.sha256) ?? this.#subs.find((e) => businessKey(e.record) === key);
     if (dup) return { duplicateOf: dup.record.id };
@@ -111,7 +126,10 @@ class _MemoryTenant implements TenantStore {
       id: encodeOrdinalId("sub", Date.parse(now), this.#subs.length), status: "accepted", ...input.fields,
       sha256: input.xml.sha256, size: input.xml.size, created_at: now,
     };
-    this.#subs.push({ record: sub, json: enc.encode(submissionJson(sub)), seq: this.#subs.length });
+    const json = submissionJson(sub);
+    this.#subs.push({ record: sub, json: enc.encode(json), seq: this.#subs.length });
+    this.#change("submissions", json, true);
+    this.#tag(idem, json, now);
     return { created: sub };
   }
 
@@ -124,7 +142,7 @@ class _MemoryTenant implements TenantStore {
     return _walk(this.#subs, after, limit, maxScan, () => true);
   }
 
-  async requestRun(source: string, now: string): Promise<{ run: SyncRunRecord; created: boolean }> {
+  async requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }> {
     const active = this.#runs.find((r) => r.source === source && (r.status === "queued" || r.status === "running"));
     if (active) return { run: structuredClone(active), created: false };
     const run: SyncRunRecord = {
@@ -132,6 +150,8 @@ class _MemoryTenant implements TenantStore {
       started_at: null, finished_at: null, counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
     };
     this.#runs.push(run);
+    this.#change("runs", JSON.stringify(run), true);
+    this.#tag(idem, JSON.stringify(run), now);
     return { run: structuredClone(run), created: true };
   }
 
@@ -139,6 +159,7 @@ class _MemoryTenant implements TenantStore {
     const i = this.#runs.findIndex((r) => r.id === run.id);
     if (i < 0) throw new RangeError(`Unknown run ${run.id}`);
     this.#runs[i] = structuredClone(run);
+    this.#change("runs", JSON.stringify(run), false);
   }
 
   async getRun(id: string) {
@@ -148,6 +169,45 @@ class _MemoryTenant implements TenantStore {
 
   async activeRuns() {
     return this.#runs.filter((r) => r.status === "queued" || r.status === "running").map((r) => structuredClone(r));
+  }
+
+  async feedLength(c: Collection) {
+    return this.#raw[c].length;
+  }
+  async rawChanges(c: Collection, from: number, limit: number) {
+    return this.#raw[c].slice(from, from + limit);
+  }
+  async getIdempotency(key: string, now: number, maxAgeMs: number) {
+    const r = this.#idem.get(key);
+    return r && now - Date.parse(r.created_at) < maxAgeMs ? r : null;
+  }
+  async putIdempotency(record: IdempotencyRecord) {
+    this.#idem.set(record.key, record);
+  }
+  async createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag) {
+    const hook: WebhookRecord = { id: encodeOrdinalId("whk", Date.parse(input.created_at), this.#webhooks.length), ...input, status: "enabled" };
+    this.#webhooks.push(hook);
+    this.#tag(idem, JSON.stringify(hook), input.created_at);
+    return structuredClone(hook);
+  }
+  async getWebhook(id: string) {
+    const w = this.#webhooks.find((x) => x.id === id && x.status !== "deleted");
+    return w ? structuredClone(w) : null;
+  }
+  async listWebhooks() {
+    return this.#webhooks.filter((w) => w.status !== "deleted").map((w) => structuredClone(w));
+  }
+  async saveWebhook(record: WebhookRecord) {
+    const i = this.#webhooks.findIndex((w) => w.id === record.id);
+    if (i < 0) throw new RangeError(`Unknown webhook ${record.id}`);
+    this.#webhooks[i] = structuredClone(record);
+  }
+  async getDeliveryState(id: string) {
+    const d = this.#delivery.get(id);
+    return d ? structuredClone(d) : null;
+  }
+  async saveDeliveryState(id: string, state: DeliveryState) {
+    this.#delivery.set(id, structuredClone(state));
   }
 }
 

@@ -3,8 +3,12 @@
  * fixed-width slot per record, so that a lookup, a feed page and an index scan
  * cost the same at a million records as at a thousand.
  *
- *   NAME.log    records: [u32 length][u32 crc32][u32 ordinal][u32 0] + JSON bytes; the source of truth
- *   NAME.feed   one 16-byte entry per change: [f64 log offset][u32 ordinal][u32 length]; seq = entry index
+ *   NAME.log    records: [u32 length][u32 crc32][u32 ordinal][u32 meta length] + JSON + meta; the source of truth
+ *   NAME.feed   one 16-byte entry per change: [f64 log offset][u32 ordinal][u32 length | FIRST]; seq = entry index
+ *
+ * A record's optional meta bytes (e.g. the idempotency key that caused it) commit
+ * in the same checksummed append as the record; feed entries flag a record's
+ * first version, so a change can be told a creation from an update.
  *   NAME.slots  one 48-byte slot per ordinal, the latest version's position and index columns
  *
  * Writes append the record (fsync), then the feed entry, then the slot. At open,
@@ -24,6 +28,18 @@ const SLOT = 48;
 /** Slot byte 12-15 holds the latest seq; 0xffffffff marks a slot not yet written. */
 const NO_SEQ = 0xffffffff;
 const MAX_RECORD = 64 * 1024 * 1024; // a record is one document's JSON: far below this
+const FIRST = 0x80000000; // feed entry flag: the record's first version
+const LEN_MASK = 0x7fffffff;
+
+/** One raw feed entry: a version of a record as it was written. */
+export interface FeedEntry {
+  seq: number;
+  ordinal: number;
+  offset: number;
+  length: number;
+  /** True for the record's first version. */
+  first: boolean;
+}
 
 /** The index columns of a slot, set by the caller on every write. */
 export interface SlotColumns {
@@ -52,6 +68,7 @@ export class RecordLog {
   i32 = new Int32Array(0);
   u8 = new Uint8Array(0);
   #durable: boolean;
+  #lastMeta: Uint8Array | null = null;
 
   constructor(dir: string, name: string, options: { durable?: boolean; columnsOf: (json: Uint8Array) => SlotColumns }) {
     this.#durable = options.durable ?? true;
@@ -73,21 +90,49 @@ export class RecordLog {
     return this.#feedCount;
   }
 
-  /** Appends a new version of record `ordinal` (or a new record with ordinal === count). */
-  write(ordinal: number, json: Uint8Array, cols: SlotColumns): number {
+  /** Appends a new version of record `ordinal` (or a new record with ordinal === count), with optional meta bytes. */
+  write(ordinal: number, json: Uint8Array, cols: SlotColumns, meta: Uint8Array | null = null): number {
     if (ordinal > this.#count) throw new RangeError(`Ordinal ${ordinal} skips ahead of ${this.#count}`);
-    if (json.length > MAX_RECORD) throw new RangeError("Record too large");
+    const metaLen = meta?.length ?? 0;
+    if (json.length + metaLen > MAX_RECORD) throw new RangeError("Record too large");
     const offset = this.#logSize;
-    const rec = Buffer.allocUnsafe(HEADER + json.length);
-    rec.writeUInt32LE(json.length, 0);
-    rec.writeUInt32LE(crc32(json), 4);
-    rec.writeUInt32LE(ordinal, 8);
-    rec.writeUInt32LE(0, 12);
+    const rec = Buffer.allocUnsafe(HEADER + json.length + metaLen);
     rec.set(json, HEADER);
+    if (meta) rec.set(meta, HEADER + json.length);
+    rec.writeUInt32LE(json.length, 0);
+    rec.writeUInt32LE(crc32(rec.subarray(HEADER)), 4);
+    rec.writeUInt32LE(ordinal, 8);
+    rec.writeUInt32LE(metaLen, 12);
     _writeAll(this.#logFd, rec, offset);
     if (this.#durable) fsyncSync(this.#logFd);
     this.#logSize += rec.length;
-    return this.#apply(ordinal, offset, json.length, cols);
+    this.#lastMeta = meta;
+    return this.#apply(ordinal, offset, json.length, metaLen, cols);
+  }
+
+  /** The meta bytes of the last record in the log (for recovery of what a crash may have cut short). */
+  get lastMeta(): Uint8Array | null {
+    return this.#lastMeta;
+  }
+
+  /** Raw feed entries [from, from + n): every version, superseded ones included. */
+  rawFeed(from: number, n: number): FeedEntry[] {
+    const count = Math.max(0, Math.min(n, this.#feedCount - from));
+    const buf = Buffer.allocUnsafe(count * FEED_ENTRY);
+    if (count > 0) _readAll(this.#feedFd, buf, from * FEED_ENTRY);
+    const out: FeedEntry[] = [];
+    for (let i = 0; i < count; i++) {
+      const lenWord = buf.readUInt32LE(i * FEED_ENTRY + 12);
+      out.push({ seq: from + i, offset: buf.readDoubleLE(i * FEED_ENTRY), ordinal: buf.readUInt32LE(i * FEED_ENTRY + 8), length: lenWord & LEN_MASK, first: (lenWord & FIRST) !== 0 });
+    }
+    return out;
+  }
+
+  /** The JSON of one version, as a feed entry points to it. */
+  readVersion(e: FeedEntry): Uint8Array {
+    const buf = Buffer.allocUnsafe(e.length);
+    _readAll(this.#logFd, buf, e.offset + HEADER);
+    return buf;
   }
 
   /** Flushes everything written so far to disk (after non-durable bulk writes). */
@@ -143,12 +188,12 @@ export class RecordLog {
     for (const fd of [this.#logFd, this.#feedFd, this.#slotsFd]) closeSync(fd);
   }
 
-  #apply(ordinal: number, offset: number, len: number, cols: SlotColumns): number {
+  #apply(ordinal: number, offset: number, len: number, metaLen: number, cols: SlotColumns): number {
     const seq = this.#feedCount;
     const entry = Buffer.allocUnsafe(FEED_ENTRY);
     entry.writeDoubleLE(offset, 0);
     entry.writeUInt32LE(ordinal, 8);
-    entry.writeUInt32LE(len, 12);
+    entry.writeUInt32LE((len | (ordinal === this.#count ? FIRST : 0)) >>> 0, 12);
     _writeAll(this.#feedFd, entry, seq * FEED_ENTRY);
     this.#feedCount++;
     if (ordinal === this.#count) this.#grow(ordinal + 1);
@@ -167,6 +212,20 @@ export class RecordLog {
       this.u32[o * 12 + 7 + k] = cols.h[k]!;
       this.u8[o * SLOT + 44 + k] = cols.c[k]!;
     }
+  }
+
+  #readLastMeta(): Uint8Array | null {
+    if (this.#feedCount === 0) return null;
+    const e = Buffer.allocUnsafe(FEED_ENTRY);
+    _readAll(this.#feedFd, e, (this.#feedCount - 1) * FEED_ENTRY);
+    const off = e.readDoubleLE(0);
+    const head = Buffer.allocUnsafe(HEADER);
+    _readAll(this.#logFd, head, off);
+    const metaLen = head.readUInt32LE(12);
+    if (metaLen === 0) return null;
+    const meta = Buffer.allocUnsafe(metaLen);
+    _readAll(this.#logFd, meta, off + HEADER + head.readUInt32LE(0));
+    return meta;
   }
 
   #grow(count: number): void {
@@ -199,7 +258,10 @@ export class RecordLog {
     if (this.#feedCount > 0) {
       const e = Buffer.allocUnsafe(FEED_ENTRY);
       _readAll(this.#feedFd, e, (this.#feedCount - 1) * FEED_ENTRY);
-      pos = e.readDoubleLE(0) + HEADER + e.readUInt32LE(12);
+      const off = e.readDoubleLE(0);
+      const head = Buffer.allocUnsafe(HEADER);
+      _readAll(this.#logFd, head, off);
+      pos = off + HEADER + head.readUInt32LE(0) + head.readUInt32LE(12);
     }
     if (pos > logBytes) throw new Error(`Store is damaged: feed points past the end of the log (${pos} > ${logBytes})`);
     this.#logSize = pos;
@@ -210,7 +272,7 @@ export class RecordLog {
       const ord = e.readUInt32LE(8);
       if (ord < this.#count && this.u32[ord * 12 + 3] !== NO_SEQ && this.u32[ord * 12 + 3]! >= seq) break;
       if (ord >= this.#count) this.#grow(ord + 1);
-      const off = e.readDoubleLE(0), len = e.readUInt32LE(12);
+      const off = e.readDoubleLE(0), len = e.readUInt32LE(12) & LEN_MASK;
       const json = Buffer.allocUnsafe(len);
       _readAll(this.#logFd, json, off + HEADER);
       this.#setSlot(ord, off, len, seq, columnsOf(json));
@@ -219,16 +281,17 @@ export class RecordLog {
     const head = Buffer.allocUnsafe(HEADER);
     while (pos + HEADER <= logBytes) {
       _readAll(this.#logFd, head, pos);
-      const len = head.readUInt32LE(0), crc = head.readUInt32LE(4), ord = head.readUInt32LE(8);
-      if (len > MAX_RECORD || pos + HEADER + len > logBytes || ord > this.#count) break;
-      const json = Buffer.allocUnsafe(len);
-      _readAll(this.#logFd, json, pos + HEADER);
-      if (crc32(json) !== crc) break;
-      this.#logSize = pos + HEADER + len;
-      this.#apply(ord, pos, len, columnsOf(json));
+      const len = head.readUInt32LE(0), crc = head.readUInt32LE(4), ord = head.readUInt32LE(8), metaLen = head.readUInt32LE(12);
+      if (len + metaLen > MAX_RECORD || pos + HEADER + len + metaLen > logBytes || ord > this.#count) break;
+      const body = Buffer.allocUnsafe(len + metaLen);
+      _readAll(this.#logFd, body, pos + HEADER);
+      if (crc32(body) !== crc) break;
+      this.#logSize = pos + HEADER + len + metaLen;
+      this.#apply(ord, pos, len, metaLen, columnsOf(body.subarray(0, len)));
       pos = this.#logSize;
     }
     if (this.#logSize < logBytes) ftruncateSync(this.#logFd, this.#logSize);
+    this.#lastMeta = this.#readLastMeta();
     // Slots past the last ordinal any feed entry names were written by nobody: drop them.
     if (slotBytes !== this.#count * SLOT) ftruncateSync(this.#slotsFd, this.#count * SLOT);
   }

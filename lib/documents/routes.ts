@@ -10,6 +10,7 @@ import { json, listBody } from "../http/respond.ts";
 import type { ApiResponse } from "../http/types.ts";
 import type { DocumentRecord, Stored } from "../storage.ts";
 import { parseListQuery } from "./list_query.ts";
+import { pdfResponse } from "./pdf.ts";
 
 /** Scanning stops after this many feed entries per request, so a selective filter cannot make a page cost O(n). */
 export const FEED_SCAN_LIMIT = 10_000;
@@ -50,9 +51,17 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
   });
 }
 
+async function downloadPdf(ctx: Context): Promise<ApiResponse> {
+  const { record } = await findDocument(ctx);
+  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id) : null;
+  if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (API.md §2)
+  return res;
+}
+
 /** The documents routes. */
 export const documentRoutes: ApiRoute[] = [
   { method: "GET", pattern: "/api/v1/documents", scope: "documents:read", handle: listDocuments },
   { method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: async (ctx) => json(200, (await findDocument(ctx)).json) },
   { method: "GET", pattern: "/api/v1/documents/:id/xml", scope: "documents:read", handle: downloadXml },
+  { method: "GET", pattern: "/api/v1/documents/:id/pdf", scope: "documents:read", handle: downloadPdf },
 ];

@@ -4,6 +4,7 @@
  * header may lie or be absent (chunked). JSON bodies must say so (415).
  * @module
  */
+import { parseBoundary, parseMultipart, type MultipartPart } from "../multipart.ts";
 import { ApiError, badRequest } from "./errors.ts";
 import type { ApiRequest } from "./types.ts";
 
@@ -66,4 +67,19 @@ export async function readJsonObject(req: ApiRequest, limit = DEFAULT_JSON_LIMIT
     throw badRequest("body", "not_an_object", "Request body must be a JSON object");
   }
   return { value: value as Record<string, unknown>, raw };
+}
+
+const MULTIPART_PARTS = 10; // the xml part and a few form fields; more is not a real client
+
+/** The parts of a multipart/form-data body; after a body error the connection is closed rather than drained. */
+export async function readMultipartBody(req: ApiRequest, uploadLimit: number): Promise<MultipartPart[]> {
+  const boundary = parseBoundary(req.header("content-type"));
+  const cl = req.header("content-length");
+  try {
+    return await parseMultipart(req.body, boundary, { bodyBytes: uploadLimit, parts: MULTIPART_PARTS }, cl !== null && /^\d+$/.test(cl) ? Number(cl) : null);
+  } catch (e) {
+    // The rest of the body is unread: closing is cheaper and safer than draining up to the limit.
+    if (e instanceof ApiError) throw new ApiError(e.code, e.message, e.details, { ...e.headers, connection: "close" });
+    throw e;
+  }
 }

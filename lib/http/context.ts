@@ -6,7 +6,8 @@
 import type { Scope, TokenRecord } from "../auth/tokens.ts";
 import type { CursorCodec } from "../cursor.ts";
 import type { Logger } from "../log.ts";
-import type { Storage, TenantStore } from "../storage.ts";
+import type { MultipartPart } from "../multipart.ts";
+import type { IdempotencyTag, Storage, TenantStore } from "../storage.ts";
 import type { SyncRunner } from "../sync/runner.ts";
 import type { ApiRequest, ApiResponse } from "./types.ts";
 
@@ -28,13 +29,27 @@ export interface PublicContext {
   app: AppServices;
 }
 
+/** A POST body, read (and fingerprinted) before the handler runs. */
+export type RequestBody =
+  | { kind: "none" }
+  | { kind: "json"; value: Record<string, unknown>; raw: Uint8Array }
+  | { kind: "multipart"; parts: MultipartPart[] };
+
 /** The context of an authenticated request: the tenant's store is the only way to its data. */
 export interface Context extends PublicContext {
   tenant: TenantStore;
   token: TokenRecord;
+  body: RequestBody;
+  /** The request's idempotency key and fingerprint, when it sent one (API.md §7). */
+  idempotency: { key: string; fingerprint: string } | null;
+}
+
+/** The tag that makes a store commit the key's record with the effect; undefined without a key. */
+export function idempotencyTag(ctx: Context, respond: IdempotencyTag["respond"]): IdempotencyTag | undefined {
+  return ctx.idempotency ? { ...ctx.idempotency, respond } : undefined;
 }
 
 /** A route of the API: public routes have no scope and get no tenant. */
 export type ApiRoute =
-  | { method: string; pattern: string; scope: Scope; handle(ctx: Context): Promise<ApiResponse> }
+  | { method: string; pattern: string; scope: Scope; body?: "json" | "multipart"; handle(ctx: Context): Promise<ApiResponse> }
   | { method: string; pattern: string; scope: null; handle(ctx: PublicContext): Promise<ApiResponse> };

@@ -3,20 +3,23 @@
  * already queued or running) and read a run.
  * @module
  */
-import type { ApiRoute, Context } from "../http/context.ts";
-import { readJsonObject } from "../http/body.ts";
+import { idempotencyTag, type ApiRoute, type Context } from "../http/context.ts";
+import type { StoredResponse, SyncRunRecord } from "../storage.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import { json } from "../http/respond.ts";
 import type { ApiResponse } from "../http/types.ts";
 import { runView } from "./runner.ts";
 
 async function requestSync(ctx: Context): Promise<ApiResponse> {
-  const { value } = await readJsonObject(ctx.req, ctx.app.limits.jsonBytes);
-  const source = value.source;
+  const source = ctx.body.kind === "json" ? ctx.body.value.source : undefined;
   if (source !== undefined && (typeof source !== "string" || source.length === 0)) {
     throw validationError("source", "invalid_value", "source must be a source name");
   }
-  const { run } = await ctx.app.sync.request(ctx.tenant, source ?? null);
+  const accepted = (json: string): StoredResponse => {
+    const run = JSON.parse(json) as SyncRunRecord;
+    return { status: 202, location: `/api/v1/documents/sync/${run.id}`, body: JSON.stringify(runView(run)) };
+  };
+  const { run } = await ctx.app.sync.request(ctx.tenant, source ?? null, idempotencyTag(ctx, accepted));
   return json(202, runView(run), { location: `/api/v1/documents/sync/${run.id}` });
 }
 
@@ -28,6 +31,6 @@ async function getRun(ctx: Context): Promise<ApiResponse> {
 
 /** The sync routes. */
 export const syncRoutes: ApiRoute[] = [
-  { method: "POST", pattern: "/api/v1/documents/sync", scope: "documents:write", handle: requestSync },
+  { method: "POST", pattern: "/api/v1/documents/sync", scope: "documents:write", body: "json", handle: requestSync },
   { method: "GET", pattern: "/api/v1/documents/sync/:id", scope: "documents:read", handle: getRun },
 ];

@@ -9,16 +9,13 @@
 import { ApiError, validationError } from "../http/errors.ts";
 import { fieldsFromInvoice, fieldsFromMetadata } from "../documents/document_json.ts";
 import { readInvoiceXml } from "../documents/read_xml.ts";
-import type { Storage, SyncRunRecord, TenantStore } from "../storage.ts";
+import type { IdempotencyTag, Storage, SyncRunRecord, TenantStore } from "../storage.ts";
 import { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "./source.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 
 const MAX_ERRORS = 100; // API.md §4.4: at most 100 kept
 const SAVE_EVERY = 50; // progress is saved every this many items, and at the end
-
-/** Something that wants to hear of changes (webhooks). */
-export type EventSink = (tenant: string, type: string, data: unknown) => Promise<void> | void;
 
 /** Options of the sync runner. */
 export interface SyncRunnerOptions {
@@ -27,12 +24,11 @@ export interface SyncRunnerOptions {
   now: () => number;
   logger: Logger;
   metrics?: Metrics;
-  onEvent?: EventSink;
 }
 
 /** Runs syncs in this process. */
 export interface SyncRunner {
-  request(tenant: TenantStore, source: string | null): Promise<{ run: SyncRunRecord; created: boolean }>;
+  request(tenant: TenantStore, source: string | null, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }>;
   /** Picks up runs that a previous process left queued or running. */
   resume(): Promise<void>;
   /** Stops at the next safe point (between two items) and waits for running runs. */
@@ -88,7 +84,6 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     run.finished_at = iso();
     await tenant.saveRun(run);
     o.metrics?.inc("sync_runs_total", "Finished sync runs by outcome.", { outcome: run.status });
-    await o.onEvent?.(tenant.tenant, run.status === "succeeded" ? "sync.completed" : "sync.failed", runView(run));
   }
 
   async function importItem(tenant: TenantStore, source: DocumentSource, run: SyncRunRecord, item: SourceItem): Promise<void> {
@@ -113,16 +108,15 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
       const issue = typeof e.details.issue === "string" ? `: ${e.details.issue}` : "";
       return fail(e.code, `${e.message}${issue}`);
     }
-    const { document, outcome } = await tenant.upsertDocument({ source: source.name, external_id: item.external_id, ...input }, iso());
+    const { outcome } = await tenant.upsertDocument({ source: source.name, external_id: item.external_id, ...input }, iso());
     run.counts[outcome]++;
     await item.ack();
-    if (outcome !== "unchanged") await o.onEvent?.(tenant.tenant, `document.${outcome}`, document);
   }
 
   return {
-    async request(tenant, name) {
+    async request(tenant, name, idem) {
       const source = sourceOf(tenant.tenant, name);
-      const result = await tenant.requestRun(source.name, iso());
+      const result = await tenant.requestRun(source.name, iso(), idem);
       schedule(tenant, structuredClone(result.run));
       return result;
     },

@@ -1,0 +1,322 @@
+/**
+ * GET /api/v1/documents at 10k, 100k and 1M documents (issue 2): the real app in
+ * a child process pinned to one core, wrk (-t1 -c50) pinned to the other.
+ * Baseline (same run): a bare node:http child answering every request with the
+ * exact bytes of the first cursor page from one precomputed Buffer.
+ * Reported per size: req/s and p99 of cursor pages (first, mid-feed) and page-mode
+ * pages (a type filter sorted by issue date, a seller filter sorted by sync time),
+ * ours / bare, the app child's startup time and memory; then the issue's targets.
+ * Seeded stores are kept under .bench/ (gitignored) and reused; --reseed rebuilds them.
+ *
+ *   npx tsx bench/listing.bench.ts [--sizes=10k,100k,1m] [--duration=10s] [--runs=2] [--reseed]
+ * @module
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { generateToken } from "../lib/auth/tokens.ts";
+import { createCursorCodec } from "../lib/cursor.ts";
+import type { DocumentType, InvoiceFormat } from "../lib/invoice/model.ts";
+import type { DocumentFields, DocumentInput } from "../lib/storage.ts";
+import { FileStorage } from "../storage/file.ts";
+import {
+  createRandom, fmtMs, fmtRatio, fmtRps, memoryOf, parseBenchArgs, printEnvironment, printTable, requireWrk, ROOT, runWrk,
+  startChild, type ChildServer, type WrkResult,
+} from "./support.ts";
+
+const TENANT = "bench";
+/** Bump when the generated data changes, so that cached stores are rebuilt. */
+const DATA_VERSION = 2;
+/** One change in UPDATE_EVERY re-syncs an older document, which supersedes its earlier feed entry. */
+const UPDATE_EVERY = 20;
+const CONNECTIONS = 50;
+const SIZES: Record<string, number> = { "10k": 10_000, "100k": 100_000, "1m": 1_000_000 };
+/** Issue 2's acceptance figures. */
+const TARGET = { cursorVsBare: 0.5, p99Growth: 1.25, rssMiB: 300, startupMs: 3000 } as const;
+
+const opts = parseBenchArgs(process.argv.slice(2), { duration: 10, runs: 2 });
+const sizeLabels = (opts.flags.get("sizes") ?? "10k,100k,1m").split(",").map((s) => s.trim().toLowerCase());
+for (const s of sizeLabels) if (!(s in SIZES)) throw new RangeError(`Unknown size ${s} (from: ${Object.keys(SIZES).join(", ")})`);
+
+// ---- Data -------------------------------------------------------------------------------------------------
+
+interface Seeded {
+  version: number;
+  documents: number;
+  feedLength: number;
+  seedSeconds: number;
+  avgJsonBytes: number;
+  token: string;
+  /** A seller tax id that has documents, for the exact-filter scenario. */
+  sellerTaxId: string;
+}
+
+const TYPES: [DocumentType, number][] = [["invoice", 0.8], ["credit_note", 0.1], ["correction", 0.07], ["other", 0.03]];
+const FORMATS: [InvoiceFormat, number][] = [["ksef-fa3", 0.5], ["ksef-fa2", 0.2], ["ubl", 0.2], ["cii", 0.1]];
+const CITIES = ["Warszawa", "Kraków", "Łódź", "Wrocław", "Poznań", "Gdańsk", "Szczecin", "Lublin", "Berlin", "Praha"];
+const KINDS = ["Handel", "IT Serwis", "TransLog", "Budmax", "Pakom", "Doradca"];
+const FORMS = ["Sp. z o.o.", "S.A.", "sp.j.", "Sp. z o.o. sp.k."];
+
+function _pick<T>(rand: () => number, weighted: [T, number][]): T {
+  let r = rand();
+  for (const [v, w] of weighted) if ((r -= w) < 0) return v;
+  return weighted[weighted.length - 1]![0];
+}
+
+function _hex(rand: () => number, chars: number): string {
+  let s = "";
+  while (s.length < chars) s += Math.floor(rand() * 2 ** 32).toString(16).padStart(8, "0");
+  return s.slice(0, chars);
+}
+
+function _digits(rand: () => number, n: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) s += Math.floor(rand() * 10);
+  return s;
+}
+
+function _parties(rand: () => number, n: number): { name: string; tax_id: string }[] {
+  return Array.from({ length: n }, (_, i) => ({
+    name: `${KINDS[i % KINDS.length]} ${CITIES[Math.floor(rand() * CITIES.length)]} ${FORMS[i % FORMS.length]}`,
+    tax_id: _digits(rand, 10),
+  }));
+}
+
+/** Deterministic, realistic document inputs: skewed types and formats, issue dates over 2019–2026, parties from pools. */
+function createGenerator(seed: number) {
+  const rand = createRandom(seed);
+  const sellers = _parties(rand, 2000);
+  const buyers = _parties(rand, 300);
+  const DAY = 86_400_000;
+  const firstDay = Date.UTC(2019, 0, 1) / DAY, days = Date.UTC(2026, 5, 30) / DAY - firstDay;
+  const fields = (i: number): DocumentFields => {
+    const format = _pick(rand, FORMATS);
+    const issue = new Date((firstDay + Math.floor(rand() * days)) * DAY).toISOString().slice(0, 10);
+    const net = Math.floor(rand() * 5_000_000) / 100;
+    const tax = Math.round(net * 23) / 100;
+    const currency = format.startsWith("ksef") ? "PLN" : rand() < 0.8 ? "EUR" : "USD";
+    return {
+      type: _pick(rand, TYPES), format,
+      number: `FV/${issue.slice(0, 4)}/${issue.slice(5, 7)}/${String(i % 100_000).padStart(6, "0")}`,
+      issue_date: issue, currency,
+      seller: sellers[Math.floor(rand() ** 2 * sellers.length)]!, // a few sellers send most invoices
+      buyer: buyers[Math.floor(rand() * buyers.length)]!,
+      totals: { net: net.toFixed(2), tax: tax.toFixed(2), gross: (net + tax).toFixed(2) },
+    };
+  };
+  return {
+    sellers,
+    input(i: number): DocumentInput {
+      const f = fields(i);
+      const ksef = f.format!.startsWith("ksef");
+      const externalId = ksef
+        ? `${f.seller!.tax_id}-${f.issue_date!.replaceAll("-", "")}-${_hex(rand, 12).toUpperCase()}-${_hex(rand, 2).toUpperCase()}`
+        : `${_hex(rand, 8)}-${_hex(rand, 4)}-${_hex(rand, 4)}-${_hex(rand, 4)}-${_hex(rand, 12)}`;
+      return {
+        source: ksef ? "ksef" : f.format === "ubl" ? "peppol" : "inbox",
+        external_id: externalId, fields: f,
+        // Most documents arrive with their XML; some are metadata-only until it comes.
+        xml: rand() < 0.85 ? { sha256: _hex(rand, 64), size: 4000 + Math.floor(rand() * 60_000) } : null,
+        received_at: `${f.issue_date}T${String(8 + Math.floor(rand() * 10)).padStart(2, "0")}:15:00.000Z`,
+      };
+    },
+    /** The same document re-synced: its XML arrived or changed. */
+    update(old: DocumentInput): DocumentInput {
+      return { ...old, xml: { sha256: _hex(rand, 64), size: 4000 + Math.floor(rand() * 60_000) } };
+    },
+    rand,
+  };
+}
+
+/** Seeds `n` documents (plus n / UPDATE_EVERY updates) into `dir`, unless a finished seed of this version is there. */
+async function ensureSeeded(dir: string, n: number): Promise<{ seed: Seeded; cached: boolean }> {
+  const marker = join(dir, "seed.json");
+  if (existsSync(marker) && !opts.flags.has("reseed")) {
+    const seed = JSON.parse(readFileSync(marker, "utf8")) as Seeded;
+    if (seed.version === DATA_VERSION && seed.documents === n) return { seed, cached: true };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const started = performance.now();
+  const storage = new FileStorage(dir, { durable: false });
+  const store = storage.tenant(TENANT);
+  const gen = createGenerator(DATA_VERSION * 7919 + n);
+  const inputs: DocumentInput[] = [];
+  const BASE = Date.UTC(2024, 0, 1);
+  let clock = 0, jsonBytes = 0;
+  for (let i = 0; i < n; i++) {
+    const input = gen.input(i);
+    inputs.push(input);
+    const { document } = store.upsertDocumentSync(input, new Date(BASE + clock++ * 10_000).toISOString());
+    if (i < 1000) jsonBytes += (await store.getDocument(document.id))!.json.length;
+    if (i % UPDATE_EVERY === UPDATE_EVERY - 1) {
+      const j = Math.floor(gen.rand() * i);
+      inputs[j] = gen.update(inputs[j]!);
+      store.upsertDocumentSync(inputs[j]!, new Date(BASE + clock++ * 10_000).toISOString());
+    }
+    if (i > 0 && i % 200_000 === 0) process.stdout.write(`  seeded ${i.toLocaleString("en-US")} of ${n.toLocaleString("en-US")}…\n`);
+  }
+  await storage.secret("cursor");
+  const t = generateToken();
+  await storage.tokens.create({
+    key_id: t.keyId, tenant: TENANT, secret_sha256: t.secretSha256, scopes: ["documents:read"],
+    created_at: new Date().toISOString(), expires_at: null, revoked_at: null,
+  });
+  storage.flush();
+  await storage.close();
+  // The most frequent seller has the most documents: a page of its own is always full.
+  const seed: Seeded = {
+    version: DATA_VERSION, documents: n, feedLength: clock, seedSeconds: (performance.now() - started) / 1000,
+    avgJsonBytes: Math.round(jsonBytes / Math.min(n, 1000)), token: t.token, sellerTaxId: gen.sellers[0]!.tax_id,
+  };
+  writeFileSync(marker, JSON.stringify(seed, null, 1));
+  return { seed, cached: false };
+}
+
+// ---- Measurement ------------------------------------------------------------------------------------------
+
+interface Scenario {
+  name: string;
+  kind: "bare" | "cursor" | "page";
+  url: string;
+  runs: WrkResult[];
+}
+
+function best(runs: WrkResult[]): { rps: number; p99: number } {
+  return { rps: Math.max(...runs.map((r) => r.rps)), p99: Math.min(...runs.map((r) => r.p99)) };
+}
+
+async function getJson(url: string, token: string): Promise<{ status: number; body: Uint8Array; data: Record<string, unknown> }> {
+  const res = await fetch(url, { headers: { "x-api-token": token } });
+  const body = new Uint8Array(await res.arrayBuffer());
+  return { status: res.status, body, data: JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown> };
+}
+
+/** A cursor half-way through the feed: signed with the store's own key, or else found by paging. */
+async function midCursor(app: ChildServer, dir: string, seed: Seeded): Promise<string> {
+  const codec = createCursorCodec(readFileSync(join(dir, "secrets", "cursor.key")));
+  const cursor = codec.encode(`${TENANT}\u0000documents`, Math.floor(seed.feedLength / 2), "[]");
+  const probe = await getJson(`${app.url}/api/v1/documents?limit=50&cursor=${cursor}`, seed.token);
+  if (probe.status === 200) return cursor;
+  // The cursor format changed: walk the feed through the API instead.
+  let next: string | null = null;
+  for (let seen = 0; seen < seed.documents / 2;) {
+    const page = await getJson(`${app.url}/api/v1/documents?limit=500${next ? `&cursor=${next}` : ""}`, seed.token);
+    seen += (page.data.data as unknown[]).length;
+    next = page.data.next_cursor as string;
+  }
+  return next!;
+}
+
+interface SizeResult {
+  label: string;
+  scenarios: Scenario[];
+  startupMs: number[];
+  openMs: number[];
+  rss: { rss: number; hwm: number } | null;
+}
+
+async function measureSize(label: string, n: number): Promise<SizeResult> {
+  const dir = join(ROOT, ".bench", `listing-${label}`);
+  const { seed, cached } = await ensureSeeded(dir, n);
+  console.log(`\n## ${n.toLocaleString("en-US")} documents (${label}): ${seed.feedLength.toLocaleString("en-US")} feed entries, ` +
+    `~${seed.avgJsonBytes} B of JSON each; ${cached ? "cached store, seeded" : "seeded"} in ${seed.seedSeconds.toFixed(1)} s`);
+
+  // Startup, twice: spawn to the listening line (store open + sync resume included).
+  const startupMs: number[] = [], openMs: number[] = [];
+  for (let i = 0; i < opts.runs; i++) {
+    const s = await startChild("app", [dir]);
+    startupMs.push(s.startupMs);
+    openMs.push(Number(s.info.open_ms));
+    await s.stop();
+  }
+  const app = await startChild("app", [dir]);
+  const tmp = mkdtempSync(join(tmpdir(), "bench-listing-"));
+  let bare: ChildServer | null = null;
+  try {
+    const api = `${app.url}/api/v1/documents`;
+    const first = await getJson(`${api}?limit=50`, seed.token);
+    if (first.status !== 200 || (first.data.data as unknown[]).length !== 50) throw new Error(`First page failed: ${first.status}`);
+    writeFileSync(join(tmp, "page.json"), first.body);
+    bare = await startChild("bytes", [join(tmp, "page.json"), "application/json; charset=utf-8"]);
+    const mid = await midCursor(app, dir, seed);
+    const scenarios: Scenario[] = [
+      { name: "bare node:http, same bytes", kind: "bare", url: `${bare.url}/api/v1/documents?limit=50`, runs: [] },
+      { name: "cursor, first page", kind: "cursor", url: `${api}?limit=50`, runs: [] },
+      { name: "cursor, mid-feed", kind: "cursor", url: `${api}?limit=50&cursor=${mid}`, runs: [] },
+      { name: "page 3, type=invoice, -issue_date", kind: "page", url: `${api}?type=invoice&page=3&per_page=50&sort=-issue_date`, runs: [] },
+      { name: "page 1, seller_tax_id, -synced_at", kind: "page", url: `${api}?seller_tax_id=${seed.sellerTaxId}&page=1&per_page=50&sort=-synced_at`, runs: [] },
+    ];
+    for (const s of scenarios) {
+      const check = await getJson(s.url, seed.token);
+      if (check.status !== 200 || (check.data.data as unknown[]).length !== 50) throw new Error(`${s.name}: ${check.status} ${JSON.stringify(check.data).slice(0, 300)}`);
+    }
+    const headers = { "x-api-token": seed.token };
+    for (const s of scenarios) await runWrk(s.url, { connections: CONNECTIONS, seconds: 1, headers }); // warm-up (JIT, page cache)
+    // Interleaved rounds: the noise of a shared machine falls on every scenario alike.
+    for (let round = 0; round < opts.runs; round++) {
+      for (const s of scenarios) {
+        const r = await runWrk(s.url, { connections: CONNECTIONS, seconds: opts.duration, headers });
+        if (r.errors > 0) throw new Error(`${s.name}: ${r.errors} errors or non-2xx responses`);
+        s.runs.push(r);
+      }
+    }
+    const rss = memoryOf(app.pid);
+    const bareBest = best(scenarios[0]!.runs);
+    printTable(
+      ["scenario", ...scenarios[0]!.runs.map((_, i) => `req/s #${i + 1}`), ...scenarios[0]!.runs.map((_, i) => `p99 ms #${i + 1}`), "best req/s", "vs bare"],
+      scenarios.map((s) => [
+        s.name, ...s.runs.map((r) => fmtRps(r.rps)), ...s.runs.map((r) => fmtMs(r.p99)),
+        fmtRps(best(s.runs).rps), s.kind === "bare" ? "1.00×" : fmtRatio(best(s.runs).rps / bareBest.rps),
+      ]),
+    );
+    console.log(`app child: startup ${startupMs.map((m) => `${Math.round(m)} ms`).join(" / ")} ` +
+      `(of which store open + app + resume ${openMs.map((m) => `${m} ms`).join(" / ")}); ` +
+      (rss ? `after the load VmRSS ${rss.rss.toFixed(0)} MiB, peak VmHWM ${rss.hwm.toFixed(0)} MiB` : "memory: /proc unavailable"));
+    return { label, scenarios, startupMs, openMs, rss };
+  } finally {
+    await app.stop();
+    await bare?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+// ---- Main -------------------------------------------------------------------------------------------------
+
+const wrkVersion = requireWrk();
+printEnvironment(`GET /api/v1/documents: ours vs bare node:http, wrk -t1 -c${CONNECTIONS} -d${opts.duration}s, ${opts.runs} interleaved runs (best used for ratios)`, wrkVersion);
+const results: SizeResult[] = [];
+for (const label of sizeLabels) results.push(await measureSize(label, SIZES[label]!));
+
+console.log("\n## Summary (best of runs)");
+const base = results[0]!;
+const rows: string[][] = [];
+for (const r of results) {
+  const bare = best(r.scenarios[0]!.runs);
+  for (const s of r.scenarios.slice(1)) {
+    const b = best(s.runs);
+    const b0 = best(base.scenarios.find((x) => x.name === s.name)!.runs);
+    rows.push([
+      `${r.label}: ${s.name}`, fmtRps(b.rps), fmtRatio(b.rps / bare.rps), fmtMs(b.p99), fmtMs(bare.p99),
+      fmtRatio(b.p99 / b0.p99), fmtRatio(b.rps / b0.rps),
+    ]);
+  }
+}
+printTable(["size: scenario", "req/s", "vs bare", "p99 ms", "bare p99", `p99 vs ${base.label}`, `req/s vs ${base.label}`], rows);
+
+const last = results[results.length - 1]!;
+if (results.length > 1 || last.label === "1m") {
+  const verdict = (ok: boolean): string => (ok ? "ok" : "MISSED");
+  const bareLast = best(last.scenarios[0]!.runs);
+  console.log(`\nIssue 2 targets at ${last.label}:`);
+  for (const s of last.scenarios.filter((x) => x.kind === "cursor")) {
+    const b = best(s.runs), b0 = best(base.scenarios.find((x) => x.name === s.name)!.runs);
+    const ratio = b.rps / bareLast.rps, growth = b.p99 / b0.p99;
+    console.log(`  ${s.name}: ${fmtRatio(ratio)} of bare req/s (target ≥ ${TARGET.cursorVsBare}×) ${verdict(ratio >= TARGET.cursorVsBare)}; ` +
+      `p99 ${fmtMs(b.p99)} ms = ${fmtRatio(growth)} the ${base.label} figure (target ≤ ${TARGET.p99Growth}×) ${verdict(growth <= TARGET.p99Growth)}`);
+  }
+  if (last.rss) console.log(`  RSS after load ${last.rss.rss.toFixed(0)} MiB, peak ${last.rss.hwm.toFixed(0)} MiB (target < ${TARGET.rssMiB} MB) ${verdict(last.rss.hwm < TARGET.rssMiB)}`);
+  const slowest = Math.max(...last.startupMs);
+  console.log(`  startup ${Math.round(slowest)} ms, slowest of ${last.startupMs.length} (target < ${TARGET.startupMs} ms) ${verdict(slowest < TARGET.startupMs)}`);
+}
