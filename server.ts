@@ -19,13 +19,15 @@ import { loadConfig, parseArgs, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
 import { createJsonLogger } from "./lib/log.ts";
 import { parseRateLimit } from "./lib/rate_limit.ts";
-import { parseDuration } from "./lib/webhooks/retry_schedule.ts";
+import { parseDuration, parseRetrySchedule } from "./lib/webhooks/retry_schedule.ts";
+import { createHttpTransport } from "./storage/http_delivery.ts";
 import { FileStorage, isValidTenantId } from "./storage/file.ts";
 import { inboxSource } from "./storage/inbox_source.ts";
 
 const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
 const REQUEST_TIMEOUT_MS = 120_000; // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off
 const KEEP_ALIVE_TIMEOUT_MS = 5_000; // idle keep-alive sockets are not held longer
+const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const DEMO_TENANT = "demo";
 const DEMO_DIR = join(dirname(fileURLToPath(import.meta.url)), "storage", "demo");
 
@@ -91,6 +93,11 @@ async function serve(config: Config): Promise<void> {
   const app = await createApp({
     storage, logger, uploadLimit: config.uploadLimit, rateLimit: parseRateLimit(config.rateLimit),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant)],
+    webhooks: {
+      transport: createHttpTransport(config.webhookAllowPrivate),
+      schedule: parseRetrySchedule(config.webhookRetrySchedule),
+      allowPrivate: config.webhookAllowPrivate,
+    },
   });
   const server = createServer(
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
@@ -103,6 +110,7 @@ async function serve(config: Config): Promise<void> {
   const url = `http://${host}:${port}`;
   logger.info("listening", { url, data_dir: dataDir });
   await app.sync.resume();
+  app.webhooks?.start(WEBHOOK_POLL_MS);
   if (demoToken) {
     await app.sync.request(storage.tenant(DEMO_TENANT), null);
     // The token is shown once, on stderr, like `token create` does; it is never logged.
@@ -114,6 +122,7 @@ async function serve(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info("shutting down", { signal });
+    app.drain();
     const timer = setTimeout(() => {
       logger.warn("grace period over, closing connections");
       server.closeAllConnections();

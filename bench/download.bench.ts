@@ -89,7 +89,7 @@ interface Contender {
 
 /** Interleaved wrk rounds over the contenders; every response must be 2xx. */
 async function measure(contenders: Contender[], connections: number, headers: Record<string, string>): Promise<void> {
-  for (const c of contenders) await runWrk(c.url, { connections, seconds: 1, headers }); // warm-up
+  for (const c of contenders) await runWrk(c.url, { connections, seconds: 1, headers, warmUp: true }); // warm-up
   for (let round = 0; round < opts.runs; round++) {
     for (const c of contenders) {
       const r = await runWrk(c.url, { connections, seconds: opts.duration, headers });

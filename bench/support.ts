@@ -178,12 +178,13 @@ export function parseWrk(out: string): WrkResult {
   };
 }
 
-/** Runs `wrk -t1 -c<connections> -d<seconds>s --latency` pinned to core 1; `onTick` is called every 200 ms meanwhile. */
+/** Runs `wrk -t1 -c<connections> -d<seconds>s --latency` pinned to core 1; `onTick` is called every 200 ms meanwhile; a warm-up may complete no request. */
 export async function runWrk(
   url: string,
-  options: { connections: number; seconds: number; headers?: Record<string, string>; onTick?: () => void },
+  options: { connections: number; seconds: number; headers?: Record<string, string>; onTick?: () => void; warmUp?: boolean },
 ): Promise<WrkResult> {
-  const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", "--timeout", "10s"];
+  // A page-mode request at 1M documents can wait behind 49 others for seconds: only a hung server should time out.
+  const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", "--timeout", "30s"];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push("-H", `${k}: ${v}`);
   args.push(url);
   const [cmd, argv] = _pinned(1, "wrk", args);
@@ -195,8 +196,23 @@ export async function runWrk(
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   if (tick) clearInterval(tick);
   const r = parseWrk(out);
-  if (code !== 0 || !Number.isFinite(r.rps) || r.requests === 0) throw new Error(`wrk failed (exit ${code}):\n${out}`);
+  if (code !== 0 || !Number.isFinite(r.rps) || (r.requests === 0 && !options.warmUp)) throw new Error(`wrk failed (exit ${code}):\n${out}`);
   return r;
+}
+
+/**
+ * Waits until a server has worked off what wrk left queued when it stopped (node finishes requests whose
+ * client is gone): answers to `url` come back fast again. Without this, slow page-mode requests would
+ * bleed into the next measurement.
+ */
+export async function settle(url: string, headers: Record<string, string> = {}): Promise<void> {
+  const deadline = performance.now() + 120_000;
+  while (performance.now() < deadline) {
+    const t0 = performance.now();
+    await (await fetch(url, { headers })).arrayBuffer();
+    if (performance.now() - t0 < 20) return;
+  }
+  throw new Error(`${url} stays slow after the load stopped`);
 }
 
 /** A fixed-width text table. */

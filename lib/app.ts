@@ -26,6 +26,9 @@ import type { RequestBody } from "./http/context.ts";
 import { fingerprintOf, IDEMPOTENCY_TTL_MS, replayResponse, storedResponse } from "./idempotency.ts";
 import { parseIdempotencyKey } from "./idempotency_key.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
+import { DEFAULT_RETRY_SCHEDULE } from "./webhooks/retry_schedule.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
+import { createWebhookWorker, type WebhookTransport, type WebhookWorker } from "./webhooks/worker.ts";
 import { syncRoutes } from "./sync/routes.ts";
 import type { SourceFactory } from "./sync/source.ts";
 
@@ -51,6 +54,8 @@ export interface AppOptions {
   /** Per-address limit on requests without a valid token (failed authentications); null turns it off. */
   anonymousLimit?: RateLimitConfig | null;
   metrics?: Metrics;
+  /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
+  webhooks?: { transport?: WebhookTransport; schedule?: readonly number[]; allowPrivate?: boolean; random?: () => number };
 }
 
 /** A running application. */
@@ -58,6 +63,8 @@ export interface App {
   handle(req: ApiRequest): Promise<ApiResponse>;
   routes: readonly ApiRoute[];
   sync: SyncRunner;
+  /** The webhook delivery worker (start it with `webhooks.start(ms)`), or null without a transport. */
+  webhooks: WebhookWorker | null;
   services: AppServices;
   metrics: Metrics;
   /** Readiness goes to 503 and new API requests are refused with 503 (shutdown). */
@@ -87,8 +94,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     cursors: createCursorCodec(await options.storage.secret("cursor")),
     sync, logger, now,
     limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
+    webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
   };
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes];
+  const wh = options.webhooks;
+  const webhooks = wh?.transport
+    ? createWebhookWorker({
+      storage: options.storage, transport: wh.transport, schedule: wh.schedule ?? DEFAULT_RETRY_SCHEDULE, now, logger, metrics,
+      ...(wh.random ? { random: wh.random } : {}),
+    })
+    : null;
+  if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes];
   const inFlight = new Set<string>(); // tenant + idempotency key of requests executing in this process
   const router: Router<ApiRoute> = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
   const tokenPolicy = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
@@ -237,12 +253,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   return {
-    handle, routes, sync, services, metrics,
+    handle, routes, sync, webhooks, services, metrics,
     drain() {
       draining = true;
     },
     async close() {
       await sync.stop();
+      await webhooks?.stop();
     },
   };
 }

@@ -52,3 +52,10 @@ export function decodeOrdinalId(prefix: IdPrefix, id: string): number {
 export function isWellFormedId(prefix: IdPrefix, id: string): boolean {
   return decodeOrdinalId(prefix, id) >= 0;
 }
+
+/** A deterministic id: the same time and seed give the same id (e.g. an event id that stays the same on every retry). */
+export function deterministicId(prefix: IdPrefix, nowMs: number, seed: Uint8Array): string {
+  let v = 0n;
+  for (let i = 0; i < 10; i++) v = (v << 8n) | BigInt(seed[i] ?? 0);
+  return `${prefix}_${_base32(BigInt(Math.max(0, Math.floor(nowMs))), 10)}${_base32(v, 16)}`;
+}

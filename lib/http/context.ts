@@ -19,6 +19,8 @@ export interface AppServices {
   logger: Logger;
   now: () => number;
   limits: { jsonBytes: number; uploadBytes: number };
+  /** Allow plain http and private, loopback and link-local webhook targets (development and tests). */
+  webhookAllowPrivate: boolean;
 }
 
 /** The context of any request. */
