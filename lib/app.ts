@@ -17,6 +17,7 @@ import { createRouter, type Router } from "./http/router.ts";
 import type { ApiRequest, ApiResponse } from "./http/types.ts";
 import { newId } from "./ids.ts";
 import { Metrics } from "./metrics.ts";
+import { buildOpenApi } from "./openapi.ts";
 import { createRateLimiter, rateLimitHeaders, type RateLimitConfig } from "./rate_limit.ts";
 import { silentLogger, type Logger } from "./log.ts";
 import type { Storage } from "./storage.ts";
@@ -105,6 +106,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     : null;
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
   const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes];
+  const openapi = JSON.stringify(buildOpenApi([...routes, OPENAPI_ROUTE]));
+  routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
   const inFlight = new Set<string>(); // tenant + idempotency key of requests executing in this process
   const router: Router<ApiRoute> = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
   const tokenPolicy = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
@@ -270,5 +273,7 @@ interface _RequestLog {
   keyId: string | null;
   headers: Record<string, string> | null;
 }
+
+const OPENAPI_ROUTE: ApiRoute = { method: "GET", pattern: "/api/v1/openapi.json", scope: null, handle: async () => json(200, "{}") };
 
 const OPS: Record<string, "health" | "ready" | "metrics"> = { "/healthz": "health", "/readyz": "ready", "/metrics": "metrics" };
