@@ -241,6 +241,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
     const h = res.headers;
     if (log.headers) Object.assign(h, log.headers);
+    if (draining) h.connection = "close"; // keep-alive sockets end with this response, so shutdown need not wait for them
     h["x-content-type-options"] = "nosniff";
     h["x-request-id"] = requestId;
     if (correlation) h["x-correlation-id"] = correlation;

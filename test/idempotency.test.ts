@@ -10,8 +10,13 @@ import { Buffer } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import process from "node:process";
 import { join } from "node:path";
+import { createServer } from "node:http";
+import { createApp } from "../lib/app.ts";
+import { generateToken } from "../lib/auth/tokens.ts";
+import { toNodeListener } from "../lib/http/node_adapter.ts";
+import type { Storage, TenantStore } from "../lib/storage.ts";
+import { MemoryStorage } from "../storage/memory.ts";
 import { fixturePath, startServer, type TestServer } from "./support/server.ts";
 
 // ---------------------------------------------------------------- helpers
@@ -310,7 +315,6 @@ describe("one key used concurrently (API.md §7)", () => {
       const key = randomUUID();
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => submit(s, token, COMPLEX, key, `parallel-${i}`).then(answerOf)));
       const executed = answers.filter((a) => a.status === 201 && a.replayed === null);
-      if (process.env.SHOW) console.log(answers.map((a) => `${a.status}${a.replayed ? "R" : ""}`).join(" "));
       assert.equal(executed.length, 1, `round ${round}: ${answers.map((a) => `${a.status}${a.replayed ? "R" : ""}`).join(" ")}`);
       for (const a of answers) {
         if (a.status === 201) {
@@ -333,6 +337,91 @@ describe("one key used concurrently (API.md §7)", () => {
     const retry = await answerOf(await submit(s, token, PEPPOL, key));
     assert.equal(retry.replayed, "true");
     assert.equal(retry.text, first.text);
+  });
+});
+
+/**
+ * A real server over a memory store whose createSubmission waits until `release()`, so that
+ * the first request with a key is observably still executing when the others arrive.
+ */
+async function gatedServer(): Promise<{ url: string; token: string; entered: Promise<void>; release(): void; close(): Promise<void> }> {
+  const inner = new MemoryStorage();
+  let entered!: () => void;
+  const enteredP = new Promise<void>((r) => (entered = r));
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const gated = (t: TenantStore): TenantStore => new Proxy(t, {
+    get(target, prop) {
+      if (prop === "createSubmission") {
+        return async (...args: Parameters<TenantStore["createSubmission"]>) => {
+          entered();
+          await gate;
+          return target.createSubmission(...args);
+        };
+      }
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  const storage: Storage = {
+    tokens: inner.tokens,
+    tenant: (id) => gated(inner.tenant(id)),
+    tenants: () => inner.tenants(),
+    secret: (name) => inner.secret(name),
+    check: () => inner.check(),
+    close: () => inner.close(),
+  };
+  const app = await createApp({ storage, rateLimit: null, anonymousLimit: null });
+  const t = generateToken();
+  await inner.tokens.create({
+    key_id: t.keyId, tenant: "acme", secret_sha256: t.secretSha256, scopes: ["submissions:read", "submissions:write"],
+    created_at: new Date().toISOString(), expires_at: null, revoked_at: null,
+  });
+  const server = createServer(toNodeListener(app.handle));
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const addr = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`, token: t.token, entered: enteredP, release,
+    async close() {
+      await app.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
+
+describe("a key whose first request is still executing (API.md §7)", () => {
+  test("every other request with the key is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After: 1; after it finishes they replay", async () => {
+    const g = await gatedServer();
+    try {
+      const key = randomUUID();
+      const post = (xml: Uint8Array, boundary: string) => fetch(`${g.url}/api/v1/submissions`, {
+        method: "POST",
+        headers: { "x-api-token": g.token, "idempotency-key": key, "content-type": `multipart/form-data; boundary=${boundary}` },
+        body: new Uint8Array(multipartBody(boundary, xml)),
+      }).then(answerOf);
+      const first = post(COMPLEX, "first");
+      await g.entered;
+      const during = await Promise.all([...Array.from({ length: 19 }, (_, i) => post(COMPLEX, `during-${i}`)), post(PEPPOL, "other-body")]);
+      for (const a of during) {
+        assert.equal(a.status, 409, a.text);
+        assert.equal((JSON.parse(a.text) as { error: ApiErrorBody }).error.code, "IDEMPOTENCY_KEY_IN_USE");
+        assert.equal(a.retryAfter, "1");
+        assert.equal(a.replayed, null);
+      }
+      g.release();
+      const done = await first;
+      assert.equal(done.status, 201, done.text);
+      assert.equal(done.replayed, null);
+      const retry = await post(COMPLEX, "retry");
+      assert.equal(retry.replayed, "true");
+      assert.equal(retry.text, done.text);
+      const list = await fetch(`${g.url}/api/v1/submissions`, { headers: { "x-api-token": g.token } });
+      assert.equal(((await list.json()) as { data: unknown[] }).data.length, 1);
+    } finally {
+      g.release();
+      await g.close();
+    }
   });
 });
 
