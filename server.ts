@@ -103,20 +103,6 @@ async function serve(config: Config): Promise<void> {
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
     toNodeListener(app.handle),
   );
-  await new Promise<void>((done) => server.listen(config.port, config.host, done));
-  const addr = server.address();
-  const port = typeof addr === "object" && addr ? addr.port : config.port;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
-  logger.info("listening", { url, data_dir: dataDir });
-  await app.sync.resume();
-  app.webhooks?.start(WEBHOOK_POLL_MS);
-  if (demoToken) {
-    await app.sync.request(storage.tenant(DEMO_TENANT), null);
-    // The token is shown once, on stderr, like `token create` does; it is never logged.
-    process.stderr.write(`\nDemo tenant "${DEMO_TENANT}" is ready. Its token (shown once):\n\n  ${demoToken}\n\nTry:\n\n  curl -s -H 'X-API-Token: ${demoToken}' ${url}/api/v1/documents\n\n`);
-  }
-
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -136,8 +122,27 @@ async function serve(config: Config): Promise<void> {
     });
     server.closeIdleConnections();
   };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  // Deno's node:process does not deliver signals to process.on handlers; its own API does.
+  const deno = (globalThis as { Deno?: { addSignalListener(s: string, f: () => void): void } }).Deno;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    if (deno) deno.addSignalListener(signal, () => stop(signal));
+    else process.on(signal, () => stop(signal));
+  }
+  await new Promise<void>((done) => server.listen(config.port, config.host, done));
+  const addr = server.address();
+  const port = typeof addr === "object" && addr ? addr.port : config.port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  logger.info("listening", { url, data_dir: dataDir });
+  await app.sync.resume();
+  app.webhooks?.start(WEBHOOK_POLL_MS);
+  if (demoToken) {
+    await app.sync.request(storage.tenant(DEMO_TENANT), null);
+    // The token is shown once, on stderr, like `token create` does; it is never logged.
+    process.stderr.write(`\nDemo tenant "${DEMO_TENANT}" is ready. Its token (shown once):\n\n  ${demoToken}\n\nTry:\n\n  curl -s -H 'X-API-Token: ${demoToken}' ${url}/api/v1/documents\n\n`);
+  }
+
+
 }
 
 async function main(): Promise<void> {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:http";
@@ -212,15 +212,43 @@ describe("replays (API.md §7)", () => {
     await s.app.sync.idle();
   });
 
-  test("the same content under another filename is another request (the part's filename is part of its meaning)", async () => {
+  test("a replay has the Content-Type of the first answer", async () => {
     const token = await freshTenant(s);
     const key = randomUUID();
-    const headers = { "content-type": "multipart/form-data; boundary=fn", "idempotency-key": key };
-    const a = await s.fetch("/api/v1/submissions", token, { method: "POST", headers, body: new Uint8Array(multipartBody("fn", COMPLEX, "a.xml")) });
-    assert.equal(a.status, 201);
-    await a.arrayBuffer();
-    const b = await s.fetch("/api/v1/submissions", token, { method: "POST", headers, body: new Uint8Array(multipartBody("fn", COMPLEX, "b.xml")) });
-    await errorOf(b, 422, "IDEMPOTENCY_KEY_MISMATCH");
+    const first = await submit(s, token, COMPLEX, key);
+    const type = first.headers.get("content-type");
+    await first.arrayBuffer();
+    const again = await submit(s, token, COMPLEX, key);
+    await again.arrayBuffer();
+    assert.equal(again.headers.get("content-type"), type);
+  });
+
+  test("a replayed error's X-Request-Id equals its error.request_id (API.md §1)", async () => {
+    const token = await freshTenant(s);
+    const key = randomUUID();
+    const broken = Buffer.from("<Faktura><P_2>x</P_3></Faktura>");
+    const first = await submit(s, token, broken, key);
+    const firstError = await errorOf(first, 422, "VALIDATION_ERROR");
+    assert.equal(firstError.request_id, first.headers.get("x-request-id"));
+    const again = await submit(s, token, broken, key);
+    assert.equal(again.headers.get("idempotent-replayed"), "true");
+    const againError = await errorOf(again, 422, "VALIDATION_ERROR");
+    assert.equal(againError.request_id, again.headers.get("x-request-id"), "§1: X-Request-Id equals error.request_id when the body is an error");
+  });
+
+  test("a 413 with a key is not kept (the body was never read): the key then executes", async () => {
+    const small = await startServer({ uploadLimit: 1024 });
+    try {
+      const token = (await small.token("acme")).token;
+      const key = randomUUID();
+      await errorOf(await submit(small, token, COMPLEX, key), 413, "PAYLOAD_TOO_LARGE");
+      const tiny = Buffer.from("<a/>");
+      const res = await answerOf(await submit(small, token, tiny, key));
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.replayed, null);
+    } finally {
+      await small.close();
+    }
   });
 
   test("keys are scoped to the tenant: the same key in two tenants executes twice", async () => {
@@ -340,32 +368,24 @@ describe("one key used concurrently (API.md §7)", () => {
   });
 });
 
+type CreateSubmission = TenantStore["createSubmission"];
+
 /**
- * A real server over a memory store whose createSubmission waits until `release()`, so that
- * the first request with a key is observably still executing when the others arrive.
+ * A real server over a memory store whose createSubmission goes through `wrap`, so a test can
+ * hold the first request while it executes or make it fail. Built like test/support/server.ts.
  */
-async function gatedServer(): Promise<{ url: string; token: string; entered: Promise<void>; release(): void; close(): Promise<void> }> {
+async function wrappedServer(wrap: (call: () => ReturnType<CreateSubmission>) => ReturnType<CreateSubmission>): Promise<{ url: string; token: string; close(): Promise<void> }> {
   const inner = new MemoryStorage();
-  let entered!: () => void;
-  const enteredP = new Promise<void>((r) => (entered = r));
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  const gated = (t: TenantStore): TenantStore => new Proxy(t, {
+  const wrapped = (t: TenantStore): TenantStore => new Proxy(t, {
     get(target, prop) {
-      if (prop === "createSubmission") {
-        return async (...args: Parameters<TenantStore["createSubmission"]>) => {
-          entered();
-          await gate;
-          return target.createSubmission(...args);
-        };
-      }
+      if (prop === "createSubmission") return (...args: Parameters<CreateSubmission>) => wrap(() => target.createSubmission(...args));
       const v: unknown = Reflect.get(target, prop, target);
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
   const storage: Storage = {
     tokens: inner.tokens,
-    tenant: (id) => gated(inner.tenant(id)),
+    tenant: (id) => wrapped(inner.tenant(id)),
     tenants: () => inner.tenants(),
     secret: (name) => inner.secret(name),
     check: () => inner.check(),
@@ -381,7 +401,7 @@ async function gatedServer(): Promise<{ url: string; token: string; entered: Pro
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const addr = server.address();
   return {
-    url: `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`, token: t.token, entered: enteredP, release,
+    url: `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`, token: t.token,
     async close() {
       await app.close();
       server.closeAllConnections();
@@ -390,36 +410,72 @@ async function gatedServer(): Promise<{ url: string; token: string; entered: Pro
   };
 }
 
+/** POSTs `xml` under `key` to a wrapped server. */
+function postTo(g: { url: string; token: string }, key: string, xml: Uint8Array, boundary: string): Promise<Answer> {
+  return fetch(`${g.url}/api/v1/submissions`, {
+    method: "POST",
+    headers: { "x-api-token": g.token, "idempotency-key": key, "content-type": `multipart/form-data; boundary=${boundary}` },
+    body: new Uint8Array(multipartBody(boundary, xml)),
+  }).then(answerOf);
+}
+
 describe("a key whose first request is still executing (API.md §7)", () => {
   test("every other request with the key is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After: 1; after it finishes they replay", async () => {
-    const g = await gatedServer();
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const g = await wrappedServer(async (call) => {
+      entered();
+      await gate;
+      return call();
+    });
     try {
       const key = randomUUID();
-      const post = (xml: Uint8Array, boundary: string) => fetch(`${g.url}/api/v1/submissions`, {
-        method: "POST",
-        headers: { "x-api-token": g.token, "idempotency-key": key, "content-type": `multipart/form-data; boundary=${boundary}` },
-        body: new Uint8Array(multipartBody(boundary, xml)),
-      }).then(answerOf);
-      const first = post(COMPLEX, "first");
-      await g.entered;
-      const during = await Promise.all([...Array.from({ length: 19 }, (_, i) => post(COMPLEX, `during-${i}`)), post(PEPPOL, "other-body")]);
+      const first = postTo(g, key, COMPLEX, "first");
+      await inside;
+      const during = await Promise.all([...Array.from({ length: 19 }, (_, i) => postTo(g, key, COMPLEX, `during-${i}`)), postTo(g, key, PEPPOL, "other-body")]);
       for (const a of during) {
         assert.equal(a.status, 409, a.text);
         assert.equal((JSON.parse(a.text) as { error: ApiErrorBody }).error.code, "IDEMPOTENCY_KEY_IN_USE");
         assert.equal(a.retryAfter, "1");
         assert.equal(a.replayed, null);
       }
-      g.release();
+      release();
       const done = await first;
       assert.equal(done.status, 201, done.text);
       assert.equal(done.replayed, null);
-      const retry = await post(COMPLEX, "retry");
+      const retry = await postTo(g, key, COMPLEX, "retry");
       assert.equal(retry.replayed, "true");
       assert.equal(retry.text, done.text);
       const list = await fetch(`${g.url}/api/v1/submissions`, { headers: { "x-api-token": g.token } });
       assert.equal(((await list.json()) as { data: unknown[] }).data.length, 1);
     } finally {
-      g.release();
+      release();
+      await g.close();
+    }
+  });
+});
+
+describe("5xx answers are not kept (API.md §7)", () => {
+  test("after a 500 the same key executes again and succeeds", async () => {
+    let failures = 1;
+    const g = await wrappedServer(async (call) => {
+      if (failures-- > 0) throw new Error("disk on fire");
+      return call();
+    });
+    try {
+      const key = randomUUID();
+      const failed = await postTo(g, key, COMPLEX, "one");
+      assert.equal(failed.status, 500, failed.text);
+      assert.equal((JSON.parse(failed.text) as { error: ApiErrorBody }).error.code, "INTERNAL_ERROR");
+      assert.ok(!failed.text.includes("disk on fire"), "the error's message is not leaked");
+      const retry = await postTo(g, key, COMPLEX, "two");
+      assert.equal(retry.status, 201, retry.text);
+      assert.equal(retry.replayed, null, "executed, not replayed");
+      const again = await postTo(g, key, COMPLEX, "three");
+      assert.equal(again.replayed, "true");
+    } finally {
       await g.close();
     }
   });
@@ -507,6 +563,47 @@ describe("stored keys survive a restart (API.md §7)", () => {
     }
   });
 });
+
+describe("a crash between a submission and its key's own record (API.md §7)", () => {
+  test("the key committed with the submission is restored at startup: a retry is replayed", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "itest-idem-crash-"));
+    try {
+      const one = await startServer({ dataDir });
+      const token = (await one.token("acme")).token;
+      const key = randomUUID();
+      const first = await answerOf(await submit(one, token, COMPLEX, key));
+      assert.equal(first.status, 201, first.text);
+      await one.close();
+      // Simulate the crash: the key's own file never got its line (the submission's record holds it too).
+      const dirs = findDirs(dataDir, "idempotency");
+      assert.ok(dirs.length > 0, "the file store keeps keys under idempotency/");
+      for (const dir of dirs) for (const f of readdirSync(dir)) writeFileSync(join(dir, f), "");
+      const two = await startServer({ dataDir });
+      try {
+        const again = await answerOf(await submit(two, token, COMPLEX, key, "after-crash"));
+        assert.equal(again.replayed, "true", again.text);
+        assert.equal(again.text, first.text);
+        assert.equal((await submissionIds(two, token)).length, 1);
+      } finally {
+        await two.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Directories named `name` anywhere under `root`. */
+function findDirs(root: string, name: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const path = join(root, entry.name);
+    if (entry.name === name) out.push(path);
+    else out.push(...findDirs(path, name));
+  }
+  return out;
+}
 
 // ---------------------------------------------------------------- expiry
 

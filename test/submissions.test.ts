@@ -63,6 +63,23 @@ function edited(bytes: Uint8Array, from: string | RegExp, to: string): Buffer {
   return Buffer.from(text.replace(from, to), "utf8");
 }
 
+/** ISO-8859-2 codes of the Polish letters (the rest of the samples used with it is ASCII). */
+const LATIN2: Record<string, number> = {
+  "ą": 0xb1, "ć": 0xe6, "ę": 0xea, "ł": 0xb3, "ń": 0xf1, "ó": 0xf3, "ś": 0xb6, "ź": 0xbc, "ż": 0xbf,
+  "Ą": 0xa1, "Ć": 0xc6, "Ę": 0xca, "Ł": 0xa3, "Ń": 0xd1, "Ó": 0xd3, "Ś": 0xa6, "Ź": 0xac, "Ż": 0xaf,
+};
+
+/** `text` encoded as ISO-8859-2; fails on a character it cannot hold. */
+function encodeLatin2(text: string): Buffer {
+  return Buffer.from(Array.from(text, (c) => {
+    const code = c.charCodeAt(0);
+    if (code < 0x80) return code;
+    const mapped = LATIN2[c];
+    assert.ok(mapped !== undefined, `ISO-8859-2 has ${c}`);
+    return mapped;
+  }));
+}
+
 const SUB_ID_RE = /^sub_[0-9A-Z]{26}$/;
 const ISO_MS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
@@ -350,6 +367,36 @@ describe("the 201 Created answer (API.md §5)", () => {
     });
   });
 
+  const complexText = Buffer.from(COMPLEX).toString("utf8");
+  const encodings = [
+    { what: "ISO-8859-2 (declared)", input: () => encodeLatin2(complexText.replace('encoding="utf-8"', 'encoding="ISO-8859-2"')) },
+    { what: "UTF-16LE with a BOM", input: () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(complexText.replace('encoding="utf-8"', 'encoding="UTF-16"'), "utf16le")]) },
+    { what: "UTF-8 with a BOM", input: () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), COMPLEX]) },
+  ];
+  for (const { what, input } of encodings) {
+    test(`an invoice in ${what} is read with its Polish letters and kept byte-exact (API.md §8)`, async () => {
+      const token = await freshTenant(s);
+      const bytes = input();
+      const sub = await created(await upload(s, token, bytes));
+      assert.equal(sub.seller?.name, "ABC Spółka z ograniczoną odpowiedzialnością");
+      assert.equal(sub.number, "FA/2025/12/001");
+      assert.equal(sub.sha256, sha256(bytes));
+      const xml = await s.fetch(`/api/v1/submissions/${sub.id}/xml`, token);
+      assert.ok(Buffer.from(await xml.arrayBuffer()).equals(bytes));
+    });
+  }
+
+  test("a method other than GET and POST on /api/v1/submissions is 405 with Allow", async () => {
+    const token = await freshTenant(s);
+    for (const method of ["PUT", "DELETE", "PATCH"]) {
+      const res = await s.fetch("/api/v1/submissions", token, { method });
+      const allow = res.headers.get("allow") ?? "";
+      await errorOf(res, 405, "METHOD_NOT_ALLOWED");
+      assert.match(allow, /\bGET\b/, method);
+      assert.match(allow, /\bPOST\b/, method);
+    }
+  });
+
   test("GET /api/v1/submissions/{id} returns the same JSON as the 201", async () => {
     const token = await freshTenant(s);
     const sub = await created(await upload(s, token, PEPPOL));
@@ -401,7 +448,16 @@ describe("refused uploads (API.md §2, §5, §8)", () => {
     { what: "a truncated document", input: "<?xml version=\"1.0\"?>\n<Faktura>\n  <P_2>x</P_2>\n", line: 4 },
     { what: "an unquoted attribute", input: "<Invoice\n  a=1/>", line: 2 },
     { what: "text before the root", input: "hello <Invoice/>", line: 1 },
+    { what: "an undefined entity", input: "<?xml version=\"1.0\"?>\n<Invoice>&nbsp;</Invoice>", line: 2 },
+    { what: "elements nested deeper than 256", input: `<a>\n${"<a>".repeat(300)}${"</a>".repeat(300)}</a>`, line: 2 },
   ];
+  test("invalid UTF-8 is 422 with field xml and the line and column of the bad byte", async () => {
+    const bytes = Buffer.concat([Buffer.from("<?xml version=\"1.0\"?>\n<Invoice>\n  <ID>x"), Buffer.from([0xff, 0xfe]), Buffer.from("</ID>\n</Invoice>")]);
+    const error = await errorOf(await upload(s, token, bytes), 422, "VALIDATION_ERROR");
+    assert.equal(error.details.field, "xml");
+    assert.match(String(error.details.issue), /line 3, column \d+/);
+  });
+
   for (const { what, input, line } of malformed) {
     test(`malformed XML (${what}) is 422 with field xml and "line ${line}, column C" in the issue`, async () => {
       const error = await errorOf(await upload(s, token, Buffer.from(input)), 422, "VALIDATION_ERROR");
@@ -523,6 +579,24 @@ describe("duplicates (API.md §5)", () => {
     const first = await created(await upload(s, a, COMPLEX));
     const second = await created(await upload(s, b, COMPLEX));
     assert.notEqual(first.id, second.id);
+  });
+
+  test("10 parallel uploads of the same invoice create one submission; the others are 409 naming it", async () => {
+    const token = await freshTenant(s);
+    const answers = await Promise.all(Array.from({ length: 10 }, async (_, i) => {
+      // Half identical bytes, half the same business key with a comment of their own.
+      const res = await upload(s, token, i % 2 === 0 ? COMPLEX : edited(COMPLEX, "<Fa>", `<Fa><!-- copy ${i} -->`));
+      return { status: res.status, body: (await res.json()) as SubmissionJson & { error?: ApiErrorBody } };
+    }));
+    const made = answers.filter((a) => a.status === 201);
+    assert.equal(made.length, 1, answers.map((a) => a.status).join(" "));
+    for (const a of answers.filter((x) => x.status !== 201)) {
+      assert.equal(a.status, 409);
+      assert.equal(a.body.error?.code, "DUPLICATE_SUBMISSION");
+      assert.equal(a.body.error?.details.existing_id, made[0]!.body.id);
+    }
+    const page = (await (await s.fetch("/api/v1/submissions", token)).json()) as FeedPage;
+    assert.equal(page.data.length, 1);
   });
 
   test("a 409 creates nothing", async () => {
@@ -851,6 +925,20 @@ describe("GET /api/v1/submissions (cursor mode, newest last)", () => {
       assert.equal(error.details.field, "limit");
     });
   }
+
+  test("limit defaults to 50", async () => {
+    const t = await freshTenant(s);
+    for (let i = 0; i < 51; i++) {
+      await created(await upload(s, t, edited(COMPLEX, "<P_2>FA/2025/12/001</P_2>", `<P_2>FA/2025/12/${1000 + i}</P_2>`)));
+    }
+    const first = (await (await s.fetch("/api/v1/submissions", t)).json()) as FeedPage;
+    assert.equal(first.data.length, 50);
+    assert.equal(first.has_more, true);
+    assert.equal(first.data[0]!.number, "FA/2025/12/1000");
+    const rest = (await (await s.fetch(`/api/v1/submissions?cursor=${first.next_cursor}`, t)).json()) as FeedPage;
+    assert.deepEqual(rest.data.map((d) => d.number), ["FA/2025/12/1050"]);
+    assert.equal(rest.has_more, false);
+  });
 
   test("limit 500 is accepted", async () => {
     const res = await s.fetch("/api/v1/submissions?limit=500", token);
