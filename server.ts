@@ -85,6 +85,8 @@ async function seedDemo(storage: FileStorage, dataDir: string): Promise<string> 
 }
 
 async function serve(config: Config): Promise<void> {
+  // The file store has one writer per data directory; several processes need locking that is not built yet.
+  if (config.workers !== 1) throw new RangeError("WORKERS > 1 is not supported yet: the file store serves one data directory from one process");
   const dataDir = resolve(config.dataDir);
   const isNew = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   const storage = new FileStorage(dataDir);

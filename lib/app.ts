@@ -232,7 +232,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       } else {
         res = await handleOps(req, log);
       }
-    } catch (err) {
+    } catch (caught) {
+      let err = caught;
+      // Storage that cannot be written (disk full, read-only, I/O error) is unavailable, not a bug.
+      const code = (err as { code?: unknown } | null)?.code;
+      if (typeof code === "string" && STORAGE_UNAVAILABLE.has(code)) {
+        logger.error("storage unavailable", { request_id: requestId, correlation_id: correlation, route: log.route, code });
+        err = new ApiError("SERVICE_UNAVAILABLE", "Storage is unavailable", {}, { "retry-after": "5" });
+      }
       if (!(err instanceof ApiError)) {
         logger.error("unhandled error", { request_id: requestId, correlation_id: correlation, route: log.route, error: err instanceof Error ? err.stack : String(err) });
       }
@@ -274,6 +281,8 @@ interface _RequestLog {
   keyId: string | null;
   headers: Record<string, string> | null;
 }
+
+const STORAGE_UNAVAILABLE = new Set(["ENOSPC", "EROFS", "EIO", "EDQUOT", "EMFILE", "ENFILE"]);
 
 const OPENAPI_ROUTE: ApiRoute = { method: "GET", pattern: "/api/v1/openapi.json", scope: null, handle: async () => json(200, "{}") };
 

@@ -319,6 +319,17 @@ describe("POST /api/v1/submissions from real clients: every sample round-trips b
     assert.ok(Buffer.from(await xml.arrayBuffer()).equals(COMPLEX));
   });
 
+  for (const { what, input } of [
+    { what: "a quoted boundary", input: 'multipart/form-data; boundary="quoted-b"' },
+    { what: "the media type and parameter name in upper case", input: "Multipart/Form-Data; BOUNDARY=quoted-b" },
+    { what: "a charset parameter before the boundary", input: "multipart/form-data; charset=utf-8; boundary=quoted-b" },
+  ]) {
+    test(`a Content-Type with ${what} is accepted`, async () => {
+      const token = await freshTenant(s);
+      await created(await postRaw(s, token, input, multipartBody("quoted-b", [{ name: "xml", filename: "a.xml", body: COMPLEX }])));
+    });
+  }
+
   test("a hand-made body whose xml part has no filename and no Content-Type is accepted", async () => {
     const token = await freshTenant(s);
     const res = await postRaw(s, token, "multipart/form-data; boundary=plain-field-1", multipartBody("plain-field-1", [{ name: "xml", body: PEPPOL }]));
@@ -509,6 +520,21 @@ describe("refused uploads (API.md §2, §5, §8)", () => {
       field: "xml:/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:SpecifiedTaxRegistration/ram:ID",
     },
   ];
+  const blank = [
+    { what: "KSeF with an empty P_2", input: edited(COMPLEX, "<P_2>FA/2025/12/001</P_2>", "<P_2></P_2>"), field: "xml:/Faktura/Fa/P_2" },
+    { what: "KSeF with a P_2 of spaces", input: edited(COMPLEX, "<P_2>FA/2025/12/001</P_2>", "<P_2>   </P_2>"), field: "xml:/Faktura/Fa/P_2" },
+    { what: "KSeF with an empty NIP", input: edited(COMPLEX, "<NIP>5451824119</NIP>", "<NIP></NIP>"), field: "xml:/Faktura/Podmiot1/DaneIdentyfikacyjne/NIP" },
+    { what: "UBL with an empty cbc:ID", input: edited(PEPPOL, "<cbc:ID>Snippet1</cbc:ID>", "<cbc:ID/>"), field: "xml:/Invoice/cbc:ID" },
+    { what: "KSeF with an issue date that is not a date", input: edited(COMPLEX, /<P_1>[^<]*<\/P_1>/, "<P_1>yesterday</P_1>"), field: "xml:/Faktura/Fa/P_1" },
+  ];
+  for (const { what, input, field } of blank) {
+    test(`${what} is 422 with the XML path as field`, async () => {
+      const error = await errorOf(await upload(s, token, input), 422, "VALIDATION_ERROR");
+      assert.equal(error.details.field, field);
+      assert.equal(typeof error.details.issue, "string");
+    });
+  }
+
   for (const { what, input, field } of missing) {
     test(`${what} is 422 with the XML path as field, issue required`, async () => {
       const error = await errorOf(await upload(s, token, input), 422, "VALIDATION_ERROR");
@@ -925,6 +951,12 @@ describe("GET /api/v1/submissions (cursor mode, newest last)", () => {
       assert.equal(error.details.field, "limit");
     });
   }
+
+  test("HEAD on the list is 200 without a body", async () => {
+    const res = await s.fetch("/api/v1/submissions", token, { method: "HEAD" });
+    assert.equal(res.status, 200);
+    assert.equal((await res.arrayBuffer()).byteLength, 0);
+  });
 
   test("limit defaults to 50", async () => {
     const t = await freshTenant(s);
