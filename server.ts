@@ -9,7 +9,7 @@
  *   node server.ts token revoke KEY_ID
  * @module
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,8 @@ import { parseDuration, parseRetrySchedule } from "./lib/webhooks/retry_schedule
 import { createHttpTransport } from "./storage/http_delivery.ts";
 import { FileStorage, isValidTenantId } from "./storage/file.ts";
 import { inboxSource } from "./storage/inbox_source.ts";
+import { httpSource } from "./storage/http_source.ts";
+import type { DocumentSource } from "./lib/sync/source.ts";
 
 const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
 const REQUEST_TIMEOUT_MS = 120_000; // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off
@@ -84,6 +86,16 @@ async function seedDemo(storage: FileStorage, dataDir: string): Promise<string> 
   return token;
 }
 
+/** The http sources of a tenant from `<data>/sources.json`: `{"acme": [{"name", "type": "http", "url", "token"}]}`. */
+function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
+  const path = join(dataDir, "sources.json");
+  if (!existsSync(path)) return [];
+  const all = JSON.parse(readFileSync(path, "utf8")) as Record<string, { name: string; type: string; url: string; token: string }[]>;
+  return (all[tenant] ?? []).filter((s) => s.type === "http").map((s) => httpSource({
+    name: s.name, url: s.url, token: s.token, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
+  }));
+}
+
 async function serve(config: Config): Promise<void> {
   // The file store has one writer per data directory; several processes need locking that is not built yet.
   if (config.workers !== 1) throw new RangeError("WORKERS > 1 is not supported yet: the file store serves one data directory from one process");
@@ -94,7 +106,7 @@ async function serve(config: Config): Promise<void> {
   const demoToken = config.demo ?? isNew ? await seedDemo(storage, dataDir) : null;
   const app = await createApp({
     storage, logger, uploadLimit: config.uploadLimit, rateLimit: parseRateLimit(config.rateLimit),
-    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant)],
+    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
     webhooks: {
       transport: createHttpTransport(config.webhookAllowPrivate),
       schedule: parseRetrySchedule(config.webhookRetrySchedule),

@@ -153,8 +153,13 @@ const OPERATIONS: Record<string, _Operation> = {
   },
 };
 
-/** Groups the codes by status into responses; a status with several codes is a oneOf of their bodies. */
-function _errorResponses(codes: ReadonlySet<ErrorCode>, post: boolean): Record<string, Json> {
+/**
+ * The error responses for `codes`, grouped by status (several codes of one status
+ * are a oneOf of their bodies) and kept once in `shared` (components.responses):
+ * operations refer to them. `replayable` codes are the handler's own, which an
+ * Idempotency-Key stores and replays (API.md §7).
+ */
+function _errorResponses(codes: ReadonlySet<ErrorCode>, replayable: ReadonlySet<ErrorCode>, shared: Record<string, Json>): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const list = byStatus.get(ERROR_STATUS[code]) ?? [];
@@ -163,15 +168,20 @@ function _errorResponses(codes: ReadonlySet<ErrorCode>, post: boolean): Record<s
   }
   const out: Record<string, Json> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const extra: Record<string, Json> = {};
-    // Retry-After comes with 429, 503 and IDEMPOTENCY_KEY_IN_USE (API.md §2).
-    if (status === 429 || status === 503 || list.includes("IDEMPOTENCY_KEY_IN_USE")) {
-      extra["Retry-After"] = ref("RetryAfter", "headers");
+    const replayed = list.some((c) => replayable.has(c));
+    const name = list.map((c) => errorSchemaName(c).slice(0, -"Error".length)).join("Or") + (replayed ? "Replayable" : "");
+    if (!shared[name]) {
+      const extra: Record<string, Json> = {};
+      // Retry-After comes with 429, 503 and IDEMPOTENCY_KEY_IN_USE (API.md §2).
+      const retry = list.filter((c) => c === "RATE_LIMITED" || c === "SERVICE_UNAVAILABLE" || c === "IDEMPOTENCY_KEY_IN_USE");
+      if (retry.length === list.length) extra["Retry-After"] = ref("RetryAfter", "headers");
+      else if (retry.length > 0) extra["Retry-After"] = { description: `Seconds to wait before retrying, with ${retry.join(", ")}`, schema: { type: "integer", minimum: 1 } };
+      if (list.includes("METHOD_NOT_ALLOWED")) extra.Allow = ref("Allow", "headers");
+      if (replayed) extra["Idempotent-Replayed"] = ref("IdempotentReplayed", "headers");
+      const schema = list.length === 1 ? ref(errorSchemaName(list[0]!)) : { oneOf: list.map((c) => ref(errorSchemaName(c))) };
+      shared[name] = _json(list.map((c) => `${c}: ${ERROR_CODES[c].description}`).join(". "), schema, extra);
     }
-    // A 4xx the handler gave under an Idempotency-Key is stored and replayed (API.md §7).
-    if (post && status < 500) extra["Idempotent-Replayed"] = ref("IdempotentReplayed", "headers");
-    const schema = list.length === 1 ? ref(errorSchemaName(list[0]!)) : { oneOf: list.map((c) => ref(errorSchemaName(c))) };
-    out[String(status)] = _json(list.map((c) => `${c}: ${ERROR_CODES[c].description}`).join(". "), schema, extra);
+    out[String(status)] = ref(name, "responses");
   }
   return out;
 }
@@ -206,7 +216,7 @@ const JSON_BODIES: Record<string, { name: string; required: boolean }> = {
   "POST /api/v1/webhooks": { name: "WebhookRequest", required: true },
 };
 
-function _operation(route: ApiRoute, key: string, op: _Operation, params: Record<string, Json>): Json {
+function _operation(route: ApiRoute, key: string, op: _Operation, params: Record<string, Json>, shared: Record<string, Json>): Json {
   const names = op.params ?? [];
   for (const name of route.pattern.split("/").filter((s) => s.startsWith(":")).map((s) => s.slice(1))) {
     if (!names.some((p) => params[p]?.in === "path" && params[p]?.name === name)) {
@@ -232,7 +242,7 @@ function _operation(route: ApiRoute, key: string, op: _Operation, params: Record
     ...(route.scope === null ? {} : { "x-required-scope": route.scope }),
     parameters,
     ...(body ? { requestBody: body } : {}),
-    responses: { ...ok, ..._errorResponses(_codes(route, op), post) },
+    responses: { ...ok, ..._errorResponses(_codes(route, op), new Set(post ? op.errors : []), shared) },
   };
 }
 
@@ -299,6 +309,15 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
   const params = parameters();
   const paths: Record<string, Record<string, unknown>> = {};
   const seen = new Set<string>();
+  // Seeded with the answers that belong to no operation: unknown paths and unsupported methods.
+  const responses: Record<string, Json> = {
+    NotFound: _json(`NOT_FOUND: ${ERROR_CODES.NOT_FOUND.description}; also any unknown path under /api/v1/`, ref(errorSchemaName("NOT_FOUND"))),
+    MethodNotAllowed: {
+      description: "METHOD_NOT_ALLOWED: the path does not support the method (on every path, /healthz, /readyz and /metrics included)",
+      headers: { ..._apiHeaders(), "X-Correlation-Id": { description: "On /api/v1/ paths", schema: { type: "string" } }, Allow: ref("Allow", "headers") },
+      content: { [JSON_MEDIA]: { schema: ref(errorSchemaName("METHOD_NOT_ALLOWED")) } },
+    },
+  };
   for (const route of routes) {
     const key = `${route.method} ${route.pattern}`;
     const op = OPERATIONS[key];
@@ -306,7 +325,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
     if (seen.has(key)) throw new TypeError(`Cannot build the OpenAPI document: route ${key} is listed twice`);
     seen.add(key);
     const path = route.pattern.replace(/:([A-Za-z_]+)/g, "{$1}");
-    (paths[path] ??= {})[route.method.toLowerCase()] = _operation(route, key, op, params);
+    (paths[path] ??= {})[route.method.toLowerCase()] = _operation(route, key, op, params, responses);
   }
   for (const key of Object.keys(OPERATIONS)) {
     if (!seen.has(key)) throw new TypeError(`Cannot build the OpenAPI document: entry ${key} has no route`);
@@ -341,14 +360,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       schemas: schemas(),
       parameters: params,
       headers: headers(),
-      responses: {
-        NotFound: _json("NOT_FOUND: no such endpoint under /api/v1/", ref(errorSchemaName("NOT_FOUND"))),
-        MethodNotAllowed: {
-          description: "METHOD_NOT_ALLOWED: the path does not support the method",
-          headers: { ..._apiHeaders(), "X-Correlation-Id": { description: "On /api/v1/ paths", schema: { type: "string" } }, Allow: ref("Allow", "headers") },
-          content: { [JSON_MEDIA]: { schema: ref(errorSchemaName("METHOD_NOT_ALLOWED")) } },
-        },
-      },
+      responses,
     },
   };
 }

@@ -339,7 +339,7 @@ export function headers(): Record<string, Json> {
     XContentTypeOptions: h({ type: "string", const: "nosniff" }, "Always nosniff", true),
     RateLimitPolicy: h({ type: "string", examples: ['"token";q=100;w=10'] }, "The token's limit (draft-ietf-httpapi-ratelimit-headers); absent when limiting is off"),
     RateLimit: h({ type: "string", examples: ['"token";r=99;t=1'] }, "Requests left and seconds until the bucket is full; absent when limiting is off"),
-    RetryAfter: h({ type: "integer", minimum: 1 }, "Seconds to wait before retrying"),
+    RetryAfter: h({ type: "integer", minimum: 1 }, "Seconds to wait before retrying", true),
     Location: h({ type: "string", pattern: "^/api/v1/" }, "The created or accepted resource"),
     IdempotentReplayed: h({ type: "string", const: "true" }, "Present when this is the stored response of an earlier request with the same Idempotency-Key"),
     Allow: h({ type: "string", examples: ["GET, HEAD"] }, "The methods the path supports", true),

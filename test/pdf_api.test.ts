@@ -52,7 +52,8 @@ function run(cmd: string, args: string[]): Promise<{ stdout: string; stderr: str
   });
 }
 
-let tmp: string;
+const tmp = mkdtempSync(join(tmpdir(), "itest-pdf-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
 let fileCount = 0;
 function tempPdf(bytes: Uint8Array): string {
   const path = join(tmp, `download-${++fileCount}.pdf`);
@@ -89,7 +90,6 @@ describe("PDF downloads (API.md §4.3, §5, §8)", () => {
   const ids: Record<string, string> = {};
 
   before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "itest-pdf-"));
     s = await startServer();
     token = (await s.token("acme")).token;
     other = (await s.token("globex")).token;
@@ -108,10 +108,7 @@ describe("PDF downloads (API.md §4.3, §5, §8)", () => {
       ids[`sub:${name}`] = ((await res.json()) as { id: string }).id;
     }
   });
-  after(async () => {
-    await s.close();
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  after(() => s.close());
 
   test("the PDF tools are installed", () => {
     assert.deepEqual(missingTools, [], "apt-get install qpdf poppler-utils");
@@ -258,5 +255,48 @@ describe("PDF downloads (API.md §4.3, §5, §8)", () => {
     assert.equal(a.details.required_scope, "documents:read");
     const b = await errorOf(await s.fetch(`/api/v1/submissions/${ids["sub:ksef"]}/pdf`, writeOnly), 403, "FORBIDDEN");
     assert.equal(b.details.required_scope, "submissions:read");
+  });
+});
+
+describe("a large PDF (over 256 KB, the size above which downloads stream)", () => {
+  let s: TestServer;
+  let token: string;
+  let path: string;
+  before(async () => {
+    s = await startServer();
+    token = (await s.token("acme")).token;
+    // FA_3_complex with its first line repeated 6,000 times renders to about 290 KB.
+    const text = COMPLEX.toString("utf8");
+    const line = /<FaWiersz>[\s\S]*?<\/FaWiersz>/.exec(text)![0];
+    const lines = Array.from({ length: 6000 }, (_, i) => line.replace(/<NrWierszaFa>\d+<\/NrWierszaFa>/, `<NrWierszaFa>${i + 1}</NrWierszaFa>`));
+    const form = new FormData();
+    form.append("xml", new Blob([Buffer.from(text.replace(line, lines.join("\n")))], { type: "application/xml" }), "large.xml");
+    const res = await s.fetch("/api/v1/submissions", token, { method: "POST", body: form });
+    assert.equal(res.status, 201, await res.clone().text());
+    path = `/api/v1/submissions/${((await res.json()) as { id: string }).id}/pdf`;
+  });
+  after(() => s.close());
+
+  test("is served whole with Content-Length, ETag/304, HEAD and Ranges that add up to the whole", async () => {
+    const whole = await download(s, path, token);
+    assert.equal(whole.res.status, 200);
+    assert.ok(whole.body.length > 256 * 1024, `${whole.body.length} bytes`);
+    assert.equal(whole.res.headers.get("content-length"), String(whole.body.length));
+    const etag = whole.res.headers.get("etag")!;
+    assert.equal((await download(s, path, token, { "if-none-match": etag })).res.status, 304);
+    const head = await s.fetch(path, token, { method: "HEAD" });
+    assert.equal(head.headers.get("content-length"), String(whole.body.length));
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
+    const mid = 200_000;
+    const a = await download(s, path, token, { range: `bytes=0-${mid - 1}` });
+    const b = await download(s, path, token, { range: `bytes=${mid}-` });
+    assert.equal(a.res.status, 206);
+    assert.equal(b.res.status, 206);
+    assert.equal(b.res.headers.get("content-range"), `bytes ${mid}-${whole.body.length - 1}/${whole.body.length}`);
+    assert.ok(Buffer.concat([a.body, b.body]).equals(whole.body));
+  });
+
+  test("passes qpdf --check", { skip: missingTools.length > 0 }, async () => {
+    await run("qpdf", ["--check", tempPdf((await download(s, path, token)).body)]);
   });
 });
