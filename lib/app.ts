@@ -37,8 +37,11 @@ import type { SourceFactory } from "./sync/source.ts";
 export const DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024;
 /** API.md §9: 600 requests per minute per token, bursts of 100. */
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { requests: 600, windowMs: 60_000, burst: 100 };
-/** Requests without a valid token, per client address: enough for a misconfigured client to notice, too few to guess tokens. */
-export const DEFAULT_ANONYMOUS_LIMIT: RateLimitConfig = { requests: 60, windowMs: 60_000, burst: 30 };
+/**
+ * Requests without a valid token (failed authentications), per client address: a client that probes every endpoint
+ * is not refused, but guessing even a key id, let alone a 256-bit secret, runs at 5 attempts a second at most.
+ */
+export const DEFAULT_ANONYMOUS_LIMIT: RateLimitConfig = { requests: 300, windowMs: 60_000, burst: 100 };
 const CORRELATION_RE = /^[\x21-\x7e]{1,128}$/; // API.md §1: visible ASCII, at most 128
 
 /** Everything the app needs, in one options object (no module-level state). */
@@ -133,11 +136,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       log.tenant = token.tenant;
       log.keyId = token.key_id;
     }
-    // Valid tokens spend their own bucket; everything else (failed authentication included) the address's.
-    const limiter = token ? tokenLimiter : anonLimiter;
-    const policy = token ? tokenPolicy : anonPolicy;
+    // Valid tokens spend their own bucket; public routes a per-address bucket of the same size; everything
+    // else (failed authentication included) the stricter per-address one.
+    const isPublic = m.kind === "found" && m.data.scope === null;
+    const limiter = token || isPublic ? tokenLimiter : anonLimiter;
+    const policy = token || isPublic ? tokenPolicy : anonPolicy;
     if (limiter && policy) {
-      const r = limiter.take(token ? token.key_id : _clientKey(req.remoteAddress));
+      const client = _clientKey(req.remoteAddress);
+      const r = limiter.take(token ? token.key_id : isPublic ? `public:${client}` : client);
       log.headers = rateLimitHeaders(policy, r, token ? "token" : "address");
       if (!r.allowed) throw new ApiError("RATE_LIMITED", `Too many requests: retry in ${r.retryAfterSeconds} s`, { retry_after_seconds: r.retryAfterSeconds });
     }

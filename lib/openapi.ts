@@ -51,9 +51,8 @@ function _created(description: string, schema: string): Json {
   return _json(description, ref(schema), { Location: { ...ref("Location", "headers") } });
 }
 
-/** 200, 206, 304 and 416 of a raw-file download (API.md §4.3); HEAD gives the same headers. */
-function _download(media: string, what: string): Record<string, Json> {
-  const file = { [media]: { schema: { type: "string", contentMediaType: media } } };
+/** The responses of raw-file downloads (API.md §4.3), kept once in components.responses; HEAD gives the same headers. */
+function _downloadResponses(): Record<string, Json> {
   const common = {
     ..._apiHeaders(),
     ETag: ref("ETag", "headers"),
@@ -62,11 +61,25 @@ function _download(media: string, what: string): Record<string, Json> {
     "Content-Disposition": ref("ContentDisposition", "headers"),
   };
   const length = { "Content-Length": ref("ContentLength", "headers") };
+  const range = { "Content-Range": ref("ContentRange", "headers") };
+  const file = (media: string): Json => ({ [media]: { schema: { type: "string", contentMediaType: media } } });
   return {
-    200: { description: what, headers: { ...common, ...length }, content: file },
-    206: { description: "The requested byte range", headers: { ...common, ...length, "Content-Range": ref("ContentRange", "headers") }, content: file },
-    304: { description: "Not modified: the If-None-Match ETag matches", headers: common },
-    416: { description: "Range not satisfiable", headers: { ...common, "Content-Range": ref("ContentRange", "headers") } },
+    XmlFile: { description: "The XML", headers: { ...common, ...length }, content: file("application/xml") },
+    XmlRange: { description: "The requested byte range of the XML", headers: { ...common, ...length, ...range }, content: file("application/xml") },
+    PdfFile: { description: "The PDF", headers: { ...common, ...length }, content: file("application/pdf") },
+    PdfRange: { description: "The requested byte range of the PDF", headers: { ...common, ...length, ...range }, content: file("application/pdf") },
+    NotModified: { description: "Not modified: the If-None-Match ETag matches", headers: common },
+    RangeNotSatisfiable: { description: "Range not satisfiable", headers: { ...common, ...range } },
+  };
+}
+
+/** 200, 206, 304 and 416 of a download of `kind`. */
+function _download(kind: "Xml" | "Pdf"): Record<string, Json> {
+  return {
+    200: ref(`${kind}File`, "responses"),
+    206: ref(`${kind}Range`, "responses"),
+    304: ref("NotModified", "responses"),
+    416: ref("RangeNotSatisfiable", "responses"),
   };
 }
 
@@ -85,13 +98,13 @@ const OPERATIONS: Record<string, _Operation> = {
   "GET /api/v1/documents/:id/xml": {
     id: "getDocumentXml", tag: "Documents", summary: "Download a document's XML",
     description: "The exact bytes received from the source.", params: ["DocumentId", ...DOWNLOAD_PARAMS],
-    ok: _download("application/xml", "The XML"), errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
+    ok: _download("Xml"), errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
   },
   "GET /api/v1/documents/:id/pdf": {
     id: "getDocumentPdf", tag: "Documents", summary: "Download a document's PDF rendering",
     description: "An A4 rendering of the invoice, made from its XML (deterministic: same XML, same bytes).",
     params: ["DocumentId", "Lang", ...DOWNLOAD_PARAMS],
-    ok: _download("application/pdf", "The PDF"), errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
+    ok: _download("Pdf"), errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
   },
   "POST /api/v1/documents/sync": {
     id: "requestSync", tag: "Sync", summary: "Request a sync run",
@@ -122,11 +135,11 @@ const OPERATIONS: Record<string, _Operation> = {
   "GET /api/v1/submissions/:id/xml": {
     id: "getSubmissionXml", tag: "Submissions", summary: "Download a submission's XML",
     description: "The exact uploaded bytes.", params: ["SubmissionId", ...DOWNLOAD_PARAMS],
-    ok: _download("application/xml", "The XML"), errors: ["NOT_FOUND"],
+    ok: _download("Xml"), errors: ["NOT_FOUND"],
   },
   "GET /api/v1/submissions/:id/pdf": {
     id: "getSubmissionPdf", tag: "Submissions", summary: "Download a submission's PDF rendering",
-    params: ["SubmissionId", "Lang", ...DOWNLOAD_PARAMS], ok: _download("application/pdf", "The PDF"), errors: ["NOT_FOUND"],
+    params: ["SubmissionId", "Lang", ...DOWNLOAD_PARAMS], ok: _download("Pdf"), errors: ["NOT_FOUND"],
   },
   "POST /api/v1/webhooks": {
     id: "createWebhook", tag: "Webhooks", summary: "Register a webhook endpoint",
@@ -317,6 +330,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       headers: { ..._apiHeaders(), "X-Correlation-Id": { description: "On /api/v1/ paths", schema: { type: "string" } }, Allow: ref("Allow", "headers") },
       content: { [JSON_MEDIA]: { schema: ref(errorSchemaName("METHOD_NOT_ALLOWED")) } },
     },
+    ..._downloadResponses(),
   };
   for (const route of routes) {
     const key = `${route.method} ${route.pattern}`;
