@@ -242,7 +242,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       let err = caught;
       // Storage that cannot be written (disk full, read-only, I/O error) is unavailable, not a bug.
       const code = (err as { code?: unknown } | null)?.code;
-      if (typeof code === "string" && STORAGE_UNAVAILABLE.has(code)) {
+      if (req.aborted?.() === true) {
+        // The client went away mid-body: nobody reads this answer, and it is no server error.
+        logger.info("request aborted by the client", { request_id: requestId, route: log.route });
+        err = new ApiError("BAD_REQUEST", "The request body was not received completely", { field: "body", issue: "aborted" });
+      } else if (typeof code === "string" && STORAGE_UNAVAILABLE.has(code)) {
         logger.error("storage unavailable", { request_id: requestId, correlation_id: correlation, route: log.route, code });
         err = new ApiError("SERVICE_UNAVAILABLE", "Storage is unavailable", {}, { "retry-after": "5" });
       }
@@ -256,7 +260,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (log.headers) Object.assign(h, log.headers);
     if (draining) h.connection = "close"; // keep-alive sockets end with this response, so shutdown need not wait for them
     h["x-content-type-options"] = "nosniff";
-    h["x-request-id"] = requestId;
+    h["x-request-id"] ??= requestId; // a replayed error keeps the id its body names
     if (correlation) h["x-correlation-id"] = correlation;
     const seconds = (performance.now() - started) / 1000;
     metrics.observeRequest(log.route ?? "unmatched", res.status, seconds);

@@ -28,9 +28,11 @@ export function storedResponse(res: ApiResponse): StoredResponse | null {
   return { status: res.status, location: res.headers.location ?? null, body };
 }
 
-/** The replay of a stored response. */
+/** The replay of a stored response: the same body, and for an error the request id it names (API.md §1). */
 export function replayResponse(rec: IdempotencyRecord): ApiResponse {
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", "idempotent-replayed": "true" };
   if (rec.response.location) headers.location = rec.response.location;
+  const original = rec.response.status >= 400 ? /"request_id":"(req_[0-9A-Z]{26})"/.exec(rec.response.body) : null;
+  if (original) headers["x-request-id"] = original[1]!;
   return { status: rec.response.status, headers, body: rec.response.body };
 }

@@ -16,7 +16,7 @@ export type FingerprintBody =
   | { kind: "json"; bytes: Uint8Array }
   | { kind: "multipart"; parts: readonly FingerprintPart[] };
 
-/** One multipart part: its name, filename and content type as sent (null when absent), and content. */
+/** One multipart part: its name and content (other fields may be present and are ignored). */
 export interface FingerprintPart {
   name: string;
   filename: string | null;
@@ -31,8 +31,6 @@ const _UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 const _VERSION = "idempotency-fingerprint-v1";
 
 const _BODY_TAG = { empty: 0, json: 1, multipart: 2 } as const;
-const _ABSENT = 0;
-const _PRESENT = 1;
 const _encoder = new TextEncoder();
 
 /**
@@ -54,7 +52,7 @@ export function parseIdempotencyKey(value: string | null): string | null {
 /**
  * Hex SHA-256 of an unambiguous encoding of the method, the path and the body's meaning:
  * every field is length-prefixed, absent and empty differ, and multipart parts are hashed
- * in order by name, filename, content type and content, never by boundary.
+ * in order by name and content, never by boundary, filename or part content type.
  */
 export function fingerprintRequest(method: string, path: string, body: FingerprintBody): string {
   const hash = createHash("sha256");
@@ -67,9 +65,8 @@ export function fingerprintRequest(method: string, path: string, body: Fingerpri
   } else if (body.kind === "multipart") {
     _length(hash, body.parts.length);
     for (const part of body.parts) {
+      // API.md §7: each part's name and content; the filename and part type a client chose do not count.
       _field(hash, _encoder.encode(part.name));
-      _optional(hash, part.filename);
-      _optional(hash, part.contentType);
       _field(hash, part.body);
     }
   }
@@ -81,14 +78,6 @@ function _field(hash: Hash, bytes: Uint8Array): void {
   hash.update(bytes);
 }
 
-function _optional(hash: Hash, value: string | null): void {
-  if (value === null) {
-    hash.update(Uint8Array.of(_ABSENT));
-  } else {
-    hash.update(Uint8Array.of(_PRESENT));
-    _field(hash, _encoder.encode(value));
-  }
-}
 
 /** A 64-bit big-endian length, so no field can be long enough to be read as two. */
 function _length(hash: Hash, n: number): void {

@@ -48,7 +48,7 @@ function _json(description: string, schema: Json, extra: Record<string, Json> = 
 }
 
 function _created(description: string, schema: string): Json {
-  return _json(description, ref(schema), { Location: { ...ref("Location", "headers") } });
+  return _json(description, ref(schema), { Location: ref("Location", "headers") });
 }
 
 /** The responses of raw-file downloads (API.md §4.3), kept once in components.responses; HEAD gives the same headers. */
@@ -210,6 +210,12 @@ function _codes(route: ApiRoute, op: _Operation): Set<ErrorCode> {
   return codes;
 }
 
+/** JSON request bodies; the sync body may be empty (API.md §4.4). */
+const JSON_BODIES: Record<string, { name: string; required: boolean }> = {
+  "POST /api/v1/documents/sync": { name: "SyncRunRequest", required: false },
+  "POST /api/v1/webhooks": { name: "WebhookRequest", required: true },
+};
+
 /** The request body of a route that reads one. */
 function _requestBody(key: string, kind: "json" | "multipart"): Json {
   if (kind === "multipart") {
@@ -223,12 +229,7 @@ function _requestBody(key: string, kind: "json" | "multipart"): Json {
   return { required: schema.required, content: { [JSON_MEDIA]: { schema: ref(schema.name) } } };
 }
 
-/** JSON request bodies; the sync body may be empty (API.md §4.4). */
-const JSON_BODIES: Record<string, { name: string; required: boolean }> = {
-  "POST /api/v1/documents/sync": { name: "SyncRunRequest", required: false },
-  "POST /api/v1/webhooks": { name: "WebhookRequest", required: true },
-};
-
+/** The operation object of `route`; TypeError when its entry names a missing path parameter or the wrong body kind. */
 function _operation(route: ApiRoute, key: string, op: _Operation, params: Record<string, Json>, shared: Record<string, Json>): Json {
   const names = op.params ?? [];
   for (const name of route.pattern.split("/").filter((s) => s.startsWith(":")).map((s) => s.slice(1))) {

@@ -76,13 +76,12 @@ const part = (name: string, body: string, filename: string | null = null, conten
 function referenceFingerprint(method: string, path: string, body: FingerprintBody): string {
   const len = (n: number) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(n)); return b; };
   const field = (b: Uint8Array | string) => { const buf = Buffer.from(b); return Buffer.concat([len(buf.length), buf]); };
-  const optional = (s: string | null) => (s === null ? Buffer.from([0]) : Buffer.concat([Buffer.from([1]), field(s)]));
   const chunks = [field("idempotency-fingerprint-v1"), field(method), field(path)];
   if (body.kind === "empty") chunks.push(Buffer.from([0]));
   if (body.kind === "json") chunks.push(Buffer.from([1]), field(body.bytes));
   if (body.kind === "multipart") {
     chunks.push(Buffer.from([2]), len(body.parts.length));
-    for (const p of body.parts) chunks.push(field(p.name), optional(p.filename), optional(p.contentType), field(p.body));
+    for (const p of body.parts) chunks.push(field(p.name), field(p.body));
   }
   return createHash("sha256").update(Buffer.concat(chunks)).digest("hex");
 }
@@ -138,15 +137,17 @@ test("fingerprintRequest() tells apart requests that differ only in framing a na
     { what: "JSON vs multipart", input: [["POST", "/a", json("")], ["POST", "/a", multi()]] },
     { what: "JSON whitespace (raw bytes count)", input: [["POST", "/a", json('{"a":1}')], ["POST", "/a", json('{"a": 1}')]] },
     { what: "part name and content boundary", input: [["POST", "/a", multi(part("ab", "c"))], ["POST", "/a", multi(part("a", "bc"))]] },
-    { what: "no filename vs empty filename", input: [["POST", "/a", multi(part("f", "x", null))], ["POST", "/a", multi(part("f", "x", ""))]] },
-    { what: "no content type vs empty", input: [["POST", "/a", multi(part("f", "x", null, null))], ["POST", "/a", multi(part("f", "x", null, ""))]] },
-    { what: "filename vs content type", input: [["POST", "/a", multi(part("f", "x", "t", null))], ["POST", "/a", multi(part("f", "x", null, "t"))]] },
     { what: "part order", input: [["POST", "/a", multi(part("a", "1"), part("b", "2"))], ["POST", "/a", multi(part("b", "2"), part("a", "1"))]] },
     { what: "one part vs two", input: [["POST", "/a", multi(part("a", "12"))], ["POST", "/a", multi(part("a", "1"), part("a", "2"))]] },
     { what: "content", input: [["POST", "/a", multi(part("xml", "<a/>"))], ["POST", "/a", multi(part("xml", "<b/>"))]] },
-    { what: "filename", input: [["POST", "/a", multi(part("xml", "x", "a.xml"))], ["POST", "/a", multi(part("xml", "x", "b.xml"))]] },
   ];
   for (const { what, input: [a, b] } of cases) assert.notEqual(fingerprintRequest(...a), fingerprintRequest(...b), what);
+});
+
+test("fingerprintRequest() ignores a part's filename and content type (API.md §7: name and content)", () => {
+  const a = fingerprintRequest("POST", "/a", { kind: "multipart", parts: [part("xml", "<a/>", "a.xml", "application/xml")] });
+  const b = fingerprintRequest("POST", "/a", { kind: "multipart", parts: [part("xml", "<a/>", null, "text/xml")] });
+  assert.equal(a, b);
 });
 
 test("fingerprintRequest() is stable for equal requests", () => {

@@ -202,6 +202,22 @@ describe("the per-address limit on failed authentications (API.md §9)", () => {
     await errorOf(await s.fetch("/api/v1/documents", BAD_TOKEN), 401, "UNAUTHENTICATED");
   });
 
+  test("the public GET /api/v1/openapi.json carries the headers and is limited per address too", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await drain(await s.fetch("/api/v1/openapi.json", null));
+      policyQuota(res.headers.get("ratelimit-policy"));
+      parseRateLimit(res.headers.get("ratelimit"));
+      statuses.push(res.status);
+      if (res.status === 429) {
+        assert.match(res.headers.get("retry-after") ?? "", /^\d+$/);
+        break;
+      }
+    }
+    assert.equal(statuses[0], 200);
+    assert.equal(statuses.at(-1), 429, statuses.join(" "));
+  });
+
   test("the token is not echoed in the 429", async () => {
     const secret = "D".repeat(43);
     const res = await s.fetch("/api/v1/documents", `itk_echo00000000_${secret}`);

@@ -790,17 +790,22 @@ async function pollUntil(check: () => boolean | Promise<boolean>, ms: number): P
   return true;
 }
 
-/** Opens a raw socket, sends the head and half of a multipart body, then destroys the socket. */
-function abortHalfway(url: string, token: string, body: Buffer): Promise<void> {
+/**
+ * Opens a raw socket, sends the head and half of a multipart body (with Content-Length, or as
+ * one chunk of a chunked body), then destroys the socket.
+ */
+function abortHalfway(url: string, token: string, body: Buffer, chunked = false): Promise<void> {
   const u = new URL(url);
   const head = [
     "POST /api/v1/submissions HTTP/1.1", `Host: ${u.host}`, `X-API-Token: ${token}`,
-    "Content-Type: multipart/form-data; boundary=abort-b", `Content-Length: ${body.length}`, "", "",
+    "Content-Type: multipart/form-data; boundary=abort-b", chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${body.length}`, "", "",
   ].join("\r\n");
+  const half = body.subarray(0, body.length >> 1);
   return new Promise((resolve, reject) => {
     const sock = connect(Number(u.port), u.hostname, () => {
       sock.write(head);
-      sock.write(body.subarray(0, body.length >> 1), () => {
+      const payload = chunked ? Buffer.concat([Buffer.from(`${half.length.toString(16)}\r\n`), half, Buffer.from("\r\n")]) : half;
+      sock.write(payload, () => {
         sock.destroy();
         resolve();
       });
@@ -825,7 +830,7 @@ describe("aborted uploads (API.md §5, §9)", () => {
   });
   after(() => s.close());
 
-  test("1,000 uploads aborted halfway, 20 at a time, leave the server answering with flat fds and heap", { skip: !existsSync(FD_DIR), timeout: 120_000 }, async () => {
+  test("1,000 uploads aborted halfway (Content-Length and chunked), 20 at a time, leave the server answering with flat fds and heap", { skip: !existsSync(FD_DIR), timeout: 120_000 }, async () => {
     const body = multipartBody("abort-b", [{ name: "xml", filename: "x.xml", contentType: "application/xml", body: sample("ubl", "xrechnung_03.04a-INVOICE_ubl.xml") }]);
     // Warm up: one complete upload, so lazily opened files are open before the baseline.
     await created(await upload(s, token, PEPPOL));
@@ -834,7 +839,7 @@ describe("aborted uploads (API.md §5, §9)", () => {
     assert.ok(await pollUntil(() => openFds() <= fdsBefore, 5_000), "one aborted upload settles");
     const heapBefore = process.memoryUsage().heapUsed;
     for (let round = 0; round < 50; round++) {
-      await Promise.all(Array.from({ length: 20 }, () => abortHalfway(s.url, token, body)));
+      await Promise.all(Array.from({ length: 20 }, (_, i) => abortHalfway(s.url, token, body, i % 2 === 1)));
     }
     // Client sockets close at once; wait until the server has accepted and finished every request
     // (GET /metrics counts them by route), then until its sockets are closed too.
@@ -1095,6 +1100,29 @@ describe("GET /api/v1/submissions/{id} and its /xml download (API.md §4.3, §5)
     assert.ok(!/filename="[^"]*[/\\][^"]*"/.test(cd), "no path separators");
     const star = /filename\*=UTF-8''(.+)$/.exec(cd)![1]!;
     assert.equal(decodeURIComponent(star), "FV_Żółć_1.xml");
+  });
+
+  test("a 2.7 MB invoice (above the size where downloads stream) round-trips byte-exact, with HEAD and Range", async () => {
+    const t = await freshTenant(s);
+    const text = COMPLEX.toString("utf8");
+    const line = /<FaWiersz>[\s\S]*?<\/FaWiersz>/.exec(text)![0];
+    const lines = Array.from({ length: 6000 }, (_, i) => line.replace(/<NrWierszaFa>\d+<\/NrWierszaFa>/, `<NrWierszaFa>${i + 1}</NrWierszaFa>`));
+    const big = Buffer.from(text.replace(line, lines.join("\n")), "utf8");
+    assert.ok(big.length > 2_000_000);
+    const large = await created(await upload(s, t, big));
+    const res = await s.fetch(`/api/v1/submissions/${large.id}/xml`, t);
+    assert.equal(res.headers.get("content-length"), String(big.length));
+    assert.ok(Buffer.from(await res.arrayBuffer()).equals(big));
+    const head = await s.fetch(`/api/v1/submissions/${large.id}/xml`, t, { method: "HEAD" });
+    assert.equal(head.headers.get("content-length"), String(big.length));
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
+    const part = await s.fetch(`/api/v1/submissions/${large.id}/xml`, t, { headers: { range: "bytes=1000000-1000999" } });
+    assert.equal(part.status, 206);
+    assert.equal(part.headers.get("content-range"), `bytes 1000000-1000999/${big.length}`);
+    assert.ok(Buffer.from(await part.arrayBuffer()).equals(big.subarray(1_000_000, 1_001_000)));
+    const cached = await s.fetch(`/api/v1/submissions/${large.id}/xml`, t, { headers: { "if-none-match": res.headers.get("etag")! } });
+    assert.equal(cached.status, 304);
+    await cached.arrayBuffer();
   });
 
   test("a method other than GET or HEAD on /xml is 405 with Allow", async () => {

@@ -13,6 +13,8 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array> {
   url?: string | undefined;
   headers: Record<string, string | string[] | undefined>;
   socket: { remoteAddress?: string | undefined };
+  readonly complete?: boolean;
+  readonly destroyed?: boolean;
 }
 
 /** The parts of node:http's ServerResponse that the adapter uses. */
@@ -40,6 +42,7 @@ export function fromNodeRequest(req: NodeRequestLike): ApiRequest {
     },
     body: req,
     remoteAddress: req.socket.remoteAddress ?? "",
+    aborted: () => req.destroyed === true && req.complete !== true,
   };
 }
 

@@ -18,6 +18,8 @@ export interface ApiRequest {
   body: AsyncIterable<Uint8Array>;
   /** The client's address, for per-address limits and logs. */
   remoteAddress: string;
+  /** True when the client closed the connection before the request body was complete (if the adapter can tell). */
+  aborted?: () => boolean;
 }
 
 /** A body that is streamed from storage in chunks rather than held in memory. */
