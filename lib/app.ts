@@ -127,8 +127,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   /** The part of a request's handling that depends on who asks; `log` collects what the log line reports. */
-  async function handleApi(req: ApiRequest, requestId: string, log: _RequestLog): Promise<ApiResponse> {
-    if (draining) throw new ApiError("SERVICE_UNAVAILABLE", "The server is shutting down", {}, { "retry-after": "1" });
+  async function handleApi(req: ApiRequest, requestId: string, log: _RequestLog, badCorrelation: boolean): Promise<ApiResponse> {
     const m = router.match(req.method, req.path);
     if (m.kind === "found") log.route = m.pattern;
     const token = m.kind === "found" && m.data.scope === null ? null : await authenticate(req);
@@ -147,6 +146,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       log.headers = rateLimitHeaders(policy, r, token ? "token" : "address");
       if (!r.allowed) throw new ApiError("RATE_LIMITED", `Too many requests: retry in ${r.retryAfterSeconds} s`, { retry_after_seconds: r.retryAfterSeconds });
     }
+    if (badCorrelation) {
+      throw new ApiError("BAD_REQUEST", "X-Correlation-Id must be 1 to 128 visible ASCII characters", { field: "X-Correlation-Id", issue: "invalid" });
+    }
+    if (draining) throw new ApiError("SERVICE_UNAVAILABLE", "The server is shutting down", {}, { "retry-after": "1" });
     if (m.kind === "not_found") throw notFound("No such endpoint");
     if (m.kind === "method_not_allowed") {
       throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: m.allow }, { allow: m.allow.join(", ") });
@@ -227,14 +230,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     try {
       if (isApi) {
         correlation = req.header("x-correlation-id");
-        if (correlation !== null && correlation !== "" && !CORRELATION_RE.test(correlation)) {
-          correlation = crypto.randomUUID(); // the bad value is never reflected
-          throw new ApiError("BAD_REQUEST", "X-Correlation-Id must be 1 to 128 visible ASCII characters", {
-            field: "X-Correlation-Id", issue: "invalid",
-          });
-        }
-        correlation ||= crypto.randomUUID();
-        res = await handleApi(req, requestId, log);
+        const bad = correlation !== null && correlation !== "" && !CORRELATION_RE.test(correlation);
+        if (bad || !correlation) correlation = crypto.randomUUID(); // a bad value is never reflected
+        res = await handleApi(req, requestId, log, bad);
       } else {
         res = await handleOps(req, log);
       }
@@ -242,7 +240,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       let err = caught;
       // Storage that cannot be written (disk full, read-only, I/O error) is unavailable, not a bug.
       const code = (err as { code?: unknown } | null)?.code;
-      if (req.aborted?.() === true) {
+      if (!(err instanceof ApiError) && req.aborted?.() === true) {
         // The client went away mid-body: nobody reads this answer, and it is no server error.
         logger.info("request aborted by the client", { request_id: requestId, route: log.route });
         err = new ApiError("BAD_REQUEST", "The request body was not received completely", { field: "body", issue: "aborted" });

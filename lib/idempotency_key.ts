@@ -44,7 +44,7 @@ export function parseIdempotencyKey(value: string | null): string | null {
   if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) key = key.slice(1, -1);
   if (!_UUID_V4.test(key)) {
     // The value is not echoed: it is client input in a header, and the field says enough.
-    throw badRequest("Idempotency-Key", "must be a UUID v4", "Idempotency-Key must be a UUID v4");
+    throw badRequest("Idempotency-Key", "not_uuid_v4", "Idempotency-Key must be a UUID v4");
   }
   return key.toLowerCase();
 }

@@ -6,10 +6,11 @@
  * @module
  */
 import { SCOPES } from "./auth/tokens.ts";
-import { CURSOR_LIMIT, PAGE_SIZE, PAGE_WINDOW } from "./documents/list_query.ts";
+import { CURSOR_LIMIT, FORMATS, PAGE_SIZE, PAGE_WINDOW, SORTS, TYPES } from "./documents/list_query.ts";
 import type { ErrorCode } from "./http/errors.ts";
 import { MAX_WEBHOOK_URL_LENGTH } from "./webhooks/address_guard.ts";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "./webhooks/events.ts";
+import { MAX_DESCRIPTION } from "./webhooks/routes.ts";
 
 /** A JSON Schema or another OpenAPI object, as plain JSON. */
 export type Json = Record<string, unknown>;
@@ -21,11 +22,8 @@ export function ref(name: string, kind: "schemas" | "parameters" | "headers" | "
 
 // The same lists as lib/documents/list_query.ts (which does not export them); the
 // HTTP test sends every value and an invalid one, so a drift shows up there.
-const TYPES = ["invoice", "credit_note", "correction", "other"];
-const FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"];
-const SORTS = ["-issue_date", "issue_date", "-synced_at", "synced_at"];
 const CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}"; // lib/ids.ts: prefix, then 26 Crockford base32 characters
-const MAX_DESCRIPTION = 500; // lib/webhooks/routes.ts
+
 
 const STRING: Json = { type: "string" };
 const TIMESTAMP: Json = {

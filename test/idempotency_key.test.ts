@@ -60,7 +60,7 @@ test("parseIdempotencyKey() answers 400 on the Idempotency-Key field for anythin
         assert.ok(err instanceof ApiError, what);
         assert.equal(err.status, 400, what);
         assert.equal(err.code, "BAD_REQUEST", what);
-        assert.deepEqual(err.details, { field: "Idempotency-Key", issue: "must be a UUID v4" }, what);
+        assert.deepEqual(err.details, { field: "Idempotency-Key", issue: "not_uuid_v4" }, what);
         return true;
       },
       what,

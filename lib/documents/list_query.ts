@@ -11,9 +11,9 @@ export const CURSOR_LIMIT = { min: 1, max: 500, default: 50 } as const; // API.m
 export const PAGE_SIZE = { min: 1, max: 200, default: 50 } as const; // API.md §4.1
 export const PAGE_WINDOW = 10_000; // API.md §4.1: page × per_page beyond this must use the feed
 
-const TYPES = ["invoice", "credit_note", "correction", "other"] as const;
-const FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"] as const;
-const SORTS = ["-issue_date", "issue_date", "-synced_at", "synced_at"] as const;
+export const TYPES = ["invoice", "credit_note", "correction", "other"] as const;
+export const FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"] as const;
+export const SORTS = ["-issue_date", "issue_date", "-synced_at", "synced_at"] as const;
 
 /** The parsed list request. */
 export type ListQuery =

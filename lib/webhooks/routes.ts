@@ -14,7 +14,8 @@ import { validateEvents } from "./events.ts";
 import { generateWebhookSecret } from "./signature.ts";
 import { initialDeliveryState } from "./worker.ts";
 
-const MAX_DESCRIPTION = 500;
+/** Longest webhook description accepted. */
+export const MAX_DESCRIPTION = 500;
 
 /** The JSON of an endpoint; the secret only when it was just created. */
 export function webhookView(w: WebhookRecord, withSecret: boolean): Record<string, unknown> {
