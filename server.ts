@@ -10,15 +10,16 @@
  * @module
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createApp } from "./lib/app.ts";
+import { createApp, type App } from "./lib/app.ts";
 import { generateToken, parseScopes, SCOPES, type TokenRecord } from "./lib/auth/tokens.ts";
 import { loadConfig, parseArgs, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
-import { createJsonLogger } from "./lib/log.ts";
-import { parseRateLimit } from "./lib/rate_limit.ts";
+import { createJsonLogger, type Logger } from "./lib/log.ts";
+import { parseRateLimit, type RateLimitConfig } from "./lib/rate_limit.ts";
 import { parseDuration, parseRetrySchedule } from "./lib/webhooks/retry_schedule.ts";
 import { createHttpTransport } from "./storage/http_delivery.ts";
 import { FileStorage, isValidTenantId } from "./storage/file.ts";
@@ -30,6 +31,7 @@ const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its 
 const REQUEST_TIMEOUT_MS = 120_000; // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off
 const KEEP_ALIVE_TIMEOUT_MS = 5_000; // idle keep-alive sockets are not held longer
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
+const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
 const DEMO_TENANT = "demo";
 const DEMO_DIR = join(dirname(fileURLToPath(import.meta.url)), "storage", "demo");
 
@@ -96,29 +98,51 @@ function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
   }));
 }
 
-async function serve(config: Config): Promise<void> {
-  // The file store has one writer per data directory; several processes need locking that is not built yet.
-  if (config.workers !== 1) throw new RangeError("WORKERS > 1 is not supported yet: the file store serves one data directory from one process");
+/** Calls `stop` on SIGTERM and SIGINT (through Deno's own API on Deno, whose node:process does not deliver them). */
+function onSignals(stop: (signal: string) => void): void {
+  const deno = (globalThis as { Deno?: { addSignalListener(s: string, f: () => void): void } }).Deno;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    if (deno) deno.addSignalListener(signal, () => stop(signal));
+    else process.on(signal, () => stop(signal));
+  }
+}
+
+/** The rate limit of one of `workers` processes: each gets its share, so a token's limit holds across them. */
+function _share(config: Config): RateLimitConfig | null {
+  const limit = parseRateLimit(config.rateLimit);
+  if (!limit || config.workers === 1) return limit;
+  return { requests: Math.max(1, Math.floor(limit.requests / config.workers)), windowMs: limit.windowMs, burst: Math.max(1, Math.floor(limit.burst / config.workers)) };
+}
+
+/**
+ * Builds the app. `role` "all" serves HTTP and runs syncs and webhook deliveries (WORKERS=1); with several
+ * workers, the "primary" runs syncs and deliveries (one process, so each run and event has one executor)
+ * and the "worker"s serve HTTP on the shared port.
+ */
+async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger) {
   const dataDir = resolve(config.dataDir);
-  const isNew = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
-  const storage = new FileStorage(dataDir);
-  const logger = createJsonLogger(config.logLevel, (line) => void process.stdout.write(line));
-  const demoToken = config.demo ?? isNew ? await seedDemo(storage, dataDir) : null;
+  const storage = new FileStorage(dataDir, { shared: config.workers > 1 });
   const app = await createApp({
-    storage, logger, uploadLimit: config.uploadLimit, rateLimit: parseRateLimit(config.rateLimit),
+    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
+    executeSyncs: role !== "worker",
     webhooks: {
-      transport: createHttpTransport(config.webhookAllowPrivate),
+      ...(role !== "worker" ? { transport: createHttpTransport(config.webhookAllowPrivate) } : {}),
       schedule: parseRetrySchedule(config.webhookRetrySchedule),
       allowPrivate: config.webhookAllowPrivate,
     },
   });
+  return { app, storage, dataDir };
+}
+
+/** Starts node:http for the app; resolves with the URL once listening. */
+async function listen(config: Config, app: App, storage: FileStorage, logger: Logger, logListening: boolean): Promise<string> {
   const server = createServer(
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
     toNodeListener(app.handle),
   );
   let stopping = false;
-  const stop = (signal: string): void => {
+  onSignals((signal) => {
     if (stopping) return;
     stopping = true;
     logger.info("shutting down", { signal });
@@ -135,28 +159,74 @@ async function serve(config: Config): Promise<void> {
       process.exit(0);
     });
     server.closeIdleConnections();
-  };
-  // Deno's node:process does not deliver signals to process.on handlers; its own API does.
-  const deno = (globalThis as { Deno?: { addSignalListener(s: string, f: () => void): void } }).Deno;
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    if (deno) deno.addSignalListener(signal, () => stop(signal));
-    else process.on(signal, () => stop(signal));
-  }
+  });
   await new Promise<void>((done) => server.listen(config.port, config.host, done));
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : config.port;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
-  logger.info("listening", { url, data_dir: dataDir });
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  if (logListening) logger.info("listening", { url, data_dir: resolve(config.dataDir) });
+  return url;
+}
+
+async function serve(config: Config): Promise<void> {
+  const logger = createJsonLogger(config.logLevel, (line) => void process.stdout.write(line));
+  const isDeno = "Deno" in globalThis;
+  if (config.workers > 1 && isDeno) throw new RangeError("WORKERS > 1 needs node:cluster, which Deno does not provide");
+  if (config.workers > 1 && !cluster.isPrimary) {
+    const { app, storage } = await buildApp(config, "worker", logger);
+    await listen(config, app, storage, logger, false);
+    return;
+  }
+  const dataDir = resolve(config.dataDir);
+  const isNew = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  const { app, storage } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger);
+  const demoToken = config.demo ?? isNew ? await seedDemo(storage, dataDir) : null;
+  let url: string;
+  if (config.workers === 1) url = await listen(config, app, storage, logger, true);
+  else url = await forkWorkers(config, app, storage, logger);
   await app.sync.resume();
+  app.sync.start(SYNC_POLL_MS);
   app.webhooks?.start(WEBHOOK_POLL_MS);
   if (demoToken) {
     await app.sync.request(storage.tenant(DEMO_TENANT), null);
     // The token is shown once, on stderr, like `token create` does; it is never logged.
     process.stderr.write(`\nDemo tenant "${DEMO_TENANT}" is ready. Its token (shown once):\n\n  ${demoToken}\n\nTry:\n\n  curl -s -H 'X-API-Token: ${demoToken}' ${url}/api/v1/documents\n\n`);
   }
+}
 
-
+/** The primary of WORKERS > 1: forks the HTTP workers, restarts a worker that dies, stops them all on SIGTERM. */
+async function forkWorkers(config: Config, app: App, storage: FileStorage, logger: Logger): Promise<string> {
+  let stopping = false;
+  const listening = new Promise<string>((resolve) => {
+    cluster.once("listening", (_w, address) => {
+      const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+      resolve(`http://${host}:${address.port}`);
+    });
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    logger.error("worker died, starting another", { worker: worker.id, code, signal });
+    cluster.fork();
+  });
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+  onSignals(async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { signal });
+    const exits = Object.values(cluster.workers ?? {}).map((w) => new Promise<void>((done) => {
+      if (!w || w.isDead()) return done();
+      w.once("exit", () => done());
+      w.process.kill("SIGTERM");
+    }));
+    await Promise.all(exits);
+    await app.close();
+    await storage.close();
+    logger.info("stopped");
+    process.exit(0);
+  });
+  const url = await listening;
+  logger.info("listening", { url, data_dir: resolve(config.dataDir), workers: config.workers });
+  return url;
 }
 
 async function main(): Promise<void> {

@@ -58,6 +58,8 @@ export interface AppOptions {
   /** Per-address limit on requests without a valid token (failed authentications); null turns it off. */
   anonymousLimit?: RateLimitConfig | null;
   metrics?: Metrics;
+  /** False when another process runs the sync runs this app records (WORKERS > 1); default true. */
+  executeSyncs?: boolean;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
   webhooks?: { transport?: WebhookTransport; schedule?: readonly number[]; allowPrivate?: boolean; random?: () => number };
 }
@@ -92,6 +94,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const metrics = options.metrics ?? new Metrics();
   const sync = createSyncRunner({
     storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics,
+    ...(options.executeSyncs === false ? { execute: false } : {}),
   });
   const services: AppServices = {
     storage: options.storage,
@@ -111,7 +114,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes];
   const openapi = JSON.stringify(buildOpenApi([...routes, OPENAPI_ROUTE]));
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
-  const inFlight = new Set<string>(); // tenant + idempotency key of requests executing in this process
   const router: Router<ApiRoute> = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
   const tokenPolicy = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const anonPolicy = options.anonymousLimit === undefined ? DEFAULT_ANONYMOUS_LIMIT : options.anonymousLimit;
@@ -171,18 +173,21 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (key === null) return route.handle(ctx);
 
     const fingerprint = fingerprintOf(req.method, req.path, body);
-    const flightKey = `${token.tenant}\u0000${key}`;
-    const kept = await tenant.getIdempotency(key, now(), IDEMPOTENCY_TTL_MS);
-    if (kept) {
-      if (kept.fingerprint !== fingerprint) throw new ApiError("IDEMPOTENCY_KEY_MISMATCH", "This Idempotency-Key was used with a different request", {});
-      return replayResponse(kept);
-    }
-    if (inFlight.has(flightKey)) {
+    const replay = async (): Promise<ApiResponse | null> => {
+      const kept = await tenant.getIdempotency(key, now(), IDEMPOTENCY_TTL_MS);
+      if (kept && kept.fingerprint !== fingerprint) throw new ApiError("IDEMPOTENCY_KEY_MISMATCH", "This Idempotency-Key was used with a different request", {});
+      return kept ? replayResponse(kept) : null;
+    };
+    const early = await replay();
+    if (early) return early;
+    if (!(await tenant.beginIdempotent(key))) {
       throw new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed", {}, { "retry-after": "1" });
     }
-    inFlight.add(flightKey);
     ctx.idempotency = { key, fingerprint };
     try {
+      // Another request with the key may have finished between the first look and the claim.
+      const late = await replay();
+      if (late) return late;
       let res: ApiResponse;
       try {
         res = await route.handle(ctx);
@@ -198,7 +203,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       }
       return res;
     } finally {
-      inFlight.delete(flightKey);
+      await tenant.endIdempotent(key);
     }
   }
 

@@ -223,6 +223,9 @@ export interface TenantStore {
   /** The record of an idempotency key, or null when unknown or older than `maxAgeMs`. */
   getIdempotency(key: string, now: number, maxAgeMs: number): Promise<IdempotencyRecord | null>;
   putIdempotency(record: IdempotencyRecord): Promise<void>;
+  /** Marks a key as executing; false when a live request (in any process or node) holds it (409 IDEMPOTENCY_KEY_IN_USE). */
+  beginIdempotent(key: string): Promise<boolean>;
+  endIdempotent(key: string): Promise<void>;
 
   createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag): Promise<WebhookRecord>;
   getWebhook(id: string): Promise<WebhookRecord | null>;

@@ -23,6 +23,8 @@ const TENANT_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export interface FileStorageOptions {
   /** fsync every write (default true); bulk imports may turn it off and call flush(). */
   durable?: boolean;
+  /** Other processes use the same directory at the same time (WORKERS > 1): writes lock, reads catch up. */
+  shared?: boolean;
 }
 
 /** True when `id` is a valid tenant id (it names a directory). */
@@ -36,10 +38,12 @@ export class FileStorage implements Storage {
   readonly tokens: TokenStore;
   #tenants = new Map<string, FileTenantStore>();
   #durable: boolean;
+  #shared: boolean;
 
   constructor(dir: string, options: FileStorageOptions = {}) {
     this.dir = dir;
     this.#durable = options.durable ?? true;
+    this.#shared = options.shared ?? false;
     for (const sub of ["", "secrets", "tenants"]) mkdirSync(join(dir, sub), { recursive: true });
     removeTempLeftovers(dir);
     removeTempLeftovers(join(dir, "secrets"));
@@ -52,7 +56,7 @@ export class FileStorage implements Storage {
       if (!isValidTenantId(id)) throw new TypeError(`Invalid tenant id: ${id}`);
       const dir = join(this.dir, "tenants", id);
       if (existsSync(dir)) _cleanTenantDir(dir);
-      t = new FileTenantStore(id, dir, this.#durable);
+      t = new FileTenantStore(id, dir, this.#durable, this.#shared);
       this.#tenants.set(id, t);
     }
     return t;

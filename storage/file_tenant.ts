@@ -15,6 +15,7 @@ import type {
 } from "../lib/storage.ts";
 import { writeFileAtomic } from "./atomic.ts";
 import { IdempotencyFiles } from "./idempotency_file.ts";
+import { withFileLock } from "./file_lock.ts";
 import { BlobDir } from "./blob_dir.ts";
 import { hash32 } from "./crc32.ts";
 import { dayNumber, FORMAT_CODES, matchesFilter, NULL_DAY, TYPE_CODES } from "./filter.ts";
@@ -87,9 +88,12 @@ export class FileTenantStore implements TenantStore {
   #byExternalId = new HashIndex();
   #bySha = new HashIndex();
   #byBusinessKey = new HashIndex();
+  /** Other processes write to the same directory (WORKERS > 1): writes take the lock, reads catch up first. */
+  #shared: boolean;
 
-  constructor(tenant: string, dir: string, durable: boolean) {
+  constructor(tenant: string, dir: string, durable: boolean, shared = false) {
     this.tenant = tenant;
+    this.#shared = shared;
     mkdirSync(dir, { recursive: true });
     this.#docs = new RecordLog(dir, "documents", { durable, columnsOf: _docColumns });
     this.#subs = new RecordLog(dir, "submissions", { durable, columnsOf: _subColumns });
@@ -104,11 +108,38 @@ export class FileTenantStore implements TenantStore {
     }
     this.#blobs = new BlobDir(join(dir, "blobs"));
     this.#derived = new BlobDir(join(dir, "derived"));
-    for (let o = 0; o < this.#docs.count; o++) this.#byExternalId.add(this.#docs.u32[o * 12 + 9]!, o);
-    for (let o = 0; o < this.#subs.count; o++) {
+    this.#index(0, 0);
+  }
+
+  // Adds ordinals from these on to the in-memory hash indexes.
+  #index(docsFrom: number, subsFrom: number): void {
+    for (let o = docsFrom; o < this.#docs.count; o++) this.#byExternalId.add(this.#docs.u32[o * 12 + 9]!, o);
+    for (let o = subsFrom; o < this.#subs.count; o++) {
       this.#bySha.add(this.#subs.u32[o * 12 + 8]!, o);
       this.#byBusinessKey.add(this.#subs.u32[o * 12 + 9]!, o);
     }
+  }
+
+  // On a shared directory: takes in what other processes wrote (one fstat per log when nothing changed).
+  #catchUp(writer: boolean): void {
+    const docsFrom = this.#docs.catchUp(_docColumns, writer);
+    const subsFrom = this.#subs.catchUp(_subColumns, writer);
+    this.#runs.catchUp(_runColumns, writer);
+    this.#webhooks.catchUp(_webhookColumns, writer);
+    this.#index(docsFrom, subsFrom);
+    this.#idem.refresh();
+  }
+
+  #look(): void {
+    if (this.#shared) this.#catchUp(false);
+  }
+
+  #write<T>(fn: () => T): T {
+    if (!this.#shared) return fn();
+    return withFileLock(join(this.#dir, ".lock"), () => {
+      this.#catchUp(true);
+      return fn();
+    });
   }
 
   close(): void {
@@ -144,6 +175,10 @@ export class FileTenantStore implements TenantStore {
 
   /** The synchronous core of upsertDocument (also used for bulk seeding). */
   upsertDocumentSync(input: DocumentInput, now: string): { document: DocumentRecord; outcome: UpsertOutcome } {
+    return this.#write(() => this.#upsert(input, now));
+  }
+
+  #upsert(input: DocumentInput, now: string): { document: DocumentRecord; outcome: UpsertOutcome } {
     const key = hash32(`${input.source}\u0000${input.external_id}`);
     let ordinal = -1;
     let old: DocumentRecord | null = null;
@@ -182,6 +217,7 @@ export class FileTenantStore implements TenantStore {
   }
 
   async getDocument(id: string): Promise<Stored<DocumentRecord> | null> {
+    this.#look();
     const o = decodeOrdinalId("doc", id);
     if (o < 0 || o >= this.#docs.count) return null;
     const json = this.#docs.read(o);
@@ -190,12 +226,14 @@ export class FileTenantStore implements TenantStore {
   }
 
   async documentChanges(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage> {
+    this.#look();
     const pass = this.#columnFilter(filter);
     const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined;
     return _walkFeed(this.#docs, after, limit, maxScan, pass, exact ? (j) => matchesFilter(_parse(j), filter) : null);
   }
 
   async documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number) {
+    this.#look();
     const pass = this.#columnFilter(filter);
     const log = this.#docs;
     const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined;
@@ -208,37 +246,40 @@ export class FileTenantStore implements TenantStore {
   }
 
   async createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {
-    const shaHash = hash32(input.xml.sha256);
-    const bk = businessKey(input.fields);
-    const bkHash = hash32(bk);
-    for (const o of this.#bySha.find(shaHash)) {
-      const s = _parse<SubmissionRecord>(this.#subs.read(o));
-      if (s.sha256 === input.xml.sha256) return { duplicateOf: s.id };
-    }
-    for (const o of this.#byBusinessKey.find(bkHash)) {
-      const s = _parse<SubmissionRecord>(this.#subs.read(o));
-      if (businessKey(s) === bk) return { duplicateOf: s.id };
-    }
-    const ordinal = this.#subs.count;
-    const sub: SubmissionRecord = {
-      id: encodeOrdinalId("sub", Date.parse(now), ordinal),
-      status: "accepted",
-      ...input.fields,
-      sha256: input.xml.sha256,
-      size: input.xml.size,
-      created_at: now,
-    };
-    const text = submissionJson(sub);
-    const json = enc.encode(text);
-    const meta = _meta(idem, text, now);
-    this.#subs.write(ordinal, json, _subColumns(json), meta && enc.encode(JSON.stringify(meta)));
-    if (meta) this.#idem.put(meta);
-    this.#bySha.add(shaHash, ordinal);
-    this.#byBusinessKey.add(bkHash, ordinal);
-    return { created: sub };
+    return this.#write(() => {
+      const shaHash = hash32(input.xml.sha256);
+      const bk = businessKey(input.fields);
+      const bkHash = hash32(bk);
+      for (const o of this.#bySha.find(shaHash)) {
+        const s = _parse<SubmissionRecord>(this.#subs.read(o));
+        if (s.sha256 === input.xml.sha256) return { duplicateOf: s.id };
+      }
+      for (const o of this.#byBusinessKey.find(bkHash)) {
+        const s = _parse<SubmissionRecord>(this.#subs.read(o));
+        if (businessKey(s) === bk) return { duplicateOf: s.id };
+      }
+      const ordinal = this.#subs.count;
+      const sub: SubmissionRecord = {
+        id: encodeOrdinalId("sub", Date.parse(now), ordinal),
+        status: "accepted",
+        ...input.fields,
+        sha256: input.xml.sha256,
+        size: input.xml.size,
+        created_at: now,
+      };
+      const text = submissionJson(sub);
+      const json = enc.encode(text);
+      const meta = _meta(idem, text, now);
+      this.#subs.write(ordinal, json, _subColumns(json), meta && enc.encode(JSON.stringify(meta)));
+      if (meta) this.#idem.put(meta);
+      this.#bySha.add(shaHash, ordinal);
+      this.#byBusinessKey.add(bkHash, ordinal);
+      return { created: sub };
+    });
   }
 
   async getSubmission(id: string): Promise<Stored<SubmissionRecord> | null> {
+    this.#look();
     const o = decodeOrdinalId("sub", id);
     if (o < 0 || o >= this.#subs.count) return null;
     const json = this.#subs.read(o);
@@ -247,34 +288,40 @@ export class FileTenantStore implements TenantStore {
   }
 
   async submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage> {
+    this.#look();
     return _walkFeed(this.#subs, after, limit, maxScan, () => true, null);
   }
 
   async requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }> {
-    const active = this.#activeRuns().find((r) => r.source === source);
-    if (active) return { run: active, created: false };
-    const ordinal = this.#runs.count;
-    const run: SyncRunRecord = {
-      id: encodeOrdinalId("sync", Date.parse(now), ordinal),
-      source, status: "queued", requested_at: now, started_at: null, finished_at: null,
-      counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
-    };
-    const text = JSON.stringify(run);
-    const json = enc.encode(text);
-    const meta = _meta(idem, text, now);
-    this.#runs.write(ordinal, json, _runColumns(json), meta && enc.encode(JSON.stringify(meta)));
-    if (meta) this.#idem.put(meta);
-    return { run, created: true };
+    return this.#write(() => {
+      const active = this.#activeRuns().find((r) => r.source === source);
+      if (active) return { run: active, created: false };
+      const ordinal = this.#runs.count;
+      const run: SyncRunRecord = {
+        id: encodeOrdinalId("sync", Date.parse(now), ordinal),
+        source, status: "queued", requested_at: now, started_at: null, finished_at: null,
+        counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
+      };
+      const text = JSON.stringify(run);
+      const json = enc.encode(text);
+      const meta = _meta(idem, text, now);
+      this.#runs.write(ordinal, json, _runColumns(json), meta && enc.encode(JSON.stringify(meta)));
+      if (meta) this.#idem.put(meta);
+      return { run, created: true };
+    });
   }
 
   async saveRun(run: SyncRunRecord): Promise<void> {
-    const o = decodeOrdinalId("sync", run.id);
-    if (o < 0 || o >= this.#runs.count) throw new RangeError(`Unknown run ${run.id}`);
-    const json = enc.encode(JSON.stringify(run));
-    this.#runs.write(o, json, _runColumns(json));
+    return this.#write(() => {
+      const o = decodeOrdinalId("sync", run.id);
+      if (o < 0 || o >= this.#runs.count) throw new RangeError(`Unknown run ${run.id}`);
+      const json = enc.encode(JSON.stringify(run));
+      this.#runs.write(o, json, _runColumns(json));
+    });
   }
 
   async getRun(id: string): Promise<SyncRunRecord | null> {
+    this.#look();
     const o = decodeOrdinalId("sync", id);
     if (o < 0 || o >= this.#runs.count) return null;
     const run = _parse<SyncRunRecord>(this.#runs.read(o));
@@ -282,6 +329,7 @@ export class FileTenantStore implements TenantStore {
   }
 
   async activeRuns(): Promise<SyncRunRecord[]> {
+    this.#look();
     return this.#activeRuns();
   }
 
@@ -290,34 +338,50 @@ export class FileTenantStore implements TenantStore {
   }
 
   async feedLength(c: Collection): Promise<number> {
+    this.#look();
     return this.#log(c).feedLength;
   }
 
   async rawChanges(c: Collection, from: number, limit: number): Promise<RawChange[]> {
+    this.#look();
     const log = this.#log(c);
     return log.rawFeed(from, limit).map((e) => ({ seq: e.seq, json: log.readVersion(e), first: e.first }));
   }
 
   async getIdempotency(key: string, now: number, maxAgeMs: number) {
+    this.#look();
     return this.#idem.get(key, now, maxAgeMs);
   }
 
+  async beginIdempotent(key: string) {
+    return this.#idem.begin(key);
+  }
+
+  async endIdempotent(key: string) {
+    this.#idem.end(key);
+  }
+
   async putIdempotency(record: IdempotencyRecord) {
-    this.#idem.put(record);
+    return this.#write(() => {
+      this.#idem.put(record);
+    });
   }
 
   async createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag): Promise<WebhookRecord> {
-    const ordinal = this.#webhooks.count;
-    const hook: WebhookRecord = { id: encodeOrdinalId("whk", Date.parse(input.created_at), ordinal), ...input, status: "enabled" };
-    const text = JSON.stringify(hook);
-    const json = enc.encode(text);
-    const meta = _meta(idem, text, input.created_at);
-    this.#webhooks.write(ordinal, json, _webhookColumns(json), meta && enc.encode(JSON.stringify(meta)));
-    if (meta) this.#idem.put(meta);
-    return hook;
+    return this.#write(() => {
+      const ordinal = this.#webhooks.count;
+      const hook: WebhookRecord = { id: encodeOrdinalId("whk", Date.parse(input.created_at), ordinal), ...input, status: "enabled" };
+      const text = JSON.stringify(hook);
+      const json = enc.encode(text);
+      const meta = _meta(idem, text, input.created_at);
+      this.#webhooks.write(ordinal, json, _webhookColumns(json), meta && enc.encode(JSON.stringify(meta)));
+      if (meta) this.#idem.put(meta);
+      return hook;
+    });
   }
 
   async getWebhook(id: string): Promise<WebhookRecord | null> {
+    this.#look();
     const o = decodeOrdinalId("whk", id);
     if (o < 0 || o >= this.#webhooks.count) return null;
     const w = _parse<WebhookRecord>(this.#webhooks.read(o));
@@ -325,6 +389,7 @@ export class FileTenantStore implements TenantStore {
   }
 
   async listWebhooks(): Promise<WebhookRecord[]> {
+    this.#look();
     const out: WebhookRecord[] = [];
     for (let o = 0; o < this.#webhooks.count; o++) {
       if (this.#webhooks.u8[o * 48 + 44] !== WEBHOOK_STATUS.deleted) out.push(_parse(this.#webhooks.read(o)));
@@ -333,10 +398,12 @@ export class FileTenantStore implements TenantStore {
   }
 
   async saveWebhook(record: WebhookRecord): Promise<void> {
-    const o = decodeOrdinalId("whk", record.id);
-    if (o < 0 || o >= this.#webhooks.count) throw new RangeError(`Unknown webhook ${record.id}`);
-    const json = enc.encode(JSON.stringify(record));
-    this.#webhooks.write(o, json, _webhookColumns(json));
+    return this.#write(() => {
+      const o = decodeOrdinalId("whk", record.id);
+      if (o < 0 || o >= this.#webhooks.count) throw new RangeError(`Unknown webhook ${record.id}`);
+      const json = enc.encode(JSON.stringify(record));
+      this.#webhooks.write(o, json, _webhookColumns(json));
+    });
   }
 
   async getDeliveryState(webhookId: string): Promise<DeliveryState | null> {

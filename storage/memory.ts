@@ -184,6 +184,15 @@ class _MemoryTenant implements TenantStore {
   async putIdempotency(record: IdempotencyRecord) {
     this.#idem.set(record.key, record);
   }
+  #executing = new Set<string>();
+  async beginIdempotent(key: string) {
+    if (this.#executing.has(key)) return false;
+    this.#executing.add(key);
+    return true;
+  }
+  async endIdempotent(key: string) {
+    this.#executing.delete(key);
+  }
   async createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag) {
     const hook: WebhookRecord = { id: encodeOrdinalId("whk", Date.parse(input.created_at), this.#webhooks.length), ...input, status: "enabled" };
     this.#webhooks.push(hook);

@@ -214,6 +214,54 @@ export class RecordLog {
     }
   }
 
+  // Records after the last feed entry were appended by a writer that died before its feed entry: re-derive
+  // the complete ones, cut off a torn one. Only ever run by the one writer (at open, or holding the lock).
+  #repairTail(columnsOf: (json: Uint8Array) => SlotColumns): void {
+    const logBytes = fstatSync(this.#logFd).size;
+    let pos = this.#logSize;
+    const head = Buffer.allocUnsafe(HEADER);
+    while (pos + HEADER <= logBytes) {
+      _readAll(this.#logFd, head, pos);
+      const len = head.readUInt32LE(0), crc = head.readUInt32LE(4), ord = head.readUInt32LE(8), metaLen = head.readUInt32LE(12);
+      if (len + metaLen > MAX_RECORD || pos + HEADER + len + metaLen > logBytes || ord > this.#count) break;
+      const body = Buffer.allocUnsafe(len + metaLen);
+      _readAll(this.#logFd, body, pos + HEADER);
+      if (crc32(body) !== crc) break;
+      this.#logSize = pos + HEADER + len + metaLen;
+      this.#apply(ord, pos, len, metaLen, columnsOf(body.subarray(0, len)));
+      pos = this.#logSize;
+    }
+    if (this.#logSize < logBytes) ftruncateSync(this.#logFd, this.#logSize);
+  }
+
+  /**
+   * Takes in the changes that other processes appended to a shared data directory since this one last looked
+   * (one fstat when nothing changed). With `writer`, also repairs what a writer that died left behind; the
+   * caller must then hold the cross-process lock. Returns the first ordinal that is new to this process.
+   */
+  catchUp(columnsOf: (json: Uint8Array) => SlotColumns, writer: boolean): number {
+    const firstNew = this.#count;
+    const n = Math.floor(fstatSync(this.#feedFd).size / FEED_ENTRY);
+    if (n > this.#feedCount) {
+      const buf = Buffer.allocUnsafe((n - this.#feedCount) * FEED_ENTRY);
+      _readAll(this.#feedFd, buf, this.#feedCount * FEED_ENTRY);
+      const head = Buffer.allocUnsafe(HEADER);
+      for (let i = 0; this.#feedCount < n; i++, this.#feedCount++) {
+        const off = buf.readDoubleLE(i * FEED_ENTRY), ord = buf.readUInt32LE(i * FEED_ENTRY + 8);
+        const len = buf.readUInt32LE(i * FEED_ENTRY + 12) & LEN_MASK;
+        _readAll(this.#logFd, head, off);
+        const json = Buffer.allocUnsafe(len);
+        _readAll(this.#logFd, json, off + HEADER);
+        if (ord >= this.#count) this.#grow(ord + 1);
+        // From the record itself, not the slots file: its writer may not have written the slot yet.
+        this.#setSlot(ord, off, len, this.#feedCount, columnsOf(json));
+        this.#logSize = off + HEADER + len + head.readUInt32LE(12);
+      }
+    }
+    if (writer) this.#repairTail(columnsOf);
+    return firstNew;
+  }
+
   #readLastMeta(): Uint8Array | null {
     if (this.#feedCount === 0) return null;
     const e = Buffer.allocUnsafe(FEED_ENTRY);
@@ -278,19 +326,7 @@ export class RecordLog {
       this.#setSlot(ord, off, len, seq, columnsOf(json));
       _writeAll(this.#slotsFd, new Uint8Array(this.#buf, ord * SLOT, SLOT), ord * SLOT);
     }
-    const head = Buffer.allocUnsafe(HEADER);
-    while (pos + HEADER <= logBytes) {
-      _readAll(this.#logFd, head, pos);
-      const len = head.readUInt32LE(0), crc = head.readUInt32LE(4), ord = head.readUInt32LE(8), metaLen = head.readUInt32LE(12);
-      if (len + metaLen > MAX_RECORD || pos + HEADER + len + metaLen > logBytes || ord > this.#count) break;
-      const body = Buffer.allocUnsafe(len + metaLen);
-      _readAll(this.#logFd, body, pos + HEADER);
-      if (crc32(body) !== crc) break;
-      this.#logSize = pos + HEADER + len + metaLen;
-      this.#apply(ord, pos, len, metaLen, columnsOf(body.subarray(0, len)));
-      pos = this.#logSize;
-    }
-    if (this.#logSize < logBytes) ftruncateSync(this.#logFd, this.#logSize);
+    this.#repairTail(columnsOf);
     this.#lastMeta = this.#readLastMeta();
     // Slots past the last ordinal any feed entry names were written by nobody: drop them.
     if (slotBytes !== this.#count * SLOT) ftruncateSync(this.#slotsFd, this.#count * SLOT);

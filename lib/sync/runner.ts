@@ -24,13 +24,17 @@ export interface SyncRunnerOptions {
   now: () => number;
   logger: Logger;
   metrics?: Metrics;
+  /** False in a process that only records run requests while another process executes them (WORKERS > 1). */
+  execute?: boolean;
 }
 
 /** Runs syncs in this process. */
 export interface SyncRunner {
   request(tenant: TenantStore, source: string | null, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }>;
-  /** Picks up runs that a previous process left queued or running. */
+  /** Picks up runs that are queued or running but not running here (left by a dead process, or recorded by another). */
   resume(): Promise<void>;
+  /** Calls resume() every `intervalMs` until stopped. */
+  start(intervalMs: number): void;
   /** Stops at the next safe point (between two items) and waits for running runs. */
   stop(): Promise<void>;
   /** Resolves when every run started so far has finished (for tests and shutdown). */
@@ -41,6 +45,7 @@ export interface SyncRunner {
 export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
   const running = new Map<string, Promise<void>>();
   const abort = new AbortController();
+  let timer: ReturnType<typeof setInterval> | null = null;
   const iso = (): string => new Date(o.now()).toISOString();
 
   function sourceOf(tenant: string, name: string | null): DocumentSource {
@@ -52,7 +57,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
 
   function schedule(tenant: TenantStore, run: SyncRunRecord): void {
     const key = `${tenant.tenant}\u0000${run.source}`;
-    if (running.has(key) || abort.signal.aborted) return;
+    if (o.execute === false || running.has(key) || abort.signal.aborted) return;
     const p = execute(tenant, run)
       .catch((e: unknown) => o.logger.error("sync run crashed", { tenant: tenant.tenant, run: run.id, error: String(e) }))
       .finally(() => running.delete(key));
@@ -126,7 +131,11 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
         for (const run of await tenant.activeRuns()) schedule(tenant, run);
       }
     },
+    start(intervalMs) {
+      timer = setInterval(() => void this.resume().catch((e: unknown) => o.logger.error("sync poll failed", { error: String(e) })), intervalMs);
+    },
     async stop() {
+      if (timer) clearInterval(timer);
       abort.abort();
       await Promise.all(running.values());
     },
