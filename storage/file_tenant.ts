@@ -127,7 +127,6 @@ export class FileTenantStore implements TenantStore {
     this.#runs.catchUp(_runColumns, writer);
     this.#webhooks.catchUp(_webhookColumns, writer);
     this.#index(docsFrom, subsFrom);
-    this.#idem.refresh();
   }
 
   #look(): void {
@@ -350,6 +349,7 @@ export class FileTenantStore implements TenantStore {
 
   async getIdempotency(key: string, now: number, maxAgeMs: number) {
     this.#look();
+    if (this.#shared) this.#idem.refresh(); // keys that another process committed
     return this.#idem.get(key, now, maxAgeMs);
   }
 

@@ -69,9 +69,3 @@ export function numberOf(v: unknown): number {
   if (!Number.isSafeInteger(n)) throw new TypeError(`Expected an integer, got ${String(v)}`);
   return n;
 }
-
-/** The error code of a PostgreSQL error (SQLSTATE), or null. */
-export function sqlState(err: unknown): string | null {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : null;
-}

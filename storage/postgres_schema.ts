@@ -117,6 +117,14 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (tenant, key)
       )`,
       `CREATE INDEX idempotency_age ON idempotency (tenant, created_at)`,
+      // Keys whose first request is executing, on any node: a lease, so that a node that dies mid-request frees them.
+      `CREATE TABLE idempotency_claims (
+        tenant text NOT NULL,
+        key text NOT NULL,
+        owner text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant, key)
+      )`,
       `CREATE TABLE webhooks (
         tenant text NOT NULL,
         id text NOT NULL,

@@ -6,7 +6,7 @@
  * in one transaction. Semantics mirror the memory and file stores.
  * @module
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/documents/document_json.ts";
 import { newId } from "../lib/ids.ts";
 import type {
@@ -22,6 +22,9 @@ const CHUNK = 1024 * 1024; // streaming chunk: a 10 MiB download is ten 1 MiB re
 const KEEP_IDEMPOTENCY_MS = 2 * 86_400_000; // API.md §7 keeps keys 24 hours; rows live two days, as in the file store
 const SWEEP_EVERY_MS = 3_600_000;
 const MAX_DAY = 0x7fffffff;
+// Claims are taken after the body is read, and handlers then take well under a second: a minute covers any
+// stall, and is how long a node that dies mid-request keeps its keys answering 409 IDEMPOTENCY_KEY_IN_USE.
+const CLAIM_LEASE_S = 60;
 
 const ORDER: Record<DocumentSort, (t: string) => string> = {
   "issue_date": (t) => `${t}issue_day ASC NULLS LAST, ${t}ord ASC`,
@@ -84,15 +87,16 @@ async function _lockFeed(c: PgQueryable, tenant: string, collection: Collection)
   return numberOf(r.rows[0]!.length);
 }
 
-// Appends a change at `seq` and moves the feed's length past it; `$1` is the tenant, the rest follow `params`.
-const APPEND_CHANGE = (first: number) => `c AS (INSERT INTO changes (tenant, collection, seq, first, json) VALUES ($1, $${first}, $${first + 1}, $${first + 2}, $${first + 3})),
-  f AS (UPDATE feeds SET length = $${first + 1} + 1 WHERE tenant = $1 AND collection = $${first})`;
+// CTEs that append a change and move the feed's length past it: $1 tenant, $2 collection, $3 position, $4 first version, $5 JSON.
+const APPEND_CHANGE = `c AS (INSERT INTO changes (tenant, collection, seq, first, json) VALUES ($1, $2, $3, $4, $5)),
+  f AS (UPDATE feeds SET length = $3 + 1 WHERE tenant = $1 AND collection = $2)`;
 
 /** A tenant's store over a pool. */
 export class PostgresTenantStore implements TenantStore {
   readonly tenant: string;
   #pool: PgPool;
   #sweptAt = 0;
+  #claims = new Map<string, string>(); // idempotency keys this process executes, and the owner token of each lease
 
   constructor(tenant: string, pool: PgPool) {
     this.tenant = tenant;
@@ -168,7 +172,7 @@ export class PostgresTenantStore implements TenantStore {
           ON CONFLICT (tenant, source, external_id) DO UPDATE SET seq = EXCLUDED.seq, type = EXCLUDED.type, format = EXCLUDED.format,
             issue_day = EXCLUDED.issue_day, seller_tax_id = EXCLUDED.seller_tax_id, buyer_tax_id = EXCLUDED.buyer_tax_id,
             xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json),
-        ${APPEND_CHANGE(2)} SELECT 1`,
+        ${APPEND_CHANGE} SELECT 1`,
       [this.tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, day === NULL_DAY ? null : day,
         doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now]);
       return { document: doc, outcome: old ? "updated" as const : "created" as const };
@@ -233,7 +237,7 @@ export class PostgresTenantStore implements TenantStore {
         if (!dup.rows[0]) throw new Error(`Submission ${sub.id} conflicts with no duplicate`);
         return { duplicateOf: String(dup.rows[0].id) };
       }
-      await c.query(`WITH ${APPEND_CHANGE(2)} SELECT 1`, [this.tenant, "submissions", seq, true, json]);
+      await c.query(`WITH ${APPEND_CHANGE} SELECT 1`, [this.tenant, "submissions", seq, true, json]);
       await this.#tag(c, idem, json, now);
       return { created: sub };
     });
@@ -263,7 +267,7 @@ export class PostgresTenantStore implements TenantStore {
         const active = await c.query("SELECT json FROM runs WHERE tenant = $1 AND source = $2 AND status IN ('queued', 'running')", [this.tenant, source]);
         return { run: JSON.parse(String(active.rows[0]!.json)) as SyncRunRecord, created: false };
       }
-      await c.query(`WITH ${APPEND_CHANGE(2)} SELECT 1`, [this.tenant, "runs", seq, true, json]);
+      await c.query(`WITH ${APPEND_CHANGE} SELECT 1`, [this.tenant, "runs", seq, true, json]);
       await this.#tag(c, idem, json, now);
       return { run, created: true };
     });
@@ -275,7 +279,7 @@ export class PostgresTenantStore implements TenantStore {
       const json = JSON.stringify(run);
       const r = await c.query("UPDATE runs SET status = $3, json = $4 WHERE tenant = $1 AND id = $2", [this.tenant, run.id, run.status, json]);
       if (r.rowCount === 0) throw new RangeError(`Unknown run ${run.id}`);
-      await c.query(`WITH ${APPEND_CHANGE(2)} SELECT 1`, [this.tenant, "runs", seq, false, json]);
+      await c.query(`WITH ${APPEND_CHANGE} SELECT 1`, [this.tenant, "runs", seq, false, json]);
     });
   }
 
@@ -308,6 +312,24 @@ export class PostgresTenantStore implements TenantStore {
 
   async putIdempotency(record: IdempotencyRecord): Promise<void> {
     await this.#putIdempotency(this.#pool, record);
+  }
+
+  // A lease on the database's clock: taken when free or expired, so a node that died holding it blocks the key only briefly.
+  async beginIdempotent(key: string): Promise<boolean> {
+    const owner = randomUUID();
+    const r = await this.#pool.query(`INSERT INTO idempotency_claims (tenant, key, owner, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 second')
+      ON CONFLICT (tenant, key) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE idempotency_claims.expires_at < now()`,
+    [this.tenant, key, owner, CLAIM_LEASE_S]);
+    if (r.rowCount === 0) return false;
+    this.#claims.set(key, owner);
+    return true;
+  }
+
+  async endIdempotent(key: string): Promise<void> {
+    const owner = this.#claims.get(key);
+    if (owner === undefined) return;
+    this.#claims.delete(key);
+    await this.#pool.query("DELETE FROM idempotency_claims WHERE tenant = $1 AND key = $2 AND owner = $3", [this.tenant, key, owner]);
   }
 
   // The key's record commits in the effect's transaction (`c`), so a crash cannot keep one without the other.

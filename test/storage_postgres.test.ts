@@ -146,6 +146,7 @@ if ("why" in reached) {
         await h.gate;
       }));
       const t = storage.tenant("acme");
+      await t.upsertDocument(doc("Z"), at(0)); // the feed exists: the steady state, not its first write
       let reachedCommit!: () => void, release!: () => void;
       const atCommit = new Promise<void>((r) => (reachedCommit = r));
       hold = { reached: reachedCommit, gate: new Promise<void>((r) => (release = r)) };
@@ -158,14 +159,14 @@ if ("why" in reached) {
         waiting = r.rows[0].n === 1;
       }
       assert.ok(waiting, "B waits on the feed lock that A holds");
-      assert.equal(await t.feedLength("documents"), 0);
-      assert.deepEqual(await t.rawChanges("documents", 0, 10), []);
-      assert.equal((await t.documentChanges(0, 10, {}, 100)).items.length, 0);
+      assert.equal(await t.feedLength("documents"), 1);
+      assert.deepEqual(await t.rawChanges("documents", 1, 10), []);
+      assert.equal((await t.documentChanges(1, 10, {}, 100)).items.length, 0);
       release();
       assert.equal((await a).outcome, "created");
       assert.equal((await b).outcome, "created");
       const raw = await t.rawChanges("documents", 0, 10);
-      assert.deepEqual(raw.map((c) => [c.seq, parse(c.json).external_id, c.first]), [[0, "A", true], [1, "B", true]]);
+      assert.deepEqual(raw.map((c) => [c.seq, parse(c.json).external_id, c.first]), [[0, "Z", true], [1, "A", true], [2, "B", true]]);
       await storage.close();
     });
 
@@ -278,6 +279,23 @@ if ("why" in reached) {
       await storage.close();
     });
 
+    test("an executing idempotency key is held for every node until released or its lease expires", async () => {
+      const { pool, schema } = await freshPool();
+      const { pool: other } = await freshPool({}, schema);
+      const [a, b] = await Promise.all([PostgresStorage.open(pool), PostgresStorage.open(other)]);
+      const nodeA = a.tenant("acme"), nodeB = b.tenant("acme");
+      assert.equal(await nodeA.beginIdempotent("k"), true);
+      assert.equal(await nodeB.beginIdempotent("k"), false);
+      assert.equal(await b.tenant("other").beginIdempotent("k"), true, "another tenant's key of the same name is free");
+      await nodeB.endIdempotent("k"); // not B's claim: A keeps it
+      assert.equal(await nodeB.beginIdempotent("k"), false);
+      await nodeA.endIdempotent("k");
+      assert.equal(await nodeB.beginIdempotent("k"), true);
+      // B dies holding it: once the lease has run out, A may take the key.
+      await pool.query("UPDATE idempotency_claims SET expires_at = now() - interval '1 second'");
+      assert.equal(await nodeA.beginIdempotent("k"), true);
+    });
+
     test("a large blob streams in chunks of at most 1 MiB and reads back whole", async () => {
       const { storage } = await fresh();
       const t = storage.tenant("acme");
@@ -329,6 +347,10 @@ if ("why" in reached) {
         await t.putIdempotency({ key: "k-put", fingerprint: "f", response: { status: 422, location: null, body: "{}" }, created_at: at(11) });
         await t.putIdempotency({ key: "k-put", fingerprint: "g", response: { status: 400, location: "/x", body: "[]" }, created_at: at(12) });
         out.push(await t.getIdempotency("k-put", Date.parse(at(13)), 86_400_000), await s.tenants());
+        out.push(await t.beginIdempotent("k-busy"), await t.beginIdempotent("k-busy"), await t.beginIdempotent("k-other"));
+        await t.endIdempotent("k-busy");
+        await t.endIdempotent("k-never-begun");
+        out.push(await t.beginIdempotent("k-busy"));
         // Ids are random: name them by order of first appearance.
         const names = new Map<string, string>();
         return JSON.stringify(out).replace(/\b(doc|sub|whk|sync)_[0-9A-Z]{26}\b/g, (id, p: string) => {

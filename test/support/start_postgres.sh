@@ -28,6 +28,7 @@ port=${PGPORT:-5432}
 
 # Connects as the trusted `postgres` user: the one thing the tests need from a server.
 usable() {
+  PGCONNECT_TIMEOUT=5 \
   "$bin/psql" -X -q -h 127.0.0.1 -p "$1" -U postgres -d postgres -c 'select 1' >/dev/null 2>&1
 }
 
@@ -36,9 +37,13 @@ ensure_db() {
     || "$bin/createdb" -h 127.0.0.1 -p "$1" -U postgres "$db"
 }
 
+port_open() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
 for _ in $(seq 1 10); do
-  if ! "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then
-    break # free (or not answering): start ours here
+  if ! port_open "$port"; then
+    break # free: start ours here
   fi
   if usable "$port"; then
     # A trusted server is already there (e.g. started by an earlier run): reuse it.
@@ -46,13 +51,13 @@ for _ in $(seq 1 10); do
     echo "postgres://postgres@127.0.0.1:$port/$db"
     exit 0
   fi
-  echo "start_postgres: port $port is taken by a server we cannot use, trying $((port + 1))" >&2
+  echo "start_postgres: port $port is taken by something we cannot use, trying $((port + 1))" >&2
   port=$((port + 1))
 done
 
 dir=$(mktemp -d /tmp/integrator-pg-XXXXXX)
 chmod 755 "$dir"
-[ "$(id -u)" = 0 ] && chown postgres: "$dir"
+if [ "$(id -u)" = 0 ]; then chown postgres: "$dir"; fi
 "${as_pg[@]}" "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-locale --no-sync >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 1; }
 if ! "${as_pg[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
