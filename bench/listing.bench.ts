@@ -278,7 +278,7 @@ async function measureSize(label: string, n: number): Promise<SizeResult> {
         s.runs.push(r);
       }
     }
-    const rss = memoryOf(app.pid);
+    const rss = memoryOf(app.pid), bareRss = memoryOf(bare.pid);
     const bareBest = best(scenarios[0]!.runs);
     printTable(
       ["scenario", ...scenarios[0]!.runs.map((_, i) => `req/s #${i + 1}`), ...scenarios[0]!.runs.map((_, i) => `p99 ms #${i + 1}`), "best req/s", "vs bare"],
@@ -290,6 +290,9 @@ async function measureSize(label: string, n: number): Promise<SizeResult> {
     console.log(`app child: startup ${startupMs.map((m) => `${Math.round(m)} ms`).join(" / ")} ` +
       `(of which store open + app + resume ${openMs.map((m) => `${m} ms`).join(" / ")}); ` +
       (rss ? `after the load VmRSS ${rss.rss.toFixed(0)} MiB, peak VmHWM ${rss.hwm.toFixed(0)} MiB` : "memory: /proc unavailable"));
+    // The bare child runs under the same node + tsx: its figures are the floor that the runtime alone costs.
+    console.log(`bare child (same node + tsx): startup ${Math.round(bare.startupMs)} ms` +
+      (bareRss ? `, VmRSS ${bareRss.rss.toFixed(0)} MiB, peak ${bareRss.hwm.toFixed(0)} MiB` : ""));
     return { label, scenarios, startupMs, openMs, rss };
   } finally {
     await app.stop();

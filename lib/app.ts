@@ -58,6 +58,8 @@ export interface AppOptions {
   /** Per-address limit on requests without a valid token (failed authentications); null turns it off. */
   anonymousLimit?: RateLimitConfig | null;
   metrics?: Metrics;
+  /** This node's name in leases (default: a random one per process). */
+  nodeId?: string;
   /** False when another process runs the sync runs this app records (WORKERS > 1); default true. */
   executeSyncs?: boolean;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
@@ -92,8 +94,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const metrics = options.metrics ?? new Metrics();
+  const nodeId = options.nodeId ?? crypto.randomUUID();
   const sync = createSyncRunner({
-    storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics,
+    storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics, nodeId,
     ...(options.executeSyncs === false ? { execute: false } : {}),
   });
   const services: AppServices = {
@@ -106,7 +109,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const wh = options.webhooks;
   const webhooks = wh?.transport
     ? createWebhookWorker({
-      storage: options.storage, transport: wh.transport, schedule: wh.schedule ?? DEFAULT_RETRY_SCHEDULE, now, logger, metrics,
+      storage: options.storage, transport: wh.transport, schedule: wh.schedule ?? DEFAULT_RETRY_SCHEDULE, now, logger, metrics, nodeId,
       ...(wh.random ? { random: wh.random } : {}),
     })
     : null;

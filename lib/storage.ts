@@ -227,6 +227,14 @@ export interface TenantStore {
   beginIdempotent(key: string): Promise<boolean>;
   endIdempotent(key: string): Promise<void>;
 
+  /**
+   * Takes or renews the lease `name` (e.g. a sync run, a webhook endpoint) for `owner` until `leaseMs` from now;
+   * false while another owner holds it. Work that needs one executor among several nodes runs under a lease, so a
+   * node that dies frees its work when the lease runs out.
+   */
+  claimLease(name: string, owner: string, leaseMs: number): Promise<boolean>;
+  releaseLease(name: string, owner: string): Promise<void>;
+
   createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag): Promise<WebhookRecord>;
   getWebhook(id: string): Promise<WebhookRecord | null>;
   /** Enabled and disabled endpoints (not deleted), oldest first. */

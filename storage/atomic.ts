@@ -37,14 +37,28 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-/** Removes temp files that a crash left in `dir` (not recursive). */
+/**
+ * Removes temp files that a crash left in `dir` (not recursive): those of processes that are gone. Another
+ * live process on a shared data directory may be writing its own right now.
+ */
 export function removeTempLeftovers(dir: string): number {
   let n = 0;
   for (const name of readdirSync(dir)) {
-    if (name.includes(".tmp-")) {
+    const m = /\.tmp-(\d+)-\d+$/.exec(name);
+    if (m && !isProcessAlive(Number(m[1]))) {
       rmSync(join(dir, name), { force: true });
       n++;
     }
   }
   return n;
+}
+
+/** True while process `pid` exists (its lock or temp files are then not leftovers). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

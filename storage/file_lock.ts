@@ -6,18 +6,11 @@
  * @module
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { isProcessAlive } from "./atomic.ts";
 
 const WAIT_LIMIT_MS = 10_000; // a write holds the lock for an fsync or two: this is a stuck holder
 const _sleeper = new Int32Array(new SharedArrayBuffer(4));
 
-function _alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Runs `fn` holding the lock file at `path`. */
 export function withFileLock<T>(path: string, fn: () => T): T {
@@ -37,7 +30,7 @@ export function withFileLock<T>(path: string, fn: () => T): T {
     } catch {
       continue; // released meanwhile
     }
-    if (holder > 0 && !_alive(holder)) {
+    if (holder > 0 && !isProcessAlive(holder)) {
       try {
         renameSync(path, `${path}.broken-${process.pid}`);
         rmSync(`${path}.broken-${process.pid}`, { force: true });
@@ -73,7 +66,7 @@ export function claimMarker(path: string): boolean {
     } catch {
       continue;
     }
-    if (holder > 0 && _alive(holder)) return false;
+    if (holder > 0 && isProcessAlive(holder)) return false;
     rmSync(path, { force: true }); // left by a process that died mid-request
   }
 }

@@ -361,6 +361,19 @@ export class FileTenantStore implements TenantStore {
     this.#idem.end(key);
   }
 
+  #leases = new Map<string, { owner: string; until: number }>();
+  // One process executes runs and deliveries for a file or memory store, so its leases can live in memory.
+  async claimLease(name: string, owner: string, leaseMs: number) {
+    const held = this.#leases.get(name);
+    if (held && held.owner !== owner && held.until > Date.now()) return false;
+    this.#leases.set(name, { owner, until: Date.now() + leaseMs });
+    return true;
+  }
+  async releaseLease(name: string, owner: string) {
+    if (this.#leases.get(name)?.owner === owner) this.#leases.delete(name);
+  }
+
+
   async putIdempotency(record: IdempotencyRecord) {
     return this.#write(() => {
       this.#idem.put(record);

@@ -193,6 +193,19 @@ class _MemoryTenant implements TenantStore {
   async endIdempotent(key: string) {
     this.#executing.delete(key);
   }
+
+  #leases = new Map<string, { owner: string; until: number }>();
+  // One process executes runs and deliveries for a file or memory store, so its leases can live in memory.
+  async claimLease(name: string, owner: string, leaseMs: number) {
+    const held = this.#leases.get(name);
+    if (held && held.owner !== owner && held.until > Date.now()) return false;
+    this.#leases.set(name, { owner, until: Date.now() + leaseMs });
+    return true;
+  }
+  async releaseLease(name: string, owner: string) {
+    if (this.#leases.get(name)?.owner === owner) this.#leases.delete(name);
+  }
+
   async createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag) {
     const hook: WebhookRecord = { id: encodeOrdinalId("whk", Date.parse(input.created_at), this.#webhooks.length), ...input, status: "enabled" };
     this.#webhooks.push(hook);

@@ -152,6 +152,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE blobs ALTER COLUMN data SET STORAGE EXTERNAL`,
     ],
   },
+  {
+    version: 2,
+    name: "leases for work with one executor among nodes (sync runs, webhook endpoints)",
+    statements: [
+      `CREATE TABLE leases (
+        tenant text NOT NULL,
+        name text NOT NULL,
+        owner text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant, name)
+      )`,
+    ],
+  },
 ];
 
 /** Applies the migrations that the database lacks; returns the versions applied now. */

@@ -332,6 +332,18 @@ export class PostgresTenantStore implements TenantStore {
     await this.#pool.query("DELETE FROM idempotency_claims WHERE tenant = $1 AND key = $2 AND owner = $3", [this.tenant, key, owner]);
   }
 
+  // A lease on the database's clock, renewed by its owner, taken over by anyone once it has run out.
+  async claimLease(name: string, owner: string, leaseMs: number): Promise<boolean> {
+    const r = await this.#pool.query(`INSERT INTO leases (tenant, name, owner, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
+      ON CONFLICT (tenant, name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+      WHERE leases.owner = EXCLUDED.owner OR leases.expires_at < now()`, [this.tenant, name, owner, leaseMs]);
+    return r.rowCount === 1;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.#pool.query("DELETE FROM leases WHERE tenant = $1 AND name = $2 AND owner = $3", [this.tenant, name, owner]);
+  }
+
   // The key's record commits in the effect's transaction (`c`), so a crash cannot keep one without the other.
   async #tag(c: PgQueryable, idem: IdempotencyTag | undefined, json: string, now: string): Promise<void> {
     if (idem) await this.#putIdempotency(c, { key: idem.key, fingerprint: idem.fingerprint, response: idem.respond(json), created_at: now });

@@ -40,7 +40,7 @@ describe("file store", () => {
     truncateSync(join(t, "documents.slots"), 2 * 48);
     // And a half-written record after it.
     appendFileSync(join(t, "documents.log"), Buffer.from([200, 0, 0, 0, 1, 2, 3]));
-    writeFileSync(join(t, "documents.log.tmp-1-1"), "leftover");
+    writeFileSync(join(t, "documents.log.tmp-999999999-1"), "leftover");
     s = new FileStorage(dir);
     const store = s.tenant("acme");
     const page = await store.documentChanges(0, 10, {}, 100);

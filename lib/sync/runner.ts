@@ -16,6 +16,8 @@ import type { Metrics } from "../metrics.ts";
 
 const MAX_ERRORS = 100; // API.md §4.4: at most 100 kept
 const SAVE_EVERY = 50; // progress is saved every this many items, and at the end
+/** A run's lease: renewed while it runs; when its node dies, another node resumes the run after this long. */
+export const RUN_LEASE_MS = 30_000;
 
 /** Options of the sync runner. */
 export interface SyncRunnerOptions {
@@ -26,6 +28,8 @@ export interface SyncRunnerOptions {
   metrics?: Metrics;
   /** False in a process that only records run requests while another process executes them (WORKERS > 1). */
   execute?: boolean;
+  /** This node's name in leases (several nodes may execute runs of one store; each run has one executor). */
+  nodeId: string;
 }
 
 /** Runs syncs in this process. */
@@ -58,25 +62,38 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
   function schedule(tenant: TenantStore, run: SyncRunRecord): void {
     const key = `${tenant.tenant}\u0000${run.source}`;
     if (o.execute === false || running.has(key) || abort.signal.aborted) return;
-    const p = execute(tenant, run)
+    const lease = `run:${run.id}`;
+    const p = (async () => {
+      if (!(await tenant.claimLease(lease, o.nodeId, RUN_LEASE_MS))) return; // another node runs it
+      try {
+        const fresh = await tenant.getRun(run.id); // it may have finished meanwhile
+        if (fresh && (fresh.status === "queued" || fresh.status === "running")) await execute(tenant, fresh, () => tenant.claimLease(lease, o.nodeId, RUN_LEASE_MS));
+      } finally {
+        await tenant.releaseLease(lease, o.nodeId);
+      }
+    })()
       .catch((e: unknown) => o.logger.error("sync run crashed", { tenant: tenant.tenant, run: run.id, error: String(e) }))
       .finally(() => running.delete(key));
     running.set(key, p);
   }
 
-  async function execute(tenant: TenantStore, run: SyncRunRecord): Promise<void> {
-    await Promise.resolve(); // answer the request first
+  async function execute(tenant: TenantStore, run: SyncRunRecord, renew: () => Promise<boolean>): Promise<void> {
     const source = sourceOf(tenant.tenant, run.source);
     run.status = "running";
     run.started_at ??= iso();
     await tenant.saveRun(run);
     let sinceSave = 0;
+    let renewedAt = o.now();
     try {
       for await (const item of source.pull(abort.signal)) {
         await importItem(tenant, source, run, item);
         if (++sinceSave >= SAVE_EVERY) {
           sinceSave = 0;
           await tenant.saveRun(run);
+        }
+        if (o.now() - renewedAt > RUN_LEASE_MS / 3) {
+          if (!(await renew())) return; // the lease went to another node: it resumes the run
+          renewedAt = o.now();
         }
         if (abort.signal.aborted) return void (await tenant.saveRun(run)); // resumed at next start
       }

@@ -19,6 +19,8 @@ import { webhookHeaders } from "./signature.ts";
 
 const COLLECTIONS: Collection[] = ["documents", "submissions", "runs"];
 const BATCH = 50; // changes read per feed and endpoint per pass
+/** An endpoint's lease: one node delivers to it at a time; renewed after each attempt (which takes at most 10 s). */
+const ENDPOINT_LEASE_MS = 60_000;
 /** API.md §6: an attempt succeeds on a 2xx within 10 s. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
@@ -35,6 +37,8 @@ export interface WebhookWorkerOptions {
   random?: () => number;
   logger: Logger;
   metrics?: Metrics;
+  /** This node's name in leases: each endpoint is served by one node at a time. */
+  nodeId: string;
 }
 
 /** An event derived from a change. */
@@ -136,6 +140,16 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   }
 
   async function serveEndpoint(t: TenantStore, hook: WebhookRecord): Promise<void> {
+    const lease = `webhook:${hook.id}`;
+    if (!(await t.claimLease(lease, o.nodeId, ENDPOINT_LEASE_MS))) return; // another node serves it
+    try {
+      await serveClaimed(t, hook, () => t.claimLease(lease, o.nodeId, ENDPOINT_LEASE_MS));
+    } finally {
+      await t.releaseLease(lease, o.nodeId);
+    }
+  }
+
+  async function serveClaimed(t: TenantStore, hook: WebhookRecord, renew: () => Promise<boolean>): Promise<void> {
     const state = (await t.getDeliveryState(hook.id)) ?? (await initialDeliveryState(t));
     // Due retries first, oldest first.
     const due = state.retries.filter((r) => r.next_at <= o.now()).sort((a, b) => a.next_at - b.next_at);
@@ -146,7 +160,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
       const ev = change ? eventOf(t.tenant, r.collection, change) : null;
       const alive = ev ? await deliver(t, hook, state, r.collection, r.seq, ev, r.attempts) : true;
       await t.saveDeliveryState(hook.id, state);
-      if (!alive) return;
+      if (!alive || !(await renew())) return;
     }
     for (const c of COLLECTIONS) {
       for (const change of await t.rawChanges(c, state.positions[c], BATCH)) {
@@ -156,7 +170,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
         if (ev && eventMatches(hook.events, ev.type)) {
           const alive = await deliver(t, hook, state, c, change.seq, ev, 0);
           await t.saveDeliveryState(hook.id, state); // the position moves only after the attempt: at-least-once
-          if (!alive) return;
+          if (!alive || !(await renew())) return;
         }
       }
       await t.saveDeliveryState(hook.id, state);
