@@ -23,6 +23,8 @@ import { parseRateLimit, type RateLimitConfig } from "./lib/rate_limit.ts";
 import { parseDuration, parseRetrySchedule } from "./lib/webhooks/retry_schedule.ts";
 import { createHttpTransport } from "./storage/http_delivery.ts";
 import { FileStorage, isValidTenantId } from "./storage/file.ts";
+import { PostgresStorage, type PgPool } from "./storage/postgres.ts";
+import type { Storage } from "./lib/storage.ts";
 import { inboxSource } from "./storage/inbox_source.ts";
 import { httpSource } from "./storage/http_source.ts";
 import type { DocumentSource } from "./lib/sync/source.ts";
@@ -32,6 +34,7 @@ const REQUEST_TIMEOUT_MS = 120_000; // a 10 MiB upload at ~1 Mbit/s still fits; 
 const KEEP_ALIVE_TIMEOUT_MS = 5_000; // idle keep-alive sockets are not held longer
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
+const PG_POOL_SIZE = 10; // connections per process: requests are short, and PostgreSQL's default limit is 100
 const DEMO_TENANT = "demo";
 const DEMO_DIR = join(dirname(fileURLToPath(import.meta.url)), "storage", "demo");
 
@@ -40,7 +43,7 @@ function _fail(message: string): never {
   process.exit(2);
 }
 
-async function createToken(storage: FileStorage, tenant: string, scopes: string, expiresIn: string | undefined): Promise<string> {
+async function createToken(storage: Storage, tenant: string, scopes: string, expiresIn: string | undefined): Promise<string> {
   if (!isValidTenantId(tenant)) throw new RangeError(`Invalid tenant id: ${tenant} (lower-case letters, digits, - and _)`);
   const now = Date.now();
   const t = generateToken();
@@ -56,7 +59,7 @@ async function createToken(storage: FileStorage, tenant: string, scopes: string,
 }
 
 async function tokenCommand(args: string[], flags: Map<string, string>, config: Config): Promise<void> {
-  const storage = new FileStorage(config.dataDir);
+  const storage = await openStorage(config);
   const [sub, arg] = args;
   if (sub === "create") {
     const tenant = flags.get("--tenant") ?? _fail("token create needs --tenant ID");
@@ -78,7 +81,7 @@ async function tokenCommand(args: string[], flags: Map<string, string>, config: 
 }
 
 /** Seeds the demo tenant: a token with every scope and sample invoices in its inbox. */
-async function seedDemo(storage: FileStorage, dataDir: string): Promise<string> {
+async function seedDemo(storage: Storage, dataDir: string): Promise<string> {
   const token = await createToken(storage, DEMO_TENANT, SCOPES.join(","), undefined);
   const inbox = join(dataDir, "inbox", DEMO_TENANT);
   mkdirSync(inbox, { recursive: true });
@@ -96,6 +99,21 @@ function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
   return (all[tenant] ?? []).filter((s) => s.type === "http").map((s) => httpSource({
     name: s.name, url: s.url, token: s.token, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
   }));
+}
+
+/**
+ * The storage the configuration names: PostgreSQL when DATABASE_URL is set (the driver `pg` is loaded only
+ * then, and the project does not depend on it), else the file store in DATA_DIR.
+ */
+async function openStorage(config: Config): Promise<Storage> {
+  if (!config.databaseUrl) return new FileStorage(resolve(config.dataDir), { shared: config.workers > 1 });
+  let pg: { default: { Pool: new (o: { connectionString: string; max?: number }) => PgPool } };
+  try {
+    pg = (await import("pg" as string)) as typeof pg;
+  } catch {
+    throw new RangeError("DATABASE_URL is set but the PostgreSQL driver is missing: run `npm install pg` next to server.ts");
+  }
+  return PostgresStorage.open(new pg.default.Pool({ connectionString: config.databaseUrl, max: PG_POOL_SIZE }));
 }
 
 /** Calls `stop` on SIGTERM and SIGINT (through Deno's own API on Deno, whose node:process does not deliver them). */
@@ -121,7 +139,7 @@ function _share(config: Config): RateLimitConfig | null {
  */
 async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger) {
   const dataDir = resolve(config.dataDir);
-  const storage = new FileStorage(dataDir, { shared: config.workers > 1 });
+  const storage = await openStorage(config);
   const app = await createApp({
     storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
@@ -136,7 +154,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
 }
 
 /** Starts node:http for the app; resolves with the URL once listening. */
-async function listen(config: Config, app: App, storage: FileStorage, logger: Logger, logListening: boolean): Promise<string> {
+async function listen(config: Config, app: App, storage: Storage, logger: Logger, logListening: boolean): Promise<string> {
   const server = createServer(
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
     toNodeListener(app.handle),
@@ -178,8 +196,10 @@ async function serve(config: Config): Promise<void> {
     return;
   }
   const dataDir = resolve(config.dataDir);
-  const isNew = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  const dirIsNew = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   const { app, storage } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger);
+  // New: an empty data directory, or with PostgreSQL a database without tenants.
+  const isNew = config.databaseUrl ? (await storage.tenants()).length === 0 : dirIsNew;
   const demoToken = config.demo ?? isNew ? await seedDemo(storage, dataDir) : null;
   let url: string;
   if (config.workers === 1) url = await listen(config, app, storage, logger, true);
@@ -195,7 +215,7 @@ async function serve(config: Config): Promise<void> {
 }
 
 /** The primary of WORKERS > 1: forks the HTTP workers, restarts a worker that dies, stops them all on SIGTERM. */
-async function forkWorkers(config: Config, app: App, storage: FileStorage, logger: Logger): Promise<string> {
+async function forkWorkers(config: Config, app: App, storage: Storage, logger: Logger): Promise<string> {
   let stopping = false;
   const listening = new Promise<string>((resolve) => {
     cluster.once("listening", (_w, address) => {

@@ -14,6 +14,8 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /** PostgreSQL connection string; when set, storage is PostgreSQL instead of files in dataDir. */
+  databaseUrl: string | null;
   workers: number;
   /** null = decide by whether the data directory is new and empty. */
   demo: boolean | null;
@@ -29,6 +31,7 @@ const SETTINGS = {
   host: { env: "HOST", flag: "--host", def: "127.0.0.1" },
   port: { env: "PORT", flag: "--port", def: "8080" },
   dataDir: { env: "DATA_DIR", flag: "--data", def: "./data" },
+  databaseUrl: { env: "DATABASE_URL", flag: "--database-url", def: "" },
   workers: { env: "WORKERS", flag: "--workers", def: "1" },
   demo: { env: "DEMO", flag: "--demo", def: "" },
   uploadLimit: { env: "UPLOAD_LIMIT", flag: "--upload-limit", def: "10MiB" },
@@ -91,6 +94,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Map<s
     host: get("host"),
     port,
     dataDir: get("dataDir"),
+    databaseUrl: get("databaseUrl") || null,
     workers,
     demo: _bool(get("demo"), "DEMO"),
     uploadLimit: parseSize(get("uploadLimit")),

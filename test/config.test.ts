@@ -61,6 +61,7 @@ describe("loadConfig()", () => {
       host: "127.0.0.1",
       port: 8080,
       dataDir: "./data",
+      databaseUrl: null,
       workers: 1,
       demo: null,
       uploadLimit: 10 * 1024 * 1024,
@@ -74,11 +75,11 @@ describe("loadConfig()", () => {
 
   test("reads every setting from its environment variable", () => {
     const env = {
-      HOST: "0.0.0.0", PORT: "0", DATA_DIR: "/srv/data", WORKERS: "4", DEMO: "off", UPLOAD_LIMIT: "1MiB",
+      HOST: "0.0.0.0", PORT: "0", DATA_DIR: "/srv/data", DATABASE_URL: "postgres://db/x", WORKERS: "4", DEMO: "off", UPLOAD_LIMIT: "1MiB",
       RATE_LIMIT: "off", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_RETRY_SCHEDULE: "1s,2s", LOG_LEVEL: "debug", SHUTDOWN_GRACE: "30s",
     };
     assert.deepEqual(loadConfig(env, new Map()), {
-      host: "0.0.0.0", port: 0, dataDir: "/srv/data", workers: 4, demo: false, uploadLimit: 1024 * 1024,
+      host: "0.0.0.0", port: 0, dataDir: "/srv/data", databaseUrl: "postgres://db/x", workers: 4, demo: false, uploadLimit: 1024 * 1024,
       rateLimit: "off", webhookAllowPrivate: true, webhookRetrySchedule: "1s,2s", logLevel: "debug", shutdownGraceMs: 30_000,
     });
   });
@@ -88,6 +89,7 @@ describe("loadConfig()", () => {
       { env: { HOST: "0.0.0.0" }, flags: ["--host", "::1"], key: "host", expected: "::1" },
       { env: { PORT: "1111" }, flags: ["--port", "2222"], key: "port", expected: 2222 },
       { env: { DATA_DIR: "/env" }, flags: ["--data", "/flag"], key: "dataDir", expected: "/flag" },
+      { env: { DATABASE_URL: "postgres://env/a" }, flags: ["--database-url", "postgres://flag/b"], key: "databaseUrl", expected: "postgres://flag/b" },
       { env: { WORKERS: "8" }, flags: ["--workers=2"], key: "workers", expected: 2 },
       { env: { DEMO: "on" }, flags: ["--demo", "off"], key: "demo", expected: false },
       { env: { DEMO: "off" }, flags: ["--demo"], key: "demo", expected: true },
