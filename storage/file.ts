@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TokenRecord } from "../lib/auth/tokens.ts";
-import type { Storage, TenantStore, TokenStore } from "../lib/storage.ts";
+import type { Storage, TokenStore } from "../lib/storage.ts";
 import { removeTempLeftovers, writeFileAtomic } from "./atomic.ts";
 import { FileTenantStore } from "./file_tenant.ts";
 

@@ -1,5 +1,5 @@
 /**
- * One tenant's data in the file store: documents, submissions and sync runs in
+ * One tenant's data in the file store: documents, submissions, sync runs and webhooks in
  * record logs (see record_log.ts), blobs in a content-addressed directory.
  * All mutations run synchronously between awaits, so concurrent requests of
  * one process never interleave inside a write.
@@ -17,63 +17,17 @@ import { writeFileAtomic } from "./atomic.ts";
 import { IdempotencyFiles } from "./idempotency_file.ts";
 import { withFileLock } from "./file_lock.ts";
 import { BlobDir } from "./blob_dir.ts";
+import {
+  docColumns, idemMeta, parseRecord, RUN_STATUS, runColumns, subColumns, walkFeed, WEBHOOK_STATUS, webhookColumns, type IdemMeta,
+} from "./file_columns.ts";
 import { hash32 } from "./crc32.ts";
 import { dayNumber, FORMAT_CODES, matchesFilter, NULL_DAY, TYPE_CODES } from "./filter.ts";
 import { HashIndex } from "./hash_index.ts";
-import { RecordLog, type SlotColumns } from "./record_log.ts";
+import { RecordLog } from "./record_log.ts";
 import { selectPage } from "./select_page.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-const RUN_STATUS = { queued: 1, running: 2, succeeded: 3, failed: 4 } as const;
-const WEBHOOK_STATUS = { enabled: 1, disabled: 2, deleted: 3 } as const;
-
-/** What an effect record carries of the request that caused it (committed in the same write). */
-interface _IdemMeta {
-  key: string;
-  fingerprint: string;
-  response: IdempotencyRecord["response"];
-  created_at: string;
-}
-
-function _meta(idem: IdempotencyTag | undefined, json: string, now: string): _IdemMeta | null {
-  return idem ? { key: idem.key, fingerprint: idem.fingerprint, response: idem.respond(json), created_at: now } : null;
-}
-
-function _parse<T>(bytes: Uint8Array): T {
-  return JSON.parse(dec.decode(bytes)) as T;
-}
-
-function _docColumns(json: Uint8Array): SlotColumns {
-  const d = _parse<DocumentRecord>(json);
-  return {
-    time: Date.parse(d.synced_at),
-    day: dayNumber(d.issue_date),
-    h: [d.seller?.tax_id ? hash32(d.seller.tax_id) : 0, d.buyer?.tax_id ? hash32(d.buyer.tax_id) : 0, hash32(`${d.source}\u0000${d.external_id}`), 0],
-    c: [d.type ? TYPE_CODES[d.type] : 0, d.format ? FORMAT_CODES[d.format] : 0, d.xml_available ? 1 : 0, 0],
-  };
-}
-
-function _subColumns(json: Uint8Array): SlotColumns {
-  const s = _parse<SubmissionRecord>(json);
-  return {
-    time: Date.parse(s.created_at),
-    day: dayNumber(s.issue_date),
-    h: [0, hash32(s.sha256), hash32(businessKey(s)), 0],
-    c: [0, 0, 0, 0],
-  };
-}
-
-function _webhookColumns(json: Uint8Array): SlotColumns {
-  const w = _parse<WebhookRecord>(json);
-  return { time: Date.parse(w.created_at), day: NULL_DAY, h: [0, 0, 0, 0], c: [WEBHOOK_STATUS[w.status], 0, 0, 0] };
-}
-
-function _runColumns(json: Uint8Array): SlotColumns {
-  const r = _parse<SyncRunRecord>(json);
-  return { time: Date.parse(r.requested_at), day: NULL_DAY, h: [hash32(r.source), 0, 0, 0], c: [RUN_STATUS[r.status], 0, 0, 0] };
-}
-
 /** A tenant's store in `dir`. */
 export class FileTenantStore implements TenantStore {
   readonly tenant: string;
@@ -95,15 +49,15 @@ export class FileTenantStore implements TenantStore {
     this.tenant = tenant;
     this.#shared = shared;
     mkdirSync(dir, { recursive: true });
-    this.#docs = new RecordLog(dir, "documents", { durable, columnsOf: _docColumns });
-    this.#subs = new RecordLog(dir, "submissions", { durable, columnsOf: _subColumns });
-    this.#runs = new RecordLog(dir, "runs", { durable, columnsOf: _runColumns });
-    this.#webhooks = new RecordLog(dir, "webhooks", { durable, columnsOf: _webhookColumns });
+    this.#docs = new RecordLog(dir, "documents", { durable, columnsOf: docColumns });
+    this.#subs = new RecordLog(dir, "submissions", { durable, columnsOf: subColumns });
+    this.#runs = new RecordLog(dir, "runs", { durable, columnsOf: runColumns });
+    this.#webhooks = new RecordLog(dir, "webhooks", { durable, columnsOf: webhookColumns });
     this.#dir = dir;
     this.#idem = new IdempotencyFiles(join(dir, "idempotency"));
     // A crash may fall between an effect and its key's record: the effect carries the record, restore it.
     for (const log of [this.#subs, this.#runs, this.#webhooks]) {
-      const meta = log.lastMeta ? (JSON.parse(dec.decode(log.lastMeta)) as _IdemMeta) : null;
+      const meta = log.lastMeta ? (JSON.parse(dec.decode(log.lastMeta)) as IdemMeta) : null;
       if (meta && !this.#idem.has(meta.key)) this.#idem.put(meta);
     }
     this.#blobs = new BlobDir(join(dir, "blobs"));
@@ -122,10 +76,10 @@ export class FileTenantStore implements TenantStore {
 
   // On a shared directory: takes in what other processes wrote (one fstat per log when nothing changed).
   #catchUp(writer: boolean): void {
-    const docsFrom = this.#docs.catchUp(_docColumns, writer);
-    const subsFrom = this.#subs.catchUp(_subColumns, writer);
-    this.#runs.catchUp(_runColumns, writer);
-    this.#webhooks.catchUp(_webhookColumns, writer);
+    const docsFrom = this.#docs.catchUp(docColumns, writer);
+    const subsFrom = this.#subs.catchUp(subColumns, writer);
+    this.#runs.catchUp(runColumns, writer);
+    this.#webhooks.catchUp(webhookColumns, writer);
     this.#index(docsFrom, subsFrom);
   }
 
@@ -182,7 +136,7 @@ export class FileTenantStore implements TenantStore {
     let ordinal = -1;
     let old: DocumentRecord | null = null;
     for (const o of this.#byExternalId.find(key)) {
-      const d = _parse<DocumentRecord>(this.#docs.read(o));
+      const d = parseRecord<DocumentRecord>(this.#docs.read(o));
       if (d.source === input.source && d.external_id === input.external_id) {
         ordinal = o;
         old = d;
@@ -210,7 +164,7 @@ export class FileTenantStore implements TenantStore {
       updated_at: now,
     };
     const json = enc.encode(documentJson(doc));
-    this.#docs.write(ordinal, json, _docColumns(json));
+    this.#docs.write(ordinal, json, docColumns(json));
     if (isNew) this.#byExternalId.add(key, ordinal);
     return { document: doc, outcome: isNew ? "created" : "updated" };
   }
@@ -220,7 +174,7 @@ export class FileTenantStore implements TenantStore {
     const o = decodeOrdinalId("doc", id);
     if (o < 0 || o >= this.#docs.count) return null;
     const json = this.#docs.read(o);
-    const record = _parse<DocumentRecord>(json);
+    const record = parseRecord<DocumentRecord>(json);
     return record.id === id ? { record, json } : null;
   }
 
@@ -228,7 +182,7 @@ export class FileTenantStore implements TenantStore {
     this.#look();
     const pass = this.#columnFilter(filter);
     const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined;
-    return _walkFeed(this.#docs, after, limit, maxScan, pass, exact ? (j) => matchesFilter(_parse(j), filter) : null);
+    return walkFeed(this.#docs, after, limit, maxScan, pass, exact ? (j) => matchesFilter(parseRecord(j), filter) : null);
   }
 
   async documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number) {
@@ -239,7 +193,7 @@ export class FileTenantStore implements TenantStore {
     const byDay = sort === "-issue_date" || sort === "issue_date";
     const { ordinals, total } = selectPage(log.count, offset + limit, sort.startsWith("-"), (o) => {
       if (!pass(o)) return false;
-      return !exact || matchesFilter(_parse(log.read(o)), filter);
+      return !exact || matchesFilter(parseRecord(log.read(o)), filter);
     }, (o) => (byDay ? log.i32[o * 12 + 6]! : log.f64[o * 6 + 2]!));
     return { items: log.readMany(ordinals.slice(offset)), total };
   }
@@ -250,11 +204,11 @@ export class FileTenantStore implements TenantStore {
       const bk = businessKey(input.fields);
       const bkHash = hash32(bk);
       for (const o of this.#bySha.find(shaHash)) {
-        const s = _parse<SubmissionRecord>(this.#subs.read(o));
+        const s = parseRecord<SubmissionRecord>(this.#subs.read(o));
         if (s.sha256 === input.xml.sha256) return { duplicateOf: s.id };
       }
       for (const o of this.#byBusinessKey.find(bkHash)) {
-        const s = _parse<SubmissionRecord>(this.#subs.read(o));
+        const s = parseRecord<SubmissionRecord>(this.#subs.read(o));
         if (businessKey(s) === bk) return { duplicateOf: s.id };
       }
       const ordinal = this.#subs.count;
@@ -268,8 +222,8 @@ export class FileTenantStore implements TenantStore {
       };
       const text = submissionJson(sub);
       const json = enc.encode(text);
-      const meta = _meta(idem, text, now);
-      this.#subs.write(ordinal, json, _subColumns(json), meta && enc.encode(JSON.stringify(meta)));
+      const meta = idemMeta(idem, text, now);
+      this.#subs.write(ordinal, json, subColumns(json), meta && enc.encode(JSON.stringify(meta)));
       if (meta) this.#idem.put(meta);
       this.#bySha.add(shaHash, ordinal);
       this.#byBusinessKey.add(bkHash, ordinal);
@@ -282,13 +236,13 @@ export class FileTenantStore implements TenantStore {
     const o = decodeOrdinalId("sub", id);
     if (o < 0 || o >= this.#subs.count) return null;
     const json = this.#subs.read(o);
-    const record = _parse<SubmissionRecord>(json);
+    const record = parseRecord<SubmissionRecord>(json);
     return record.id === id ? { record, json } : null;
   }
 
   async submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage> {
     this.#look();
-    return _walkFeed(this.#subs, after, limit, maxScan, () => true, null);
+    return walkFeed(this.#subs, after, limit, maxScan, () => true, null);
   }
 
   async requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }> {
@@ -303,8 +257,8 @@ export class FileTenantStore implements TenantStore {
       };
       const text = JSON.stringify(run);
       const json = enc.encode(text);
-      const meta = _meta(idem, text, now);
-      this.#runs.write(ordinal, json, _runColumns(json), meta && enc.encode(JSON.stringify(meta)));
+      const meta = idemMeta(idem, text, now);
+      this.#runs.write(ordinal, json, runColumns(json), meta && enc.encode(JSON.stringify(meta)));
       if (meta) this.#idem.put(meta);
       return { run, created: true };
     });
@@ -315,7 +269,7 @@ export class FileTenantStore implements TenantStore {
       const o = decodeOrdinalId("sync", run.id);
       if (o < 0 || o >= this.#runs.count) throw new RangeError(`Unknown run ${run.id}`);
       const json = enc.encode(JSON.stringify(run));
-      this.#runs.write(o, json, _runColumns(json));
+      this.#runs.write(o, json, runColumns(json));
     });
   }
 
@@ -323,7 +277,7 @@ export class FileTenantStore implements TenantStore {
     this.#look();
     const o = decodeOrdinalId("sync", id);
     if (o < 0 || o >= this.#runs.count) return null;
-    const run = _parse<SyncRunRecord>(this.#runs.read(o));
+    const run = parseRecord<SyncRunRecord>(this.#runs.read(o));
     return run.id === id ? run : null;
   }
 
@@ -386,8 +340,8 @@ export class FileTenantStore implements TenantStore {
       const hook: WebhookRecord = { id: encodeOrdinalId("whk", Date.parse(input.created_at), ordinal), ...input, status: "enabled" };
       const text = JSON.stringify(hook);
       const json = enc.encode(text);
-      const meta = _meta(idem, text, input.created_at);
-      this.#webhooks.write(ordinal, json, _webhookColumns(json), meta && enc.encode(JSON.stringify(meta)));
+      const meta = idemMeta(idem, text, input.created_at);
+      this.#webhooks.write(ordinal, json, webhookColumns(json), meta && enc.encode(JSON.stringify(meta)));
       if (meta) this.#idem.put(meta);
       return hook;
     });
@@ -397,7 +351,7 @@ export class FileTenantStore implements TenantStore {
     this.#look();
     const o = decodeOrdinalId("whk", id);
     if (o < 0 || o >= this.#webhooks.count) return null;
-    const w = _parse<WebhookRecord>(this.#webhooks.read(o));
+    const w = parseRecord<WebhookRecord>(this.#webhooks.read(o));
     return w.id === id && w.status !== "deleted" ? w : null;
   }
 
@@ -405,7 +359,7 @@ export class FileTenantStore implements TenantStore {
     this.#look();
     const out: WebhookRecord[] = [];
     for (let o = 0; o < this.#webhooks.count; o++) {
-      if (this.#webhooks.u8[o * 48 + 44] !== WEBHOOK_STATUS.deleted) out.push(_parse(this.#webhooks.read(o)));
+      if (this.#webhooks.u8[o * 48 + 44] !== WEBHOOK_STATUS.deleted) out.push(parseRecord(this.#webhooks.read(o)));
     }
     return out;
   }
@@ -415,7 +369,7 @@ export class FileTenantStore implements TenantStore {
       const o = decodeOrdinalId("whk", record.id);
       if (o < 0 || o >= this.#webhooks.count) throw new RangeError(`Unknown webhook ${record.id}`);
       const json = enc.encode(JSON.stringify(record));
-      this.#webhooks.write(o, json, _webhookColumns(json));
+      this.#webhooks.write(o, json, webhookColumns(json));
     });
   }
 
@@ -435,7 +389,7 @@ export class FileTenantStore implements TenantStore {
     const out: SyncRunRecord[] = [];
     for (let o = this.#runs.count - 1; o >= 0; o--) {
       const status = this.#runs.u8[o * 48 + 44];
-      if (status === RUN_STATUS.queued || status === RUN_STATUS.running) out.push(_parse(this.#runs.read(o)));
+      if (status === RUN_STATUS.queued || status === RUN_STATUS.running) out.push(parseRecord(this.#runs.read(o)));
     }
     return out;
   }
@@ -465,29 +419,4 @@ export class FileTenantStore implements TenantStore {
       return true;
     };
   }
-}
-
-// Walks the feed from `after`: an entry counts only if it is its record's latest change.
-function _walkFeed(
-  log: RecordLog, after: number, limit: number, maxScan: number,
-  pass: (o: number) => boolean, exact: ((json: Uint8Array) => boolean) | null,
-): ChangePage {
-  const picked: number[] = [];
-  let seq = Math.max(0, after);
-  const end = Math.min(log.feedLength, seq + maxScan);
-  const BATCH = Math.max(limit * 2, 256);
-  outer: while (seq < end) {
-    const ords = log.feedOrdinals(seq, Math.min(BATCH, end - seq));
-    for (let i = 0; i < ords.length; i++, seq++) {
-      const o = ords[i]!;
-      if (log.u32[o * 12 + 3] !== seq || !pass(o)) continue;
-      if (exact && !exact(log.read(o))) continue;
-      picked.push(o);
-      if (picked.length === limit) {
-        seq++;
-        break outer;
-      }
-    }
-  }
-  return { items: log.readMany(picked), next: seq, hasMore: seq < log.feedLength };
 }
