@@ -15,6 +15,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { SCOPES, type Scope } from "../lib/auth/tokens.ts";
 import { fixturePath, startServer, type TestServer } from "./support/server.ts";
+import { childEnv, serverCommand } from "./support/child.ts";
 
 const ROOT = join(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 const TOKEN_LINE_RE = /^itk_([A-Za-z0-9]{8,32})_([A-Za-z0-9_-]{43,})\n$/;
@@ -234,7 +235,8 @@ describe("tenants (API.md §1, §3)", () => {
 /** Runs `server.ts` with arguments as a child process and collects its output. */
 function runServerTs(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const [cmd, ...pre] = serverCommand();
+    const child = spawn(cmd!, [...pre, ...args], { cwd: ROOT, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -247,8 +249,9 @@ function runServerTs(args: string[]): Promise<{ code: number | null; stdout: str
 /** Starts `server.ts serve` on a free port and resolves with its URL once it logs "listening". */
 function serveChild(dataDir: string): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "serve", "--data", dataDir, "--port", "0", "--demo", "off"], {
-      cwd: ROOT, stdio: ["ignore", "pipe", "pipe"],
+    const [cmd, ...pre] = serverCommand();
+    const child = spawn(cmd!, [...pre, "serve", "--data", dataDir, "--port", "0", "--demo", "off"], {
+      cwd: ROOT, env: childEnv(), stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
     child.stderr.on("data", (c: Buffer) => (out += c.toString()));

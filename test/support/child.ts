@@ -16,10 +16,16 @@ export function serverCommand(): string[] {
   return major >= 23 ? [process.execPath, join(ROOT, "server.ts")] : [process.execPath, "--import", "tsx", join(ROOT, "server.ts")];
 }
 
+/** The child's environment: ours without DATABASE_URL (CI sets it for the Postgres tests), plus `env`. */
+export function childEnv(env: Record<string, string> = {}): Record<string, string | undefined> {
+  const { DATABASE_URL: _, ...rest } = process.env;
+  return { ...rest, ...env };
+}
+
 /** Runs a server subcommand to completion. */
 export function runCli(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
   const [cmd, ...pre] = serverCommand();
-  const r = spawnSync(cmd!, [...pre, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" });
+  const r = spawnSync(cmd!, [...pre, ...args], { cwd: ROOT, env: childEnv(env), encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -34,7 +40,7 @@ export interface ChildServer {
 /** Starts `server.ts serve` with `args` and resolves once it logs "listening". */
 export function startChild(args: string[], env: Record<string, string> = {}): Promise<ChildServer> {
   const [cmd, ...pre] = serverCommand();
-  const child = spawn(cmd!, [...pre, "serve", "--port", "0", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(cmd!, [...pre, "serve", "--port", "0", ...args], { cwd: ROOT, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
   return new Promise((resolve, reject) => {
