@@ -278,7 +278,8 @@ export class RecordLog {
 
   #grow(count: number): void {
     if (count * SLOT > this.#buf.byteLength) {
-      const next = new ArrayBuffer(Math.max(count * SLOT, Math.ceil(this.#buf.byteLength * 1.5), 1024 * SLOT));
+      // Whole slots only: the typed-array views need a length that is a multiple of 8.
+      const next = new ArrayBuffer(Math.max(count, Math.ceil((this.#buf.byteLength / SLOT) * 1.5), 1024) * SLOT);
       new Uint8Array(next).set(new Uint8Array(this.#buf));
       this.#buf = next;
       this.f64 = new Float64Array(next);
