@@ -17,6 +17,7 @@ import { createRouter, type Router } from "./http/router.ts";
 import type { ApiRequest, ApiResponse } from "./http/types.ts";
 import { newId } from "./ids.ts";
 import { Metrics } from "./metrics.ts";
+import { PageCache } from "./http/page_cache.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { createRateLimiter, rateLimitHeaders, type RateLimitConfig } from "./rate_limit.ts";
 import { silentLogger, type Logger } from "./log.ts";
@@ -105,6 +106,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sync, logger, now,
     limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
+    pages: new PageCache(),
   };
   const wh = options.webhooks;
   const webhooks = wh?.transport
@@ -124,10 +126,19 @@ export async function createApp(options: AppOptions): Promise<App> {
   const anonLimiter = anonPolicy ? createRateLimiter<string>(anonPolicy, { now }) : null;
   let draining = false;
 
+  // Presented tokens already found to match their stored hash: a repeat skips hashing (revocation and expiry
+  // are still checked on the stored record every time).
+  const verified = new Map<string, string>();
   async function authenticate(req: ApiRequest): Promise<TokenRecord | null> {
-    const presented = parseToken(req.header("x-api-token"));
+    const value = req.header("x-api-token");
+    const presented = parseToken(value);
     const token = presented ? await options.storage.tokens.find(presented.keyId) : null;
-    if (!presented || !token || !secretMatches(presented.secret, token.secret_sha256) || !isTokenUsable(token, now())) return null;
+    if (!presented || !token || !isTokenUsable(token, now())) return null;
+    if (verified.get(value!) !== token.secret_sha256) {
+      if (!secretMatches(presented.secret, token.secret_sha256)) return null;
+      if (verified.size >= 10_000) verified.clear();
+      verified.set(value!, token.secret_sha256);
+    }
     return token;
   }
 

@@ -21,8 +21,16 @@ export interface CursorCodec {
   decode(scope: string, cursor: string, filterKey: string): number;
 }
 
+const _digests = new Map<string, Buffer>(); // filter keys repeat: clients poll with the same filters
+const MAX_DIGESTS = 10_000;
+
 function _digest(filterKey: string): Buffer {
-  return createHash("sha256").update(filterKey).digest().subarray(0, 8);
+  let d = _digests.get(filterKey);
+  if (!d) {
+    if (_digests.size >= MAX_DIGESTS) _digests.clear();
+    _digests.set(filterKey, (d = createHash("sha256").update(filterKey).digest().subarray(0, 8)));
+  }
+  return d;
 }
 
 /** A cursor codec keyed with `secret`; `scope` binds a cursor to a tenant and feed. */

@@ -16,7 +16,7 @@ function _labels(l: Record<string, string>): string {
 
 /** A registry of the process's metrics. */
 export class Metrics {
-  #requests = new Map<string, number>();
+  #requests = new Map<string, Map<number, number>>(); // route → status → count
   #counts = new Array<number>(BUCKETS.length).fill(0);
   #sum = 0;
   #total = 0;
@@ -25,8 +25,9 @@ export class Metrics {
 
   /** Records one finished request. */
   observeRequest(route: string, status: number, seconds: number): void {
-    const key = _labels({ route, status: String(status) });
-    this.#requests.set(key, (this.#requests.get(key) ?? 0) + 1);
+    let byStatus = this.#requests.get(route);
+    if (!byStatus) this.#requests.set(route, (byStatus = new Map()));
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) this.#counts[i]!++;
     this.#sum += seconds;
     this.#total++;
@@ -51,7 +52,9 @@ export class Metrics {
       "# HELP http_requests_total Requests by route template and status.",
       "# TYPE http_requests_total counter",
     ];
-    for (const [k, v] of this.#requests) out.push(`http_requests_total${k} ${v}`);
+    for (const [route, byStatus] of this.#requests) {
+      for (const [status, v] of byStatus) out.push(`http_requests_total${_labels({ route, status: String(status) })} ${v}`);
+    }
     out.push("# HELP http_request_duration_seconds Request latency.", "# TYPE http_request_duration_seconds histogram");
     BUCKETS.forEach((b, i) => out.push(`http_request_duration_seconds_bucket{le="${b}"} ${this.#counts[i]}`));
     out.push(`http_request_duration_seconds_bucket{le="+Inf"} ${this.#total}`);

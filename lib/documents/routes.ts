@@ -24,9 +24,16 @@ async function listDocuments(ctx: Context): Promise<ApiResponse> {
   }
   const scope = `${ctx.tenant.tenant}\u0000documents`;
   const from = q.cursor === null ? 0 : ctx.app.cursors.decode(scope, q.cursor, q.filterKey);
-  const page = await ctx.tenant.documentChanges(from, q.limit, q.filter, FEED_SCAN_LIMIT);
-  const next = ctx.app.cursors.encode(scope, page.next, q.filterKey);
-  return json(200, listBody(page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`));
+  const version = await ctx.tenant.feedLength("documents");
+  const key = `${scope}\u0000${from}\u0000${q.limit}\u0000${q.filterKey}`;
+  let body = ctx.app.pages.get(key, version);
+  if (!body) {
+    const page = await ctx.tenant.documentChanges(from, q.limit, q.filter, FEED_SCAN_LIMIT);
+    const next = ctx.app.cursors.encode(scope, page.next, q.filterKey);
+    body = listBody(page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`);
+    ctx.app.pages.set(key, version, body);
+  }
+  return json(200, body);
 }
 
 /** The document of the `id` path parameter, or 404. */

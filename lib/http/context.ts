@@ -9,6 +9,7 @@ import type { Logger } from "../log.ts";
 import type { MultipartPart } from "../multipart.ts";
 import type { IdempotencyTag, Storage, TenantStore } from "../storage.ts";
 import type { SyncRunner } from "../sync/runner.ts";
+import type { PageCache } from "./page_cache.ts";
 import type { ApiRequest, ApiResponse } from "./types.ts";
 
 /** Shared services of the app, built once from its options. */
@@ -19,6 +20,8 @@ export interface AppServices {
   logger: Logger;
   now: () => number;
   limits: { jsonBytes: number; uploadBytes: number };
+  /** Serialised feed pages, valid while their feed does not change. */
+  pages: PageCache;
   /** Allow plain http and private, loopback and link-local webhook targets (development and tests). */
   webhookAllowPrivate: boolean;
 }

@@ -18,8 +18,11 @@ export function serverCommand(): string[] {
 
 /** The child's environment: ours without DATABASE_URL (CI sets it for the Postgres tests), plus `env`. */
 export function childEnv(env: Record<string, string> = {}): Record<string, string | undefined> {
-  const { DATABASE_URL: _, ...rest } = process.env;
-  return { ...rest, ...env };
+  // Deno's process.env is a proxy that does not spread; its own API gives a plain copy.
+  const deno = (globalThis as { Deno?: { env: { toObject(): Record<string, string> } } }).Deno;
+  const base: Record<string, string | undefined> = deno ? deno.env.toObject() : { ...process.env };
+  // Empty rather than deleted: Deno's child_process merges the parent's environment into `env`.
+  return { ...base, DATABASE_URL: "", ...env };
 }
 
 /** Runs a server subcommand to completion. */
