@@ -191,11 +191,14 @@ export class FileTenantStore implements TenantStore {
     const log = this.#docs;
     const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined;
     const byDay = sort === "-issue_date" || sort === "issue_date";
-    const { ordinals, total } = selectPage(log.count, offset + limit, sort.startsWith("-"), (o) => {
-      if (!pass(o)) return false;
-      return !exact || matchesFilter(parseRecord(log.read(o)), filter);
-    }, (o) => (byDay ? log.i32[o * 12 + 6]! : log.f64[o * 6 + 2]!));
-    return { items: log.readMany(ordinals.slice(offset)), total };
+    const key = (o: number): number => (byDay ? log.i32[o * 12 + 6]! : log.f64[o * 6 + 2]!);
+    const isExact = (o: number): boolean => matchesFilter(parseRecord(log.read(o)), filter);
+    // Tax ids are filtered by their 32-bit hash (so a total may count a colliding tax id: odds ~n²/2³³ for n ids);
+    // the page's own items are checked exactly, and in the rare
+    // case of a hash collision among them the page is selected again with the exact check on every candidate.
+    let page = selectPage(log.count, offset + limit, sort.startsWith("-"), pass, key);
+    if (exact && !page.ordinals.every(isExact)) page = selectPage(log.count, offset + limit, sort.startsWith("-"), (o) => pass(o) && isExact(o), key);
+    return { items: log.readMany(page.ordinals.slice(offset)), total: page.total };
   }
 
   async createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {

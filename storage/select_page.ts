@@ -33,7 +33,9 @@ export function selectPage(
     if (keys.length === k && last !== undefined && last !== NULL_DAY && !Number.isNaN(last)) bar = last;
   };
   const limit = Math.max(4 * k, 4096);
-  for (let o = 0; o < count; o++) {
+  // Scanning in the sort's direction: keys that grow with the ordinal (sync times) then mostly fail the bar.
+  for (let i = 0; i < count; i++) {
+    const o = desc ? count - 1 - i : i;
     if (!pass(o)) continue;
     total++;
     const kv = key(o);
