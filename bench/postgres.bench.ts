@@ -2,14 +2,16 @@
  * The PostgreSQL store through the real server (issue 8): server.ts processes
  * with DATABASE_URL, 1 node and 3 nodes (wrk threads spread over the nodes by a
  * Lua `setup`, as a round-robin balancer would), beside one file-store process
- * in the same run (the baseline), for a cursor page of 50 at 10k documents and
- * for uploads of a 30 KB invoice; then a cursor page at 1M documents (seeded
- * with INSERT … SELECT generate_series into the adapter's own tables).
+ * in the same run (the baseline). Measured: a cursor page of 50 at 10k
+ * documents, the same cursor every time (the page cache answers) and from
+ * random positions (mostly misses: the cost of the query); uploads of a 30 KB
+ * invoice; and pages from random positions at 1M documents, seeded with
+ * INSERT … SELECT generate_series into the adapter's own tables.
  * The database lives in its own cluster under .bench/postgres/ (fsync on, as in
  * production, so uploads pay for durability on both stores) and is reused
  * between runs; --database-url=URL uses an existing server instead.
  *
- *   npx tsx bench/postgres.bench.ts [--duration=3s] [--runs=2] [--database-url=URL] [--reseed]
+ *   npx tsx bench/postgres.bench.ts [--duration=2s] [--runs=2] [--database-url=URL] [--reseed]
  * @module
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -27,7 +29,7 @@ import { FileStorage } from "../storage/file.ts";
 import { PostgresStorage } from "../storage/postgres.ts";
 import { childEnv, serverCommand } from "../test/support/child.ts";
 import { ublInvoice } from "../test/fixtures/ubl_invoice.ts";
-import { fmtMs, fmtRatio, fmtRps, parseBenchArgs, parseWrk, printTable, requireWrk, ROOT, settle, type WrkResult } from "./support.ts";
+import { createRandom, fmtMs, fmtRatio, fmtRps, parseBenchArgs, parseWrk, printTable, requireWrk, ROOT, settle, type WrkResult } from "./support.ts";
 
 /** Bump when the seeded data changes, so that the cached database is rebuilt. */
 const DATA_VERSION = 1;
@@ -39,9 +41,11 @@ const THREADS = 3; // one wrk thread per node; the same three threads against on
 const DB_NAME = "integrator_bench";
 const CACHE = join(ROOT, ".bench", "postgres");
 const START_TIMEOUT_MS = 60_000;
+/** Random cursors per listing scenario: far more distinct pages than the page cache (32 MiB) holds. */
+const CURSORS = 20_000;
 
 let cutOff = 0; // see startNode
-const opts = parseBenchArgs(process.argv.slice(2), { duration: 3, runs: 2 });
+const opts = parseBenchArgs(process.argv.slice(2), { duration: 2, runs: 2 });
 const seedFile = join(CACHE, "seed.json");
 
 // ---- PostgreSQL: a cached cluster of our own, or the server given ------------------------------------------
@@ -252,8 +256,11 @@ function stopNode(n: Node): Promise<void> {
   });
 }
 
-/** wrk's Lua: thread k connects to port k mod N (a round-robin balancer); uploads get a unique invoice number each. */
-function luaScript(ports: number[], upload: { xml: string; boundary: string } | null): string {
+/** What wrk sends: one URL over and over, a page from a random cursor of a list, or uploads with unique numbers. */
+type Load = { kind: "same" } | { kind: "cursors"; cursors: string[] } | { kind: "upload"; xml: string; boundary: string };
+
+/** wrk's Lua: thread k connects to port k mod N (a round-robin balancer), and `load` decides each request. */
+function luaScript(ports: number[], load: Load): string {
   const head = `local ports = { ${ports.join(", ")} }
 local created = 0
 function setup(thread)
@@ -262,15 +269,24 @@ function setup(thread)
   thread:set("tid", created)
 end
 `;
-  if (!upload) return head;
-  const [pre, post] = upload.xml.split("FV/2026/11/0042");
+  if (load.kind === "same") return head;
+  if (load.kind === "cursors") {
+    return `${head}
+local cursors = { ${load.cursors.map((c) => `"${c}"`).join(",\n")} }
+function init(args) math.randomseed(tid * 7919) end
+function request()
+  return wrk.format(nil, "/api/v1/documents?limit=50&cursor=" .. cursors[math.random(#cursors)])
+end
+`;
+  }
+  const [pre, post] = load.xml.split("FV/2026/11/0042");
   const lua = (s: string): string => `[==[${s}]==]`;
   return `${head}
 local nonce = "x"
 function init(args) nonce = args[1] or "x" end
 local n = 0
-local pre = "--${upload.boundary}\\r\\nContent-Disposition: form-data; name=\\"xml\\"; filename=\\"invoice.xml\\"\\r\\nContent-Type: application/xml\\r\\n\\r\\n" .. ${lua(pre!)}
-local post = ${lua(post!)} .. "\\r\\n--${upload.boundary}--\\r\\n"
+local pre = "--${load.boundary}\\r\\nContent-Disposition: form-data; name=\\"xml\\"; filename=\\"invoice.xml\\"\\r\\nContent-Type: application/xml\\r\\n\\r\\n" .. ${lua(pre!)}
+local post = ${lua(post!)} .. "\\r\\n--${load.boundary}--\\r\\n"
 function request()
   n = n + 1
   return wrk.format("POST", "/api/v1/submissions", nil, pre .. "B-" .. nonce .. "-" .. tid .. "-" .. n .. post)
@@ -295,14 +311,26 @@ async function runWrk(url: string, script: string, headers: Record<string, strin
 
 // ---- Main ---------------------------------------------------------------------------------------------------
 
+const G_SAME = "cursor page of 50, the same cursor every time (served from the page cache), 10k documents";
+const G_RANDOM = "cursor page of 50 from random positions (mostly uncached), 10k documents";
+const G_UPLOAD = "upload, 30 KB invoice";
+const G_LARGE = "cursor page of 50 from random positions, 1M documents";
+
 interface Scenario {
-  group: "cursor page of 50, 10k documents" | "upload, 30 KB invoice" | "cursor page of 50, 1M documents";
+  group: typeof G_SAME | typeof G_RANDOM | typeof G_UPLOAD | typeof G_LARGE;
   name: string;
   nodes: Node[];
+  /** What wrk is started with (the script may replace the path per request). */
   path: string;
   headers: Record<string, string>;
   script: string;
   runs: WrkResult[];
+}
+
+/** Cursors at random positions of a feed of `n`, each the start of a full page. */
+function randomCursors(secret: Uint8Array, tenant: string, n: number, seed: number): string[] {
+  const codec = createCursorCodec(secret), rand = createRandom(seed);
+  return Array.from({ length: CURSORS }, () => codec.encode(`${tenant}\u0000documents`, Math.floor(rand() * (n - 50)), "[]"));
 }
 
 const wrkVersion = requireWrk();
@@ -337,40 +365,44 @@ try {
   const pgNodes: Node[] = [];
   for (let i = 0; i < NODES; i++) pgNodes.push(await startNode(join(tmp, `node${i}`), { DATABASE_URL: dbUrl.toString() }));
   nodes.push(...pgNodes);
-  const boundary = "----bench-postgres-0123456789";
-  const xml = ublInvoice(50); // 31 KB
-  const scripts = {
-    file: { get: luaScript([file.port], null), post: luaScript([file.port], { xml, boundary }) },
-    one: { get: luaScript([pgNodes[0]!.port], null), post: luaScript([pgNodes[0]!.port], { xml, boundary }) },
-    three: { get: luaScript(pgNodes.map((n) => n.port), null), post: luaScript(pgNodes.map((n) => n.port), { xml, boundary }) },
+  const one = [pgNodes[0]!];
+  const pgSecret = await storage.secret("cursor");
+  const fileSecret = readFileSync(join(fileDir, "secrets", "cursor.key")); // written by the file node at start
+  const upload: Load = { kind: "upload", xml: ublInvoice(50), boundary: "----bench-postgres-0123456789" }; // 31 KB
+  const script = (name: string, on: Node[], load: Load): string => {
+    const path = join(tmp, `${name}.lua`);
+    writeFileSync(path, luaScript(on.map((n) => n.port), load));
+    return path;
   };
-  const paths: Record<string, string> = {};
-  for (const [k, v] of Object.entries(scripts)) {
-    writeFileSync((paths[`${k}.get`] = join(tmp, `${k}-get.lua`)), v.get);
-    writeFileSync((paths[`${k}.post`] = join(tmp, `${k}-post.lua`)), v.post);
-  }
-  // A cursor half-way through the 1M feed, signed with the installation's key (as the nodes sign it).
-  const codec = createCursorCodec(await storage.secret("cursor"));
-  const mid = codec.encode("b1m\u0000documents", LARGE / 2, "[]");
   const read10k = { "x-api-token": seed.tenants.b10k!.token };
-  const read1m = { "x-api-token": seed.tenants.b1m!.token };
-  const upPg = { "x-api-token": uploadToken, "content-type": `multipart/form-data; boundary=${boundary}` };
-  const upFile = { "x-api-token": fileTokens.write, "content-type": `multipart/form-data; boundary=${boundary}` };
+  const readFile = { "x-api-token": fileTokens.read };
+  const multipart = `multipart/form-data; boundary=${upload.boundary}`;
+  const upPg = { "x-api-token": uploadToken, "content-type": multipart };
+  const upFile = { "x-api-token": fileTokens.write, "content-type": multipart };
   const list = "/api/v1/documents?limit=50";
+  const fileCursors: Load = { kind: "cursors", cursors: randomCursors(fileSecret, "b10k", SMALL, 1) };
+  const pgCursors: Load = { kind: "cursors", cursors: randomCursors(pgSecret, "b10k", SMALL, 1) };
+  const largeCursors: Load = { kind: "cursors", cursors: randomCursors(pgSecret, "b1m", LARGE, 2) };
+  const sc = (group: Scenario["group"], name: string, on: Node[], path: string, headers: Record<string, string>, load: Load): Scenario =>
+    ({ group, name, nodes: on, path, headers, script: script(`${group.length}-${name}`.replace(/\W+/g, "-"), on, load), runs: [] });
   const scenarios: Scenario[] = [
-    { group: "cursor page of 50, 10k documents", name: "file store, 1 node", nodes: [file], path: list, headers: { "x-api-token": fileTokens.read }, script: paths["file.get"]!, runs: [] },
-    { group: "cursor page of 50, 10k documents", name: "PostgreSQL, 1 node", nodes: [pgNodes[0]!], path: list, headers: read10k, script: paths["one.get"]!, runs: [] },
-    { group: "cursor page of 50, 10k documents", name: "PostgreSQL, 3 nodes", nodes: pgNodes, path: list, headers: read10k, script: paths["three.get"]!, runs: [] },
-    { group: "upload, 30 KB invoice", name: "file store, 1 node", nodes: [file], path: "/api/v1/submissions", headers: upFile, script: paths["file.post"]!, runs: [] },
-    { group: "upload, 30 KB invoice", name: "PostgreSQL, 1 node", nodes: [pgNodes[0]!], path: "/api/v1/submissions", headers: upPg, script: paths["one.post"]!, runs: [] },
-    { group: "upload, 30 KB invoice", name: "PostgreSQL, 3 nodes", nodes: pgNodes, path: "/api/v1/submissions", headers: upPg, script: paths["three.post"]!, runs: [] },
-    { group: "cursor page of 50, 1M documents", name: "PostgreSQL, 1 node, first page", nodes: [pgNodes[0]!], path: list, headers: read1m, script: paths["one.get"]!, runs: [] },
-    { group: "cursor page of 50, 1M documents", name: "PostgreSQL, 1 node, mid-feed", nodes: [pgNodes[0]!], path: `${list}&cursor=${mid}`, headers: read1m, script: paths["one.get"]!, runs: [] },
+    sc(G_SAME, "file store, 1 node", [file], list, readFile, { kind: "same" }),
+    sc(G_SAME, "PostgreSQL, 1 node", one, list, read10k, { kind: "same" }),
+    sc(G_SAME, "PostgreSQL, 3 nodes", pgNodes, list, read10k, { kind: "same" }),
+    sc(G_RANDOM, "file store, 1 node", [file], list, readFile, fileCursors),
+    sc(G_RANDOM, "PostgreSQL, 1 node", one, list, read10k, pgCursors),
+    sc(G_RANDOM, "PostgreSQL, 3 nodes", pgNodes, list, read10k, pgCursors),
+    sc(G_UPLOAD, "file store, 1 node", [file], "/api/v1/submissions", upFile, upload),
+    sc(G_UPLOAD, "PostgreSQL, 1 node", one, "/api/v1/submissions", upPg, upload),
+    sc(G_UPLOAD, "PostgreSQL, 3 nodes", pgNodes, "/api/v1/submissions", upPg, upload),
+    sc(G_LARGE, "PostgreSQL, 1 node", one, list, { "x-api-token": seed.tenants.b1m!.token }, largeCursors),
   ];
-  for (const s of scenarios.filter((x) => x.path.startsWith("/api/v1/documents"))) {
-    const res = await fetch(`${s.nodes[0]!.url}${s.path}`, { headers: s.headers });
+  // Every listing answers a full page, from the first cursor and from one of the random ones.
+  for (const s of scenarios.filter((x) => x.group !== G_UPLOAD)) {
+    const cursors = readFileSync(s.script, "utf8").match(/"([A-Za-z0-9_-]{20,})"/);
+    const res = await fetch(`${s.nodes[0]!.url}${s.path}${cursors ? `&cursor=${cursors[1]}` : ""}`, { headers: s.headers });
     const body = (await res.json()) as { data?: unknown[] };
-    if (res.status !== 200 || body.data?.length !== 50) throw new Error(`${s.name}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (res.status !== 200 || body.data?.length !== 50) throw new Error(`${s.group}, ${s.name}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   }
   const settleAll = async (s: Scenario): Promise<void> => {
     for (const n of s.nodes) await settle(`${n.url}/healthz`);
@@ -387,32 +419,30 @@ try {
   }
 
   const best = (s: Scenario): WrkResult => s.runs.reduce((a, b) => (b.rps > a.rps ? b : a));
-  const baseOf = (s: Scenario): Scenario => s.group === "cursor page of 50, 1M documents" ? scenarios[1]! : scenarios.find((x) => x.group === s.group)!;
-  let group = "";
-  for (const s of scenarios) {
-    if (s.group !== group) {
-      group = s.group;
-      console.log(`\n## ${group}${group.includes("1M") ? " (ratio: vs PostgreSQL 1 node at 10k)" : " (ratio: vs the file store)"}`);
-      const members = scenarios.filter((x) => x.group === group);
-      printTable(
-        ["scenario", ...s.runs.map((_, i) => `req/s #${i + 1}`), ...s.runs.map((_, i) => `p99 ms #${i + 1}`), "best req/s", "p50 ms", "ratio"],
-        members.map((m) => [
-          m.name, ...m.runs.map((r) => fmtRps(r.rps)), ...m.runs.map((r) => fmtMs(r.p99)), fmtRps(best(m).rps), fmtMs(best(m).p50),
-          fmtRatio(best(m).rps / best(baseOf(m)).rps),
-        ]),
-      );
-    }
+  const find = (group: Scenario["group"], name: string): WrkResult => best(scenarios.find((x) => x.group === group && x.name === name)!);
+  const baseOf = (s: Scenario): WrkResult => s.group === G_LARGE ? find(G_RANDOM, "PostgreSQL, 1 node") : find(s.group, "file store, 1 node");
+  for (const group of [G_SAME, G_RANDOM, G_UPLOAD, G_LARGE]) {
+    const members = scenarios.filter((x) => x.group === group);
+    console.log(`\n## ${group} (ratio: vs ${group === G_LARGE ? "PostgreSQL, 1 node at 10k" : "the file store"})`);
+    printTable(
+      ["scenario", ...members[0]!.runs.map((_, i) => `req/s #${i + 1}`), ...members[0]!.runs.map((_, i) => `p99 ms #${i + 1}`), "best req/s", "p50 ms", "ratio"],
+      members.map((m) => [
+        m.name, ...m.runs.map((r) => fmtRps(r.rps)), ...m.runs.map((r) => fmtMs(r.p99)), fmtRps(best(m).rps), fmtMs(best(m).p50),
+        fmtRatio(best(m).rps / baseOf(m).rps),
+      ]),
+    );
   }
-  const [fl, p1, p3, fu, u1, u3, m1, mm] = scenarios.map(best) as [WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult];
+  const F = "file store, 1 node", P1 = "PostgreSQL, 1 node", P3 = "PostgreSQL, 3 nodes";
   console.log("\n## Ratios (best of runs)");
   printTable(["what", "ratio"], [
-    ["cursor page: PostgreSQL 1 node / file store", fmtRatio(p1.rps / fl.rps)],
-    ["cursor page: PostgreSQL 3 nodes / 1 node", fmtRatio(p3.rps / p1.rps)],
-    ["upload: PostgreSQL 1 node / file store", fmtRatio(u1.rps / fu.rps)],
-    ["upload: PostgreSQL 3 nodes / 1 node", fmtRatio(u3.rps / u1.rps)],
-    ["cursor page at 1M / at 10k, first page (req/s)", fmtRatio(m1.rps / p1.rps)],
-    ["cursor page at 1M / at 10k, mid-feed (req/s)", fmtRatio(mm.rps / p1.rps)],
-    ["cursor page at 1M / at 10k, mid-feed (p99)", fmtRatio(mm.p99 / p1.p99)],
+    ["same cursor: PostgreSQL 1 node / file store", fmtRatio(find(G_SAME, P1).rps / find(G_SAME, F).rps)],
+    ["same cursor: PostgreSQL 3 nodes / 1 node", fmtRatio(find(G_SAME, P3).rps / find(G_SAME, P1).rps)],
+    ["random cursors: PostgreSQL 1 node / file store", fmtRatio(find(G_RANDOM, P1).rps / find(G_RANDOM, F).rps)],
+    ["random cursors: PostgreSQL 3 nodes / 1 node", fmtRatio(find(G_RANDOM, P3).rps / find(G_RANDOM, P1).rps)],
+    ["upload: PostgreSQL 1 node / file store", fmtRatio(find(G_UPLOAD, P1).rps / find(G_UPLOAD, F).rps)],
+    ["upload: PostgreSQL 3 nodes / 1 node", fmtRatio(find(G_UPLOAD, P3).rps / find(G_UPLOAD, P1).rps)],
+    ["random cursors, PostgreSQL 1 node: 1M / 10k (req/s)", fmtRatio(find(G_LARGE, P1).rps / find(G_RANDOM, P1).rps)],
+    ["random cursors, PostgreSQL 1 node: 1M / 10k (p99)", fmtRatio(find(G_LARGE, P1).p99 / find(G_RANDOM, P1).p99)],
   ]);
   const uploaded = (await pool.query("SELECT count(*)::int AS n, coalesce(avg(octet_length(data)), 0)::int AS bytes FROM blobs WHERE tenant = $1", [uploadTenant])).rows[0]!;
   console.log(`\n${uploaded.n} uploads stored in PostgreSQL this run (${uploaded.bytes} bytes of XML each, as bytea); all answered 201` +

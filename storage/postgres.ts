@@ -43,19 +43,30 @@ function _token(row: Record<string, unknown>): TokenRecord {
   };
 }
 
+const TOKEN_CACHE_MS = 900; // under the second API.md §11 allows, measured from the lookup
+
 class _PostgresTokens implements TokenStore {
   #pool: PgPool;
   constructor(pool: PgPool) {
     this.#pool = pool;
   }
 
+  // API.md §11 lets a new or revoked token take up to a second to be seen: lookups are cached that long.
+  #cache = new Map<string, { token: TokenRecord | null; at: number }>();
+
   async find(keyId: string): Promise<TokenRecord | null> {
+    const hit = this.#cache.get(keyId);
+    if (hit && Date.now() - hit.at < TOKEN_CACHE_MS) return hit.token;
     const r = await this.#pool.query(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE key_id = $1`, [keyId]);
-    return r.rows[0] ? _token(r.rows[0]) : null;
+    const token = r.rows[0] ? _token(r.rows[0]) : null;
+    if (this.#cache.size >= 10_000) this.#cache.clear(); // bounded: unknown key ids cannot grow it without limit
+    this.#cache.set(keyId, { token, at: Date.now() });
+    return token;
   }
 
   async create(t: TokenRecord): Promise<void> {
     if (!isValidTenantId(t.tenant)) throw new TypeError(`Invalid tenant id: ${t.tenant}`);
+    this.#cache.delete(t.key_id);
     await this.#pool.query(`WITH t AS (INSERT INTO tenants (id) VALUES ($2) ON CONFLICT DO NOTHING)
       INSERT INTO tokens (key_id, tenant, secret_sha256, scopes, created_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
       ON CONFLICT (key_id) DO UPDATE SET tenant = EXCLUDED.tenant, secret_sha256 = EXCLUDED.secret_sha256, scopes = EXCLUDED.scopes,
@@ -72,6 +83,7 @@ class _PostgresTokens implements TokenStore {
 
   async revoke(keyId: string, now: string): Promise<boolean> {
     // A second revocation keeps the first time.
+    this.#cache.delete(keyId);
     const r = await this.#pool.query("UPDATE tokens SET revoked_at = coalesce(revoked_at, $2) WHERE key_id = $1", [keyId, now]);
     return (r.rowCount ?? 0) > 0;
   }

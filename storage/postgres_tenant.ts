@@ -24,7 +24,7 @@ const SWEEP_EVERY_MS = 3_600_000;
 const MAX_DAY = 0x7fffffff;
 // Claims are taken after the body is read, and handlers then take well under a second: a minute covers any
 // stall, and is how long a node that dies mid-request keeps its keys answering 409 IDEMPOTENCY_KEY_IN_USE.
-const CLAIM_LEASE_S = 60;
+const CLAIM_LEASE_S = 30;
 
 const ORDER: Record<DocumentSort, (t: string) => string> = {
   "issue_date": (t) => `${t}issue_day ASC NULLS LAST, ${t}ord ASC`,

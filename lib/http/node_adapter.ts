@@ -12,7 +12,7 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array> {
   method?: string | undefined;
   url?: string | undefined;
   headers: Record<string, string | string[] | undefined>;
-  socket: { remoteAddress?: string | undefined };
+  socket: { remoteAddress?: string | undefined; readonly destroyed?: boolean };
   readonly complete?: boolean;
   readonly destroyed?: boolean;
 }
@@ -42,7 +42,8 @@ export function fromNodeRequest(req: NodeRequestLike): ApiRequest {
     },
     body: req,
     remoteAddress: req.socket.remoteAddress ?? "",
-    aborted: () => req.destroyed === true && req.complete !== true,
+    // Gone mid-body, or gone before the body (complete but unread) was consumed.
+    aborted: () => (req.destroyed === true && req.complete !== true) || req.socket.destroyed === true,
   };
 }
 

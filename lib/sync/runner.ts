@@ -139,7 +139,8 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     async request(tenant, name, idem) {
       const source = sourceOf(tenant.tenant, name);
       const result = await tenant.requestRun(source.name, iso(), idem);
-      schedule(tenant, structuredClone(result.run));
+      // A joined run is already someone's: its creator (or the poll, if the creator is gone) runs it.
+      if (result.created) schedule(tenant, structuredClone(result.run));
       return result;
     },
     async resume() {

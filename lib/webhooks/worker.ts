@@ -19,8 +19,8 @@ import { webhookHeaders } from "./signature.ts";
 
 const COLLECTIONS: Collection[] = ["documents", "submissions", "runs"];
 const BATCH = 50; // changes read per feed and endpoint per pass
-/** An endpoint's lease: one node delivers to it at a time; renewed after each attempt (which takes at most 10 s). */
-const ENDPOINT_LEASE_MS = 60_000;
+/** An endpoint's lease: one node delivers to it at a time; renewed after each attempt (at most 10 s), so 30 s is ample. */
+const ENDPOINT_LEASE_MS = 30_000;
 /** API.md §6: an attempt succeeds on a 2xx within 10 s. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
