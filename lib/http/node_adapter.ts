@@ -23,6 +23,7 @@ export interface NodeResponseLike {
   write(chunk: Uint8Array): boolean;
   end(chunk?: Uint8Array | string): unknown;
   once(event: "drain" | "close", listener: () => void): unknown;
+  off(event: "drain" | "close", listener: () => void): unknown;
   destroy(error?: Error): unknown;
   readonly destroyed: boolean;
 }
@@ -72,8 +73,14 @@ export async function writeNodeResponse(method: string, res: ApiResponse, out: N
     for await (const chunk of body.stream(0, body.size)) {
       if (out.destroyed) return;
       if (!out.write(chunk)) await new Promise<void>((resolve) => {
-        out.once("drain", resolve);
-        out.once("close", resolve);
+        // Whichever comes first; the other listener goes too, or a long download piles them up.
+        const done = (): void => {
+          out.off("drain", done);
+          out.off("close", done);
+          resolve();
+        };
+        out.once("drain", done);
+        out.once("close", done);
       });
     }
     out.end();
