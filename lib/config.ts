@@ -1,7 +1,7 @@
 /**
  * The server's settings (API.md §11): every setting is an environment variable
  * and a flag of the same meaning, flags win. Parsing is pure: server.ts hands
- * in `process.env` and `process.argv`. Bad values are programmer/operator
+ * in the environment and the argument list. Bad values are programmer/operator
  * mistakes and throw RangeError at startup.
  * @module
  */

@@ -25,6 +25,7 @@ import { dayNumber, FORMAT_CODES, matchesFilter, NULL_DAY, TYPE_CODES } from "./
 import { HashIndex } from "./hash_index.ts";
 import { RecordLog } from "./record_log.ts";
 import { selectPage } from "./select_page.ts";
+import { LocalLeases } from "./local_leases.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -318,18 +319,13 @@ export class FileTenantStore implements TenantStore {
     this.#idem.end(key);
   }
 
-  #leases = new Map<string, { owner: string; until: number }>();
-  // One process executes runs and deliveries for a file or memory store, so its leases can live in memory.
+  #leases = new LocalLeases();
   async claimLease(name: string, owner: string, leaseMs: number) {
-    const held = this.#leases.get(name);
-    if (held && held.owner !== owner && held.until > Date.now()) return false;
-    this.#leases.set(name, { owner, until: Date.now() + leaseMs });
-    return true;
+    return this.#leases.claim(name, owner, leaseMs);
   }
   async releaseLease(name: string, owner: string) {
-    if (this.#leases.get(name)?.owner === owner) this.#leases.delete(name);
+    this.#leases.release(name, owner);
   }
-
 
   async putIdempotency(record: IdempotencyRecord) {
     return this.#write(() => {

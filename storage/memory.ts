@@ -15,6 +15,7 @@ import type {
 } from "../lib/storage.ts";
 import { dayNumber, matchesFilter } from "./filter.ts";
 import { selectPage } from "./select_page.ts";
+import { LocalLeases } from "./local_leases.ts";
 
 const enc = new TextEncoder();
 
@@ -194,16 +195,12 @@ class _MemoryTenant implements TenantStore {
     this.#executing.delete(key);
   }
 
-  #leases = new Map<string, { owner: string; until: number }>();
-  // One process executes runs and deliveries for a file or memory store, so its leases can live in memory.
+  #leases = new LocalLeases();
   async claimLease(name: string, owner: string, leaseMs: number) {
-    const held = this.#leases.get(name);
-    if (held && held.owner !== owner && held.until > Date.now()) return false;
-    this.#leases.set(name, { owner, until: Date.now() + leaseMs });
-    return true;
+    return this.#leases.claim(name, owner, leaseMs);
   }
   async releaseLease(name: string, owner: string) {
-    if (this.#leases.get(name)?.owner === owner) this.#leases.delete(name);
+    this.#leases.release(name, owner);
   }
 
   async createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag) {

@@ -16,18 +16,12 @@ import process from "node:process";
 import { SCOPES, type Scope } from "../lib/auth/tokens.ts";
 import { fixturePath, startServer, type TestServer } from "./support/server.ts";
 import { childEnv, serverCommand } from "./support/child.ts";
+import { errorOf } from "./support/api.ts";
 
 const ROOT = join(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 const TOKEN_LINE_RE = /^itk_([A-Za-z0-9]{8,32})_([A-Za-z0-9_-]{43,})\n$/;
 const SAMPLE = fixturePath("samples", "ksef-fa3", "FA_3_complex.xml");
 
-/** The `error` member of an error response, after checking status and code. */
-async function errorOf(res: Response, status: number, code: string): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
-  assert.equal(res.status, status);
-  const body = (await res.json()) as { error: { code: string; message: string; details: Record<string, unknown> } };
-  assert.equal(body.error.code, code);
-  return body.error;
-}
 
 /** The ids of the documents in a tenant's first feed page. */
 async function documentIds(s: TestServer, token: string): Promise<string[]> {

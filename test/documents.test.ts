@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { fixturePath, startServer, type TestServer } from "./support/server.ts";
+import { errorOf } from "./support/api.ts";
 
 // ---------------------------------------------------------------- fixtures
 
@@ -117,13 +118,6 @@ async function getJson<T>(s: TestServer, path: string, token: string): Promise<T
   return (await res.json()) as T;
 }
 
-/** The error of a response after checking status and code. */
-async function errorOf(res: Response, status: number, code: string): Promise<{ message: string; details: Record<string, unknown> }> {
-  assert.equal(res.status, status);
-  const body = (await res.json()) as { error: { code: string; message: string; details: Record<string, unknown> } };
-  assert.equal(body.error.code, code);
-  return body.error;
-}
 
 /** Walks the change feed from `cursor` (or the start) until has_more is false; returns every page. */
 async function walkFeed(s: TestServer, token: string, query = "", cursor: string | null = null): Promise<FeedPage[]> {

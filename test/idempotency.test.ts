@@ -18,6 +18,7 @@ import { toNodeListener } from "../lib/http/node_adapter.ts";
 import type { Storage, TenantStore } from "../lib/storage.ts";
 import { MemoryStorage } from "../storage/memory.ts";
 import { fixturePath, startServer, type TestServer } from "./support/server.ts";
+import { errorOf, type ApiErrorBody } from "./support/api.ts";
 
 // ---------------------------------------------------------------- helpers
 
@@ -26,21 +27,7 @@ const COMPLEX = sample("ksef-fa3", "FA_3_complex.xml");
 const PEPPOL = sample("ubl", "peppol-bis3_base-example.xml");
 const FACTURX = sample("cii", "mustang_factur-x.xml");
 
-interface ApiErrorBody {
-  code: string;
-  message: string;
-  details: Record<string, unknown>;
-  request_id: string;
-}
 
-/** The `error` member of an error response, after checking status and code. */
-async function errorOf(res: Response, status: number, code: string): Promise<ApiErrorBody> {
-  const text = await res.text();
-  assert.equal(res.status, status, text);
-  const body = JSON.parse(text) as { error: ApiErrorBody };
-  assert.equal(body.error.code, code, text);
-  return body.error;
-}
 
 /** A response read whole: what a replay must reproduce. */
 interface Answer {

@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fixturePath, startServer, type TestServer } from "./support/server.ts";
+import { errorOf, type ApiErrorBody } from "./support/api.ts";
 
 const sample = (dir: string, file: string): Buffer => readFileSync(fixturePath("samples", dir, file));
 const COMPLEX = sample("ksef-fa3", "FA_3_complex.xml");
@@ -29,18 +30,7 @@ const METADATA = {
   totals: { net: "1000.00", tax: "230.00", gross: "1230.00" },
 };
 
-interface ApiErrorBody {
-  code: string;
-  details: Record<string, unknown>;
-}
 
-async function errorOf(res: Response, status: number, code: string): Promise<ApiErrorBody> {
-  const text = await res.text();
-  assert.equal(res.status, status, text);
-  const body = JSON.parse(text) as { error: ApiErrorBody };
-  assert.equal(body.error.code, code, text);
-  return body.error;
-}
 
 /** Runs a tool asynchronously (the server runs in this process, so it must not be blocked). */
 function run(cmd: string, args: string[]): Promise<{ stdout: string; stderr: string }> {

@@ -12,6 +12,7 @@ import { Buffer } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fixturePath, startServer, type TestServer } from "./support/server.ts";
+import { errorOf } from "./support/api.ts";
 
 const COMPLEX = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_complex.xml"));
 const BAD_TOKEN = `itk_nobody000000_${"A".repeat(43)}`;
@@ -20,25 +21,7 @@ const BAD_TOKEN = `itk_nobody000000_${"A".repeat(43)}`;
 const TOKEN_LIMIT = { requests: 60, windowMs: 60_000, burst: 5 };
 const ANON_LIMIT = { requests: 60, windowMs: 60_000, burst: 3 };
 
-interface ApiErrorBody {
-  code: string;
-  message: string;
-  details: Record<string, unknown>;
-  request_id: string;
-}
 
-/** The `error` member of an error response, after checking status, code and the envelope. */
-async function errorOf(res: Response, status: number, code: string): Promise<ApiErrorBody> {
-  const text = await res.text();
-  assert.equal(res.status, status, text);
-  const body = JSON.parse(text) as { error: ApiErrorBody };
-  assert.deepEqual(Object.keys(body), ["error"]);
-  assert.equal(body.error.code, code, text);
-  assert.equal(typeof body.error.message, "string");
-  assert.equal(typeof body.error.details, "object");
-  assert.equal(body.error.request_id, res.headers.get("x-request-id"));
-  return body.error;
-}
 
 /** `r` and `t` of a `RateLimit` header (draft-ietf-httpapi-ratelimit-headers: `"name";r=…;t=…`). */
 function parseRateLimit(value: string | null): { r: number; t: number } {

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fixturePath, startServer, type TestServer } from "./support/server.ts";
+import { errorOf, type ApiErrorBody } from "./support/api.ts";
 
 // ---------------------------------------------------------------- fixtures and helpers
 
@@ -85,25 +86,7 @@ const ISO_MS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 const sha256 = (b: Uint8Array): string => createHash("sha256").update(b).digest("hex");
 
-interface ApiErrorBody {
-  code: string;
-  message: string;
-  details: Record<string, unknown>;
-  request_id: string;
-}
 
-/** The `error` member of an error response, after checking status, code and the envelope's shape (API.md §2). */
-async function errorOf(res: Response, status: number, code: string): Promise<ApiErrorBody> {
-  const text = await res.text();
-  assert.equal(res.status, status, text);
-  const body = JSON.parse(text) as { error: ApiErrorBody };
-  assert.deepEqual(Object.keys(body), ["error"], "exactly one top-level key");
-  assert.equal(body.error.code, code, text);
-  assert.equal(typeof body.error.message, "string");
-  assert.equal(typeof body.error.details, "object");
-  assert.equal(body.error.request_id, res.headers.get("x-request-id"));
-  return body.error;
-}
 
 /** POSTs `bytes` as the `xml` file part through the runtime's fetch with FormData and a Blob. */
 function upload(s: TestServer, token: string, bytes: Uint8Array, init: { filename?: string; headers?: Record<string, string> } = {}): Promise<Response> {
