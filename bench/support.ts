@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+export { createRandom } from "../test/support/random.ts";
 
 /** The repository root (the server child runs with this as its working directory). */
 export const ROOT = join(import.meta.dirname, "..");
@@ -240,14 +241,3 @@ export function fmtRatio(n: number): string {
   return `${n.toFixed(2)}×`;
 }
 
-/** A small deterministic PRNG (mulberry32), so that seeded data sets are the same on every run. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -107,7 +107,7 @@ export class RecordLog {
     if (this.#durable) fsyncSync(this.#logFd);
     this.#logSize += rec.length;
     this.#lastMeta = meta;
-    return this.#apply(ordinal, offset, json.length, metaLen, cols);
+    return this.#apply(ordinal, offset, json.length, cols);
   }
 
   /** The meta bytes of the last record in the log (for recovery of what a crash may have cut short). */
@@ -188,7 +188,7 @@ export class RecordLog {
     for (const fd of [this.#logFd, this.#feedFd, this.#slotsFd]) closeSync(fd);
   }
 
-  #apply(ordinal: number, offset: number, len: number, metaLen: number, cols: SlotColumns): number {
+  #apply(ordinal: number, offset: number, len: number, cols: SlotColumns): number {
     const seq = this.#feedCount;
     const entry = Buffer.allocUnsafe(FEED_ENTRY);
     entry.writeDoubleLE(offset, 0);
@@ -228,7 +228,7 @@ export class RecordLog {
       _readAll(this.#logFd, body, pos + HEADER);
       if (crc32(body) !== crc) break;
       this.#logSize = pos + HEADER + len + metaLen;
-      this.#apply(ord, pos, len, metaLen, columnsOf(body.subarray(0, len)));
+      this.#apply(ord, pos, len, columnsOf(body.subarray(0, len)));
       pos = this.#logSize;
     }
     if (this.#logSize < logBytes) ftruncateSync(this.#logFd, this.#logSize);

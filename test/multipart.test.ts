@@ -9,6 +9,7 @@ import {
   resolveMultipartLimits,
 } from "../lib/multipart.ts";
 import type { MultipartLimits, MultipartPart } from "../lib/multipart.ts";
+import { createRandom } from "./support/random.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -337,17 +338,6 @@ test("MultipartParser and resolveMultipartLimits() refuse programmer mistakes wi
   for (const value of Object.values(DEFAULT_MULTIPART_LIMITS)) assert.ok(Number.isSafeInteger(value) && value > 0);
 });
 
-/** mulberry32: a small seeded PRNG, so that a failing fuzz case can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test("MultipartParser throws nothing but ApiError on thousands of mutated bodies, and chunking never changes the outcome", async () => {
   const form = new FormData();
@@ -355,7 +345,7 @@ test("MultipartParser throws nothing but ApiError on thousands of mutated bodies
   form.append("xml", new File(["<Faktura>\r\n<P_2>FV/1</P_2>\r\n</Faktura>"], "f.xml", { type: "application/xml" }));
   const { bytes, boundary } = await encode(form);
   const tokens = ["\r\n", "\r", "\n", "--", `--${boundary}`, `\r\n--${boundary}`, " ", "\t", ":", ";", '"', "\\", "=", "name=", "filename*=UTF-8''%", "%", "\u00ff"].map(raw);
-  const random = prng(20261121);
+  const random = createRandom(20261121);
   const int = (n: number) => Math.floor(random() * n);
   let accepted = 0;
   for (let round = 0; round < 3000; round++) {
