@@ -12,6 +12,7 @@ import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import type { IdempotencyTag, Storage, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "../contracts/document_source.ts";
 import type { Logger } from "../observe/log.ts";
+import { errorFields, reportFailure, repeatEvery } from "./background.ts";
 import type { Metrics } from "../observe/metrics.ts";
 
 const MAX_ERRORS = 100; // API.md §4.4: at most 100 kept
@@ -49,7 +50,7 @@ export interface SyncRunner {
 export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
   const running = new Map<string, Promise<void>>();
   const abort = new AbortController();
-  let timer: ReturnType<typeof setInterval> | null = null;
+  let cancel: (() => void) | null = null;
   const iso = (): string => new Date(o.now()).toISOString();
 
   function sourceOf(tenant: string, name: string | null): DocumentSource {
@@ -67,12 +68,14 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
       if (!(await tenant.claimLease(lease, o.nodeId, RUN_LEASE_MS))) return; // another node runs it
       try {
         const fresh = await tenant.getRun(run.id); // it may have finished meanwhile
-        if (fresh && (fresh.status === "queued" || fresh.status === "running")) await execute(tenant, fresh, () => tenant.claimLease(lease, o.nodeId, RUN_LEASE_MS));
+        // A renewal that fails (storage down) keeps going: the lease still runs, and the next renewal retries.
+        const renew = () => tenant.claimLease(lease, o.nodeId, RUN_LEASE_MS).catch((e: unknown) => (reportFailure(o, "lease_renewal", e, { tenant: tenant.tenant, run: run.id }), true));
+        if (fresh && (fresh.status === "queued" || fresh.status === "running")) await execute(tenant, fresh, renew);
       } finally {
         await tenant.releaseLease(lease, o.nodeId);
       }
     })()
-      .catch((e: unknown) => o.logger.error("sync run crashed", { tenant: tenant.tenant, run: run.id, error: String(e) }))
+      .catch((e: unknown) => reportFailure(o, "sync_run", e, { tenant: tenant.tenant, run: run.id }))
       .finally(() => running.delete(key));
     running.set(key, p);
   }
@@ -101,7 +104,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     } catch (e) {
       run.status = "failed";
       run.error = e instanceof SourceError ? { code: e.code, message: e.message } : { code: "UPSTREAM_ERROR", message: "The document source failed" };
-      o.logger.warn("sync run failed", { tenant: tenant.tenant, run: run.id, error: String(e) });
+      o.logger.warn("sync run failed", { tenant: tenant.tenant, run: run.id, ...errorFields(e) });
     }
     run.finished_at = iso();
     await tenant.saveRun(run);
@@ -150,10 +153,10 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
       }
     },
     start(intervalMs) {
-      timer = setInterval(() => void this.resume().catch((e: unknown) => o.logger.error("sync poll failed", { error: String(e) })), intervalMs);
+      cancel = repeatEvery("sync_poll", intervalMs, () => this.resume(), o);
     },
     async stop() {
-      if (timer) clearInterval(timer);
+      cancel?.();
       abort.abort();
       await Promise.all(running.values());
     },

@@ -12,6 +12,7 @@ import { deterministicId } from "../../contracts/ids.ts";
 import type { Logger } from "../../observe/log.ts";
 import type { Metrics } from "../../observe/metrics.ts";
 import type { Collection, DeliveryState, RawChange, Storage, SyncRunRecord, TenantStore, WebhookRecord } from "../../contracts/storage.ts";
+import { reportFailure, repeatEvery } from "../background.ts";
 import { runView } from "../sync_runner.ts";
 import { buildEventBody, eventMatches, type WebhookEventType } from "./events.ts";
 import { nextAttemptDelay, parseRetryAfter } from "./retry_schedule.ts";
@@ -98,7 +99,7 @@ export interface WebhookWorker {
 export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   const random = o.random ?? Math.random;
   const busy = new Map<string, Promise<void>>();
-  let timer: ReturnType<typeof setInterval> | null = null;
+  let cancel: (() => void) | null = null;
   let stopped = false;
 
   async function attempt(t: TenantStore, hook: WebhookRecord, ev: WebhookEvent): Promise<{ ok: boolean; gone: boolean; retryAfterMs: number | null }> {
@@ -143,7 +144,9 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
     const lease = `webhook:${hook.id}`;
     if (!(await t.claimLease(lease, o.nodeId, ENDPOINT_LEASE_MS))) return; // another node serves it
     try {
-      await serveClaimed(t, hook, () => t.claimLease(lease, o.nodeId, ENDPOINT_LEASE_MS));
+      // A renewal that fails (storage down) keeps going: the lease still runs, and the next renewal retries.
+      const renew = () => t.claimLease(lease, o.nodeId, ENDPOINT_LEASE_MS).catch((e: unknown) => (reportFailure(o, "lease_renewal", e, { tenant: t.tenant, webhook: hook.id }), true));
+      await serveClaimed(t, hook, renew);
     } finally {
       await t.releaseLease(lease, o.nodeId);
     }
@@ -185,7 +188,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
       for (const hook of await t.listWebhooks()) {
         if (hook.status !== "enabled" || busy.has(hook.id)) continue;
         const p = serveEndpoint(t, hook)
-          .catch((e: unknown) => o.logger.error("webhook worker failed", { tenant: tenantId, webhook: hook.id, error: String(e) }))
+          .catch((e: unknown) => reportFailure(o, "webhook_delivery", e, { tenant: tenantId, webhook: hook.id }))
           .finally(() => busy.delete(hook.id));
         busy.set(hook.id, p);
         work.push(p);
@@ -198,11 +201,12 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
     runOnce,
     start(intervalMs) {
       // Endpoints are served concurrently; a pass does not wait for a slow endpoint before starting the others.
-      timer = setInterval(() => void runOnce(), intervalMs);
+      // A failing pass (storage down) is logged and counted; the next tick tries again.
+      cancel = repeatEvery("webhook_worker", intervalMs, runOnce, o);
     },
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
+      cancel?.();
       await Promise.all(busy.values());
     },
     async depth() {
