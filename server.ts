@@ -18,7 +18,8 @@ import { createApp, type App } from "./lib/app.ts";
 import { generateToken, parseScopes, SCOPES, type TokenRecord } from "./lib/auth/tokens.ts";
 import { loadConfig, parseArgs, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
-import { createJsonLogger, type Logger } from "./lib/observe/log.ts";
+import { boundedLogWriter, createJsonLogger, type Logger } from "./lib/observe/log.ts";
+import { Metrics } from "./lib/observe/metrics.ts";
 import { parseRateLimit, type RateLimitConfig } from "./lib/pipeline/rate_limit.ts";
 import { parseDuration, parseRetrySchedule } from "./lib/jobs/webhooks/retry_schedule.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
@@ -137,11 +138,11 @@ function _share(config: Config): RateLimitConfig | null {
  * workers, the "primary" runs syncs and deliveries (one process, so each run and event has one executor)
  * and the "worker"s serve HTTP on the shared port.
  */
-async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger) {
+async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics) {
   const dataDir = resolve(config.dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
-    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config),
+    storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: _share(config),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
     executeSyncs: role !== "worker",
     webhooks: {
@@ -187,17 +188,19 @@ async function listen(config: Config, app: App, storage: Storage, logger: Logger
 }
 
 async function serve(config: Config): Promise<void> {
-  const logger = createJsonLogger(config.logLevel, (line) => void process.stdout.write(line));
+  const metrics = new Metrics();
+  // A stalled log reader costs dropped lines (counted), never unbounded memory (issue 15 #22).
+  const logger = createJsonLogger(config.logLevel, boundedLogWriter(process.stdout, { metrics }));
   const isDeno = "Deno" in globalThis;
   if (config.workers > 1 && isDeno) throw new RangeError("WORKERS > 1 needs node:cluster, which Deno does not provide");
   if (config.workers > 1 && !cluster.isPrimary) {
-    const { app, storage } = await buildApp(config, "worker", logger);
+    const { app, storage } = await buildApp(config, "worker", logger, metrics);
     await listen(config, app, storage, logger, false);
     return;
   }
   const dataDir = resolve(config.dataDir);
   const dirIsNew = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
-  const { app, storage } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger);
+  const { app, storage } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
   // New: an empty data directory, or with PostgreSQL a database without tenants.
   const isNew = config.databaseUrl ? (await storage.tenants()).length === 0 : dirIsNew;
   const demoToken = config.demo ?? isNew ? await seedDemo(storage, dataDir) : null;

@@ -31,5 +31,49 @@ export function createJsonLogger(level: LogLevel, write: (line: string) => void,
   };
 }
 
+/** The stream a bounded writer writes to (process.stdout fits): it says how much it still holds. */
+export interface LogOutput {
+  write(line: string): unknown;
+  /** Bytes handed to the stream that its reader has not taken yet. */
+  readonly writableLength: number;
+}
+
+/** Options of boundedLogWriter. */
+export interface BoundedLogOptions {
+  /** Beyond this many unread bytes, lines are dropped (default DEFAULT_LOG_BACKLOG). */
+  maxBacklog?: number;
+  /** Counts dropped lines as `log_lines_dropped_total`. */
+  metrics?: { inc(name: string, help: string, labels: Record<string, string>): void };
+  now?: () => number;
+}
+
+/**
+ * 1 MiB of unread lines (some 4,000 request lines) rides out a reader's hiccup; past that, a stalled collector
+ * would make the process hold every line until it is killed for memory (issue 15 #22).
+ */
+export const DEFAULT_LOG_BACKLOG = 1024 * 1024;
+
+/**
+ * A `write` for createJsonLogger that never lets the output's backlog grow past a bound: lines beyond it are
+ * dropped and counted, and the next line that gets through is preceded by one saying how many were lost.
+ */
+export function boundedLogWriter(out: LogOutput, o: BoundedLogOptions = {}): (line: string) => void {
+  const max = o.maxBacklog ?? DEFAULT_LOG_BACKLOG;
+  const now = o.now ?? Date.now;
+  let dropped = 0;
+  return (line) => {
+    if (out.writableLength + line.length > max) {
+      dropped++;
+      o.metrics?.inc("log_lines_dropped_total", "Log lines dropped because the log reader fell behind.", {});
+      return;
+    }
+    if (dropped > 0) {
+      out.write(`${JSON.stringify({ time: new Date(now()).toISOString(), level: "warn", msg: "log lines dropped: the log reader fell behind", dropped })}\n`);
+      dropped = 0;
+    }
+    out.write(line);
+  };
+}
+
 /** A logger that drops everything. */
 export const silentLogger: Logger = createJsonLogger("error", () => {});
