@@ -130,7 +130,10 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
       }
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      const issue = typeof e.details.issue === "string" ? `: ${e.details.issue}` : "";
+      // The issue adds to the message only when it is prose (not a code like `invalid_date`) that the message
+      // does not already say (issue 15 #8).
+      const said = e.details.issue;
+      const issue = typeof said === "string" && said.includes(" ") && !e.message.includes(said) ? `: ${said}` : "";
       return fail(e.code, `${e.message}${issue}`);
     }
     const { outcome } = await tenant.upsertDocument({ source: source.name, external_id: item.external_id, ...input }, iso());

@@ -4,25 +4,65 @@
  * `NAME.json` without its `.xml` twin is a document whose XML is not yet
  * available. Names starting with `.` or ending in `.tmp`/`.part` are being
  * written and are ignored. Acknowledged files move to `processed/`, rejected
- * ones to `failed/`, so a sync looks only at new files.
+ * ones (unreadable, too large, a name that is not UTF-8) to `failed/`, so a
+ * sync looks only at new files. A file's size is checked before it is read.
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { Buffer } from "node:buffer";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import type { DocumentSource, SourceItem } from "../../lib/contracts/document_source.ts";
 import { fsyncDir } from "../atomic.ts";
 
-const MAX_INBOX_FILE = 64 * 1024 * 1024; // larger files are refused as failed items rather than read
+/** Larger files are refused as failed items, without being read (issue 15 #14). */
+export const MAX_INBOX_FILE = 64 * 1024 * 1024;
+
+const _utf8 = new TextDecoder("utf-8", { fatal: true });
+const _lossy = new TextDecoder("utf-8");
+
+/** A directory entry's name: decoded, or the raw bytes of a name that is not UTF-8. */
+type Name = string | Buffer;
 
 function _ignored(name: string): boolean {
   return name.startsWith(".") || name.endsWith(".tmp") || name.endsWith(".part");
 }
 
-function _move(dir: string, to: string, names: string[]): void {
+// A name that is not UTF-8 is joined as bytes: its decoded form names no file.
+function _path(dir: string, name: Name): string | Buffer {
+  return typeof name === "string" ? join(dir, name) : Buffer.concat([Buffer.from(`${dir}/`), name]);
+}
+
+function _move(dir: string, to: string, names: Name[]): void {
   mkdirSync(join(dir, to), { recursive: true });
-  for (const n of names) if (existsSync(join(dir, n))) renameSync(join(dir, n), join(dir, to, n));
+  for (const n of names) if (existsSync(_path(dir, n))) renameSync(_path(dir, n), _path(join(dir, to), n));
   fsyncDir(join(dir, to));
   fsyncDir(dir);
+}
+
+/** The file's bytes, or null when it is larger than `max` (looked up first: nothing that is refused is read). */
+function _readLimited(path: string, max: number): Buffer | null {
+  const fd = openSync(path, "r");
+  try {
+    if (fstatSync(fd).size > max) return null;
+    // Read up to max + 1, so a file that grew since the look is refused too.
+    const buf = Buffer.allocUnsafe(Math.min(fstatSync(fd).size, max) + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, n)) > 0;) n += r;
+    return n > max ? null : buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The parsed metadata file, or the reason it is not usable. */
+function _metadata(bytes: Buffer): Record<string, unknown> | string {
+  let meta: unknown;
+  try {
+    meta = JSON.parse(_utf8.decode(bytes));
+  } catch (e) {
+    return e instanceof SyntaxError ? "Metadata file is not valid JSON" : "Metadata file is not valid UTF-8";
+  }
+  return meta && typeof meta === "object" && !Array.isArray(meta) ? (meta as Record<string, unknown>) : "Metadata file is not a JSON object";
 }
 
 /** The inbox source of one tenant. */
@@ -32,7 +72,27 @@ export function inboxSource(root: string, tenant: string): DocumentSource {
     name: "inbox",
     async *pull(signal) {
       mkdirSync(dir, { recursive: true });
-      const names = new Set(readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && !_ignored(e.name)).map((e) => e.name));
+      const names = new Set<string>();
+      const undecodable: Buffer[] = [];
+      for (const e of readdirSync(dir, { withFileTypes: true, encoding: "buffer" })) {
+        if (!e.isFile()) continue;
+        try {
+          const name = _utf8.decode(e.name);
+          if (!_ignored(name)) names.add(name);
+        } catch {
+          if (!_ignored(_lossy.decode(e.name))) undecodable.push(e.name);
+        }
+      }
+      // Seen on every sync but never importable: failed, set aside, with the reason (issue 15 #19).
+      for (const raw of undecodable) {
+        if (signal.aborted) return;
+        yield {
+          external_id: _lossy.decode(raw), xml: null, metadata: null,
+          error: { code: "VALIDATION_ERROR", message: "File name is not valid UTF-8: rename the file" },
+          ack: async () => _move(dir, "failed", [raw]),
+          reject: async () => _move(dir, "failed", [raw]),
+        } satisfies SourceItem;
+      }
       const stems = [...names]
         .filter((n) => n.endsWith(".xml") || (n.endsWith(".json") && !names.has(`${n.slice(0, -5)}.xml`)))
         .sort();
@@ -47,17 +107,17 @@ export function inboxSource(root: string, tenant: string): DocumentSource {
           reject: async () => _move(dir, "failed", files),
         };
         try {
-          const bytes = readFileSync(join(dir, name));
-          if (bytes.length > MAX_INBOX_FILE) item.error = { code: "PAYLOAD_TOO_LARGE", message: `File is larger than ${MAX_INBOX_FILE} bytes` };
+          const bytes = _readLimited(join(dir, name), MAX_INBOX_FILE);
+          if (bytes === null) item.error = { code: "PAYLOAD_TOO_LARGE", message: `File is larger than ${MAX_INBOX_FILE} bytes` };
           else if (xml) item.xml = bytes;
           else {
-            const meta: unknown = JSON.parse(bytes.toString("utf8"));
-            if (!meta || typeof meta !== "object" || Array.isArray(meta)) throw new SyntaxError("not an object");
-            item.metadata = meta as Record<string, unknown>;
+            const meta = _metadata(bytes);
+            if (typeof meta === "string") item.error = { code: "VALIDATION_ERROR", message: meta };
+            else item.metadata = meta;
           }
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code === "ENOENT") continue; // taken away meanwhile
-          item.error = { code: "VALIDATION_ERROR", message: xml ? "File cannot be read" : "Metadata file is not a JSON object" };
+          item.error = { code: "VALIDATION_ERROR", message: "File cannot be read" };
         }
         yield item;
       }

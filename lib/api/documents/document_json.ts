@@ -5,6 +5,7 @@
  * @module
  */
 import type { Invoice } from "../../formats/invoice/model.ts";
+import { validationError } from "../../http/errors.ts";
 import type { DocumentFields, DocumentRecord, PartySummary, SubmissionRecord, TotalsSummary } from "../../contracts/storage.ts";
 
 /** The response JSON of a document (API.md §4), keys in the documented order. */
@@ -48,47 +49,83 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
 
 const TYPES = ["invoice", "credit_note", "correction", "other"];
 const FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"];
-const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+const MAX_TEXT = 512; // longest name or number taken from metadata
+const MAX_TAX_ID = 64;
+/** The fields a metadata file may hold (API.md §4.5); any other key is ignored. */
+const KNOWN = ["type", "format", "number", "issue_date", "currency", "seller", "buyer", "totals", "received_at"];
 
-function _str(v: unknown, max = 512): string | null {
-  return typeof v === "string" && v.length > 0 && v.length <= max ? v : null;
+function _bad(field: string, issue: string, message: string): never {
+  throw validationError(field, issue, `Metadata field ${field} ${message}`);
 }
 
-function _party(v: unknown): PartySummary | null {
-  if (!v || typeof v !== "object") return null;
-  const o = v as Record<string, unknown>;
-  const p = { name: _str(o.name), tax_id: _str(o.tax_id, 64) };
+// Absent and null are both "not known"; anything else must have the documented shape.
+function _text(v: unknown, field: string, max: number): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string" || v.length === 0 || v.length > max) _bad(field, "invalid_value", `must be a string of 1 to ${max} characters`);
+  return v;
+}
+
+function _oneOf<T extends string>(v: unknown, field: string, allowed: readonly string[]): T | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string" || !allowed.includes(v)) _bad(field, "invalid_value", `must be one of ${allowed.join(", ")}`);
+  return v as T;
+}
+
+function _date(v: unknown, field: string): string | null {
+  const s = _text(v, field, 10);
+  if (s === null) return null;
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(s) ? Date.parse(`${s}T00:00:00Z`) : NaN;
+  // Date.parse rolls 2024-02-30 over to March; the round trip refuses it.
+  if (Number.isNaN(ms) || !new Date(ms).toISOString().startsWith(s)) _bad(field, "invalid_date", `must be a date YYYY-MM-DD: ${s}`);
+  return s;
+}
+
+function _object(v: unknown, field: string): Record<string, unknown> | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "object" || Array.isArray(v)) _bad(field, "invalid_type", "must be an object");
+  return v as Record<string, unknown>;
+}
+
+function _party(v: unknown, field: string): PartySummary | null {
+  const o = _object(v, field);
+  if (!o) return null;
+  const p = { name: _text(o.name, `${field}.name`, MAX_TEXT), tax_id: _text(o.tax_id, `${field}.tax_id`, MAX_TAX_ID) };
   return p.name === null && p.tax_id === null ? null : p;
 }
 
-function _money(v: unknown): string | null {
-  const s = typeof v === "number" && Number.isFinite(v) ? String(v) : v;
-  return typeof s === "string" && DECIMAL_RE.test(s) ? s : null;
+// Money is a decimal string (API.md §1), never a JSON number.
+function _money(v: unknown, field: string): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string" || !DECIMAL_RE.test(v)) _bad(field, "invalid_decimal", "must be a decimal string such as \"1230.00\"");
+  return v;
 }
 
 /**
- * The fields a source's metadata supplies for a document whose XML is not yet
- * available (API.md §4.5): known fields in the document JSON's shape; unknown
- * fields and values of the wrong shape are ignored.
+ * The fields a source's metadata supplies for a document whose XML is not yet available (API.md §4.5): the
+ * known fields in the document JSON's shape; unknown fields are ignored. A known field with a bad value, or
+ * metadata with none of the known fields, throws VALIDATION_ERROR naming the field.
  */
 export function fieldsFromMetadata(meta: Record<string, unknown>): { fields: DocumentFields; received_at: string | null } {
-  const t = meta.totals && typeof meta.totals === "object" ? (meta.totals as Record<string, unknown>) : null;
-  const totals: TotalsSummary | null = t ? { net: _money(t.net), tax: _money(t.tax), gross: _money(t.gross) } : null;
-  const issue = _str(meta.issue_date, 10);
-  const received = _str(meta.received_at, 40);
+  if (!KNOWN.some((k) => k in meta)) throw validationError("metadata", "no_known_field", `Metadata has none of the fields ${KNOWN.join(", ")}`);
+  const t = _object(meta.totals, "totals");
+  const totals: TotalsSummary | null = t ? { net: _money(t.net, "totals.net"), tax: _money(t.tax, "totals.tax"), gross: _money(t.gross, "totals.gross") } : null;
+  const received = _text(meta.received_at, "received_at", 40);
+  if (received !== null && Number.isNaN(Date.parse(received))) _bad("received_at", "invalid_date", "must be an ISO 8601 date and time");
+  const currency = _text(meta.currency, "currency", 3);
+  if (currency !== null && !/^[A-Z]{3}$/.test(currency)) _bad("currency", "invalid_value", "must be an ISO 4217 code such as PLN");
   return {
     fields: {
-      type: TYPES.includes(meta.type as string) ? (meta.type as DocumentFields["type"]) : null,
-      format: FORMATS.includes(meta.format as string) ? (meta.format as DocumentFields["format"]) : null,
-      number: _str(meta.number),
-      issue_date: issue && DATE_RE.test(issue) ? issue : null,
-      currency: typeof meta.currency === "string" && /^[A-Z]{3}$/.test(meta.currency) ? meta.currency : null,
-      seller: _party(meta.seller),
-      buyer: _party(meta.buyer),
+      type: _oneOf<NonNullable<DocumentFields["type"]>>(meta.type, "type", TYPES),
+      format: _oneOf<NonNullable<DocumentFields["format"]>>(meta.format, "format", FORMATS),
+      number: _text(meta.number, "number", MAX_TEXT),
+      issue_date: _date(meta.issue_date, "issue_date"),
+      currency,
+      seller: _party(meta.seller, "seller"),
+      buyer: _party(meta.buyer, "buyer"),
       totals: totals && (totals.net ?? totals.tax ?? totals.gross) !== null ? totals : null,
     },
-    received_at: received && !Number.isNaN(Date.parse(received)) ? new Date(received).toISOString() : null,
+    received_at: received === null ? null : new Date(received).toISOString(),
   };
 }
 
