@@ -24,8 +24,8 @@ export type ListQuery =
 export function intParam(q: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
   const v = q.get(name);
   if (v === null) return fallback;
-  if (!/^\d{1,9}$/.test(v)) throw badRequest(name, "not_an_integer", `${name} must be an integer`);
-  const n = Number(v);
+  if (!/^\d+$/.test(v)) throw badRequest(name, "not_an_integer", `${name} must be an integer`);
+  const n = v.length > 15 ? Number.MAX_SAFE_INTEGER : Number(v); // past 15 digits, doubles are no longer exact
   if (n < min || n > max) throw badRequest(name, "out_of_range", `${name} must be between ${min} and ${max}`);
   return n;
 }
@@ -79,7 +79,8 @@ export function parseListQuery(q: URLSearchParams): ListQuery {
   const { filter, filterKey } = parseFilter(q);
   if (q.has("page")) {
     if (q.has("cursor")) throw badRequest("cursor", "conflicts_with_page", "Use either cursor or page, not both");
-    const page = intParam(q, "page", 1, 999_999_999, 1);
+    // One maximum for the server and OpenAPI, the page window (issue 15 #11): any larger page fails the check below.
+    const page = intParam(q, "page", 1, Number.MAX_SAFE_INTEGER, 1);
     const perPage = intParam(q, "per_page", PAGE_SIZE.min, PAGE_SIZE.max, PAGE_SIZE.default);
     if (page * perPage > PAGE_WINDOW) {
       throw badRequest("page", "window_exceeded", `page × per_page may not exceed ${PAGE_WINDOW}: use cursor mode (omit page) to read further`);

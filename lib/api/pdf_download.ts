@@ -10,14 +10,17 @@ import type { Context } from "./context.ts";
 import { downloadResponse } from "../http/download.ts";
 import { badRequest } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
-import { renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
+import { defaultPdfLang, renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 
 /** Bump when the renderer's output changes, so kept renderings are made anew. */
 export const RENDERER_VERSION = 1;
 
-/** The PDF download of the invoice whose XML blob is `sha256`, or null when that XML is missing. */
-export async function pdfResponse(ctx: Context, sha256: string, filename: string): Promise<ApiResponse | null> {
+/**
+ * The PDF download of the invoice whose XML blob is `sha256` and whose format is `format`, or null when that XML
+ * is missing. A rendering in another language than the format's default says so in its file name (`…_en.pdf`).
+ */
+export async function pdfResponse(ctx: Context, sha256: string, filename: string, format: string | null): Promise<ApiResponse | null> {
   const lang = ctx.req.query.get("lang");
   if (lang !== null && lang !== "pl" && lang !== "en") throw badRequest("lang", "invalid_value", "lang must be pl or en");
   const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}`;
@@ -34,6 +37,6 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
   }
   return downloadResponse(ctx.req, {
     size: pdf.size, hash: createHash("sha256").update(key).digest("hex"), contentType: "application/pdf", extension: "pdf",
-    filename, body: pdf.size <= 256 * 1024 ? await pdf.bytes() : pdf,
+    filename: lang && lang !== defaultPdfLang(format) ? `${filename}_${lang}` : filename, body: pdf.size <= 256 * 1024 ? await pdf.bytes() : pdf,
   });
 }

@@ -21,12 +21,21 @@ export interface Download {
   body: Uint8Array | StreamBody;
 }
 
-/** A filename-safe ASCII fallback and the RFC 8187 `filename*` value. */
+/**
+ * Characters that are dropped from a file name: C0 and C1 controls, bidi controls (an RLO turns "gpj.exe" into
+ * "exe.jpg" on screen) and line/paragraph separators (issue 15 #20).
+ */
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A Content-Disposition (RFC 6266) whose `filename` is made of `[A-Za-z0-9._-]` only, with the full name in
+ * RFC 8187 `filename*` when that differs.
+ */
 export function contentDisposition(name: string, extension: string): string {
-  const clean = name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, "_").trim() || "download";
-  const ascii = clean.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9._ -]+/g, "_");
+  const clean = name.replace(INVISIBLE, "").replace(/[/\\:*?"<>|]+/g, "_").trim() || "download";
+  const ascii = clean.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9.-]+/g, "_");
   const full = `${clean}.${extension}`;
-  const head = `attachment; filename="${ascii}.${extension}"`;
+  const head = `attachment; filename="${/[A-Za-z0-9]/.test(ascii) ? ascii : "download"}.${extension}"`;
   if (ascii === clean) return head;
   const encoded = encodeURIComponent(full).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${head}; filename*=UTF-8''${encoded}`;

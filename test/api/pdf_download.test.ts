@@ -189,6 +189,15 @@ describe("PDF downloads (API.md §4.3, §5, §8)", () => {
         }
       });
 
+      test("the language that is not the default is in the file name, so the two renderings do not overwrite each other", async () => {
+        const other = t.defaultLang === "pl" ? "en" : "pl";
+        const base = t.filename.slice(0, -4);
+        const plain = await download(s, `${t.path()}?lang=${t.defaultLang}`, t.token());
+        const translated = await download(s, `${t.path()}?lang=${other}`, t.token());
+        assert.equal(plain.res.headers.get("content-disposition"), `attachment; filename="${base}.pdf"`);
+        assert.equal(translated.res.headers.get("content-disposition"), `attachment; filename="${base}_${other}.pdf"`);
+      });
+
       test("lang=pl and lang=en have different ETags, and one's ETag does not validate the other", async () => {
         const pl = await download(s, `${t.path()}?lang=pl`, t.token());
         const en = await download(s, `${t.path()}?lang=en`, t.token());

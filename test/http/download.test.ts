@@ -41,10 +41,13 @@ describe("contentDisposition()", () => {
   const cases = [
     { what: "slashes become underscores", input: "FA/2025/12/001", expected: 'attachment; filename="FA_2025_12_001.xml"' },
     { what: "plain ASCII stays as it is", input: "Snippet1", expected: 'attachment; filename="Snippet1.xml"' },
-    { what: "spaces are kept", input: "018304 / 28865", expected: 'attachment; filename="018304 _ 28865.xml"' },
+    { what: "spaces do not reach the fallback, the full name goes to filename*", input: "018304 / 28865", expected: "attachment; filename=\"018304_28865.xml\"; filename*=UTF-8''018304%20_%2028865.xml" },
     { what: "quotes and backslashes cannot break the header", input: 'A"B\\C', expected: 'attachment; filename="A_B_C.xml"' },
-    { what: "control characters cannot split the header", input: "a\r\nb", expected: 'attachment; filename="a_b.xml"' },
-    { what: "NUL is replaced", input: "a\u0000b", expected: 'attachment; filename="a_b.xml"' },
+    { what: "control characters cannot split the header", input: "a\r\nb", expected: 'attachment; filename="ab.xml"' },
+    { what: "NUL is dropped", input: "a\u0000b", expected: 'attachment; filename="ab.xml"' },
+    { what: "bidi overrides and line separators are dropped from both forms", input: "LS\u2028BIDI\u202Egpj.exe", expected: 'attachment; filename="LSBIDIgpj.exe.xml"' },
+    { what: "C1 controls (NEL) are dropped", input: "A\u0085B\u009bC", expected: 'attachment; filename="ABC.xml"' },
+    { what: "isolates and marks are dropped, letters kept in filename*", input: "Ż\u2066x\u2069\u200f", expected: "attachment; filename=\"Zx.xml\"; filename*=UTF-8''%C5%BBx.xml" },
     { what: "an empty name falls back", input: "", expected: 'attachment; filename="download.xml"' },
     { what: "blanks fall back", input: "   ", expected: 'attachment; filename="download.xml"' },
     { what: "a path cannot climb out", input: "../../etc/passwd", expected: 'attachment; filename=".._.._etc_passwd.xml"' },
@@ -53,7 +56,7 @@ describe("contentDisposition()", () => {
       input: "FV/Żółć/1",
       expected: "attachment; filename=\"FV_Zo_c_1.xml\"; filename*=UTF-8''FV_%C5%BB%C3%B3%C5%82%C4%87_1.xml",
     },
-    { what: "ß has no ASCII decomposition", input: "Straße 1", expected: "attachment; filename=\"Stra_e 1.xml\"; filename*=UTF-8''Stra%C3%9Fe%201.xml" },
+    { what: "ß has no ASCII decomposition", input: "Straße 1", expected: "attachment; filename=\"Stra_e_1.xml\"; filename*=UTF-8''Stra%C3%9Fe%201.xml" },
     { what: "a euro sign", input: "€100", expected: "attachment; filename=\"_100.xml\"; filename*=UTF-8''%E2%82%AC100.xml" },
     { what: "characters RFC 8187 does not allow unescaped are escaped", input: "Ł'(1)", expected: "attachment; filename=\"_1_.xml\"; filename*=UTF-8''%C5%81%27%281%29.xml" },
     { what: "ASCII that is unsafe in the fallback keeps its meaning in filename*", input: "50%;x", expected: "attachment; filename=\"50_x.xml\"; filename*=UTF-8''50%25%3Bx.xml" },
@@ -67,6 +70,15 @@ describe("contentDisposition()", () => {
   test("the header is always ASCII, whatever the name", () => {
     for (const name of ["Żółć", "日本語の請求書", "😀/😀", "\u202eexe.fdp", "a\u0085b"]) {
       assert.match(contentDisposition(name, "pdf"), /^[\x20-\x7e]+$/, name);
+    }
+  });
+
+  test("the fallback is made of [A-Za-z0-9._-] and neither form carries controls, bidi controls or separators", () => {
+    for (const name of ["018304 / 28865", "Żółć 1", "a\tb", "LS\u2028BIDI\u202Egpj.exe", "x\u0085y\u2029z", "\u202d\u2067", "  "]) {
+      const header = contentDisposition(name, "xml");
+      assert.match(/filename="([^"]*)"/.exec(header)![1]!, /^[A-Za-z0-9._-]+$/, name);
+      const star = /filename\*=UTF-8''(.*)$/.exec(header)?.[1];
+      if (star) assert.doesNotMatch(decodeURIComponent(star), /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/, name);
     }
   });
 

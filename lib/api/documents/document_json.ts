@@ -17,7 +17,8 @@ export function documentJson(d: DocumentRecord): string {
     seller: d.seller, buyer: d.buyer, totals: d.totals,
     xml_available: d.xml_available, sha256: d.sha256, size: d.size,
     received_at: d.received_at, synced_at: d.synced_at, updated_at: d.updated_at,
-    links: { self, xml: `${self}/xml`, pdf: `${self}/pdf` },
+    // Nothing to link to until the XML is there (API.md §4).
+    links: { self, xml: d.xml_available ? `${self}/xml` : null, pdf: d.xml_available ? `${self}/pdf` : null },
   });
 }
 

@@ -56,8 +56,9 @@ function _links(collection: string, prefix: string, downloads: boolean): Json {
   const self = `^/api/v1/${collection}/${prefix}_${CROCKFORD}`;
   const props: Record<string, Json> = { self: { type: "string", pattern: `${self}$` } };
   if (downloads) {
-    props.xml = { type: "string", pattern: `${self}/xml$` };
-    props.pdf = { type: "string", pattern: `${self}/pdf$` };
+    // null while the XML is not available (documents; a submission always has its XML)
+    props.xml = { type: ["string", "null"], pattern: `${self}/xml$` };
+    props.pdf = { type: ["string", "null"], pattern: `${self}/pdf$` };
   }
   return _object(props);
 }

@@ -65,7 +65,7 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findSubmission(ctx);
-  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id);
+  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format);
   if (!res) throw new ApiError("INTERNAL_ERROR", "Submission XML is missing");
   return res;
 }

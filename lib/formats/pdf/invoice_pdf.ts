@@ -32,10 +32,15 @@ export interface RenderedPdf {
   missingGlyphs: string[];
 }
 
+/** The language a rendering of an invoice in `format` has without a `lang` option. */
+export function defaultPdfLang(format: string | null): Lang {
+  return format === "ksef-fa2" || format === "ksef-fa3" ? "pl" : "en";
+}
+
 /** Renders an invoice as a PDF file. */
 export function renderInvoicePdf(invoice: Invoice, options: RenderOptions = {}): RenderedPdf {
   const ksef = invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3";
-  const lang = options.lang ?? (ksef ? "pl" : "en");
+  const lang = options.lang ?? defaultPdfLang(invoice.format);
   if (lang !== "pl" && lang !== "en") throw new RangeError(`Unknown PDF language: ${String(lang)}`);
   const used: FontUsage = { secondary: false };
   const ctx: RenderContext = { invoice, lang, labels: LABELS[lang], flow: new Flow(used), missing: new Set() };
