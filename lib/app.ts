@@ -19,6 +19,7 @@ import { newId } from "./ids.ts";
 import { Metrics } from "./metrics.ts";
 import { PageCache } from "./http/page_cache.ts";
 import { buildOpenApi } from "./openapi.ts";
+import { createDocsPage, docsResponse } from "./api/docs/docs_route.ts";
 import { createRateLimiter, rateLimitHeaders, type RateLimitConfig } from "./rate_limit.ts";
 import { silentLogger, type Logger } from "./log.ts";
 import type { Storage } from "./storage.ts";
@@ -117,7 +118,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     : null;
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
   const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes];
-  const openapi = JSON.stringify(buildOpenApi([...routes, OPENAPI_ROUTE]));
+  const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
+  const openapi = JSON.stringify(openapiDoc);
+  const docsPage = createDocsPage(openapiDoc); // GET /docs, rendered once (API.md §10)
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
   const router: Router<ApiRoute> = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
   const tokenPolicy = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
@@ -229,6 +232,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: ["GET", "HEAD"] }, { allow: "GET, HEAD" });
     }
     if (op === "health") return json(200, { status: "ok" });
+    if (op === "docs") return docsResponse(docsPage, req);
     if (op === "metrics") return { status: 200, headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" }, body: await metrics.render() };
     if (draining) throw new ApiError("SERVICE_UNAVAILABLE", "The server is shutting down", {}, { "retry-after": "1" });
     try {
@@ -313,4 +317,4 @@ const STORAGE_UNAVAILABLE = new Set(["ENOSPC", "EROFS", "EIO", "EDQUOT", "EMFILE
 
 const OPENAPI_ROUTE: ApiRoute = { method: "GET", pattern: "/api/v1/openapi.json", scope: null, handle: async () => json(200, "{}") };
 
-const OPS: Record<string, "health" | "ready" | "metrics"> = { "/healthz": "health", "/readyz": "ready", "/metrics": "metrics" };
+const OPS: Record<string, "health" | "ready" | "metrics" | "docs"> = { "/healthz": "health", "/readyz": "ready", "/metrics": "metrics", "/docs": "docs" };

@@ -116,21 +116,29 @@ export class OperationView {
 
   #errors(list: (readonly [string, Json])[]): string {
     if (list.length === 0) return "";
-    const rows = list.map(([status, r]) => {
-      const codes = this.#errorCodes(r).map((c) => link(errorAnchor(c), code(c))).join(" ");
-      const retry = Object.keys((r.headers ?? {}) as Json).filter((h) => h === "Retry-After" || h === "Allow").map((h) => code(h)).join(" ");
-      return `<tr><td class="status">${escapeHtml(status)}</td><td>${codes}</td><td>${retry}</td></tr>`;
+    const rows = list.flatMap(([status, r]) => {
+      const extra = Object.keys((r.headers ?? {}) as Json).filter((h) => h === "Retry-After" || h === "Allow");
+      return this.#errorSchemas(r).map((schema) => {
+        const c = errorCodeOf(schema)!;
+        const headers = extra.length > 0 ? ` <span class="limits">With ${extra.map((h) => code(h)).join(", ")}</span>` : "";
+        return `<tr><td class="status">${escapeHtml(status)}</td><td class="field">${link(errorAnchor(c), code(c))}</td><td>${inline(String(schema.description ?? ""))}${headers}</td></tr>`;
+      });
     });
-    return `<h4>Errors</h4><table class="fields errors"><thead><tr><th>Status</th><th>Codes</th><th>Headers</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+    return `<h4>Errors</h4><table class="fields errors"><thead><tr><th>Status</th><th>Code</th><th>When</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
   }
 
   /** The error codes a response's JSON body can carry (none for success bodies). */
   #errorCodes(r: Json): string[] {
+    return this.#errorSchemas(r).map((s) => errorCodeOf(s)!);
+  }
+
+  /** The resolved error body schemas of a response, one per code. */
+  #errorSchemas(r: Json): Json[] {
     const schema = ((r.content as Record<string, Json> | undefined)?.[MEDIA_JSON]?.schema ?? null) as Json | null;
     if (!schema) return [];
     const resolved = this.#view.resolve(schema);
     const members = Array.isArray(resolved.oneOf) ? (resolved.oneOf as Json[]) : [schema];
-    return members.map((m) => errorCodeOf(this.#view.resolve(m))).filter((c): c is string => c !== null);
+    return members.map((m) => this.#view.resolve(m)).filter((m) => errorCodeOf(m) !== null);
   }
 
   #schemaLink(schema: Json): string {
