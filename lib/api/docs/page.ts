@@ -46,7 +46,12 @@ export function renderDocsPage(doc: Json): string {
   const main: string[] = ['<main>', '<header class="top" id="top">'];
   main.push(`<h1>${escapeHtml(title)} <span class="version">${escapeHtml(String(info.version ?? ""))} reference</span></h1>`);
   if (typeof info.description === "string") main.push(`<div class="intro">${prose(info.description)}</div>`);
-  main.push(`<p class="intro">The machine-readable form of this page is ${link(operationAnchor("getOpenApi"), "<code>GET /api/v1/openapi.json</code>")} (OpenAPI ${escapeHtml(String(doc.openapi ?? ""))}).</p>`, "</header>");
+  const self = _entries((doc.paths ?? {}) as Record<string, Json>, false).find((e) => e.place.method === "GET" && e.place.path.endsWith("/openapi.json"));
+  if (self) {
+    const name = `<code>GET ${escapeHtml(self.place.path)}</code>`;
+    main.push(`<p class="intro">This page is rendered from the OpenAPI ${escapeHtml(String(doc.openapi ?? ""))} document ${link(operationAnchor(String(self.op.operationId)), name)}, the machine-readable form of the same contract.</p>`);
+  }
+  main.push("</header>");
   main.push('<h2 class="part" id="conventions">Conventions</h2>');
   for (const c of conventions) main.push(`<section class="conv" id="${c.id}"><h3>${escapeHtml(c.title)}</h3>${c.html}</section>`);
   main.push('<h2 class="part" id="operations">Operations</h2>');

@@ -77,7 +77,7 @@ p.type { margin: 0.2rem 0; }
   a { color: inherit; }
   pre.code { background: #fff; color: #000; border: 1px solid #999; white-space: pre-wrap; }
   .method { color: #000; background: none; border: 1px solid #000; }
-  /* Closed <details> hide their content; a printed reference shows everything. */
+  /* Closed details elements hide their content; a printed reference shows everything. */
   details::details-content { content-visibility: visible; display: block; }
   details > summary { list-style: none; font-weight: 600; }
   section.op { break-before: auto; }
