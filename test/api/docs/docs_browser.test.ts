@@ -43,7 +43,7 @@ describe("GET /docs in headless chromium", { skip }, () => {
   let doc: Json;
   before(async () => {
     if (process.env.CI === "true") requireChromium();
-    s = await startServer({ storage: "memory" });
+    s = await startServer();
     doc = (await (await s.fetch("/api/v1/openapi.json", null)).json()) as Json;
   });
   after(() => s?.close());

@@ -12,7 +12,7 @@ import { startServer, type TestServer } from "../../support/server.ts";
 describe("GET /docs", () => {
   let s: TestServer;
   before(async () => {
-    s = await startServer({ storage: "memory" });
+    s = await startServer();
   });
   after(() => s.close());
 
