@@ -102,7 +102,7 @@ export function conventionSections(doc: Json, view: SchemaView): ConventionSecti
     )),
     s("errors", "Errors", _p(
       "Every error body has exactly one top-level key, `error`, holding `code`, `message` (for humans; never stack traces, paths or secrets), `details` (always an object, `{}` when there is nothing to add) and `request_id`:",
-    ) + _pre(`{"error": {"code": "VALIDATION_ERROR", "message": "xml is required", "details": {"field": "xml", "issue": "required"}, "request_id": "req_01JD..."}}`, "json")
+    ) + _pre(JSON.stringify({ error: { code: "VALIDATION_ERROR", message: "xml is required", details: { field: "xml", issue: "required" }, request_id: "req_01JD..." } }, null, 2), "json")
       + _errorTable(doc, view)),
   ];
 }
@@ -134,7 +134,7 @@ function _errorTable(doc: Json, view: SchemaView): string {
     const details = ((schema.properties as Json | undefined)?.error as Json | undefined)?.properties as Record<string, Json> | undefined;
     const fields = Object.keys((details?.details as Json | undefined)?.properties ?? {}).map((f) => code(`details.${f}`)).join(" ");
     const title = name ? link(schemaAnchor(name), code(c)) : code(c);
-    return `<tr id="${errorAnchor(c)}"><td>${status}</td><td>${title}</td><td>${inline(String(schema.description ?? ""))}${fields ? ` (${fields})` : ""}</td></tr>`;
+    return `<tr id="${errorAnchor(c)}"><td class="status">${status}</td><td class="field">${title}</td><td>${inline(String(schema.description ?? ""))}${fields ? ` (${fields})` : ""}</td></tr>`;
   });
   return `<table class="plain"><thead><tr><th>Status</th><th>Code</th><th>When</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }

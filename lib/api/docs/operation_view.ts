@@ -55,7 +55,9 @@ export class OperationView {
       : typeof scope === "string" ? `<span class="badge scope">scope ${code(scope)}</span>` : publicOp ? '<span class="badge public">public: no token</span>' : "";
     const params = ((op.parameters ?? []) as Json[]).map((p) => this.deref(p));
     const body = op.requestBody ? this.deref(op.requestBody as Json) : undefined;
-    const responses = Object.entries((op.responses ?? {}) as Record<string, Json>).map(([status, r]) => [status, this.deref(r)] as const);
+    const responses = Object.entries((op.responses ?? {}) as Record<string, Json>)
+      .map(([status, r]) => [status, this.deref(r)] as const)
+      .sort(([a], [b]) => _statusOrder(a) - _statusOrder(b));
     const errors = responses.filter(([, r]) => this.#errorCodes(r).length > 0);
     const others = responses.filter(([, r]) => this.#errorCodes(r).length === 0);
     const download = others.some(([, r]) => Object.keys((r.content ?? {}) as Json).some((m) => m !== MEDIA_JSON));
@@ -145,4 +147,11 @@ export class OperationView {
     const name = refName(schema);
     return name === null ? "" : `: ${link(schemaAnchor(name), escapeHtml(name))}`;
   }
+}
+
+/** Sort key of a response status: `2XX` with the 200s, `default` last (object keys put integers first). */
+function _statusOrder(status: string): number {
+  if (status === "default") return 1000;
+  const n = Number(status.replace(/X/gi, "0"));
+  return Number.isFinite(n) ? n : 999;
 }

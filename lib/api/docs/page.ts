@@ -115,6 +115,6 @@ function _entries(items: Record<string, Json>, webhook: boolean): _Entry[] {
 
 function _tocEntry(e: _Entry): string {
   const m = e.place.method;
-  return `<li>${link(operationAnchor(String(e.op.operationId)), `<span class="method m-${escapeHtml(m.toLowerCase())}">${escapeHtml(m)}</span> <span class="tpath">${escapeHtml(e.place.path)}</span>`)}</li>`;
+  return `<li>${link(operationAnchor(String(e.op.operationId)), `<span class="method m-${escapeHtml(m.toLowerCase())}">${escapeHtml(m)}</span> <span class="tpath">${escapeHtml(e.place.path).replace(/\//g, "/<wbr>")}</span>`)}</li>`;
 }
 

@@ -135,7 +135,10 @@ export class SchemaView {
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     const rows = Object.entries(properties).map(([name, prop]) => {
       const mark = required.has(name) ? ' <span class="req" title="required">required</span>' : ' <span class="opt">optional</span>';
-      return `<tr><td class="field">${code(name)}${mark}</td><td class="ftype">${this.typeHtml(prop)}</td><td>${this.notesHtml(prop)}${this.#nested(name, prop, depth)}</td></tr>`;
+      const row = `<td class="field">${code(name)}${mark}</td><td class="ftype">${this.typeHtml(prop)}</td><td>${this.notesHtml(prop)}</td>`;
+      // Nested fields get a full-width row of their own: a table inside the description cell would be squeezed.
+      const nested = this.#nested(name, prop, depth);
+      return nested === "" ? `<tr>${row}</tr>` : `<tr class="has-sub">${row}</tr><tr class="sub"><td colspan="3">${nested}</td></tr>`;
     });
     return `<table class="fields"><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
   }

@@ -19,7 +19,7 @@ code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaV
 code { background: var(--code); border-radius: 4px; padding: 0.05em 0.3em; overflow-wrap: anywhere; }
 pre.code { background: #0f1720; color: #e6edf3; padding: 0.8rem 1rem; border-radius: 6px; overflow-x: auto; line-height: 1.45; }
 pre.code code { background: none; padding: 0; color: inherit; overflow-wrap: normal; }
-.layout { display: grid; grid-template-columns: 18rem minmax(0, 1fr); max-width: 88rem; margin: 0 auto; }
+.layout { display: grid; grid-template-columns: 19rem minmax(0, 1fr); max-width: 88rem; margin: 0 auto; }
 nav.toc { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; padding: 1.2rem 1rem 2rem 1.2rem; border-right: 1px solid var(--line); font-size: 0.88rem; }
 nav.toc h2 { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--muted); margin: 1rem 0 0.3rem; }
 nav.toc ul { list-style: none; margin: 0; padding: 0; }
@@ -54,6 +54,8 @@ td.status { width: 4rem; font-weight: 600; }
 .opt { color: var(--muted); font-size: 0.72rem; margin-left: 0.2rem; }
 .desc { display: block; }
 .enum, .limits { display: block; color: var(--muted); font-size: 0.85rem; }
+tr.has-sub > td { border-bottom: none; }
+tr.sub > td { padding: 0 0 0.4rem 1.2rem; }
 details { margin: 0.3rem 0 0.2rem; border-left: 3px solid var(--line); padding-left: 0.6rem; }
 details > summary { cursor: pointer; color: var(--muted); font-size: 0.85rem; }
 details table { font-size: 0.86rem; }
@@ -82,5 +84,7 @@ p.type { margin: 0.2rem 0; }
   details > summary { list-style: none; font-weight: 600; }
   section.op { break-before: auto; }
   h2, h3, h4 { break-after: avoid; }
+  /* Rows that hold nested tables may be taller than a page: they break, or they would leave pages half empty. */
+  tr.sub, table.responses > tbody > tr { break-inside: auto; }
 }
 `;
