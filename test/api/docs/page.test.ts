@@ -14,7 +14,7 @@ import { MemoryStorage } from "../../../storage/memory.ts";
 type Json = Record<string, unknown>;
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const TAGS = new Set(["html", "head", "meta", "title", "style", "body", "div", "nav", "main", "header", "section", "h1", "h2", "h3", "h4", "p", "ul", "ol", "li", "a", "span", "code", "pre", "table", "thead", "tbody", "tr", "th", "td", "details", "summary", "br", "wbr"]);
-const ATTRIBUTES = new Set(["lang", "charset", "name", "content", "id", "class", "href", "title", "open", "aria-label", "data-lang"]);
+const ATTRIBUTES = new Set(["lang", "charset", "name", "content", "id", "class", "href", "title", "open", "aria-label", "data-lang", "colspan"]);
 
 /** Every tag and attribute name in `html` (outside the <style> element), which must all be in the allow lists. */
 function markup(html: string): { tags: Set<string>; attributes: Set<string> } {
