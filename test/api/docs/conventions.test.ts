@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, test } from "node:test";
 import { WEBHOOK_VERIFY_SNIPPET } from "../../../lib/api/docs/conventions.ts";
-import { generateWebhookSecret, webhookHeaders } from "../../../lib/webhooks/signature.ts";
+import { generateWebhookSecret, webhookHeaders } from "../../../lib/jobs/webhooks/signature.ts";
 
 type Verify = (secret: string, headers: Record<string, string>, body: string, toleranceSeconds?: number) => boolean;
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { renderDocsPage } from "../../../lib/api/docs/page.ts";
 import { createApp } from "../../../lib/app.ts";
-import { buildOpenApi } from "../../../lib/openapi.ts";
+import { buildOpenApi } from "../../../lib/api/openapi/document.ts";
 import { MemoryStorage } from "../../../storage/memory.ts";
 
 type Json = Record<string, unknown>;
