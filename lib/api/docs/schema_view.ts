@@ -43,13 +43,24 @@ export function resolvePointer(doc: Json, ref: string): Json | undefined {
 /** Renders the schemas of one OpenAPI document. */
 export class SchemaView {
   #doc: Json;
+  // The same error and component schemas are resolved for every operation; merging allOf each time was most of the render time.
+  #resolved = new WeakMap<Json, Json>();
 
   constructor(doc: Json) {
     this.#doc = doc;
   }
 
-  /** `schema` with `$ref`s followed (at most a few hops) and `allOf` merged into one object. */
+  /** `schema` with `$ref`s followed (at most a few hops) and `allOf` merged into one object; treat the result as read-only. */
   resolve(schema: Json): Json {
+    let out = this.#resolved.get(schema);
+    if (!out) {
+      out = this.#resolve(schema);
+      this.#resolved.set(schema, out);
+    }
+    return out;
+  }
+
+  #resolve(schema: Json): Json {
     let s = schema;
     for (let hops = 0; typeof s.$ref === "string" && hops < 8; hops++) {
       const target = resolvePointer(this.#doc, s.$ref);
