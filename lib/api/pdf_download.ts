@@ -12,6 +12,7 @@ import { badRequest } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
 import { defaultPdfLang, renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import type { InvoiceFormat } from "../formats/invoice/vocabulary.ts";
 
 /** Bump when the renderer's output changes, so kept renderings are made anew. */
 export const RENDERER_VERSION = 1;
@@ -20,7 +21,7 @@ export const RENDERER_VERSION = 1;
  * The PDF download of the invoice whose XML blob is `sha256` and whose format is `format`, or null when that XML
  * is missing. A rendering in another language than the format's default says so in its file name (`…_en.pdf`).
  */
-export async function pdfResponse(ctx: Context, sha256: string, filename: string, format: string | null): Promise<ApiResponse | null> {
+export async function pdfResponse(ctx: Context, sha256: string, filename: string, format: InvoiceFormat | null): Promise<ApiResponse | null> {
   const lang = ctx.req.query.get("lang");
   if (lang !== null && lang !== "pl" && lang !== "en") throw badRequest("lang", "invalid_value", "lang must be pl or en");
   const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}`;

@@ -7,6 +7,7 @@
  */
 
 import type { Invoice, Party } from "../invoice/model.ts";
+import { isKsefFormat, type InvoiceFormat } from "../invoice/vocabulary.ts";
 import { type RenderContext, blockHeight, clean, drawBlock, flowBlock, flowHeading, headingLines, paragraphs, styled, type StyledLine } from "./blocks.ts";
 import { PAGE_HEIGHT, type FontUsage } from "./canvas.ts";
 import { buildPdf } from "./document.ts";
@@ -33,13 +34,13 @@ export interface RenderedPdf {
 }
 
 /** The language a rendering of an invoice in `format` has without a `lang` option. */
-export function defaultPdfLang(format: string | null): Lang {
-  return format === "ksef-fa2" || format === "ksef-fa3" ? "pl" : "en";
+export function defaultPdfLang(format: InvoiceFormat | null): Lang {
+  return format !== null && isKsefFormat(format) ? "pl" : "en";
 }
 
 /** Renders an invoice as a PDF file. */
 export function renderInvoicePdf(invoice: Invoice, options: RenderOptions = {}): RenderedPdf {
-  const ksef = invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3";
+  const ksef = isKsefFormat(invoice.format);
   const lang = options.lang ?? defaultPdfLang(invoice.format);
   if (lang !== "pl" && lang !== "en") throw new RangeError(`Unknown PDF language: ${String(lang)}`);
   const used: FontUsage = { secondary: false };

@@ -1,12 +1,15 @@
 /**
- * The document and submission JSON of API.md §4 and §5, and the fields that
- * both take from an invoice model or, before the XML arrives, from source
- * metadata. Stores keep these bytes as they are sent.
+ * The JSON of the records (documents, submissions and sync runs of API.md §4
+ * and §5), and the fields that documents take from an invoice model or, before
+ * the XML arrives, from source metadata. Stores keep document and submission
+ * JSON as the bytes that are sent, links included, so that a feed page is the
+ * stored bytes joined without parsing them again.
  * @module
  */
-import type { Invoice } from "../../formats/invoice/model.ts";
-import { validationError } from "../../http/errors.ts";
-import type { DocumentFields, DocumentRecord, PartySummary, SubmissionRecord, TotalsSummary } from "../../contracts/storage.ts";
+import { InvoiceError } from "../formats/invoice/errors.ts";
+import type { Invoice } from "../formats/invoice/model.ts";
+import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
+import type { DocumentFields, DocumentRecord, PartySummary, SubmissionRecord, SyncRunRecord, TotalsSummary } from "./storage.ts";
 
 /** The response JSON of a document (API.md §4), keys in the documented order. */
 export function documentJson(d: DocumentRecord): string {
@@ -34,6 +37,15 @@ export function submissionJson(s: SubmissionRecord): string {
   });
 }
 
+/** The JSON of a run (API.md §4.4). */
+export function runJson(r: SyncRunRecord): Record<string, unknown> {
+  return {
+    id: r.id, source: r.source, status: r.status, requested_at: r.requested_at, started_at: r.started_at, finished_at: r.finished_at,
+    counts: r.counts, errors: r.errors, ...(r.status === "failed" ? { error: r.error } : {}),
+    links: { self: `/api/v1/documents/sync/${r.id}` },
+  };
+}
+
 /** The document fields of an invoice. */
 export function fieldsFromInvoice(inv: Invoice): DocumentFields {
   return {
@@ -48,16 +60,15 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
   };
 }
 
-const TYPES = ["invoice", "credit_note", "correction", "other"];
-const FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"];
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 const MAX_TEXT = 512; // longest name or number taken from metadata
 const MAX_TAX_ID = 64;
 /** The fields a metadata file may hold (API.md §4.5); any other key is ignored. */
 const KNOWN = ["type", "format", "number", "issue_date", "currency", "seller", "buyer", "totals", "received_at"];
 
+// Bad metadata is invalid content like a bad invoice: the API edge maps InvoiceError to VALIDATION_ERROR.
 function _bad(field: string, issue: string, message: string): never {
-  throw validationError(field, issue, `Metadata field ${field} ${message}`);
+  throw new InvoiceError(field, issue, `Metadata field ${field} ${message}`);
 }
 
 // Absent and null are both "not known"; anything else must have the documented shape.
@@ -108,7 +119,7 @@ function _money(v: unknown, field: string): string | null {
  * metadata with none of the known fields, throws VALIDATION_ERROR naming the field.
  */
 export function fieldsFromMetadata(meta: Record<string, unknown>): { fields: DocumentFields; received_at: string | null } {
-  if (!KNOWN.some((k) => k in meta)) throw validationError("metadata", "no_known_field", `Metadata has none of the fields ${KNOWN.join(", ")}`);
+  if (!KNOWN.some((k) => k in meta)) throw new InvoiceError("metadata", "no_known_field", `Metadata has none of the fields ${KNOWN.join(", ")}`);
   const t = _object(meta.totals, "totals");
   const totals: TotalsSummary | null = t ? { net: _money(t.net, "totals.net"), tax: _money(t.tax, "totals.tax"), gross: _money(t.gross, "totals.gross") } : null;
   const received = _text(meta.received_at, "received_at", 40);
@@ -117,8 +128,8 @@ export function fieldsFromMetadata(meta: Record<string, unknown>): { fields: Doc
   if (currency !== null && !/^[A-Z]{3}$/.test(currency)) _bad("currency", "invalid_value", "must be an ISO 4217 code such as PLN");
   return {
     fields: {
-      type: _oneOf<NonNullable<DocumentFields["type"]>>(meta.type, "type", TYPES),
-      format: _oneOf<NonNullable<DocumentFields["format"]>>(meta.format, "format", FORMATS),
+      type: _oneOf<NonNullable<DocumentFields["type"]>>(meta.type, "type", DOCUMENT_TYPES),
+      format: _oneOf<NonNullable<DocumentFields["format"]>>(meta.format, "format", INVOICE_FORMATS),
       number: _text(meta.number, "number", MAX_TEXT),
       issue_date: _date(meta.issue_date, "issue_date"),
       currency,
