@@ -31,7 +31,7 @@ import { Metrics } from "./observe/metrics.ts";
 import { createAuthenticator } from "./pipeline/authenticate.ts";
 import { readRequestBody } from "./pipeline/body.ts";
 import { readCorrelationId } from "./pipeline/correlation.ts";
-import { envelopeResponse, errorResponse } from "./pipeline/error_response.ts";
+import { envelopeResponse, errorResponse, OutageLog } from "./pipeline/error_response.ts";
 import { runIdempotent } from "./pipeline/idempotency.ts";
 import { parseIdempotencyKey } from "./pipeline/idempotency_key.ts";
 import { createRequestLimits, DEFAULT_ANONYMOUS_LIMIT, DEFAULT_RATE_LIMIT } from "./pipeline/limits.ts";
@@ -114,6 +114,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     now,
   });
   let draining = false;
+  const outages = new OutageLog(now);
   const ops = createOpsRoutes({ storage: options.storage, metrics, draining: () => draining, docs: createDocsPage(openapiDoc) });
 
   /** An `/api/v1/*` request, from routing to the handler's answer. */
@@ -163,7 +164,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         res = await op.response;
       }
     } catch (caught) {
-      res = errorResponse(caught, req, { request_id: facts.requestId, correlation_id: facts.correlationId, route: facts.route }, logger);
+      res = errorResponse(caught, req, { request_id: facts.requestId, correlation_id: facts.correlationId, route: facts.route }, logger, outages);
     }
     return finishResponse(req, res, facts, draining, metrics, logger);
   }

@@ -1,7 +1,8 @@
 /**
  * Crash-safe whole-file writes: temp file → fsync → rename → fsync of the
  * directory. After `kill -9` or power loss the target is either the old or the
- * new content, never a mix; leftovers (`*.tmp-*`) are removed at startup.
+ * new content, never a mix. A write that fails removes its temp file; what a
+ * crash leaves (`*.tmp-*`) is removed at startup.
  * @module
  */
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
@@ -14,14 +15,20 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
   const tmp = `${path}.tmp-${process.pid}-${++_seq}`;
   const fd = openSync(tmp, "w", 0o600);
   try {
-    const bytes = typeof data === "string" ? Buffer.from(data) : data;
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      const bytes = typeof data === "string" ? Buffer.from(data) : data;
+      let off = 0;
+      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    // A failed write (disk full) gives back what it took, so the disk recovers without a restart (issue 15 #12).
+    rmSync(tmp, { force: true });
+    throw e;
   }
-  renameSync(tmp, path);
   fsyncDir(dirname(path));
 }
 

@@ -12,6 +12,8 @@ import { badRequest } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
 import { defaultPdfLang, renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import { storageUnavailableCode } from "../contracts/storage_errors.ts";
+import type { StoredBlob } from "../contracts/storage.ts";
 import type { InvoiceFormat } from "../formats/invoice/vocabulary.ts";
 
 /** Bump when the renderer's output changes, so kept renderings are made anew. */
@@ -25,7 +27,7 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
   const lang = ctx.req.query.get("lang");
   if (lang !== null && lang !== "pl" && lang !== "en") throw badRequest("lang", "invalid_value", "lang must be pl or en");
   const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}`;
-  let pdf = await ctx.tenant.getDerived(key);
+  let pdf: StoredBlob | null = await ctx.tenant.getDerived(key);
   if (!pdf) {
     const xml = await ctx.tenant.getBlob(sha256);
     if (!xml) return null;
@@ -33,8 +35,17 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
     if (rendered.missingGlyphs.length > 0) {
       ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
     }
-    await ctx.tenant.putDerived(key, rendered.bytes);
-    pdf = (await ctx.tenant.getDerived(key))!;
+    try {
+      await ctx.tenant.putDerived(key, rendered.bytes);
+      pdf = (await ctx.tenant.getDerived(key))!;
+    } catch (e) {
+      // Reading needs no space: with the disk full the rendering is served, just not kept (issue 15 #13).
+      const code = storageUnavailableCode(e);
+      if (code === null) throw e;
+      ctx.app.logger.warn("rendering served without caching it: storage unavailable", { request_id: ctx.requestId, code });
+      const bytes = rendered.bytes;
+      pdf = { sha256: key, size: bytes.length, bytes: async () => bytes, stream: async function* (start, end) { yield bytes.subarray(start, end); } };
+    }
   }
   return downloadResponse(ctx.req, {
     size: pdf.size, hash: createHash("sha256").update(key).digest("hex"), contentType: "application/pdf", extension: "pdf",

@@ -39,8 +39,9 @@ export class ApiError extends Error {
   /** Extra response headers, e.g. `Allow` for 405 or `Retry-After` for 429. */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}) {
-    super(message);
+  /** `options.cause`: the error behind a 5xx, logged with its stack (never sent). */
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = "ApiError";
     this.status = ERROR_STATUS[code];
     this.code = code;

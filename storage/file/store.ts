@@ -69,8 +69,11 @@ export class FileStorage implements Storage {
 
   async check(): Promise<void> {
     const probe = join(this.dir, `.ready-probe-${process.pid}`);
-    writeFileSync(probe, "ok");
-    rmSync(probe);
+    try {
+      writeFileSync(probe, "ok");
+    } finally {
+      rmSync(probe, { force: true });
+    }
   }
 
   async close(): Promise<void> {
