@@ -9,7 +9,7 @@
  *   node server.ts token revoke KEY_ID
  * @module
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { dirname, join, resolve } from "node:path";
@@ -29,6 +29,7 @@ import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
 import type { Storage } from "./lib/contracts/storage.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { httpSource } from "./storage/sources/http.ts";
+import { readSourcesFile } from "./storage/sources/sources_file.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
 
 const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
@@ -95,11 +96,8 @@ async function seedDemo(storage: Storage, dataDir: string): Promise<string> {
 
 /** The http sources of a tenant from `<data>/sources.json`: `{"acme": [{"name", "type": "http", "url", "token"}]}`. */
 function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
-  const path = join(dataDir, "sources.json");
-  if (!existsSync(path)) return [];
-  const all = JSON.parse(readFileSync(path, "utf8")) as Record<string, { name: string; type: string; url: string; token: string }[]>;
-  return (all[tenant] ?? []).filter((s) => s.type === "http").map((s) => httpSource({
-    name: s.name, url: s.url, token: s.token, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
+  return (readSourcesFile(dataDir)[tenant] ?? []).filter((s) => s.type === "http").map((s) => httpSource({
+    name: s.name, url: s.url!, token: s.token!, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
   }));
 }
 
@@ -141,6 +139,7 @@ function _share(config: Config): RateLimitConfig | null {
  */
 async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics) {
   const dataDir = resolve(config.dataDir);
+  readSourcesFile(dataDir); // a bad sources.json is refused at startup, naming the entry (RangeError: exit 2)
   const storage = await openStorage(config);
   const app = await createApp({
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: _share(config),
