@@ -3,8 +3,11 @@
  * API. A sync walks its change feed with a token of that server and downloads
  * each document's XML. The upstream cursor is stored only after every item of
  * a page has been stored here (API.md §4.1, from the client's side), so a crash
- * re-reads at most one page. Network errors and 5xx are retried with backoff;
- * after the last retry the run fails with UPSTREAM_ERROR.
+ * re-reads at most one page. Network errors, timeouts and 5xx are retried with
+ * backoff; after the last retry the run fails with UPSTREAM_ERROR. The upstream
+ * is not trusted: every request has a timeout and a size limit, redirects are
+ * never followed (the token stays with its origin), and a page of the wrong
+ * shape fails the run naming what was wrong (issue 15 #2).
  * @module
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -24,10 +27,32 @@ export interface HttpSourceOptions {
   /** Delays before each retry, ms (default 0.5 s, 1 s, 2 s, 4 s, 8 s). */
   retryDelays?: readonly number[];
   pageSize?: number;
+  /** Time for one request, headers and body (default REQUEST_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Largest XML taken (default the upload limit, 10 MiB); a larger one is a failed document. */
+  maxXmlBytes?: number;
+  /** Largest feed page taken (default MAX_PAGE_BYTES); a larger one fails the run. */
+  maxPageBytes?: number;
 }
 
 const DEFAULT_RETRIES = [500, 1000, 2000, 4000, 8000];
 const PAGE_SIZE = 100;
+/** A run renews its lease every 10 s between items (RUN_LEASE_MS / 3): a request may not outlast that. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** API.md §9: the upload limit; an upstream document is no larger than one we would accept. */
+export const MAX_XML_BYTES = 10 * 1024 * 1024;
+/** 100 compact documents take some 150 KB; 4 MiB leaves room for long names without trusting the upstream. */
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+const MAX_ID = 200; // an upstream id longer than this is not one of ours
+
+/** The parts of a feed page that the sync reads. */
+interface FeedPage {
+  data: Record<string, unknown>[];
+  next_cursor: string;
+  has_more: boolean;
+}
+
+class _TooLarge extends Error {}
 
 function _sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -36,29 +61,103 @@ function _sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The body of `res`, refused once it passes `max` bytes (by Content-Length first, then while reading). */
+async function _readLimited(res: Response, max: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get("content-length") ?? NaN);
+  if (declared > max) {
+    await res.body?.cancel();
+    throw new _TooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (let r = await reader?.read(); reader && r && !r.done; r = await reader.read()) {
+    size += r.value.length;
+    if (size > max) {
+      await reader.cancel();
+      throw new _TooLarge();
+    }
+    chunks.push(r.value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) (out.set(c, at), (at += c.length));
+  return out;
+}
+
+/** The page if it has the shape of API.md §4.1, else a message naming what is wrong. */
+function _checkPage(v: unknown): FeedPage | string {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return "the page is not a JSON object";
+  const p = v as Record<string, unknown>;
+  if (!Array.isArray(p.data)) return "data is not a list";
+  if (typeof p.next_cursor !== "string" || p.next_cursor.length === 0 || p.next_cursor.length > 512) return "next_cursor is not a cursor";
+  if (typeof p.has_more !== "boolean") return "has_more is not true or false";
+  for (const [i, d] of p.data.entries()) {
+    if (!d || typeof d !== "object" || Array.isArray(d)) return `data[${i}] is not an object`;
+    const doc = d as Record<string, unknown>;
+    if (typeof doc.id !== "string" || doc.id.length === 0 || doc.id.length > MAX_ID) return `data[${i}].id is not an id`;
+    if (typeof doc.xml_available !== "boolean") return `data[${i}].xml_available is not true or false`;
+  }
+  return p as unknown as FeedPage;
+}
+
 /** An http source. */
 export function httpSource(o: HttpSourceOptions): DocumentSource {
   const delays = o.retryDelays ?? DEFAULT_RETRIES;
   const base = o.url.replace(/\/+$/, "");
+  const timeoutMs = o.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const fail = (what: string): never => {
+    throw new SourceError("UPSTREAM_ERROR", `Upstream ${o.name} ${what}`);
+  };
 
-  // GET with retries; 404 is returned to the caller (XML not yet available), other 4xx fail the run at once.
-  async function get(path: string, signal: AbortSignal): Promise<Response> {
+  // GET with retries, read whole within `max` bytes: the body, or null on 404 (XML not yet available). Other
+  // 4xx and redirects fail the run at once; a body over `max` throws _TooLarge.
+  async function get(path: string, max: number, signal: AbortSignal): Promise<Uint8Array | null> {
     let last = "";
     for (let attempt = 0; ; attempt++) {
       try {
-        const res = await fetch(`${base}${path}`, { headers: { "x-api-token": o.token }, signal });
-        if (res.ok || res.status === 404) return res;
+        // The timeout covers the body too: a hung upstream cannot outlast the run's lease.
+        const res = await fetch(`${base}${path}`, {
+          headers: { "x-api-token": o.token }, redirect: "manual", signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        });
+        if (res.status >= 300 && res.status < 400) {
+          await res.body?.cancel();
+          fail(`answered HTTP ${res.status} (a redirect) for ${path}: redirects are not followed, so the token stays with ${new URL(base).origin}`);
+        }
+        if (res.status === 404) return (await res.body?.cancel(), null);
+        if (res.ok) return await _readLimited(res, max);
         last = `HTTP ${res.status}`;
         await res.body?.cancel();
-        if (res.status < 500 && res.status !== 429) throw new SourceError("UPSTREAM_ERROR", `Upstream ${o.name} answered ${last} for ${path}`);
+        if (res.status < 500 && res.status !== 429) fail(`answered ${last} for ${path}`);
       } catch (e) {
-        if (e instanceof SourceError || signal.aborted) throw e;
-        last = (e as Error).message;
+        if (e instanceof SourceError || e instanceof _TooLarge || signal.aborted) throw e;
+        last = (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e as Error).message;
       }
       const delay = delays[attempt];
-      if (delay === undefined) throw new SourceError("UPSTREAM_ERROR", `Upstream ${o.name} failed after ${attempt + 1} attempts: ${last}`);
-      await _sleep(delay, signal);
+      if (delay === undefined) fail(`failed after ${attempt + 1} attempts: ${last}`);
+      await _sleep(delay!, signal);
     }
+  }
+
+  async function page(cursor: string, signal: AbortSignal): Promise<FeedPage> {
+    const path = `/api/v1/documents?limit=${o.pageSize ?? PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    let body: Uint8Array | null;
+    try {
+      body = await get(path, o.maxPageBytes ?? MAX_PAGE_BYTES, signal);
+    } catch (e) {
+      if (e instanceof _TooLarge) fail(`sent a feed page larger than ${o.maxPageBytes ?? MAX_PAGE_BYTES} bytes`);
+      throw e;
+    }
+    if (body === null) fail("has no document feed (HTTP 404)");
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body!));
+    } catch {
+      fail("sent a feed page that is not JSON");
+    }
+    const checked = _checkPage(parsed);
+    if (typeof checked === "string") fail(`sent a feed page of the wrong shape: ${checked}`);
+    return checked as FeedPage;
   }
 
   return {
@@ -66,24 +165,26 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
     async *pull(signal) {
       let cursor = existsSync(o.positionFile) ? readFileSync(o.positionFile, "utf8").trim() : "";
       for (;;) {
-        const res = await get(`/api/v1/documents?limit=${o.pageSize ?? PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, signal);
-        if (!res.ok) throw new SourceError("UPSTREAM_ERROR", `Upstream ${o.name} has no document feed (HTTP ${res.status})`);
-        const page = (await res.json()) as { data: Record<string, unknown>[]; next_cursor: string; has_more: boolean };
-        for (const doc of page.data) {
+        const p = await page(cursor, signal);
+        for (const doc of p.data) {
           if (signal.aborted) return;
-          let xml: Uint8Array | null = null;
+          const id = doc.id as string;
+          const item: SourceItem = { external_id: id, xml: null, metadata: doc, ack: async () => {}, reject: async () => {} };
           if (doc.xml_available === true) {
-            const x = await get(`/api/v1/documents/${encodeURIComponent(String(doc.id))}/xml`, signal);
-            xml = x.ok ? new Uint8Array(await x.arrayBuffer()) : null; // 404: not available after all
+            try {
+              item.xml = await get(`/api/v1/documents/${encodeURIComponent(id)}/xml`, o.maxXmlBytes ?? MAX_XML_BYTES, signal); // null: not available after all
+            } catch (e) {
+              if (!(e instanceof _TooLarge)) throw e;
+              item.error = { code: "PAYLOAD_TOO_LARGE", message: `The XML is larger than ${o.maxXmlBytes ?? MAX_XML_BYTES} bytes` };
+            }
           }
-          const item: SourceItem = { external_id: String(doc.id), xml, metadata: doc, ack: async () => {}, reject: async () => {} };
           yield item;
         }
         // Every item of the page is stored: only now the position moves.
         mkdirSync(dirname(o.positionFile), { recursive: true });
-        writeFileAtomic(o.positionFile, page.next_cursor);
-        cursor = page.next_cursor;
-        if (!page.has_more) return;
+        writeFileAtomic(o.positionFile, p.next_cursor);
+        cursor = p.next_cursor;
+        if (!p.has_more) return;
       }
     },
   };

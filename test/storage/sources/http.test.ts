@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { httpSource } from "../../../storage/sources/http.ts";
+import { SourceError, type SourceItem } from "../../../lib/contracts/document_source.ts";
+import { httpSource, type HttpSourceOptions } from "../../../storage/sources/http.ts";
 import { inboxSource } from "../../../storage/sources/inbox.ts";
 import { fixturePath, startServer, type TestServer } from "../../support/server.ts";
 
@@ -100,4 +102,115 @@ describe("http source: one server syncs from another that speaks this API", () =
       broken.close();
     }
   });
+});
+
+// An upstream that misbehaves (issue 15 #2): a redirect to another origin, pages of the wrong shape or size, an
+// XML larger than the upload limit, an upstream that stops answering mid-body. Driven through pull().
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; seen: IncomingMessage[] }> {
+  const seen: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req);
+    handler(req, res);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, seen };
+}
+
+const page = (data: unknown[], more = false) => JSON.stringify({ data, next_cursor: "c1", has_more: more });
+
+/** Pulls every item; the SourceError that ends the run, if any. */
+async function pullAll(url: string, extra: Partial<HttpSourceOptions> = {}): Promise<{ items: SourceItem[]; error: SourceError | null }> {
+  const dir = mkdtempSync(join(tmpdir(), "http-src-"));
+  const items: SourceItem[] = [];
+  try {
+    const src = httpSource({ name: "up", url, token: "itk_secret_token", positionFile: join(dir, "pos"), retryDelays: [5], ...extra });
+    for await (const item of src.pull(new AbortController().signal)) items.push(item);
+    return { items, error: null };
+  } catch (e) {
+    if (!(e instanceof SourceError)) throw e;
+    return { items, error: e };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("a redirect is not followed and the token never reaches the other origin: the run fails naming the redirect", async () => {
+  const thief = await serve((_req, res) => res.end(page([])));
+  const up = await serve((_req, res) => {
+    res.writeHead(302, { location: `${thief.url}/api/v1/documents` });
+    res.end();
+  });
+  try {
+    const { error } = await pullAll(up.url);
+    assert.equal(error?.code, "UPSTREAM_ERROR");
+    assert.match(error!.message, /redirect/);
+    assert.equal(thief.seen.length, 0, "the other origin got no request, so no token");
+  } finally {
+    up.server.close();
+    thief.server.close();
+  }
+});
+
+const SHAPES = [
+  { what: "data is not a list", body: '{"data":"nope","next_cursor":"c","has_more":false}', message: /data is not a list/ },
+  { what: "an item without an id", body: page([{ xml_available: false }]), message: /data\[0\]\.id/ },
+  { what: "an id that is an object", body: page([{ id: { x: 1 }, xml_available: false }]), message: /data\[0\]\.id/ },
+  { what: "no next_cursor", body: '{"data":[],"has_more":false}', message: /next_cursor/ },
+  { what: "has_more as a string", body: '{"data":[],"next_cursor":"c","has_more":"no"}', message: /has_more/ },
+  { what: "not JSON", body: "<html>login</html>", message: /not JSON/ },
+  { what: "a JSON array", body: "[]", message: /not a JSON object/ },
+];
+
+for (const { what, body, message } of SHAPES) {
+  test(`a feed page with ${what} fails the run with UPSTREAM_ERROR saying so`, async () => {
+    const up = await serve((_req, res) => res.end(body));
+    try {
+      const { error, items } = await pullAll(up.url);
+      assert.equal(items.length, 0);
+      assert.equal(error?.code, "UPSTREAM_ERROR");
+      assert.match(error!.message, message);
+    } finally {
+      up.server.close();
+    }
+  });
+}
+
+test("a feed page over the page limit fails the run; an XML over the XML limit fails that document only", async () => {
+  const big = await serve((_req, res) => res.end(page([{ id: "doc_1", xml_available: false, pad: "x".repeat(5000) }])));
+  const xml = await serve((req, res) => {
+    if (req.url!.startsWith("/api/v1/documents?")) return res.end(page([{ id: "doc_big", xml_available: true }, { id: "doc_small", xml_available: true }]));
+    // The large one sends no Content-Length: the limit holds while reading too.
+    if (req.url!.includes("doc_big")) return (res.write("<a>".padEnd(3000, " ")), res.end("</a>"));
+    res.end("<a/>");
+  });
+  try {
+    const paged = await pullAll(big.url, { maxPageBytes: 1000 });
+    assert.equal(paged.error?.code, "UPSTREAM_ERROR");
+    assert.match(paged.error!.message, /larger than 1000 bytes/);
+    const docs = await pullAll(xml.url, { maxXmlBytes: 1000 });
+    assert.equal(docs.error, null);
+    assert.deepEqual(docs.items.map((i) => [i.external_id, i.error?.code ?? null, i.xml?.length ?? null]), [["doc_big", "PAYLOAD_TOO_LARGE", null], ["doc_small", null, 4]]);
+  } finally {
+    big.server.close();
+    xml.server.close();
+  }
+});
+
+test("an upstream that stops answering mid-body is timed out per request and the run fails after the retries", { timeout: 10_000 }, async () => {
+  const up = await serve((req, res) => {
+    if (req.url!.startsWith("/api/v1/documents?")) return res.end(page([{ id: "doc_hung", xml_available: true }]));
+    res.writeHead(200, { "content-type": "application/xml" });
+    res.write("<a>"); // and never more
+  });
+  try {
+    const started = performance.now();
+    const { error } = await pullAll(up.url, { timeoutMs: 200 });
+    assert.equal(error?.code, "UPSTREAM_ERROR");
+    assert.match(error!.message, /no answer within 200 ms/);
+    assert.ok(performance.now() - started < 5000);
+  } finally {
+    up.server.closeAllConnections();
+    up.server.close();
+  }
 });
