@@ -253,6 +253,8 @@ async function forkWorkers(config: Config, app: App, storage: Storage, logger: L
 }
 
 async function main(): Promise<void> {
+  // A reader that goes away (`token list | head -3`) ends the output, not the process with a stack trace.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" ? process.exit(0) : _fail(e.message)));
   const { positional, flags } = parseArgs(process.argv.slice(2));
   let config: Config;
   try {

@@ -17,7 +17,7 @@ import { errorFields, reportFailure, repeatEvery } from "./background.ts";
 import type { Metrics } from "../observe/metrics.ts";
 
 const MAX_ERRORS = 100; // API.md §4.4: at most 100 kept
-const SAVE_EVERY = 50; // progress is saved every this many items, and at the end
+const SAVE_EVERY = 50; // progress is saved (and the items acknowledged) every this many items, and at the end
 /** A run's lease: renewed while it runs; when its node dies, another node resumes the run after this long. */
 export const RUN_LEASE_MS = 30_000;
 
@@ -86,23 +86,28 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     run.status = "running";
     run.started_at ??= iso();
     await tenant.saveRun(run);
-    let sinceSave = 0;
+    // Items are acknowledged to the source only after the counts that include them are saved: after a crash the
+    // unacknowledged ones come again, so a resumed run's counts add up (issue 15 #21).
+    const pending: (() => Promise<void>)[] = [];
+    const flush = async (): Promise<void> => {
+      await tenant.saveRun(run);
+      for (const settle of pending.splice(0)) await settle();
+    };
     let renewedAt = o.now();
     try {
       for await (const item of source.pull(abort.signal)) {
-        await importItem(tenant, source, run, item);
-        if (++sinceSave >= SAVE_EVERY) {
-          sinceSave = 0;
-          await tenant.saveRun(run);
-        }
+        pending.push(await importItem(tenant, source, run, item));
+        if (pending.length >= SAVE_EVERY) await flush();
         if (o.now() - renewedAt > RUN_LEASE_MS / 3) {
           if (!(await renew())) return; // the lease went to another node: it resumes the run
           renewedAt = o.now();
         }
-        if (abort.signal.aborted) return void (await tenant.saveRun(run)); // resumed at next start
+        if (abort.signal.aborted) return void (await flush()); // resumed at next start
       }
+      await flush();
       run.status = "succeeded";
     } catch (e) {
+      await flush().catch(() => {}); // what was imported before the source failed is kept and acknowledged
       run.status = "failed";
       run.error = e instanceof SourceError ? { code: e.code, message: e.message } : { code: "UPSTREAM_ERROR", message: "The document source failed" };
       o.logger.warn("sync run failed", { tenant: tenant.tenant, run: run.id, ...errorFields(e) });
@@ -112,12 +117,13 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     o.metrics?.inc("sync_runs_total", "Finished sync runs by outcome.", { outcome: run.status });
   }
 
-  async function importItem(tenant: TenantStore, source: DocumentSource, run: SyncRunRecord, item: SourceItem): Promise<void> {
+  /** Imports one item and counts it; returns its acknowledgement (ack or reject), which the caller defers. */
+  async function importItem(tenant: TenantStore, source: DocumentSource, run: SyncRunRecord, item: SourceItem): Promise<() => Promise<void>> {
     run.counts.fetched++;
-    const fail = async (code: string, message: string): Promise<void> => {
+    const fail = (code: string, message: string): (() => Promise<void>) => {
       run.counts.failed++;
       if (run.errors.length < MAX_ERRORS) run.errors.push({ external_id: item.external_id, code, message });
-      await item.reject();
+      return () => item.reject();
     };
     if (item.error) return fail(item.error.code, item.error.message);
     let input;
@@ -140,7 +146,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     }
     const { outcome } = await tenant.upsertDocument({ source: source.name, external_id: item.external_id, ...input }, iso());
     run.counts[outcome]++;
-    await item.ack();
+    return () => item.ack();
   }
 
   return {

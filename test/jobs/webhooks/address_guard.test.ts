@@ -303,3 +303,11 @@ test("checkResolvedAddress() refuses non-public and unparsable resolver answers 
     assert.equal(checkResolvedAddress(input, true), true, what);
   }
 });
+
+test("validateWebhookUrl() refuses port 0, in any spelling, private targets allowed or not", () => {
+  for (const url of ["https://example.com:0/", "https://example.com:00/hook", "http://127.0.0.1:0/x"]) {
+    assert.equal(outcome(url, true), "invalid_port", url);
+    if (url.startsWith("https")) assert.equal(outcome(url), "invalid_port", url);
+  }
+  assert.equal(outcome("https://example.com:8443/"), "accepted");
+});

@@ -1,0 +1,46 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { DocumentSource } from "../../lib/contracts/document_source.ts";
+import { silentLogger } from "../../lib/observe/log.ts";
+import { createSyncRunner } from "../../lib/jobs/sync_runner.ts";
+import { MemoryStorage } from "../../storage/memory.ts";
+
+test("a run whose process dies mid-run is resumed with counts that add up: nothing acknowledged went uncounted", { timeout: 10_000 }, async () => {
+  const TOTAL = 120;
+  const HANG_AT = "item-075";
+  const storage = new MemoryStorage();
+  const tenant = storage.tenant("acme");
+  const left = new Set(Array.from({ length: TOTAL }, (_, i) => `item-${String(i).padStart(3, "0")}`));
+  // Like the inbox: an acknowledged item is gone from the source, the others come again on the next pull.
+  const source: DocumentSource = {
+    name: "inbox",
+    async *pull() {
+      for (const id of [...left].sort()) {
+        yield { external_id: id, xml: null, metadata: { number: id }, ack: async () => void left.delete(id), reject: async () => void left.delete(id) };
+      }
+    },
+  };
+  // The first process "dies" at item 75: its write never returns, and it does nothing more.
+  let hung = false;
+  const upsert = tenant.upsertDocument.bind(tenant);
+  tenant.upsertDocument = (input, now) => {
+    if (input.external_id === HANG_AT && !hung) {
+      hung = true;
+      return new Promise(() => {});
+    }
+    return upsert(input, now);
+  };
+  const opts = { storage, sources: () => [source], now: Date.now, logger: silentLogger, nodeId: "n1" };
+  const first = createSyncRunner(opts);
+  const { run } = await first.request(tenant, null);
+  while (!hung) await new Promise((r) => setImmediate(r));
+  const second = createSyncRunner(opts); // the restarted process (same node name, so it takes the lease over)
+  await second.resume();
+  await second.idle();
+  const done = (await tenant.getRun(run.id))!;
+  assert.equal(done.status, "succeeded");
+  const { fetched, created, updated, unchanged, failed } = done.counts;
+  assert.equal(fetched, TOTAL, JSON.stringify(done.counts));
+  assert.equal(created + updated + unchanged + failed, TOTAL, JSON.stringify(done.counts));
+  assert.equal(left.size, 0);
+});
