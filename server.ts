@@ -18,6 +18,8 @@ import { createApp, type App } from "./lib/app.ts";
 import { generateToken, parseScopes, SCOPES, type TokenRecord } from "./lib/auth/tokens.ts";
 import { loadConfig, parseArgs, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
+import { guardNodeServer, nodeServerOptions } from "./lib/http/node_server.ts";
+import { newId } from "./lib/contracts/ids.ts";
 import { boundedLogWriter, createJsonLogger, type Logger } from "./lib/observe/log.ts";
 import { Metrics } from "./lib/observe/metrics.ts";
 import { parseRateLimit, type RateLimitConfig } from "./lib/pipeline/rate_limit.ts";
@@ -156,10 +158,10 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
 
 /** Starts node:http for the app; resolves with the URL once listening. */
 async function listen(config: Config, app: App, storage: Storage, logger: Logger, logListening: boolean): Promise<string> {
-  const server = createServer(
-    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
-    toNodeListener(app.handle),
-  );
+  const timeouts = { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS };
+  const server = createServer(nodeServerOptions(timeouts));
+  // Parser errors answered with the envelope, a cap on open connections (issue 15 #16, #17).
+  server.on("request", toNodeListener(app.handle, { refused: guardNodeServer(server, { maxConnections: config.maxConnections, requestId: () => newId("req", Date.now()) }) }));
   let stopping = false;
   onSignals((signal) => {
     if (stopping) return;

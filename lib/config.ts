@@ -6,6 +6,7 @@
  * @module
  */
 import { LOG_LEVELS, type LogLevel } from "./observe/log.ts";
+import { DEFAULT_MAX_CONNECTIONS } from "./http/node_server.ts";
 import { parseRateLimit } from "./pipeline/rate_limit.ts";
 import { parseDuration, parseRetrySchedule } from "./jobs/webhooks/retry_schedule.ts";
 
@@ -25,6 +26,8 @@ export interface Config {
   webhookRetrySchedule: string;
   logLevel: LogLevel;
   shutdownGraceMs: number;
+  /** Open connections per process at most; beyond, a 503 (issue 15 #17). */
+  maxConnections: number;
 }
 
 const SETTINGS = {
@@ -40,6 +43,7 @@ const SETTINGS = {
   webhookRetrySchedule: { env: "WEBHOOK_RETRY_SCHEDULE", flag: "--webhook-retry-schedule", def: "5s,5m,30m,2h,5h,10h,14h,20h,24h" },
   logLevel: { env: "LOG_LEVEL", flag: "--log-level", def: "info" },
   shutdownGrace: { env: "SHUTDOWN_GRACE", flag: "--shutdown-grace", def: "10s" },
+  maxConnections: { env: "MAX_CONNECTIONS", flag: "--max-connections", def: String(DEFAULT_MAX_CONNECTIONS) },
 } as const;
 
 /** Parses "10MiB", "512KiB", "1MB", "1048576" into bytes. */
@@ -86,6 +90,8 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Map<s
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`PORT must be 0 to 65535, not ${get("port")}`);
   const workers = Number(get("workers"));
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new RangeError(`WORKERS must be 1 to 64`);
+  const maxConnections = /^\d{1,7}$/.test(get("maxConnections")) ? Number(get("maxConnections")) : 0;
+  if (maxConnections < 1) throw new RangeError(`MAX_CONNECTIONS must be 1 to 9999999, not ${get("maxConnections")}`);
   const logLevel = get("logLevel") as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new RangeError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
   parseRateLimit(get("rateLimit")); // throws RangeError on a bad value
@@ -103,5 +109,6 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Map<s
     webhookRetrySchedule: get("webhookRetrySchedule"),
     logLevel,
     shutdownGraceMs: parseDuration(get("shutdownGrace")),
+    maxConnections,
   };
 }

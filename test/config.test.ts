@@ -70,6 +70,7 @@ describe("loadConfig()", () => {
       webhookRetrySchedule: "5s,5m,30m,2h,5h,10h,14h,20h,24h",
       logLevel: "info",
       shutdownGraceMs: 10_000,
+      maxConnections: 1000,
     });
   });
 
@@ -77,10 +78,12 @@ describe("loadConfig()", () => {
     const env = {
       HOST: "0.0.0.0", PORT: "0", DATA_DIR: "/srv/data", DATABASE_URL: "postgres://db/x", WORKERS: "4", DEMO: "off", UPLOAD_LIMIT: "1MiB",
       RATE_LIMIT: "off", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_RETRY_SCHEDULE: "1s,2s", LOG_LEVEL: "debug", SHUTDOWN_GRACE: "30s",
+      MAX_CONNECTIONS: "50",
     };
     assert.deepEqual(loadConfig(env, new Map()), {
       host: "0.0.0.0", port: 0, dataDir: "/srv/data", databaseUrl: "postgres://db/x", workers: 4, demo: false, uploadLimit: 1024 * 1024,
       rateLimit: "off", webhookAllowPrivate: true, webhookRetrySchedule: "1s,2s", logLevel: "debug", shutdownGraceMs: 30_000,
+      maxConnections: 50,
     });
   });
 
@@ -99,6 +102,7 @@ describe("loadConfig()", () => {
       { env: { WEBHOOK_RETRY_SCHEDULE: "1s" }, flags: ["--webhook-retry-schedule", "2s,4s"], key: "webhookRetrySchedule", expected: "2s,4s" },
       { env: { LOG_LEVEL: "error" }, flags: ["--log-level", "warn"], key: "logLevel", expected: "warn" },
       { env: { SHUTDOWN_GRACE: "1s" }, flags: ["--shutdown-grace", "250ms"], key: "shutdownGraceMs", expected: 250 },
+      { env: { MAX_CONNECTIONS: "10" }, flags: ["--max-connections", "20"], key: "maxConnections", expected: 20 },
     ] as const;
     for (const { env, flags, key, expected } of cases) {
       assert.equal(loadConfig(env, flagsOf(...flags))[key], expected, `${flags.join(" ")} over ${JSON.stringify(env)}`);

@@ -30,7 +30,12 @@ export interface NodeResponseLike {
 
 /** The core's request for a node:http request. */
 export function fromNodeRequest(req: NodeRequestLike): ApiRequest {
-  const url = req.url ?? "/";
+  let url = req.url ?? "/";
+  // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/path`); the path is what routes.
+  if (/^https?:\/\//i.test(url)) {
+    const at = url.indexOf("/", url.indexOf("//") + 2);
+    url = at < 0 ? "/" : url.slice(at);
+  }
   const q = url.indexOf("?");
   const headers = req.headers;
   return {
@@ -89,9 +94,16 @@ export async function writeNodeResponse(method: string, res: ApiResponse, out: N
   }
 }
 
+/** Options of toNodeListener. */
+export interface NodeListenerOptions {
+  /** True for a connection that was refused (over the connection cap): its requests are not served. */
+  refused?: (socket: unknown) => boolean;
+}
+
 /** A node:http request listener for `handle`. */
-export function toNodeListener(handle: (req: ApiRequest) => Promise<ApiResponse>) {
+export function toNodeListener(handle: (req: ApiRequest) => Promise<ApiResponse>, options: NodeListenerOptions = {}) {
   return (req: NodeRequestLike, out: NodeResponseLike): void => {
+    if (options.refused?.(req.socket)) return void out.destroy();
     const request = fromNodeRequest(req);
     handle(request)
       .then((res) => writeNodeResponse(request.method, res, out))

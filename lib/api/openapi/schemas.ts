@@ -119,6 +119,7 @@ export const ERROR_CODES: Record<ErrorCode, { description: string; details: Json
     description: "The body is over the limit",
     details: { type: "object", required: ["limit_bytes"], properties: { limit_bytes: { type: "integer", minimum: 1 } } },
   },
+  HEADERS_TOO_LARGE: { description: "The request headers are over the limit (answered by the HTTP parser, on any path)", details: NO_DETAILS },
   UNSUPPORTED_MEDIA_TYPE: {
     description: "Wrong Content-Type for the endpoint",
     details: { type: "object", required: ["expected"], properties: { expected: STRING } },
