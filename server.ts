@@ -27,6 +27,7 @@ import { PostgresStorage, type PgPool } from "./storage/postgres.ts";
 import type { Storage } from "./lib/storage.ts";
 import { inboxSource } from "./storage/inbox_source.ts";
 import { httpSource } from "./storage/http_source.ts";
+import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
 import type { DocumentSource } from "./lib/sync/source.ts";
 
 const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
@@ -141,7 +142,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const dataDir = resolve(config.dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
-    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config),
+    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config), pdfFonts: readPdfFontFiles(),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
     executeSyncs: role !== "worker",
     webhooks: {

@@ -9,6 +9,7 @@
 import { isTokenUsable, parseToken, secretMatches, type TokenRecord } from "./auth/tokens.ts";
 import { createCursorCodec } from "./cursor.ts";
 import { documentRoutes } from "./documents/routes.ts";
+import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 import { DEFAULT_JSON_LIMIT } from "./http/body.ts";
 import type { ApiRoute, AppServices } from "./http/context.ts";
 import { ApiError, errorEnvelope, notFound } from "./http/errors.ts";
@@ -64,6 +65,8 @@ export interface AppOptions {
   /** False when another process runs the sync runs this app records (WORKERS > 1); default true. */
   executeSyncs?: boolean;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
+  /** The TrueType files PDFs are drawn with (storage/fonts/font_files.ts reads the shipped ones); without them `/pdf` answers 500. */
+  pdfFonts?: PdfFontFiles;
   webhooks?: { transport?: WebhookTransport; schedule?: readonly number[]; allowPrivate?: boolean; random?: () => number };
 }
 
@@ -107,6 +110,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
     pages: new PageCache(),
+    pdfFonts: options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts),
   };
   const wh = options.webhooks;
   const webhooks = wh?.transport
