@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type FontUsage, showText } from "./encoding.ts";
+import type { FontUsage } from "./encoding.ts";
 import type { QrCode } from "./qr.ts";
 import { num } from "./writer.ts";
 
@@ -28,7 +28,7 @@ export class PageCanvas {
   text(x: number, y: number, s: string, size: number, bold = false, gray = 0): void {
     if (s === "") return;
     this.#setFill(gray);
-    this.#ops.push(`BT ${num(x)} ${num(PAGE_HEIGHT - y)} Td ${showText(this.#used, s, bold, num(size))} ET`);
+    this.#ops.push(`BT ${num(x)} ${num(PAGE_HEIGHT - y)} Td ${this.#used.show(s, bold, num(size))} ET`);
   }
 
   /** Draws text whose right edge is at `right`. */

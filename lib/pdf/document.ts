@@ -25,7 +25,7 @@ export function buildPdf(pages: readonly PageCanvas[], used: FontUsage, meta: Pd
   const info = w.reserve();
   const resources = w.reserve();
   // A face no page drew (a document without bold text) is left out.
-  const faces = ([0, 1] as const).filter((f) => used.used[f].includes(1));
+  const faces = ([0, 1] as const).filter((f) => used.glyphs[f].length > 1);
   const fontObjs = faces.map(() => w.reserve());
   const pageObjs = pages.map(() => [w.reserve(), w.reserve()] as const);
 
@@ -34,7 +34,7 @@ export function buildPdf(pages: readonly PageCanvas[], used: FontUsage, meta: Pd
   w.object(info, `<< /Producer ${pdfTextString(_PRODUCER)} /Title ${pdfTextString(meta.title)} >>`);
   const fontRefs = faces.map((f, i) => `/${FONT_NAMES[f]} ${fontObjs[i]} 0 R`).join(" ");
   w.object(resources, `<< /Font << ${fontRefs} >> /ProcSet [/PDF /Text] >>`);
-  faces.forEach((f, i) => writeEmbeddedFont(w, fontObjs[i] ?? 0, used.fonts.faces[f], used.used[f]));
+  faces.forEach((f, i) => writeEmbeddedFont(w, fontObjs[i] ?? 0, used.fonts.faces[f], used.glyphs[f]));
 
   const box = `[0 0 ${num(PAGE_WIDTH)} ${num(PAGE_HEIGHT)}]`;
   pages.forEach((page, i) => {

@@ -1,8 +1,8 @@
 /**
- * Text in content streams for the embedded fonts: each character becomes its glyph id as a
- * two-byte code (Identity-H, ISO 32000-1 §9.7.5.2), and the glyphs a document draws are recorded
- * so that document.ts embeds only those. Text must be sanitized first (PdfFonts.sanitize), so
- * every character has a glyph. No shaping or kerning: one character, one glyph.
+ * Text in content streams for the embedded fonts: each character becomes a two-byte code
+ * (Identity-H, ISO 32000-1 §9.7.5.2) numbering the document's glyphs in order of first use, which
+ * is also their glyph id in the subset that document.ts embeds (so /CIDToGIDMap is /Identity).
+ * Text must be sanitized first (PdfFonts.sanitize). No shaping or kerning: one character, one glyph.
  * @module
  */
 
@@ -18,27 +18,35 @@ const _QUESTION = 0x3f;
 /** The fonts of one document and the glyphs it has drawn with each, shared by all its pages. */
 export class FontUsage {
   readonly fonts: PdfFonts;
-  /** 1 for every glyph id drawn, per face (regular, bold). */
-  readonly used: readonly [Uint8Array, Uint8Array];
+  /** Per face (regular, bold): the font's glyph id of each code, in order of first use; code 0 is .notdef. */
+  readonly glyphs: readonly [number[], number[]];
+  /** Per face: the code given to each of the font's glyph ids (0 = not used yet). */
+  #codes: [Uint16Array, Uint16Array];
 
   constructor(fonts: PdfFonts) {
     this.fonts = fonts;
-    this.used = [new Uint8Array(fonts.faces[0].font.numGlyphs), new Uint8Array(fonts.faces[1].font.numGlyphs)];
+    this.glyphs = [[0], [0]];
+    this.#codes = [new Uint16Array(fonts.faces[0].font.numGlyphs), new Uint16Array(fonts.faces[1].font.numGlyphs)];
   }
-}
 
-/** Content-stream operators that select the font and show sanitized text ("/F1 9 Tf <0024…> Tj"). */
-export function showText(usage: FontUsage, text: string, bold: boolean, size: string): string {
-  const face = bold ? 1 : 0;
-  const glyphs = usage.fonts.glyphs[face];
-  const used = usage.used[face];
-  let hex = "";
-  for (let i = 0; i < text.length; i++) {
-    let g = glyphs[text.charCodeAt(i)] ?? 0;
-    // Unsanitized text still gets a visible mark rather than .notdef.
-    if (g === 0) g = glyphs[_QUESTION] ?? 0;
-    used[g] = 1;
-    hex += (_HEX2[g >> 8] as string) + (_HEX2[g & 0xff] as string);
+  /** Content-stream operators that select the font and show sanitized text ("/F1 9 Tf <0001…> Tj"). */
+  show(text: string, bold: boolean, size: string): string {
+    const face = bold ? 1 : 0;
+    const byChar = this.fonts.glyphs[face];
+    const codes = this.#codes[face];
+    const glyphs = this.glyphs[face];
+    let hex = "";
+    for (let i = 0; i < text.length; i++) {
+      let g = byChar[text.charCodeAt(i)] ?? 0;
+      // Unsanitized text still gets a visible mark rather than .notdef.
+      if (g === 0) g = byChar[_QUESTION] ?? 0;
+      let code = codes[g] ?? 0;
+      if (code === 0) {
+        code = glyphs.push(g) - 1;
+        codes[g] = code;
+      }
+      hex += (_HEX2[code >> 8] as string) + (_HEX2[code & 0xff] as string);
+    }
+    return `/${FONT_NAMES[face]} ${size} Tf <${hex}> Tj`;
   }
-  return `/${FONT_NAMES[face]} ${size} Tf <${hex}> Tj`;
 }

@@ -1,6 +1,6 @@
 /**
  * Writes one face as an embedded, subset composite font (ISO 32000-1 §9.7): a Type0 font with
- * /Identity-H encoding over a CIDFontType2 whose CIDs are the glyph ids (/CIDToGIDMap /Identity),
+ * /Identity-H encoding over a CIDFontType2 whose CIDs are the subset's glyph ids (/CIDToGIDMap /Identity),
  * /W widths of the glyphs drawn, a FontDescriptor with the subset as FontFile2, and a /ToUnicode
  * CMap (§9.10.3) so extracted text is the exact characters. The subset tag (§9.6.4) is derived
  * from the glyph set, so the same document gives the same bytes. No vertical writing.
@@ -21,10 +21,11 @@ const _FLAG_ITALIC = 64;
 const _BFCHAR_BLOCK = 100;
 const _TAG_LETTERS = 6;
 
-/** Writes the font objects of `face` for the glyphs flagged in `used`; `fontObj` is the Type0 font's reserved number. */
-export function writeEmbeddedFont(w: PdfWriter, fontObj: number, face: FontFace, used: Uint8Array): void {
-  const gids: number[] = [0];
-  for (let g = 1; g < used.length; g++) if (used[g] === 1) gids.push(g);
+/**
+ * Writes the font objects of `face`; CID k draws the font's glyph `gids[k]` (`gids[0]` is 0, .notdef).
+ * `fontObj` is the Type0 font's reserved object number.
+ */
+export function writeEmbeddedFont(w: PdfWriter, fontObj: number, face: FontFace, gids: readonly number[]): void {
   const font = face.font;
   const name = `${subsetTag(font.postScriptName, gids)}+${font.postScriptName}`;
   const cid = w.reserve();
@@ -55,17 +56,11 @@ export function subsetTag(fontName: string, gids: readonly number[]): string {
   return tag;
 }
 
-/** The /W array: runs of consecutive glyph ids as "first [w1 w2 …]". */
+/** The /W array: the widths of CIDs 1…n as one run (.notdef is never drawn). */
 function _widths(face: FontFace, gids: readonly number[]): string {
-  const parts: string[] = [];
-  let i = 0;
-  while (i < gids.length) {
-    const first = gids[i] as number;
-    const run: number[] = [];
-    while (i < gids.length && gids[i] === first + run.length) run.push(face.glyphWidths[gids[i++] as number] ?? 0);
-    parts.push(`${first} [${run.join(" ")}]`);
-  }
-  return parts.join(" ");
+  const run: number[] = [];
+  for (let cid = 1; cid < gids.length; cid++) run.push(face.glyphWidths[gids[cid] as number] ?? 0);
+  return `1 [${run.join(" ")}]`;
 }
 
 function _hex4(n: number): string {
@@ -74,10 +69,10 @@ function _hex4(n: number): string {
 
 function _toUnicode(face: FontFace, gids: readonly number[]): string {
   const pairs: string[] = [];
-  for (const g of gids) {
+  gids.forEach((g, cid) => {
     const cp = face.unicode[g] ?? 0;
-    if (cp !== 0) pairs.push(`<${_hex4(g)}> <${_hex4(cp)}>`);
-  }
+    if (cp !== 0) pairs.push(`<${_hex4(cid)}> <${_hex4(cp)}>`);
+  });
   const blocks: string[] = [];
   for (let i = 0; i < pairs.length; i += _BFCHAR_BLOCK) {
     const chunk = pairs.slice(i, i + _BFCHAR_BLOCK);

@@ -51,7 +51,9 @@ const _WE_HAVE_AN_X_AND_Y_SCALE = 0x0040;
 const _WE_HAVE_A_TWO_BY_TWO = 0x0080;
 
 /** Parses a TrueType font; throws TypeError when the bytes are not one. */
-export function parseTrueType(bytes: Uint8Array): TrueTypeFont {
+export function parseTrueType(input: Uint8Array): TrueTypeFont {
+  // A plain view: a Node Buffer's slice() shares memory, which would let a subset patch the font.
+  const bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u16 = (o: number) => _check(v, o, 2) && v.getUint16(o);
   const sfnt = _check(v, 0, 12) && v.getUint32(0);
@@ -101,7 +103,8 @@ export function parseTrueType(bytes: Uint8Array): TrueTypeFont {
     glyphOffsets[g] = off;
   }
 
-  const { bmp, astral } = _readCmap(v, table("cmap"), numGlyphs);
+  // A font subset for a PDF has no cmap; it parses, with no characters.
+  const { bmp, astral } = tables.has("cmap") ? _readCmap(v, table("cmap"), numGlyphs) : { bmp: new Uint16Array(0x10000), astral: new Map<number, number>() };
   const os2 = tables.get("OS/2");
   const hasOs2 = os2 !== undefined && os2.length >= 78;
   const ascent = hasOs2 ? v.getInt16(os2.offset + 68) : v.getInt16(hhea + 4);
@@ -119,41 +122,57 @@ export function parseTrueType(bytes: Uint8Array): TrueTypeFont {
   };
 }
 
-/** The glyph ids a composite glyph refers to (directly; empty for a simple or empty glyph). */
-export function glyphComponents(font: TrueTypeFont, gid: number): number[] {
-  const start = font.glyphOffsets[gid] ?? 0;
-  const end = font.glyphOffsets[gid + 1] ?? 0;
-  if (end - start < 10) return [];
+/** One component of a composite glyph: its glyph id and where that id sits in the glyph's data. */
+export interface GlyphComponent {
+  gid: number;
+  /** Offset of the 16-bit glyph index within the glyph's bytes. */
+  at: number;
+}
+
+/** The bytes of one glyph's description in `glyf` (empty for a glyph without outline). */
+export function glyphData(font: TrueTypeFont, gid: number): Uint8Array {
   const glyf = font.tables.get("glyf")?.offset ?? 0;
-  const v = new DataView(font.bytes.buffer, font.bytes.byteOffset + glyf + start, end - start);
-  if (v.getInt16(0) >= 0) return [];
-  const out: number[] = [];
+  return font.bytes.subarray(glyf + (font.glyphOffsets[gid] ?? 0), glyf + (font.glyphOffsets[gid + 1] ?? 0));
+}
+
+/**
+ * The components of a composite glyph (empty for a simple or empty glyph) and where its
+ * instructions start (the end of the last component record).
+ */
+export function glyphComponents(data: Uint8Array, numGlyphs: number): { components: GlyphComponent[]; end: number } {
+  if (data.length < 10) return { components: [], end: data.length };
+  const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  if (v.getInt16(0) >= 0) return { components: [], end: data.length };
+  const components: GlyphComponent[] = [];
   let p = 10;
   // Each component is at least 6 bytes, so the loop ends within the glyph's own bytes.
   for (;;) {
-    if (p + 4 > v.byteLength) throw new TypeError(`Cannot parse font: composite glyph ${gid} is truncated`);
+    if (p + 4 > v.byteLength) throw new TypeError("Cannot parse font: composite glyph is truncated");
     const flags = v.getUint16(p);
-    const component = v.getUint16(p + 2);
-    if (component >= font.numGlyphs) throw new TypeError(`Cannot parse font: glyph ${gid} refers to glyph ${component}`);
-    out.push(component);
+    const gid = v.getUint16(p + 2);
+    if (gid >= numGlyphs) throw new TypeError(`Cannot parse font: composite glyph refers to glyph ${gid}`);
+    components.push({ gid, at: p + 2 });
     p += 4 + (flags & _ARG_1_AND_2_ARE_WORDS ? 4 : 2);
     if (flags & _WE_HAVE_A_SCALE) p += 2;
     else if (flags & _WE_HAVE_AN_X_AND_Y_SCALE) p += 4;
     else if (flags & _WE_HAVE_A_TWO_BY_TWO) p += 8;
-    if (!(flags & _MORE_COMPONENTS)) return out;
+    if (!(flags & _MORE_COMPONENTS)) return { components, end: Math.min(p, data.length) };
   }
 }
 
-/** The glyphs plus every glyph their composites refer to, at any depth, ascending; .notdef included. */
+/**
+ * .notdef, the glyphs in the given order, then every glyph their composites refer to (at any
+ * depth) that is not already listed, in the order found: the glyph order of a subset.
+ */
 export function glyphClosure(font: TrueTypeFont, gids: Iterable<number>): number[] {
   const seen = new Set<number>([0]);
-  let level = [...gids].filter((g) => g < font.numGlyphs);
-  for (const g of level) seen.add(g);
+  for (const g of gids) if (g < font.numGlyphs) seen.add(g);
+  let level = [...seen];
   for (let depth = 0; level.length > 0; depth++) {
     if (depth > _MAX_COMPONENT_DEPTH) throw new TypeError("Cannot parse font: composite glyphs nest too deeply");
     const next: number[] = [];
     for (const g of level) {
-      for (const c of glyphComponents(font, g)) {
+      for (const { gid: c } of glyphComponents(glyphData(font, g), font.numGlyphs).components) {
         if (seen.has(c)) continue;
         seen.add(c);
         next.push(c);
@@ -161,7 +180,7 @@ export function glyphClosure(font: TrueTypeFont, gids: Iterable<number>): number
     }
     level = next;
   }
-  return [...seen].sort((a, b) => a - b);
+  return [...seen];
 }
 
 function _check(v: DataView, offset: number, length: number): true {

@@ -1,49 +1,49 @@
 /**
  * Builds a subset of a TrueType font for embedding in a PDF (ISO 32000-1 §9.9: glyf, head, hhea,
- * hmtx, loca, maxp, cvt, fpgm, prep, plus OS/2 and a name-less post). Glyph ids stay as they are,
- * so a PDF can use /CIDToGIDMap /Identity: unused glyphs below the last used one keep their id with
- * no outline. No cmap, name or layout tables: the PDF addresses glyphs by id.
+ * hmtx, loca, maxp, plus OS/2 and a name-less post). Glyphs are renumbered in the order given
+ * (new id k is the k-th glyph listed, .notdef first, composite components after), so a PDF whose
+ * codes are those new ids uses /CIDToGIDMap /Identity. TrueType instructions are dropped, with
+ * cvt, fpgm and prep: viewers rasterize PDF text unhinted or auto-hinted, and that halves the data.
+ * No cmap, name or layout tables: the PDF addresses glyphs by id.
  * @module
  */
 
-import { glyphClosure, type TrueTypeFont } from "./truetype.ts";
+import { glyphClosure, glyphComponents, glyphData, type TrueTypeFont } from "./truetype.ts";
 
-/** Tables copied as they are (hinting programs and metrics the rasterizer may read). */
-const _VERBATIM = ["OS/2", "cvt ", "fpgm", "prep"] as const;
+/** Tables copied as they are (metrics some rasterizers read). */
+const _VERBATIM = ["OS/2"] as const;
 /** The fixed part of a format 3 'post' table (no glyph names). */
 const _POST_HEADER = 32;
 /** head.checkSumAdjustment is this minus the whole file's checksum (OpenType 'head'). */
 const _CHECKSUM_MAGIC = 0xb1b0afba;
+/** Composite flag: instructions follow the last component (OpenType 'glyf'). */
+const _WE_HAVE_INSTRUCTIONS = 0x0100;
 
-/** The subset font file with the glyphs `used`, their composite components and .notdef. */
-export function subsetTrueType(font: TrueTypeFont, used: Iterable<number>): Uint8Array {
-  const keep = glyphClosure(font, used);
-  const kept = new Uint8Array(font.numGlyphs);
-  for (const g of keep) kept[g] = 1;
-  const total = (keep[keep.length - 1] ?? 0) + 1;
-  const source = (g: number) => (kept[g] === 1 ? g : -1);
+/**
+ * The subset font file: new glyph id k draws `glyphs[k]` of `font` (`glyphs[0]` should be 0,
+ * .notdef); glyphs their composites need are appended after them.
+ */
+export function subsetTrueType(font: TrueTypeFont, glyphs: readonly number[]): Uint8Array {
+  const order = glyphClosure(font, glyphs);
+  const newId = new Map<number, number>();
+  order.forEach((g, k) => newId.set(g, k));
+  const total = order.length;
 
-  const glyfAt = _table(font, "glyf").offset;
+  const datas = order.map((g) => _withoutHints(glyphData(font, g), font.numGlyphs, newId));
   let glyfLength = 0;
-  for (let g = 0; g < total; g++) {
-    const s = source(g);
-    if (s >= 0) glyfLength += _pad4((font.glyphOffsets[s + 1] ?? 0) - (font.glyphOffsets[s] ?? 0));
-  }
+  for (const d of datas) glyfLength += _pad4(d.length);
   const glyf = new Uint8Array(glyfLength);
   const loca = new DataView(new ArrayBuffer((total + 1) * 4));
   const hmtx = new DataView(new ArrayBuffer(total * 4));
   let at = 0;
-  for (let g = 0; g < total; g++) {
-    loca.setUint32(g * 4, at);
-    const s = source(g);
-    if (s < 0) continue;
-    const start = font.glyphOffsets[s] ?? 0;
-    const end = font.glyphOffsets[s + 1] ?? 0;
-    glyf.set(font.bytes.subarray(glyfAt + start, glyfAt + end), at);
-    at += _pad4(end - start);
-    hmtx.setUint16(g * 4, font.advances[s] ?? 0);
-    hmtx.setInt16(g * 4 + 2, _leftSideBearing(font, s));
-  }
+  order.forEach((g, k) => {
+    const d = datas[k] as Uint8Array;
+    loca.setUint32(k * 4, at);
+    glyf.set(d, at);
+    at += _pad4(d.length);
+    hmtx.setUint16(k * 4, font.advances[g] ?? 0);
+    hmtx.setInt16(k * 4 + 2, _leftSideBearing(font, g));
+  });
   loca.setUint32(total * 4, at);
 
   const head = _copy(font, "head");
@@ -53,6 +53,7 @@ export function subsetTrueType(font: TrueTypeFont, used: Iterable<number>): Uint
   const hhea = _copy(font, "hhea");
   new DataView(hhea.buffer).setUint16(34, total); // numberOfHMetrics: every glyph has its own
   const maxp = _copy(font, "maxp");
+  // Only numGlyphs changes: maxp's other fields are upper bounds, still true of the subset.
   new DataView(maxp.buffer).setUint16(4, total);
 
   const tables = new Map<string, Uint8Array>([
@@ -61,11 +62,40 @@ export function subsetTrueType(font: TrueTypeFont, used: Iterable<number>): Uint
   ]);
   for (const tag of _VERBATIM) if (font.tables.has(tag)) tables.set(tag, _copy(font, tag));
   if (font.tables.has("post") && _table(font, "post").length >= _POST_HEADER) {
-    const post = _copy(font, "post").slice(0, _POST_HEADER);
+    const post = new Uint8Array(_copy(font, "post").subarray(0, _POST_HEADER));
     new DataView(post.buffer).setUint32(0, 0x00030000);
     tables.set("post", post);
   }
   return _assemble(tables);
+}
+
+/**
+ * A copy of a glyph description without its instructions; a composite's component ids are
+ * renumbered with `newId`.
+ */
+function _withoutHints(data: Uint8Array, numGlyphs: number, newId: ReadonlyMap<number, number>): Uint8Array {
+  if (data.length < 10) return new Uint8Array(0);
+  const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const contours = v.getInt16(0);
+  if (contours >= 0) {
+    // Simple glyph: header, endPtsOfContours[n], instructionLength, instructions, then the outline.
+    const lengthAt = 10 + 2 * contours;
+    if (lengthAt + 2 > data.length) throw new TypeError("Cannot subset font: simple glyph is truncated");
+    const rest = lengthAt + 2 + v.getUint16(lengthAt);
+    if (rest > data.length) throw new TypeError("Cannot subset font: simple glyph is truncated");
+    const out = new Uint8Array(lengthAt + 2 + data.length - rest);
+    out.set(data.subarray(0, lengthAt), 0);
+    out.set(data.subarray(rest), lengthAt + 2);
+    return out;
+  }
+  const { components, end } = glyphComponents(data, numGlyphs);
+  const out = new Uint8Array(data.subarray(0, end));
+  const ov = new DataView(out.buffer);
+  for (const c of components) {
+    ov.setUint16(c.at - 2, ov.getUint16(c.at - 2) & ~_WE_HAVE_INSTRUCTIONS);
+    ov.setUint16(c.at, newId.get(c.gid) ?? 0);
+  }
+  return out;
 }
 
 /** Writes the table directory and the tables (sorted by tag, 4-byte aligned) and sets the checksums. */
@@ -130,7 +160,7 @@ function _table(font: TrueTypeFont, tag: string): { offset: number; length: numb
 /** A copy of a table's bytes (its own buffer, so it can be patched). */
 function _copy(font: TrueTypeFont, tag: string): Uint8Array {
   const t = _table(font, tag);
-  return font.bytes.slice(t.offset, t.offset + t.length);
+  return new Uint8Array(font.bytes.subarray(t.offset, t.offset + t.length));
 }
 
 function _pad4(n: number): number {
