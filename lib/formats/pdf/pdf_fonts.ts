@@ -24,6 +24,9 @@ export interface FontFace {
 }
 
 const _QUESTION = 0x3f;
+/** Combining Diacritical Marks: the fonts draw them, but composed letters draw and extract better. */
+const _COMBINING_FIRST = 0x300;
+const _COMBINING_LAST = 0x36f;
 const _TAB = 9;
 const _LF = 10;
 const _CR = 13;
@@ -65,12 +68,15 @@ export class PdfFonts {
 
   /**
    * The text with tabs and line breaks turned into spaces and every character the fonts cannot
-   * draw replaced by "?", each such character added to `missing` (NFC first, so "e" + U+0301 still draws).
+   * draw replaced by "?", each such character added to `missing` (NFC first, so "e" + U+0301 becomes "é").
    */
   sanitize(text: string, missing: Set<string>): string {
     const glyphs = this.glyphs[0];
     let i = 0;
-    for (; i < text.length; i++) if (glyphs[text.charCodeAt(i)] === 0) break;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (glyphs[c] === 0 || (c >= _COMBINING_FIRST && c <= _COMBINING_LAST)) break;
+    }
     if (i === text.length) return text;
     const s = text.normalize("NFC");
     let out = "";

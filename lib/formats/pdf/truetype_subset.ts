@@ -66,7 +66,7 @@ export function subsetTrueType(font: TrueTypeFont, glyphs: readonly number[]): U
     new DataView(post.buffer).setUint32(0, 0x00030000);
     tables.set("post", post);
   }
-  return _assemble(tables);
+  return writeTrueType(tables);
 }
 
 /**
@@ -98,8 +98,8 @@ function _withoutHints(data: Uint8Array, numGlyphs: number, newId: ReadonlyMap<n
   return out;
 }
 
-/** Writes the table directory and the tables (sorted by tag, 4-byte aligned) and sets the checksums. */
-function _assemble(tables: Map<string, Uint8Array>): Uint8Array {
+/** A font file of the given tables: directory, tables sorted by tag and 4-byte aligned, checksums set. */
+export function writeTrueType(tables: ReadonlyMap<string, Uint8Array>): Uint8Array {
   const tags = [...tables.keys()].sort();
   const n = tags.length;
   let size = 12 + 16 * n;
