@@ -30,6 +30,7 @@ export { readInvoice, requireSubmissionFields } from "./invoice/read.ts";
 export type * from "./invoice/model.ts";
 export { addDecimals, compareDecimals, negateDecimal, parseDecimal, sumDecimals } from "./invoice/decimal.ts";
 export { DEFAULT_MULTIPART_LIMITS, MultipartParser, parseBoundary, parseMultipart, type MultipartLimits, type MultipartPart } from "./multipart.ts";
+export { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 export { renderInvoicePdf, type RenderedPdf, type RenderOptions } from "./pdf/invoice_pdf.ts";
 export { encodeQr, type QrCode } from "./pdf/qr.ts";
 export { ksefVerificationLink } from "./pdf/ksef_link.ts";

@@ -11,8 +11,12 @@ import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
 /** Resource names of the two fonts: regular and bold. */
 export const FONT_NAMES = ["F1", "F2"] as const;
 
-/** Two hex digits of each byte value. */
-const _HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).toUpperCase().padStart(2, "0"));
+/**
+ * Each byte as it goes into a literal string (§7.3.4.2): itself, or escaped where a reader would
+ * take it for a delimiter or normalize it (parentheses, backslash, CR, LF). Half the size of hex.
+ */
+const _LITERAL = Array.from({ length: 256 }, (_, b) =>
+  b === 0x28 || b === 0x29 || b === 0x5c ? `\\${String.fromCharCode(b)}` : b === 0x0d ? "\\r" : b === 0x0a ? "\\n" : String.fromCharCode(b));
 const _QUESTION = 0x3f;
 
 /** The fonts of one document and the glyphs it has drawn with each, shared by all its pages. */
@@ -29,13 +33,13 @@ export class FontUsage {
     this.#codes = [new Uint16Array(fonts.faces[0].font.numGlyphs), new Uint16Array(fonts.faces[1].font.numGlyphs)];
   }
 
-  /** Content-stream operators that select the font and show sanitized text ("/F1 9 Tf <0001…> Tj"). */
+  /** Content-stream operators that select the font and show sanitized text ("/F1 9 Tf (\0\1…) Tj"). */
   show(text: string, bold: boolean, size: string): string {
     const face = bold ? 1 : 0;
     const byChar = this.fonts.glyphs[face];
     const codes = this.#codes[face];
     const glyphs = this.glyphs[face];
-    let hex = "";
+    let codesText = "";
     for (let i = 0; i < text.length; i++) {
       let g = byChar[text.charCodeAt(i)] ?? 0;
       // Unsanitized text still gets a visible mark rather than .notdef.
@@ -45,8 +49,8 @@ export class FontUsage {
         code = glyphs.push(g) - 1;
         codes[g] = code;
       }
-      hex += (_HEX2[code >> 8] as string) + (_HEX2[code & 0xff] as string);
+      codesText += (_LITERAL[code >> 8] as string) + (_LITERAL[code & 0xff] as string);
     }
-    return `/${FONT_NAMES[face]} ${size} Tf <${hex}> Tj`;
+    return `/${FONT_NAMES[face]} ${size} Tf (${codesText}) Tj`;
   }
 }

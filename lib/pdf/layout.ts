@@ -67,15 +67,14 @@ const _SOFT_BREAKS = "/-_.,;:?&=";
 
 /** Sanitized text wrapped to `width` points: words greedily, over-long words split. */
 export function wrapText(fonts: PdfFonts, text: string, width: number, size: number, bold = false): string[] {
-  const textWidth = (s: string) => fonts.textWidth(s, bold, size);
-  if (textWidth(text) <= width) return [text.trim()];
-  const space = textWidth(" ");
+  if (fonts.textWidth(text, bold, size) <= width) return [text.trim()];
+  const space = fonts.textWidth(" ", bold, size);
   const lines: string[] = [];
   let line = "";
   let lineW = 0;
   for (const word of text.split(" ")) {
     if (word === "") continue;
-    const w = textWidth(word);
+    const w = fonts.textWidth(word, bold, size);
     if (line !== "" && lineW + space + w <= width) {
       line += ` ${word}`;
       lineW += space + w;
@@ -87,9 +86,9 @@ export function wrapText(fonts: PdfFonts, text: string, width: number, size: num
       lineW = w;
       continue;
     }
-    const parts = _splitWord(word, width, textWidth);
+    const parts = _splitWord(fonts, word, width, size, bold);
     line = parts.pop() ?? "";
-    lineW = textWidth(line);
+    lineW = fonts.textWidth(line, bold, size);
     lines.push(...parts);
   }
   if (line !== "" || lines.length === 0) lines.push(line);
@@ -97,20 +96,20 @@ export function wrapText(fonts: PdfFonts, text: string, width: number, size: num
 }
 
 /** Splits a word wider than `width` into pieces that fit, preferring a break after / - _ . etc. */
-function _splitWord(word: string, width: number, textWidth: (s: string) => number): string[] {
+function _splitWord(fonts: PdfFonts, word: string, width: number, size: number, bold: boolean): string[] {
   const out: string[] = [];
   let start = 0;
   let w = 0;
   let soft = -1;
   for (let i = 0; i < word.length; i++) {
     const ch = word[i] ?? "";
-    const cw = textWidth(ch);
+    const cw = fonts.textWidth(ch, bold, size);
     if (w + cw > width && i > start) {
       // Break after the last soft break if it is in the second half of the piece.
       const cut = soft > start + (i - start) / 2 ? soft : i;
       out.push(word.slice(start, cut));
       start = cut;
-      w = textWidth(word.slice(cut, i));
+      w = fonts.textWidth(word.slice(cut, i), bold, size);
       soft = -1;
     }
     w += cw;

@@ -44,7 +44,8 @@ export function writeEmbeddedFont(w: PdfWriter, fontObj: number, face: FontFace,
     ` /ItalicAngle ${Math.round(font.italicAngle)} /Ascent ${em(font.ascent)} /Descent ${em(font.descent)} /CapHeight ${em(font.capHeight)}` +
     ` /StemV ${stemV} /FontFile2 ${file} 0 R >>`);
   const subset = subsetTrueType(font, gids);
-  w.compressedStream(file, deflateSync(subset), `/Length1 ${subset.length}`);
+  // Outlines hardly compress (7.7 KB → 5.7 KB at level 6, 5.8 KB at level 1), so the fast level it is.
+  w.compressedStream(file, deflateSync(subset, { level: 1 }), `/Length1 ${subset.length}`);
   w.stream(toUnicode, _toUnicode(face, gids));
 }
 
