@@ -11,8 +11,8 @@
 import { createHash } from "node:crypto";
 import { inflateSync, deflateSync } from "node:zlib";
 import { PdfFonts } from "../lib/formats/pdf/pdf_fonts.ts";
-import { renderInvoicePdf } from "../lib/pdf/invoice_pdf.ts";
-import { encodeQr } from "../lib/pdf/qr.ts";
+import { renderInvoicePdf } from "../lib/formats/pdf/invoice_pdf.ts";
+import { encodeQr } from "../lib/formats/pdf/qr.ts";
 import { readPdfFontFiles } from "../storage/fonts/font_files.ts";
 import { pdfInvoice } from "../test/fixtures/pdf_invoice.ts";
 

@@ -9,7 +9,7 @@
 
 import { createHash } from "node:crypto";
 import { deflateSync } from "node:zlib";
-import type { PdfWriter } from "../../pdf/writer.ts";
+import type { PdfWriter } from "./writer.ts";
 import type { FontFace } from "./pdf_fonts.ts";
 import { subsetTrueType } from "./truetype_subset.ts";
 

@@ -7,9 +7,9 @@ import { promisify } from "node:util";
 import { after, describe, test } from "node:test";
 import { subsetTag } from "../../../lib/formats/pdf/embedded_font.ts";
 import { PdfFonts } from "../../../lib/formats/pdf/pdf_fonts.ts";
-import { buildPdf } from "../../../lib/pdf/document.ts";
-import { FontUsage } from "../../../lib/pdf/encoding.ts";
-import { Flow } from "../../../lib/pdf/layout.ts";
+import { buildPdf } from "../../../lib/formats/pdf/document.ts";
+import { FontUsage } from "../../../lib/formats/pdf/encoding.ts";
+import { Flow } from "../../../lib/formats/pdf/layout.ts";
 import { readPdfFontFiles } from "../../../storage/fonts/font_files.ts";
 
 const run = promisify(execFile);
