@@ -140,9 +140,9 @@ export function glyphData(font: TrueTypeFont, gid: number): Uint8Array {
  * instructions start (the end of the last component record).
  */
 export function glyphComponents(data: Uint8Array, numGlyphs: number): { components: GlyphComponent[]; end: number } {
-  if (data.length < 10) return { components: [], end: data.length };
+  // numberOfContours is negative for a composite: a set sign bit, checked before any allocation.
+  if (data.length < 10 || ((data[0] ?? 0) & 0x80) === 0) return { components: [], end: data.length };
   const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  if (v.getInt16(0) >= 0) return { components: [], end: data.length };
   const components: GlyphComponent[] = [];
   let p = 10;
   // Each component is at least 6 bytes, so the loop ends within the glyph's own bytes.

@@ -77,6 +77,17 @@ describe("embedded fonts", () => {
     assert.deepEqual(r.stdout.replace(/\f/g, "").trimEnd().split("\n"), LINES);
   });
 
+  test("more than 256 glyphs in one face get two-byte codes that still extract exactly", { skip: skipTools }, async () => {
+    const range = (from: number, to: number) => String.fromCharCode(...Array.from({ length: to - from + 1 }, (_, i) => from + i));
+    // Latin Extended-A, Cyrillic and Greek letters: about 300 distinct glyphs, 40 to a line.
+    const all = range(0x100, 0x17f) + range(0x410, 0x44f) + range(0x391, 0x3a1) + range(0x3a3, 0x3c9) + range(0x21, 0x7e);
+    const lines = all.match(/.{1,40}/gu) ?? [];
+    const { bytes, missing } = pdfOf(lines, false);
+    assert.deepEqual(missing, []);
+    const r = await run("pdftotext", ["-raw", "-enc", "UTF-8", save(bytes), "-"]);
+    assert.deepEqual(r.stdout.replace(/\f/g, "").trimEnd().split("\n"), lines);
+  });
+
   test("buildPdf() gives the same bytes for the same text and embeds only the faces drawn", { skip: skipTools }, async () => {
     assert.deepEqual(pdfOf(LINES).bytes, pdfOf(LINES).bytes);
     const rows = await fontRows(save(pdfOf(LINES, false).bytes));
