@@ -1,6 +1,6 @@
 /**
  * Assembles finished pages into a PDF file: catalog, page tree, shared resources, the two fonts
- * embedded as subsets of the glyphs the pages drew (formats/pdf/embedded_font.ts) and /Info
+ * embedded as subsets of the glyphs the pages drew (embedded_font.ts) and /Info
  * without any date, so output depends only on the pages (ISO 32000-1 §7.7, §9.7).
  * @module
  */
