@@ -1,17 +1,18 @@
 /**
- * Builds a subset of a TrueType font for embedding in a PDF (ISO 32000-1 §9.9: glyf, head, hhea,
- * hmtx, loca, maxp, plus OS/2 and a name-less post). Glyphs are renumbered in the order given
- * (new id k is the k-th glyph listed, .notdef first, composite components after), so a PDF whose
- * codes are those new ids uses /CIDToGIDMap /Identity. TrueType instructions are dropped, with
- * cvt, fpgm and prep: viewers rasterize PDF text unhinted or auto-hinted, and that halves the data.
- * No cmap, name or layout tables: the PDF addresses glyphs by id.
+ * Builds a subset of a TrueType font for embedding in a PDF (ISO 32000-1 §9.9 lists glyf, head,
+ * hhea, hmtx, loca, maxp, cvt, fpgm, prep; OS/2 and a name-less post are kept too). Glyphs are
+ * renumbered in the order given (new id k is the k-th glyph listed, .notdef first, composite
+ * components after), so a PDF whose codes are those new ids uses /CIDToGIDMap /Identity. The
+ * glyphs' own instructions are dropped, halving their data: viewers rasterize PDF text unhinted or
+ * auto-hinted; cvt, fpgm and prep stay (the PDF spec requires them), so a hinting rasterizer still
+ * runs. No cmap, name or layout tables: the PDF addresses glyphs by id.
  * @module
  */
 
 import { glyphClosure, glyphComponents, glyphData, type TrueTypeFont } from "./truetype.ts";
 
-/** Tables copied as they are (metrics some rasterizers read). */
-const _VERBATIM = ["OS/2"] as const;
+/** Tables copied as they are: metrics some rasterizers read, and the font-wide hinting programs. */
+const _VERBATIM = ["OS/2", "cvt ", "fpgm", "prep"] as const;
 /** The fixed part of a format 3 'post' table (no glyph names). */
 const _POST_HEADER = 32;
 /** head.checkSumAdjustment is this minus the whole file's checksum (OpenType 'head'). */
