@@ -181,7 +181,7 @@ export function writeTrueType(tables: ReadonlyMap<string, Uint8Array>): Uint8Arr
     if (tag === "head") headAt = at;
     at += _pad4(data.length);
   });
-  v.setUint32(headAt + 8, (_CHECKSUM_MAGIC - _checksum(out, 0, out.length)) >>> 0);
+  if (headAt >= 0) v.setUint32(headAt + 8, (_CHECKSUM_MAGIC - _checksum(out, 0, out.length)) >>> 0);
   return out;
 }
 
