@@ -30,6 +30,7 @@ import { parseIdempotencyKey } from "./pipeline/idempotency_key.ts";
 import { submissionRoutes } from "./api/submissions/routes.ts";
 import { DEFAULT_RETRY_SCHEDULE } from "./jobs/webhooks/retry_schedule.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
+import { deliveryRoutes } from "./api/webhooks/deliveries.ts";
 import { createWebhookWorker, type WebhookTransport, type WebhookWorker } from "./jobs/webhooks/worker.ts";
 import { syncRoutes } from "./api/sync/routes.ts";
 import type { SourceFactory } from "./contracts/document_source.ts";
@@ -116,7 +117,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     })
     : null;
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes];
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes, ...deliveryRoutes];
   const openapi = JSON.stringify(buildOpenApi([...routes, OPENAPI_ROUTE]));
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
   const router: Router<ApiRoute> = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));

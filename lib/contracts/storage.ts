@@ -177,6 +177,8 @@ export interface WebhookRecord {
   secret: string;
   created_at: string;
   disabled_reason?: string | null;
+  /** When the endpoint was last set back to "enabled" after being disabled (the worker then resumes its retries). */
+  resumed_at?: string | null;
 }
 
 /** Where a webhook endpoint's deliveries stand: a position in each feed, and events waiting for a retry. */
