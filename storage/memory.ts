@@ -249,7 +249,7 @@ class _MemoryTenant implements TenantStore {
   async takeRedeliveries(id: string) {
     const queue = this.#redeliveries.get(id) ?? [];
     this.#redeliveries.delete(id);
-    return queue;
+    return queue.sort((a, b) => a.requested_at.localeCompare(b.requested_at));
   }
 }
 
