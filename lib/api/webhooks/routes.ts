@@ -37,14 +37,14 @@ async function createWebhook(ctx: Context): Promise<ApiResponse> {
   const description = _description(body.description);
   const created = (text: string): StoredResponse => {
     const w = JSON.parse(text) as WebhookRecord;
-    return { status: 201, location: `/api/v1/webhooks/${w.id}`, body: JSON.stringify(webhookView(w, true, null)) };
+    return { status: 201, location: `/api/v1/webhooks/${w.id}`, body: JSON.stringify(webhookView(w, true, null, 0)) };
   };
   const hook = await ctx.tenant.createWebhook(
     { url: url.href, events, description, secret: generateWebhookSecret(), created_at: new Date(ctx.app.now()).toISOString() },
     idempotencyTag(ctx, created),
   );
   await ctx.tenant.saveDeliveryState(hook.id, await initialDeliveryState(ctx.tenant));
-  return json(201, webhookView(hook, true, null), { location: `/api/v1/webhooks/${hook.id}` });
+  return json(201, webhookView(hook, true, null, 0), { location: `/api/v1/webhooks/${hook.id}` });
 }
 
 /** The endpoint of the path's id, or 404. */
@@ -55,7 +55,7 @@ export async function findWebhook(ctx: Context): Promise<WebhookRecord> {
 }
 
 async function showWebhook(ctx: Context, w: WebhookRecord): Promise<ApiResponse> {
-  return json(200, webhookView(w, false, await ctx.tenant.getDeliveryState(w.id)));
+  return json(200, webhookView(w, false, await ctx.tenant.getDeliveryState(w.id), ctx.app.now()));
 }
 
 // PATCH: any of url, events, description, status, validated as on POST.
@@ -84,7 +84,7 @@ async function updateWebhook(ctx: Context): Promise<ApiResponse> {
 
 async function listWebhooks(ctx: Context): Promise<ApiResponse> {
   const data = [];
-  for (const w of await ctx.tenant.listWebhooks()) data.push(webhookView(w, false, await ctx.tenant.getDeliveryState(w.id)));
+  for (const w of await ctx.tenant.listWebhooks()) data.push(webhookView(w, false, await ctx.tenant.getDeliveryState(w.id), ctx.app.now()));
   return json(200, { data });
 }
 
