@@ -9,7 +9,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { runCli, startChild, type ChildServer } from "../support/child.ts";
+import { runCli, startChild, waitForOutput, type ChildServer } from "../support/child.ts";
 
 const ROOT = join(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..", "..");
 const dirs: string[] = [];
@@ -18,28 +18,6 @@ const tempDir = (): string => {
   dirs.push(d);
   return d;
 };
-
-/** Resolves once the child's combined output matches `re`. */
-function outputMatching(server: ChildServer, re: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    const check = (): boolean => {
-      const m = re.exec(server.stdout());
-      if (m) resolve(m);
-      return m !== null;
-    };
-    if (check()) return;
-    const onData = (): void => {
-      if (check()) {
-        server.child.stdout!.off("data", onData);
-        server.child.stderr!.off("data", onData);
-      }
-    };
-    // startChild's own listeners run first (registered earlier), so stdout() already holds the new chunk.
-    server.child.stdout!.on("data", onData);
-    server.child.stderr!.on("data", onData);
-    server.child.once("exit", () => reject(new Error(`exited before ${re}: ${server.stdout()}`)));
-  });
-}
 
 async function stop(server: ChildServer): Promise<void> {
   server.child.kill("SIGTERM");
@@ -87,7 +65,7 @@ describe("the command line", () => {
   test("the first start prints `export TOKEN=…` ready to paste, and that token works", async () => {
     const server = await startChild(["--data", tempDir()]);
     try {
-      const [, token] = await outputMatching(server, /\nexport TOKEN=(itk_[A-Za-z0-9_-]+)\n/);
+      const [, token] = await waitForOutput(server, /\nexport TOKEN=(itk_[A-Za-z0-9_-]+)\n/);
       const res = await fetch(`${server.url}/api/v1/documents`, { headers: { "x-api-token": token! } });
       assert.equal(res.status, 200);
       assert.match(server.stdout(), /curl -s -H "X-API-Token: \$TOKEN" http:\/\/127\.0\.0\.1:\d+\/api\/v1\/documents/);
@@ -99,7 +77,7 @@ describe("the command line", () => {
   test("with DEMO=off on an empty directory the log says how to create a token", async () => {
     const server = await startChild(["--data", tempDir(), "--demo", "off"]);
     try {
-      const [line] = await outputMatching(server, /\{[^\n]*"no API token exists yet[^\n]*\n/);
+      const [line] = await waitForOutput(server, /\{[^\n]*"no API token exists yet[^\n]*\n/);
       assert.equal((JSON.parse(line!) as { level: string }).level, "warn");
       assert.match(line!, /npm run token -- create --tenant acme --scopes /);
       assert.doesNotMatch(server.stdout(), /export TOKEN=/);
