@@ -16,6 +16,7 @@ import { mintToken, parseScopes, SCOPES } from "./lib/auth/tokens.ts";
 import { parseCommand, type Command } from "./lib/cli/command.ts";
 import { serveUsage, tokenUsage } from "./lib/cli/usage.ts";
 import { loadConfig, type Config } from "./lib/config.ts";
+import { toNodeListener } from "./lib/http/node_adapter.ts";
 import type { Storage } from "./lib/contracts/storage.ts";
 import { createJsonLogger, type Logger } from "./lib/observe/log.ts";
 import { parseRateLimit, type RateLimitConfig } from "./lib/pipeline/rate_limit.ts";
@@ -27,7 +28,7 @@ import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
 import { forkWorkers, isClusterWorker, LISTEN_FAILED } from "./storage/process/cluster.ts";
 import { ListenError, listenHttp } from "./storage/process/http_listener.ts";
 import { onStopSignal } from "./storage/process/signals.ts";
-import { configuredSources } from "./storage/sources/configured.ts";
+import { configuredHttpSources } from "./storage/sources/http.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 
@@ -108,7 +109,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const storage = await openStorage(config);
   const app = await createApp({
     storage, logger, uploadLimit: config.uploadLimit, rateLimit: _perWorkerRateLimit(config),
-    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
+    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredHttpSources(dataDir, tenant)],
     executeSyncs: role !== "worker",
     webhooks: {
       ...(role !== "worker" ? { transport: createHttpTransport(config.webhookAllowPrivate) } : {}),
@@ -121,7 +122,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
 
 /** Serves HTTP in this process; on SIGTERM/SIGINT drains, stops background work and exits 0. */
 async function serveHttp(config: Config, app: App, storage: Storage, logger: Logger): Promise<string> {
-  const listener = await listenHttp(app.handle, config);
+  const listener = await listenHttp(toNodeListener(app.handle), config);
   onStopSignal((signal) => {
     logger.info("shutting down", { signal });
     app.drain();

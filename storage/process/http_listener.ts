@@ -1,13 +1,11 @@
 /**
- * The app over node:http: timeouts against slow clients, listening with an
+ * A request listener over node:http: timeouts against slow clients, listening with an
  * operator's message instead of a stack trace when the port is taken (API.md
  * §11), and a graceful stop (stop accepting, let in-flight requests finish up to
  * a grace period, then cut the rest). It does not handle signals or exit.
  * @module
  */
-import { createServer, type Server } from "node:http";
-import { toNodeListener } from "../../lib/http/node_adapter.ts";
-import type { ApiRequest, ApiResponse } from "../../lib/http/types.ts";
+import { createServer, type RequestListener, type Server } from "node:http";
 
 const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
 const REQUEST_TIMEOUT_MS = 120_000; // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off
@@ -44,11 +42,11 @@ export function listenErrorMessage(code: unknown, options: ListenOptions): strin
   return null;
 }
 
-/** Serves `handle` on `options.host:port`; rejects with a ListenError when the address cannot be used. */
-export async function listenHttp(handle: (req: ApiRequest) => Promise<ApiResponse>, options: ListenOptions): Promise<HttpListener> {
+/** Serves `listener` on `options.host:port`; rejects with a ListenError when the address cannot be used. */
+export async function listenHttp(listener: RequestListener, options: ListenOptions): Promise<HttpListener> {
   const server: Server = createServer(
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
-    toNodeListener(handle),
+    listener,
   );
   await new Promise<void>((done, fail) => {
     const onError = (e: NodeJS.ErrnoException): void => {
