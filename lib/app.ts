@@ -138,7 +138,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
     const route = m.data;
     if (route.scope === null) return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });
-    const granted = requireScope(token, route.scope);
+    const granted = requireScope(token, route.scope, req);
     // Errors up to here and in reading the body are not kept for the key (API.md §7: before execution).
     const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
     const body = await readRequestBody(req, route.body, services.limits);
