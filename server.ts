@@ -19,14 +19,14 @@ import { loadConfig, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
 import type { Storage } from "./lib/contracts/storage.ts";
 import { createJsonLogger, type Logger } from "./lib/observe/log.ts";
-import { parseRateLimit, type RateLimitConfig } from "./lib/pipeline/rate_limit.ts";
+import { parseRateLimit, perWorkerRateLimit } from "./lib/pipeline/rate_limit.ts";
 import { parseDuration, parseRetrySchedule } from "./lib/jobs/webhooks/retry_schedule.ts";
 import { isValidTenantId } from "./lib/contracts/ids.ts";
 import { seedDemoInbox } from "./storage/demo/seed.ts";
 import { FileStorage } from "./storage/file/store.ts";
 import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
 import { forkWorkers, isClusterWorker, LISTEN_FAILED } from "./storage/process/cluster.ts";
-import { ListenError, listenHttp } from "./storage/process/http_listener.ts";
+import { ListenError, listenErrorMessage, listenHttp } from "./storage/process/http_listener.ts";
 import { onStopSignal } from "./storage/process/signals.ts";
 import { configuredHttpSources } from "./storage/sources/http.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
@@ -92,13 +92,6 @@ async function openStorage(config: Config): Promise<Storage> {
   return PostgresStorage.open(new pg.default.Pool({ connectionString: config.databaseUrl, max: PG_POOL_SIZE }));
 }
 
-/** The rate limit of each of `workers` processes: their shares add up to the token's limit. */
-function _perWorkerRateLimit(config: Config): RateLimitConfig | null {
-  const limit = parseRateLimit(config.rateLimit);
-  if (!limit || config.workers === 1) return limit;
-  return { requests: Math.max(1, Math.floor(limit.requests / config.workers)), windowMs: limit.windowMs, burst: Math.max(1, Math.floor(limit.burst / config.workers)) };
-}
-
 /**
  * Builds the app. `role` "all" serves HTTP and runs syncs and webhook deliveries (WORKERS=1); with several
  * workers, the "primary" runs syncs and deliveries (one process, so each run and event has one executor)
@@ -108,7 +101,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const dataDir = resolve(config.dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
-    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _perWorkerRateLimit(config),
+    storage, logger, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredHttpSources(dataDir, tenant)],
     executeSyncs: role !== "worker",
     webhooks: {
@@ -169,7 +162,7 @@ async function serve(config: Config): Promise<void> {
     async onStopped(listenFailed) {
       await app.close();
       await storage.close();
-      if (listenFailed) _fail(`port ${config.port} is in use: set PORT or --port`, EXIT_FAILURE);
+      if (listenFailed) _fail(listenErrorMessage("EADDRINUSE", config)!, EXIT_FAILURE); // the workers' only listen failure worth a line
       logger.info("stopped");
       process.exit(0);
     },
@@ -178,7 +171,7 @@ async function serve(config: Config): Promise<void> {
   // New: storage without tenants (an empty data directory, or a database without tenants). Seeded only once
   // listening, so that a start that fails (port in use) does not use up the demo token that nobody saw.
   const isNew = (await storage.tenants()).length === 0;
-  const demoToken = config.demo ?? isNew ? await seedDemo(storage, dataDir) : null;
+  const demoToken = (config.demo ?? isNew) ? await seedDemo(storage, dataDir) : null;
   await app.sync.resume();
   app.sync.start(SYNC_POLL_MS);
   app.webhooks?.start(WEBHOOK_POLL_MS);
