@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { deterministicId } from "../../contracts/ids.ts";
 import type { Logger } from "../../observe/log.ts";
 import type { Metrics } from "../../observe/metrics.ts";
-import type { Collection, DeliveryState, RawChange, Storage, SyncRunRecord, TenantStore, WebhookRecord } from "../../contracts/storage.ts";
+import type { Collection, DeliveryState, RawChange, Redelivery, Storage, SyncRunRecord, TenantStore, WebhookRecord } from "../../contracts/storage.ts";
 import { runJson } from "../../contracts/record_json.ts";
 import { applyResume, recordAttempt, statusMessage, type AttemptOf, type AttemptOutcome } from "./delivery_health.ts";
 import { buildEventBody, eventMatches, type WebhookEventType } from "./events.ts";
@@ -149,8 +149,8 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   }
 
   // Retry-now requests (POST …/deliveries/{evt_id}/retry): one attempt each, outside the schedule, also while disabled.
-  async function redeliver(t: TenantStore, hook: WebhookRecord, state: DeliveryState): Promise<void> {
-    for (const r of await t.takeRedeliveries(hook.id)) {
+  async function redeliver(t: TenantStore, hook: WebhookRecord, state: DeliveryState, requests: Redelivery[]): Promise<void> {
+    for (const r of requests) {
       const [change] = await t.rawChanges(r.collection, r.change_seq, 1);
       const ev = change ? eventOf(t.tenant, r.collection, change) : null;
       if (!ev || ev.id !== r.event_id) continue;
@@ -170,8 +170,10 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   }
 
   async function serveClaimed(t: TenantStore, hook: WebhookRecord, renew: () => Promise<boolean>): Promise<void> {
+    const requests = await t.takeRedeliveries(hook.id);
+    if (hook.status !== "enabled" && requests.length === 0) return;
     const state = (await t.getDeliveryState(hook.id)) ?? (await initialDeliveryState(t));
-    await redeliver(t, hook, state);
+    await redeliver(t, hook, state, requests);
     if (hook.status !== "enabled") return;
     if (applyResume(state, hook.resumed_at, o.now())) await t.saveDeliveryState(hook.id, state);
     // Due retries first, oldest first.
