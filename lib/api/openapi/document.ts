@@ -379,7 +379,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       description: [
         "E-invoice documents, submissions, sync runs and webhooks for integrators.",
         "Every endpoint under /api/v1/ except this document needs an `X-API-Token` with the operation's scope (401 without a usable token, 403 without the scope).",
-        "Times are ISO 8601 UTC with milliseconds; money is a decimal string; ids are opaque and typed by prefix (`doc_`, `sub_`, `sync_`, `whk_`).",
+        "Times are ISO 8601 UTC with milliseconds; money is a decimal string; ids are opaque and typed by prefix (`doc_`, `sub_`, `sync_`, `whk_`, `evt_`).",
         "HEAD is answered wherever GET is. A method a path does not support answers 405 with `Allow` (components/responses/MethodNotAllowed); an unknown path under /api/v1/ answers 404 (components/responses/NotFound). Unknown query parameters are ignored.",
         "Errors are `{\"error\": {code, message, details, request_id}}` with the closed list of codes in components/schemas/ErrorCode.",
       ].join("\n\n"),

@@ -291,7 +291,7 @@ export function schemas(): Record<string, Json> {
       ..._object({
         event_id: ref("EventId"),
         type: { type: "string", enum: [...WEBHOOK_EVENT_TYPES] },
-        attempt: { type: "integer", minimum: 1, description: "The event's scheduled attempt number; a manual retry repeats the number of the attempt before it" },
+        attempt: { type: "integer", minimum: 1, description: "The event's scheduled attempt number (from 1 again after a disabled endpoint is re-enabled); a manual retry repeats the number of the attempt before it" },
         manual: { type: "boolean", description: "True for an attempt asked for with the retry endpoint" },
         attempted_at: ref("Timestamp"),
         status_code: { type: ["integer", "null"], description: "The receiver's HTTP status; null when no answer came" },
