@@ -276,7 +276,7 @@ export function schemas(): Record<string, Json> {
     WebhookCreated: { description: "A new webhook endpoint with its secret, shown only once", ..._webhook(true) },
     WebhookList: _object({ data: { type: "array", items: ref("Webhook") } }),
     WebhookPatch: {
-      type: "object",
+      type: "object", examples: [{ status: "enabled" }],
       description: "Any of the fields; each is validated as on registration. `enabled` on a disabled endpoint resumes delivery where it stopped, nothing skipped; `disabled` pauses it",
       properties: {
         url: { type: "string", format: "uri", maxLength: MAX_WEBHOOK_URL_LENGTH },
