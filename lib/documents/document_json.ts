@@ -5,6 +5,7 @@
  * @module
  */
 import type { Invoice } from "../invoice/model.ts";
+import { partyTaxId } from "../invoice/read.ts";
 import type { DocumentFields, DocumentRecord, PartySummary, SubmissionRecord, TotalsSummary } from "../storage.ts";
 
 /** The response JSON of a document (API.md §4), keys in the documented order. */
@@ -40,8 +41,8 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
     number: inv.number,
     issue_date: inv.issue_date,
     currency: inv.currency,
-    seller: { name: inv.seller.name, tax_id: inv.seller.tax_id },
-    buyer: { name: inv.buyer.name, tax_id: inv.buyer.tax_id },
+    seller: { name: inv.seller.name, tax_id: partyTaxId(inv.seller) },
+    buyer: { name: inv.buyer.name, tax_id: partyTaxId(inv.buyer) },
     totals: { net: inv.totals.net, tax: inv.totals.tax, gross: inv.totals.gross },
   };
 }

@@ -64,6 +64,10 @@ export interface Contact {
   phone: string | null;
   /** BT-43/BT-58 e-mail (KSeF Email). */
   email: string | null;
+  /** UBL Telefax / CII FaxUniversalCommunication (no EN 16931 term). */
+  fax: string | null;
+  /** CII DepartmentName (BT-41 when no person is named). */
+  department: string | null;
 }
 
 /** A party: seller (BG-4), buyer (BG-7), payee (BG-10), tax representative (BG-11), KSeF Podmiot1/2/3. */
@@ -267,6 +271,14 @@ export interface InvoiceLine {
   exchange_rate: Decimal | null;
   /** KSeF StanPrzed = 1: the row shows the state before the correction. */
   before_correction: boolean;
+  /** CII ParentLineID (Factur-X Extended): the line this sub-line belongs to. */
+  parent_number: string | null;
+  /** CII LineStatusReasonCode (Factur-X Extended: DETAIL, GROUP, INFORMATION). */
+  status_reason: string | null;
+  /** BT-120-like exemption reason given on the line (CII ExemptionReason). */
+  vat_exemption_reason: string | null;
+  /** CII ItemSellerTradeParty (Factur-X Extended): the seller of this item. */
+  item_seller: Party | null;
   /** BG-27/BG-28 line allowances and charges. */
   allowances_charges: AllowanceCharge[];
 }
@@ -287,6 +299,11 @@ export interface VatBreakdown {
   exemption_reason: string | null;
   /** BT-121 exemption reason code (VATEX). */
   exemption_reason_code: string | null;
+  /** The tax scheme: UBL TaxScheme/ID, CII TypeCode ("VAT"); null for KSeF. */
+  tax_scheme: string | null;
+  /** CII LineTotalBasisAmount and AllowanceChargeBasisAmount (Factur-X Extended). */
+  line_total_basis_amount: Decimal | null;
+  allowance_charge_basis_amount: Decimal | null;
   /** The KSeF field the row comes from ("P_13_1"), null for UBL/CII. */
   ksef_field: string | null;
 }
@@ -353,8 +370,14 @@ export interface PaymentAccount {
 export interface DueDate {
   /** BT-9; KSeF Termin. */
   date: string | null;
-  /** KSeF TerminOpis: the term as text ("14 dni od doręczenia"). */
+  /** KSeF TerminOpis as free text (FA(2)). */
   description: string | null;
+  /** KSeF TerminOpis/Ilosc (FA(3)): how many units after the start event. */
+  quantity: string | null;
+  /** KSeF TerminOpis/Jednostka (FA(3)): "dni", "tygodnie"… */
+  unit: string | null;
+  /** KSeF TerminOpis/ZdarzeniePoczatkowe (FA(3)): the event the term counts from. */
+  start_event: string | null;
 }
 
 /** A partial payment (KSeF ZaplataCzesciowa) or an advance received (KSeF ZaliczkaCzesciowa). */
@@ -409,6 +432,8 @@ export interface InvoiceReference {
   issue_date: string | null;
   /** KSeF NrKSeFFaKorygowanej; null when NrKSeFN = 1 says it has none. */
   ksef_number: string | null;
+  /** KSeF NrKSeF = 1: issued in KSeF (true); NrKSeFN = 1: issued outside KSeF (false); null when not said. */
+  in_ksef: boolean | null;
 }
 
 /** A KSeF FakturaZaliczkowa: an advance invoice settled by a final (ROZ) invoice. */
@@ -463,6 +488,8 @@ export interface Correction {
   reason: string | null;
   /** KSeF TypKorekty (1 as of the original, 2 as of the correction, 3 other) with text. */
   type: Code | null;
+  /** KSeF NrFaKorygowany: the right number, when the correction corrects the invoice number. */
+  corrected_number: string | null;
   /** KSeF OkresFaKorygowanej: the period of a collective correction. */
   period: string | null;
   /** KSeF Podmiot1K: the seller's data as on the corrected invoice. */
@@ -703,8 +730,8 @@ export interface Invoice {
   orders: Order[];
   /** KSeF Zalacznik blocks; BG-24 supporting documents. */
   attachments: Attachment[];
-  /** KSeF Stopka/Rejestry. */
-  registers: Registers | null;
+  /** KSeF Stopka/Rejestry (up to 100). */
+  registers: Registers[];
   /** KSeF Stopka/Informacje/StopkaFaktury. */
   footer: string[];
   /** KSeF FP, TP, ZwrotAkcyzy; null for UBL/CII. */
