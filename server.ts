@@ -18,16 +18,16 @@ import { createApp, type App } from "./lib/app.ts";
 import { generateToken, parseScopes, SCOPES, type TokenRecord } from "./lib/auth/tokens.ts";
 import { loadConfig, parseArgs, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
-import { createJsonLogger, type Logger } from "./lib/log.ts";
-import { parseRateLimit, type RateLimitConfig } from "./lib/rate_limit.ts";
-import { parseDuration, parseRetrySchedule } from "./lib/webhooks/retry_schedule.ts";
-import { createHttpTransport } from "./storage/http_delivery.ts";
-import { FileStorage, isValidTenantId } from "./storage/file.ts";
-import { PostgresStorage, type PgPool } from "./storage/postgres.ts";
-import type { Storage } from "./lib/storage.ts";
-import { inboxSource } from "./storage/inbox_source.ts";
-import { httpSource } from "./storage/http_source.ts";
-import type { DocumentSource } from "./lib/sync/source.ts";
+import { createJsonLogger, type Logger } from "./lib/observe/log.ts";
+import { parseRateLimit, type RateLimitConfig } from "./lib/pipeline/rate_limit.ts";
+import { parseDuration, parseRetrySchedule } from "./lib/jobs/webhooks/retry_schedule.ts";
+import { createHttpTransport } from "./storage/transports/webhook_http.ts";
+import { FileStorage, isValidTenantId } from "./storage/file/store.ts";
+import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
+import type { Storage } from "./lib/contracts/storage.ts";
+import { inboxSource } from "./storage/sources/inbox.ts";
+import { httpSource } from "./storage/sources/http.ts";
+import type { DocumentSource } from "./lib/contracts/document_source.ts";
 
 const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
 const REQUEST_TIMEOUT_MS = 120_000; // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off

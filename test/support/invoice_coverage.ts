@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { XmlElement } from "../../lib/xml/tree.ts";
+import type { XmlElement } from "../../lib/formats/xml/tree.ts";
 
 /** Technical header elements whose text is not counted (issue 12 names them). */
 export const SKIPPED_ELEMENTS: ReadonlySet<string> = new Set([

@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { invoiceJson } from "../../../lib/documents/invoice_json.ts";
-import { readInvoice } from "../../../lib/invoice/read.ts";
-import { parseXml } from "../../../lib/xml/parse.ts";
+import { invoiceJson } from "../../../lib/api/documents/invoice_json.ts";
+import { readInvoice } from "../../../lib/formats/invoice/read.ts";
+import { parseXml } from "../../../lib/formats/xml/parse.ts";
 import { coverage, type Leaf } from "../../support/invoice_coverage.ts";
 
 const SAMPLES = join(import.meta.dirname, "..", "..", "fixtures", "samples");
