@@ -18,6 +18,7 @@ import type { ApiRequest, ApiResponse } from "./http/types.ts";
 import { newId } from "./contracts/ids.ts";
 import { Metrics } from "./observe/metrics.ts";
 import { PageCache } from "./api/page_cache.ts";
+import { InvoiceJsonCache } from "./api/invoice_expand.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
 import { createRateLimiter, rateLimitHeaders, type RateLimitConfig } from "./pipeline/rate_limit.ts";
 import { silentLogger, type Logger } from "./observe/log.ts";
@@ -107,6 +108,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
     pages: new PageCache(),
+    invoices: new InvoiceJsonCache(),
   };
   const wh = options.webhooks;
   const webhooks = wh?.transport
