@@ -9,6 +9,7 @@
 import { createCursorCodec } from "./api/cursor.ts";
 import { documentRoutes } from "./api/documents/routes.ts";
 import type { ApiRoute, AppServices, Context } from "./api/context.ts";
+import { createDocsPage } from "./api/docs/docs_route.ts";
 import { InvoiceJsonCache } from "./api/invoice_expand.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
 import { PageCache } from "./api/page_cache.ts";
@@ -104,7 +105,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
   const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes];
-  const openapi = JSON.stringify(buildOpenApi([...routes, OPENAPI_ROUTE]));
+  const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
+  const openapi = JSON.stringify(openapiDoc);
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
   const router = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
   const authenticate = createAuthenticator(options.storage.tokens, now);
@@ -114,7 +116,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     now,
   });
   let draining = false;
-  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: () => draining });
+  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: () => draining, docs: createDocsPage(openapiDoc) });
 
   /** An `/api/v1/*` request, from routing to the handler's answer. */
   async function handleApi(req: ApiRequest, facts: RequestFacts, badCorrelation: boolean): Promise<ApiResponse> {
