@@ -52,14 +52,19 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
     number: inv.number,
     issue_date: inv.issue_date,
     currency: inv.currency,
-    seller: { name: inv.seller.name, tax_id: inv.seller.tax_id },
-    buyer: { name: inv.buyer.name, tax_id: inv.buyer.tax_id },
+    seller: { name: inv.seller.name, tax_id: _taxId(inv.seller) },
+    buyer: { name: inv.buyer.name, tax_id: _taxId(inv.buyer) },
     totals: { net: inv.totals.net, tax: inv.totals.tax, gross: inv.totals.gross },
   };
 }
 
 const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+
+/** The party's VAT id (BT-31), else its first other tax id (BT-32); the same rule as partyTaxId of formats/invoice/read.ts. */
+function _taxId(p: Invoice["seller"]): string | null {
+  return p.tax_id?.value ?? p.other_tax_ids[0]?.value ?? null;
+}
 
 function _str(v: unknown, max = 512): string | null {
   return typeof v === "string" && v.length > 0 && v.length <= max ? v : null;

@@ -292,7 +292,8 @@ describe("the OpenAPI document", () => {
     let cursor: string | null = null;
     let seen = 0;
     for (;;) {
-      const page: Body = await check(doc, await s.fetch(`${path}?limit=7${cursor ? `&cursor=${cursor}` : ""}`, token), "GET", path);
+      // expand=invoice: every sample's whole invoice is checked against the Invoice schema (API.md §4.6).
+      const page: Body = await check(doc, await s.fetch(`${path}?limit=7&expand=invoice${cursor ? `&cursor=${cursor}` : ""}`, token), "GET", path);
       seen += page.data.length;
       cursor = page.next_cursor;
       if (!page.has_more) break;
@@ -368,7 +369,7 @@ describe("the OpenAPI document", () => {
     await checkError(doc, await s.fetch(sync, (await s.token("acme", ["documents:read"])).token, { method: "POST" }), "POST", sync, 403, "FORBIDDEN");
 
     const path = "/api/v1/documents";
-    const feed = await check(doc, await s.fetch(`${path}?limit=500`, token), "GET", path);
+    const feed = await check(doc, await s.fetch(`${path}?limit=500&expand=invoice`, token), "GET", path);
     assert.equal(feed.data.length, SAMPLES.length + 1);
     assert.equal(feed.has_more, false);
     const page = await check(doc, await s.fetch(`${path}?page=2&per_page=5&sort=synced_at&type=invoice&xml_available=true`, token), "GET", path);

@@ -64,6 +64,11 @@ function _links(collection: string, prefix: string, downloads: boolean): Json {
 
 const PARTY: Json = _object({ name: _orNull(STRING), tax_id: _orNull(STRING) });
 const TOTALS: Json = _object({ net: _orNull(DECIMAL), tax: _orNull(DECIMAL), gross: _orNull(DECIMAL) });
+/** The `invoice` property of documents and submissions (API.md §4, §4.6). */
+const INVOICE: Json = {
+  oneOf: [ref("Invoice"), { type: "null" }],
+  description: "The whole invoice (API.md §4.6). On GET of one document or submission, and on list items with `expand=invoice`; absent from other list items, 201 answers and webhook payloads; null while the XML is not available",
+};
 const FEED_TAIL: Record<string, Json> = {
   next_cursor: {
     type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$",
@@ -195,7 +200,8 @@ export function schemas(): Record<string, Json> {
         synced_at: ref("Timestamp"),
         updated_at: ref("Timestamp"),
         links: _links("documents", "doc", true),
-      }),
+        invoice: INVOICE,
+      }, ["invoice"]),
     },
     DocumentFeedPage: {
       description: "Cursor mode (no `page` parameter): the change feed, oldest change first",
@@ -229,7 +235,8 @@ export function schemas(): Record<string, Json> {
         size: { type: "integer", minimum: 1 },
         created_at: ref("Timestamp"),
         links: _links("submissions", "sub", true),
-      }),
+        invoice: INVOICE,
+      }, ["invoice"]),
     },
     SubmissionFeedPage: {
       description: "The submissions feed, oldest first",
@@ -355,6 +362,7 @@ export function parameters(): Record<string, Json> {
     Range: { name: "Range", in: "header", required: false, schema: { type: "string", examples: ["bytes=0-1023"] }, description: "A single byte range: 206, or 416 when unsatisfiable" },
     IfRange: { name: "If-Range", in: "header", required: false, schema: STRING, description: "Honour `Range` only while the ETag still matches" },
     Cursor: _query("cursor", { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" }, "Opaque `next_cursor` of a previous page; absent = from the beginning. Tampered, foreign or made with other filters: 400"),
+    Expand: _query("expand", { type: "string", enum: ["invoice"] }, "`invoice` puts the whole invoice (API.md §4.6) on every item; any other value is 400"),
     Limit: _query("limit", { type: "integer", minimum: CURSOR_LIMIT.min, maximum: CURSOR_LIMIT.max, default: CURSOR_LIMIT.default }, "Items per page in cursor mode"),
     Page: _query("page", { type: "integer", minimum: 1, maximum: PAGE_WINDOW }, `Chooses page mode. page × per_page may not exceed ${PAGE_WINDOW} (use cursor mode beyond); not together with cursor`),
     PerPage: _query("per_page", { type: "integer", minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }, "Items per page in page mode"),
