@@ -17,7 +17,7 @@ import type { StoredBlob } from "../contracts/storage.ts";
 import type { InvoiceFormat } from "../formats/invoice/vocabulary.ts";
 
 /** Bump when the renderer's output changes, so kept renderings are made anew. */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 /**
  * The PDF download of the invoice whose XML blob is `sha256` and whose format is `format`, or null when that XML
@@ -31,7 +31,10 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
   if (!pdf) {
     const xml = await ctx.tenant.getBlob(sha256);
     if (!xml) return null;
-    const rendered = renderInvoicePdf(readInvoiceXml(await xml.bytes()), { ...(lang ? { lang } : {}), xmlSha256: sha256 });
+    const fonts = ctx.app.pdfFonts;
+    // A programmer mistake (createApp without pdfFonts), answered 500 like any other.
+    if (fonts === null) throw new Error("Cannot render a PDF: the app was created without pdfFonts");
+    const rendered = renderInvoicePdf(readInvoiceXml(await xml.bytes()), { fonts, ...(lang ? { lang } : {}), xmlSha256: sha256 });
     if (rendered.missingGlyphs.length > 0) {
       ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
     }

@@ -7,13 +7,15 @@
  * backoff; after the last retry the run fails with UPSTREAM_ERROR. The upstream
  * is not trusted: every request has a timeout and a size limit, redirects are
  * never followed (the token stays with its origin), and a page of the wrong
- * shape fails the run naming what was wrong (issue 15 #2).
+ * shape fails the run naming what was wrong (issue 15 #2). A tenant's http
+ * sources are listed in `<data>/sources.json` (configuredHttpSources).
  * @module
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { SourceError, type DocumentSource, type SourceItem } from "../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../atomic.ts";
+import { readSourcesFile } from "./sources_file.ts";
 
 /** Options of an http source. */
 export interface HttpSourceOptions {
@@ -188,4 +190,11 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
       }
     },
   };
+}
+
+/** The http sources of `tenant` listed in `<dataDir>/sources.json` (checked by readSourcesFile), each keeping its position under the tenant's directory. */
+export function configuredHttpSources(dataDir: string, tenant: string): DocumentSource[] {
+  return (readSourcesFile(dataDir)[tenant] ?? []).filter((s) => s.type === "http").map((s) => httpSource({
+    name: s.name, url: s.url!, token: s.token!, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
+  }));
 }

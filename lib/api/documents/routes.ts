@@ -11,26 +11,30 @@ import type { ApiResponse } from "../../http/types.ts";
 import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
 import { parseListQuery } from "../list_query.ts";
 import { pdfResponse } from "../pdf_download.ts";
+import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
 
 /** Scanning stops after this many feed entries per request, so a selective filter cannot make a page cost O(n). */
 export const FEED_SCAN_LIMIT = 10_000;
 
 async function listDocuments(ctx: Context): Promise<ApiResponse> {
   const q = parseListQuery(ctx.req.query);
+  const expand = wantsInvoice(ctx.req.query);
   if (q.mode === "page") {
-    const { items, total } = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
+    const page = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
+    const { total } = page;
+    const items = expand ? await withInvoices(ctx, page.items) : page.items;
     const tail = `"page":${q.page},"per_page":${q.perPage},"total":${total},"total_pages":${Math.ceil(total / q.perPage)}`;
     return json(200, listBody(items, tail));
   }
   const scope = `${ctx.tenant.tenant}\u0000documents`;
   const from = q.cursor === null ? 0 : ctx.app.cursors.decode(scope, q.cursor, q.filterKey);
   const version = await ctx.tenant.feedLength("documents");
-  const key = `${scope}\u0000${from}\u0000${q.limit}\u0000${q.filterKey}`;
+  const key = `${scope}\u0000${from}\u0000${q.limit}\u0000${q.filterKey}\u0000${expand}`;
   let body = ctx.app.pages.get(key, version);
   if (!body) {
     const page = await ctx.tenant.documentChanges(from, q.limit, q.filter, FEED_SCAN_LIMIT);
     const next = ctx.app.cursors.encode(scope, page.next, q.filterKey);
-    body = listBody(page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`);
+    body = listBody(expand ? await withInvoices(ctx, page.items) : page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`);
     ctx.app.pages.set(key, version, body);
   }
   return json(200, body);
@@ -65,10 +69,15 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   return res;
 }
 
+async function getDocument(ctx: Context): Promise<ApiResponse> {
+  const { record, json: body } = await findDocument(ctx);
+  return json(200, await withInvoice(ctx, body, record.xml_available ? record.sha256 : null));
+}
+
 /** The documents routes. */
 export const documentRoutes: ApiRoute[] = [
   { method: "GET", pattern: "/api/v1/documents", scope: "documents:read", handle: listDocuments },
-  { method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: async (ctx) => json(200, (await findDocument(ctx)).json) },
+  { method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: getDocument },
   { method: "GET", pattern: "/api/v1/documents/:id/xml", scope: "documents:read", handle: downloadXml },
   { method: "GET", pattern: "/api/v1/documents/:id/pdf", scope: "documents:read", handle: downloadPdf },
 ];

@@ -304,6 +304,16 @@ test("checkResolvedAddress() refuses non-public and unparsable resolver answers 
   }
 });
 
+test("validateWebhookUrl() names WEBHOOK_ALLOW_PRIVATE when it refuses http: or a private address", () => {
+  for (const url of ["http://example.com/hook", "https://127.0.0.1/hook"]) {
+    assert.throws(() => validateWebhookUrl(url, false), (err: unknown) => {
+      assert.ok(err instanceof ApiError);
+      assert.match(err.message, /WEBHOOK_ALLOW_PRIVATE=on/, url);
+      return true;
+    });
+  }
+});
+
 test("validateWebhookUrl() refuses port 0, in any spelling, private targets allowed or not", () => {
   for (const url of ["https://example.com:0/", "https://example.com:00/hook", "http://127.0.0.1:0/x"]) {
     assert.equal(outcome(url, true), "invalid_port", url);
