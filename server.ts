@@ -17,6 +17,8 @@ import { parseCommand, type Command } from "./lib/cli/command.ts";
 import { serveUsage, tokenUsage } from "./lib/cli/usage.ts";
 import { loadConfig, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
+import { guardNodeServer, type NodeServerLike as GuardedServer } from "./lib/http/node_server.ts";
+import { newId } from "./lib/contracts/ids.ts";
 import type { Storage } from "./lib/contracts/storage.ts";
 import { boundedLogWriter, createJsonLogger, type Logger } from "./lib/observe/log.ts";
 import { Metrics } from "./lib/observe/metrics.ts";
@@ -107,7 +109,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const app = await createApp({
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts: readPdfFontFiles(),
-    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredHttpSources(dataDir, tenant)],
+    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredHttpSources(dataDir, tenant, readSourcesFile(dataDir)[tenant] ?? [])],
     executeSyncs: role !== "worker",
     webhooks: {
       ...(role !== "worker" ? { transport: createHttpTransport(config.webhookAllowPrivate) } : {}),
@@ -120,7 +122,9 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
 
 /** Serves HTTP in this process; on SIGTERM/SIGINT drains, stops background work and exits 0. */
 async function serveHttp(config: Config, app: App, storage: Storage, logger: Logger): Promise<string> {
-  const listener = await listenHttp(toNodeListener(app.handle), config);
+  // Parser errors answered with the envelope, open connections capped (issue 15 #16, #17).
+  const guard = (server: GuardedServer) => guardNodeServer(server, { maxConnections: config.maxConnections, requestId: () => newId("req", Date.now()) });
+  const listener = await listenHttp(toNodeListener(app.handle), { host: config.host, port: config.port, guard });
   onStopSignal((signal) => {
     logger.info("shutting down", { signal });
     app.drain();

@@ -94,16 +94,9 @@ export async function writeNodeResponse(method: string, res: ApiResponse, out: N
   }
 }
 
-/** Options of toNodeListener. */
-export interface NodeListenerOptions {
-  /** True for a connection that was refused (over the connection cap): its requests are not served. */
-  refused?: (socket: unknown) => boolean;
-}
-
 /** A node:http request listener for `handle`. */
-export function toNodeListener(handle: (req: ApiRequest) => Promise<ApiResponse>, options: NodeListenerOptions = {}) {
+export function toNodeListener(handle: (req: ApiRequest) => Promise<ApiResponse>) {
   return (req: NodeRequestLike, out: NodeResponseLike): void => {
-    if (options.refused?.(req.socket)) return void out.destroy();
     const request = fromNodeRequest(req);
     handle(request)
       .then((res) => writeNodeResponse(request.method, res, out))

@@ -1,40 +1,19 @@
 /**
  * What node:http needs beyond the request listener to keep the contract at the
- * edges (API.md §1, §9): its timeouts checked every second (Node's default of
- * 30 s let slow clients stay 3–4× longer than configured), requests its own
- * parser refuses answered with the error envelope and the ids, and a cap on
- * open connections answered with a clear 503. Structural types stand in for
- * node:http and node:net, so lib/ imports neither (issue 15 #16, #17).
+ * edges (API.md §1, §9): requests its own parser refuses answered with the
+ * error envelope and the ids, and a cap on open connections answered with a
+ * clear 503. Structural types stand in for node:http and node:net, so lib/
+ * imports neither (issue 15 #16, #17). The timeouts are storage/process's.
  * @module
  */
 import { Buffer } from "node:buffer";
 import { ApiError, errorEnvelope } from "./errors.ts";
 
-/** The time limits of a server, ms. */
-export interface NodeServerTimeouts {
-  /** Time for a client to send its request headers (slowloris). */
-  headersTimeoutMs: number;
-  /** Time for a whole request, body included. */
-  requestTimeoutMs: number;
-  /** How long an idle keep-alive connection is held. */
-  keepAliveTimeoutMs: number;
-}
-
-/** How often node:http looks for connections over their time limit: a limit then holds to within a second. */
-export const CONNECTIONS_CHECK_MS = 1_000;
 /**
  * Open connections per process by default: well under the usual 1024-descriptor soft limit once files and the
- * database are counted... raised with MAX_CONNECTIONS where the limit is raised too.
+ * database are counted; raised with MAX_CONNECTIONS where that limit is raised too.
  */
 export const DEFAULT_MAX_CONNECTIONS = 1_000;
-
-/** The options of `createServer` for these limits. */
-export function nodeServerOptions(t: NodeServerTimeouts) {
-  return {
-    headersTimeout: t.headersTimeoutMs, requestTimeout: t.requestTimeoutMs, keepAliveTimeout: t.keepAliveTimeoutMs,
-    connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
-  };
-}
 
 /** The parts of a net.Socket used here. */
 export interface SocketLike {

@@ -1,19 +1,29 @@
 /**
- * A request listener over node:http: timeouts against slow clients, listening with an
+ * A request listener over node:http: timeouts against slow clients (checked every second), listening with an
  * operator's message instead of a stack trace when the port is taken (API.md
  * §11), and a graceful stop (stop accepting, let in-flight requests finish up to
  * a grace period, then cut the rest). It does not handle signals or exit.
  * @module
  */
 import { createServer, type RequestListener, type Server } from "node:http";
-import { newId } from "../../lib/contracts/ids.ts";
-import { guardNodeServer, nodeServerOptions } from "../../lib/http/node_server.ts";
 
-const TIMEOUTS = {
-  headersTimeoutMs: 10_000, // slowloris: a client gets 10 s to send its headers
-  requestTimeoutMs: 120_000, // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off
-  keepAliveTimeoutMs: 5_000, // idle keep-alive sockets are not held longer
+/** The time limits of a server, ms. */
+export interface ListenTimeouts {
+  /** Time for a client to send its request headers. */
+  headersMs: number;
+  /** Time for a whole request, body included. */
+  requestMs: number;
+  /** How long an idle keep-alive connection is held. */
+  keepAliveMs: number;
+}
+
+const TIMEOUTS: ListenTimeouts = {
+  headersMs: 10_000, // slowloris: a client gets 10 s to send its headers
+  requestMs: 120_000, // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off
+  keepAliveMs: 5_000, // idle keep-alive sockets are not held longer
 };
+/** How often node:http looks for connections over their time limit (its default, 30 s, let limits slip 3–4×). */
+const CONNECTIONS_CHECK_MS = 1_000;
 
 /** A failure to listen that the operator can fix, with the one line to show them. */
 export class ListenError extends Error {
@@ -24,8 +34,13 @@ export class ListenError extends Error {
 export interface ListenOptions {
   host: string;
   port: number;
-  /** Open connections at most; beyond, a 503 (issue 15 #17). */
-  maxConnections: number;
+  /** Other time limits than the defaults (tests). */
+  timeouts?: ListenTimeouts;
+  /**
+   * Called with the server before it listens, to add listeners (the envelope for parser errors, the connection cap
+   * of lib/http/node_server.ts); returns whether a connection was refused, whose requests are then not served.
+   */
+  guard?: (server: Server) => (socket: unknown) => boolean;
 }
 
 /** A listening server. */
@@ -50,9 +65,11 @@ export function listenErrorMessage(code: unknown, options: ListenOptions): strin
 
 /** Serves `listener` on `options.host:port`; rejects with a ListenError when the address cannot be used. */
 export async function listenHttp(listener: RequestListener, options: ListenOptions): Promise<HttpListener> {
-  // Timeouts checked every second, parser errors answered with the envelope, connections capped (issue 15 #16, #17).
-  const server: Server = createServer(nodeServerOptions(TIMEOUTS));
-  const refused = guardNodeServer(server, { maxConnections: options.maxConnections, requestId: () => newId("req", Date.now()) });
+  const t = options.timeouts ?? TIMEOUTS;
+  const server: Server = createServer({
+    headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+  });
+  const refused = options.guard?.(server) ?? (() => false);
   server.on("request", (req, res) => (refused(req.socket) ? res.destroy() : listener(req, res)));
   await new Promise<void>((done, fail) => {
     const onError = (e: NodeJS.ErrnoException): void => {

@@ -15,7 +15,6 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SourceError, type DocumentSource, type SourceItem } from "../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../atomic.ts";
-import { readSourcesFile } from "./sources_file.ts";
 
 /** Options of an http source. */
 export interface HttpSourceOptions {
@@ -192,9 +191,17 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
   };
 }
 
-/** The http sources of `tenant` listed in `<dataDir>/sources.json` (checked by readSourcesFile), each keeping its position under the tenant's directory. */
-export function configuredHttpSources(dataDir: string, tenant: string): DocumentSource[] {
-  return (readSourcesFile(dataDir)[tenant] ?? []).filter((s) => s.type === "http").map((s) => httpSource({
+/** An entry of `sources.json` (checked by readSourcesFile of sources_file.ts). */
+export interface HttpSourceEntry {
+  name: string;
+  type: string;
+  url?: string;
+  token?: string;
+}
+
+/** The http sources among a tenant's entries of `sources.json`, each keeping its position under the tenant's directory. */
+export function configuredHttpSources(dataDir: string, tenant: string, entries: readonly HttpSourceEntry[]): DocumentSource[] {
+  return entries.filter((s) => s.type === "http").map((s) => httpSource({
     name: s.name, url: s.url!, token: s.token!, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
   }));
 }

@@ -6,11 +6,12 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { createApp } from "../../lib/app.ts";
 import { toNodeListener } from "../../lib/http/node_adapter.ts";
-import { guardNodeServer, nodeServerOptions } from "../../lib/http/node_server.ts";
+import { guardNodeServer } from "../../lib/http/node_server.ts";
+import { listenHttp, type HttpListener } from "../../storage/process/http_listener.ts";
 import { newId } from "../../lib/contracts/ids.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
 
@@ -18,18 +19,18 @@ const HEADERS_TIMEOUT_MS = 1_000;
 const MAX_CONNECTIONS = 4;
 
 let server: Server;
+let listener: HttpListener;
 let port = 0;
 before(async () => {
   const app = await createApp({ storage: new MemoryStorage(), rateLimit: null, anonymousLimit: null });
-  server = createServer(nodeServerOptions({ headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 500 }));
-  server.on("request", toNodeListener(app.handle, { refused: guardNodeServer(server, { maxConnections: MAX_CONNECTIONS, requestId: () => newId("req", Date.now()) }) }));
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  port = (server.address() as { port: number }).port;
+  // Wired the way server.ts does, with a shorter headers timeout.
+  listener = await listenHttp(toNodeListener(app.handle), {
+    host: "127.0.0.1", port: 0, timeouts: { headersMs: HEADERS_TIMEOUT_MS, requestMs: 2_000, keepAliveMs: 500 },
+    guard: (s) => ((server = s), guardNodeServer(s, { maxConnections: MAX_CONNECTIONS, requestId: () => newId("req", Date.now()) })),
+  });
+  port = Number(new URL(listener.url).port);
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => listener.close(0, () => {}));
 
 /** Sends raw bytes and collects everything until the server closes the connection. */
 function exchange(raw: string | Buffer): Promise<string> {
