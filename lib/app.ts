@@ -35,6 +35,7 @@ import { createAuthenticator } from "./pipeline/authenticate.ts";
 import { readRequestBody } from "./pipeline/body.ts";
 import { readCorrelationId } from "./pipeline/correlation.ts";
 import { envelopeResponse, errorResponse, OutageLog } from "./pipeline/error_response.ts";
+import { acceptedParameters, checkBody, checkQuery, operationKey } from "./pipeline/strict_params.ts";
 import { runIdempotent } from "./pipeline/idempotency.ts";
 import { parseIdempotencyKey } from "./pipeline/idempotency_key.ts";
 import { createRequestLimits, DEFAULT_ANONYMOUS_LIMIT, DEFAULT_RATE_LIMIT } from "./pipeline/limits.ts";
@@ -122,6 +123,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   let draining = false;
   const outages = new OutageLog(now);
+  const accepted = acceptedParameters(openapiDoc as unknown as Record<string, unknown>);
   const ops = createOpsRoutes({ storage: options.storage, metrics, draining: () => draining, docs: createDocsPage(openapiDoc) });
 
   /** An `/api/v1/*` request, from routing to the handler's answer. */
@@ -144,11 +146,17 @@ export async function createApp(options: AppOptions): Promise<App> {
       throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: m.allow }, { allow: m.allow.join(", ") });
     }
     const route = m.data;
-    if (route.scope === null) return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });
+    const takes = accepted.get(operationKey(req.method, m.pattern));
+    if (route.scope === null) {
+      if (takes) checkQuery(req.query, takes);
+      return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });
+    }
     const granted = requireScope(token, route.scope, req);
+    if (takes) checkQuery(req.query, takes); // strict parameters (API.md §1), after who may ask has been settled
     // Errors up to here and in reading the body are not kept for the key (API.md §7: before execution).
     const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
     const body = await readRequestBody(req, route.body, services.limits);
+    if (takes && body.kind === "json") checkBody(body.value, takes);
     const ctx: Context = {
       req, params: m.params, requestId: facts.requestId, app: services,
       tenant: options.storage.tenant(granted.tenant), token: granted, body, idempotency: null,

@@ -1,7 +1,8 @@
 /**
  * The query parameters of the list endpoints (API.md §4.1): the mode, limits,
  * sort and filters, validated into typed values. A bad value is 400 with
- * `details.field` and `details.issue`; unknown parameters are ignored.
+ * `details.field` and `details.issue`; a parameter of the other mode is 400
+ * too (unknown ones are refused by lib/pipeline/strict_params.ts).
  * @module
  */
 import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
@@ -78,6 +79,7 @@ export function parseListQuery(q: URLSearchParams): ListQuery {
   const { filter, filterKey } = parseFilter(q);
   if (q.has("page")) {
     if (q.has("cursor")) throw badRequest("cursor", "conflicts_with_page", "Use either cursor or page, not both");
+    if (q.has("limit")) throw badRequest("limit", "applies to cursor mode only", "limit applies to cursor mode only: use per_page with page");
     // One maximum for the server and OpenAPI, the page window (issue 15 #11): any larger page fails the check below.
     const page = intParam(q, "page", 1, Number.MAX_SAFE_INTEGER, 1);
     const perPage = intParam(q, "per_page", PAGE_SIZE.min, PAGE_SIZE.max, PAGE_SIZE.default);
@@ -86,6 +88,10 @@ export function parseListQuery(q: URLSearchParams): ListQuery {
     }
     const sort = _oneOf(q, "sort", SORTS) ?? "-issue_date";
     return { mode: "page", page, perPage, sort, filter, filterKey };
+  }
+  // Parameters of page mode are refused, not ignored, without page (API.md §1).
+  for (const name of ["per_page", "sort"]) {
+    if (q.has(name)) throw badRequest(name, "applies to page mode only", `${name} applies to page mode only: add page, or leave ${name} out`);
   }
   const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
   return { mode: "cursor", cursor: q.get("cursor"), limit, filter, filterKey };

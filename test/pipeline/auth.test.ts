@@ -99,10 +99,9 @@ describe("authentication (API.md §3)", () => {
     }
   });
 
-  test("a junk token in the query string does not spoil a valid header", async () => {
-    const res = await s.fetch("/api/v1/documents?token=itk_junk_junk", good);
-    assert.equal(res.status, 200);
-    await res.arrayBuffer();
+  test("a token in the query string beside a valid header is an unknown parameter (strict parameters), never used", async () => {
+    const error = await errorOf(await s.fetch("/api/v1/documents?token=itk_junk_junk", good), 400, "BAD_REQUEST");
+    assert.deepEqual(error.details, { field: "token", issue: "unknown parameter" });
   });
 
   test("the health endpoints outside /api/v1 need no token", async () => {

@@ -381,7 +381,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
         "E-invoice documents, submissions, sync runs and webhooks for integrators.",
         "Every endpoint under /api/v1/ except this document needs an `X-API-Token` with the operation's scope (401 without a usable token, 403 without the scope).",
         "Times are ISO 8601 UTC with milliseconds; money is a decimal string; ids are opaque and typed by prefix (`doc_`, `sub_`, `sync_`, `whk_`, `evt_`).",
-        "HEAD is answered wherever GET is. A method a path does not support answers 405 with `Allow` (components/responses/MethodNotAllowed); an unknown path under /api/v1/ answers 404 (components/responses/NotFound). Unknown query parameters are ignored.",
+        "HEAD is answered wherever GET is. A method a path does not support answers 405 with `Allow` (components/responses/MethodNotAllowed); an unknown path under /api/v1/ answers 404 (components/responses/NotFound). Parameters are strict: a query parameter or JSON body field that the operation does not take, or one of the other mode (`sort` without `page`), is 400 BAD_REQUEST with `details.field` and `details.issue` (`unknown parameter`, `applies to page mode only`).",
         "Errors are `{\"error\": {code, message, details, request_id}}` with the closed list of codes in components/schemas/ErrorCode.",
       ].join("\n\n"),
     },
