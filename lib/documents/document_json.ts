@@ -13,7 +13,7 @@ export function documentJson(d: DocumentRecord): string {
   return JSON.stringify({
     id: d.id, source: d.source, external_id: d.external_id,
     format: d.format, type: d.type, number: d.number, issue_date: d.issue_date, currency: d.currency,
-    seller: d.seller, buyer: d.buyer, totals: d.totals,
+    seller: d.seller, buyer: d.buyer, totals: d.totals, ksef_number: d.ksef_number ?? null,
     xml_available: d.xml_available, sha256: d.sha256, size: d.size,
     received_at: d.received_at, synced_at: d.synced_at, updated_at: d.updated_at,
     links: { self, xml: `${self}/xml`, pdf: `${self}/pdf` },

@@ -85,7 +85,13 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     let sinceSave = 0;
     let renewedAt = o.now();
     try {
-      for await (const item of source.pull(abort.signal)) {
+      const context = {
+        waiting: async (until: number | null): Promise<void> => {
+          run.waiting_until = until === null ? null : new Date(until).toISOString();
+          await tenant.saveRun(run);
+        },
+      };
+      for await (const item of source.pull(abort.signal, context)) {
         await importItem(tenant, source, run, item);
         if (++sinceSave >= SAVE_EVERY) {
           sinceSave = 0;
@@ -104,6 +110,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
       o.logger.warn("sync run failed", { tenant: tenant.tenant, run: run.id, error: String(e) });
     }
     run.finished_at = iso();
+    run.waiting_until = null;
     await tenant.saveRun(run);
     o.metrics?.inc("sync_runs_total", "Finished sync runs by outcome.", { outcome: run.status });
   }
@@ -120,7 +127,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     try {
       if (item.xml) {
         const invoice = readInvoiceXml(item.xml);
-        input = { fields: fieldsFromInvoice(invoice), xml: await tenant.putBlob(item.xml), received_at: null };
+        input = { fields: fieldsFromInvoice(invoice), xml: await tenant.putBlob(item.xml), received_at: null as string | null };
       } else {
         const meta = fieldsFromMetadata(item.metadata ?? {});
         input = { fields: meta.fields, xml: null, received_at: meta.received_at };
@@ -130,7 +137,8 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
       const issue = typeof e.details.issue === "string" ? `: ${e.details.issue}` : "";
       return fail(e.code, `${e.message}${issue}`);
     }
-    const { outcome } = await tenant.upsertDocument({ source: source.name, external_id: item.external_id, ...input }, iso());
+    const ksef = item.ksef_number ? { ksef_number: item.ksef_number } : {};
+    const { outcome } = await tenant.upsertDocument({ source: source.name, external_id: item.external_id, ...input, ...ksef }, iso());
     run.counts[outcome]++;
     await item.ack();
   }
@@ -167,7 +175,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
 export function runView(r: SyncRunRecord): Record<string, unknown> {
   return {
     id: r.id, source: r.source, status: r.status, requested_at: r.requested_at, started_at: r.started_at, finished_at: r.finished_at,
-    counts: r.counts, errors: r.errors, ...(r.status === "failed" ? { error: r.error } : {}),
+    waiting_until: r.waiting_until ?? null, counts: r.counts, errors: r.errors, ...(r.status === "failed" ? { error: r.error } : {}),
     links: { self: `/api/v1/documents/sync/${r.id}` },
   };
 }
