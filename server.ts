@@ -28,6 +28,8 @@ import type { Storage } from "./lib/storage.ts";
 import { inboxSource } from "./storage/inbox_source.ts";
 import { httpSource } from "./storage/http_source.ts";
 import type { DocumentSource } from "./lib/sync/source.ts";
+import { parseKsefSourceConfig } from "./storage/sources/ksef/config.ts";
+import { ksefSource } from "./storage/sources/ksef/source.ts";
 
 const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
 const REQUEST_TIMEOUT_MS = 120_000; // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off
@@ -91,14 +93,45 @@ async function seedDemo(storage: Storage, dataDir: string): Promise<string> {
   return token;
 }
 
-/** The http sources of a tenant from `<data>/sources.json`: `{"acme": [{"name", "type": "http", "url", "token"}]}`. */
+/**
+ * The configured sources of a tenant from `<data>/sources.json`:
+ * `{"acme": [{"name", "type": "http", "url", "token"}, {"name", "type": "ksef", "environment", "nip", "token", "subjects"}]}`.
+ * Read on every call (edits apply to the next sync); `checkSourcesFile` runs the same checks at startup.
+ */
 function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
+  const all = _readSources(dataDir);
+  return (all[tenant] ?? []).flatMap((s, i): DocumentSource[] => {
+    const positions = join(dataDir, "tenants", tenant, "sources");
+    if (s.type === "http") {
+      return [httpSource({ name: String(s.name), url: String(s.url), token: String(s.token), positionFile: join(positions, `${String(s.name)}.cursor`) })];
+    }
+    if (s.type === "ksef") {
+      const c = parseKsefSourceConfig(s, `${tenant}[${i}]`);
+      return [ksefSource({ ...c, stateFile: join(positions, `${c.name}.ksef.json`) })];
+    }
+    return [];
+  });
+}
+
+function _readSources(dataDir: string): Record<string, Record<string, unknown>[]> {
   const path = join(dataDir, "sources.json");
-  if (!existsSync(path)) return [];
-  const all = JSON.parse(readFileSync(path, "utf8")) as Record<string, { name: string; type: string; url: string; token: string }[]>;
-  return (all[tenant] ?? []).filter((s) => s.type === "http").map((s) => httpSource({
-    name: s.name, url: s.url, token: s.token, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
-  }));
+  if (!existsSync(path)) return {};
+  let all: unknown;
+  try {
+    all = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    throw new RangeError(`${path} is not valid JSON`);
+  }
+  if (!all || typeof all !== "object" || Array.isArray(all)) throw new RangeError(`${path} must be an object of tenant ids to lists of sources`);
+  for (const [tenant, list] of Object.entries(all)) {
+    if (!Array.isArray(list) || list.some((s) => !s || typeof s !== "object")) throw new RangeError(`sources.json ${tenant}: must be a list of source objects`);
+  }
+  return all as Record<string, Record<string, unknown>[]>;
+}
+
+/** Checks every source in `<data>/sources.json` at startup; throws RangeError with the field at fault. */
+function checkSourcesFile(dataDir: string): void {
+  for (const tenant of Object.keys(_readSources(dataDir))) configuredSources(dataDir, tenant);
 }
 
 /**
@@ -139,6 +172,7 @@ function _share(config: Config): RateLimitConfig | null {
  */
 async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger) {
   const dataDir = resolve(config.dataDir);
+  checkSourcesFile(dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
     storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config),

@@ -46,6 +46,8 @@ export interface KsefSourceOptions {
   /** Where the first window starts (ms); default: as far back as one export may reach. */
   since?: number;
   now?: () => number;
+  /** Waits `ms` or until `signal` aborts (tests pass one that moves their clock). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   fetch?: typeof fetch;
   tuning?: Partial<KsefTuning>;
 }
@@ -120,7 +122,7 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
         writeFileAtomic(o.stateFile, JSON.stringify(state));
       };
       const options: KsefClientOptions = {
-        baseUrl: o.baseUrl.replace(/\/+$/, ""), nip: o.nip, token: o.token, pacer, now, sleep: _sleep,
+        baseUrl: o.baseUrl.replace(/\/+$/, ""), nip: o.nip, token: o.token, pacer, now, sleep: o.sleep ?? _sleep,
         ...tuning, onWait: async (until) => context?.waiting(until),
         ...(o.fetch ? { fetch: o.fetch } : {}),
       };
