@@ -65,6 +65,8 @@ export interface KsefSimulator {
   expireAccessTokens(): void;
   /** The next export package is encrypted with a wrong key. */
   corruptNextPackage(): void;
+  /** Called after each export is started (with their count), e.g. to expire tokens mid-run. */
+  afterExport: ((count: number) => void) | null;
   /** Counters: requests per path group, 429s sent because a limit was exceeded, exports started. */
   stats: { requests: Record<string, number>; throttled: number; exports: number; authentications: number; refreshes: number };
   close(): Promise<void>;
@@ -275,7 +277,11 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
     const session = access.get(bearer);
     if (!session || session.until <= Date.now()) return send(res, 401, {});
     if (!session.permissions.includes("InvoiceRead")) return send(res, 403, {});
-    if (p === "/invoices/exports" && req.method === "POST") return send(res, 201, startExport(json(), session.nip));
+    if (p === "/invoices/exports" && req.method === "POST") {
+      const started = startExport(json(), session.nip);
+      sim.afterExport?.(stats.exports);
+      return send(res, 201, started);
+    }
     if (p.startsWith("/invoices/exports/") && req.method === "GET") {
       const e = exports.get(p.slice("/invoices/exports/".length));
       return e ? send(res, 200, e) : send(res, 400, exception(21175, "Wynik zapytania o podanym identyfikatorze nie istnieje."));
@@ -307,8 +313,8 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
   const addr = server.address();
   url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}${PREFIX}`;
   let serial = 0;
-  return {
-    url, invoices, stats,
+  const sim: KsefSimulator = {
+    url, invoices, stats, afterExport: null,
     add(i) {
       const at = tick();
       const day = new Date(at).toISOString().slice(0, 10).replaceAll("-", "");
@@ -334,4 +340,5 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
       await new Promise<void>((done) => server.close(() => done()));
     },
   };
+  return sim;
 }
