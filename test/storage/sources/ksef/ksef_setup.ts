@@ -36,7 +36,6 @@ export interface Setup {
 export async function setup(sim: Partial<SimOptions> = {}, source: Partial<KsefSourceOptions> = {}): Promise<Setup> {
   const s = await startKsefSimulator({ tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead"] }], ...sim });
   const server = await startServer({
-    storage: "memory",
     sources: () => [ksefSource({
       name: "ksef", baseUrl: s.url, nip: NIP, token: TOKEN, subjects: ["Subject1", "Subject2", "Subject3"],
       stateFile: join(server.dataDir, "acme-ksef.json"), tuning: FAST, ...source,
