@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { invoiceXml, NIP, OTHER, PARTNER, setup, TOKEN } from "./ksef_setup.ts";
 
@@ -31,6 +32,11 @@ describe("ksef source against the KSeF simulator", () => {
         assert.deepEqual(found.map((d) => d.ksef_number), [third.ksefNumber]);
       }
       assert.equal((await t.server.fetch("/api/v1/documents?ksef_number=nope", t.apiToken)).status, 400);
+      // The PDF heads with the KSeF number and prints it under the QR code.
+      const pdf = await t.server.fetch(`/api/v1/documents/${String(docs.find((d) => d.ksef_number === sold.ksefNumber)!.id)}/pdf`, t.apiToken);
+      assert.equal(pdf.status, 200);
+      const text = spawnSync("pdftotext", ["-", "-"], { input: Buffer.from(await pdf.arrayBuffer()) }).stdout.toString();
+      assert.ok(text.split(sold.ksefNumber).length - 1 >= 2, text);
       assert.equal(t.sim.stats.throttled, 0, "no request went past a documented limit");
       assert.equal(t.sim.stats.authentications, 1);
     } finally {
