@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { generateToken } from "../lib/auth/tokens.ts";
-import { FileStorage } from "../storage/file.ts";
+import { FileStorage } from "../storage/file/store.ts";
 import {
   fmtMs, fmtRatio, fmtRps, memoryOf, parseBenchArgs, printEnvironment, printTable, requireWrk, runWrk, startChild,
   type ChildServer, type WrkResult,

@@ -8,9 +8,9 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readInvoice } from "../lib/invoice/read.ts";
-import type { XmlDocument } from "../lib/xml/tree.ts";
-import { parseXml } from "../lib/xml/parse.ts";
+import { readInvoice } from "../lib/formats/invoice/read.ts";
+import type { XmlDocument } from "../lib/formats/xml/tree.ts";
+import { parseXml } from "../lib/formats/xml/parse.ts";
 
 const SAMPLES = join(import.meta.dirname, "..", "test", "fixtures", "samples");
 /** Time budget per measurement; the whole run stays well under a minute. */

@@ -18,10 +18,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { generateToken } from "../lib/auth/tokens.ts";
-import { createCursorCodec } from "../lib/cursor.ts";
-import type { DocumentType, InvoiceFormat } from "../lib/invoice/model.ts";
-import type { DocumentFields, DocumentInput } from "../lib/storage.ts";
-import { FileStorage } from "../storage/file.ts";
+import { createCursorCodec } from "../lib/api/cursor.ts";
+import type { DocumentType, InvoiceFormat } from "../lib/formats/invoice/model.ts";
+import type { DocumentFields, DocumentInput } from "../lib/contracts/storage.ts";
+import { FileStorage } from "../storage/file/store.ts";
 import {
   createRandom, fmtMs, fmtRatio, fmtRps, memoryOf, parseBenchArgs, printEnvironment, printTable, requireWrk, ROOT, runWrk,
   settle, startChild, type ChildServer, type WrkResult,
@@ -49,7 +49,7 @@ for (const s of sizeLabels) if (!(s in SIZES)) throw new RangeError(`Unknown siz
  * The sources that decide what a seeded store holds on disk (record format, slot columns, document JSON):
  * a cached store made by other versions of them is rebuilt rather than trusted.
  */
-const FORMAT_SOURCES = ["storage/record_log.ts", "storage/file_columns.ts", "storage/file_tenant.ts", "lib/documents/document_json.ts"];
+const FORMAT_SOURCES = ["storage/file/record_log.ts", "storage/file/columns.ts", "storage/file/tenant.ts", "lib/api/documents/document_json.ts"];
 
 function _formatHash(): string {
   const h = createHash("sha256").update(String(DATA_VERSION));

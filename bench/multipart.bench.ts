@@ -9,7 +9,7 @@
 
 import { Buffer } from "node:buffer";
 import process from "node:process";
-import { MultipartParser, parseMultipart } from "../lib/multipart.ts";
+import { MultipartParser, parseMultipart } from "../lib/formats/multipart/parse.ts";
 
 const CHUNK = 64 * 1024;
 const BOUNDARY = "----formdata-undici-031415926535"; // the shape undici's FormData writes

@@ -8,8 +8,8 @@
 
 import { createHash } from "node:crypto";
 import { inflateSync, deflateSync } from "node:zlib";
-import { renderInvoicePdf } from "../lib/pdf/invoice_pdf.ts";
-import { encodeQr } from "../lib/pdf/qr.ts";
+import { renderInvoicePdf } from "../lib/formats/pdf/invoice_pdf.ts";
+import { encodeQr } from "../lib/formats/pdf/qr.ts";
 import { pdfInvoice } from "../test/fixtures/pdf_invoice.ts";
 
 /** Time budget per measurement; the whole run stays well under a minute. */

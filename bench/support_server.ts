@@ -13,8 +13,8 @@ import { createServer, type RequestListener } from "node:http";
 import process from "node:process";
 import { createApp } from "../lib/app.ts";
 import { toNodeListener } from "../lib/http/node_adapter.ts";
-import { createJsonLogger } from "../lib/log.ts";
-import { FileStorage } from "../storage/file.ts";
+import { createJsonLogger } from "../lib/observe/log.ts";
+import { FileStorage } from "../storage/file/store.ts";
 
 // The same socket settings as server.ts, so that the app child differs from `npm start` only in its flags.
 const HEADERS_TIMEOUT_MS = 10_000;

@@ -1,15 +1,15 @@
 /**
- * Throughput of lib/xml/parse.ts on generated UBL invoices (about 30 KB, 100 lines
+ * Throughput of lib/formats/xml/parse.ts on generated UBL invoices (about 30 KB, 100 lines
  * and 2 MB), against a same-run `indexOf("<")` loop over the same string (the floor:
  * no parser can look at the text less) and the fast-xml-parser figure measured for
  * this project before it was ruled out (it is not a dependency). Also times parse
- * plus the invoice model (lib/invoice/read.ts) when that module loads.
+ * plus the invoice model (lib/formats/invoice/read.ts) when that module loads.
  * Run: npx tsx bench/xml.bench.ts [--quick]
  */
 
 import process from "node:process";
-import { parseXml } from "../lib/xml/parse.ts";
-import type { XmlDocument } from "../lib/xml/tree.ts";
+import { parseXml } from "../lib/formats/xml/parse.ts";
+import type { XmlDocument } from "../lib/formats/xml/tree.ts";
 import { ublInvoice } from "../test/fixtures/ubl_invoice.ts";
 
 /** fast-xml-parser on this kind of invoice, as given in the project's brief (MB/s). */
@@ -46,10 +46,10 @@ function scan(s: string): void {
   }
 }
 
-/** What "parse + invoice model" runs after parsing; null when lib/invoice/read.ts cannot be loaded. */
+/** What "parse + invoice model" runs after parsing; null when lib/formats/invoice/read.ts cannot be loaded. */
 async function loadInvoiceModel(): Promise<((doc: XmlDocument) => unknown) | null> {
   try {
-    const mod = await import("../lib/invoice/read.ts");
+    const mod = await import("../lib/formats/invoice/read.ts");
     return mod.readInvoice;
   } catch (e) {
     console.log(`(parse + invoice model skipped: ${(e as Error).message.split("\n")[0]})`);

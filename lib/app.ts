@@ -7,32 +7,32 @@
  * @module
  */
 import { isTokenUsable, parseToken, secretMatches, type TokenRecord } from "./auth/tokens.ts";
-import { createCursorCodec } from "./cursor.ts";
-import { documentRoutes } from "./documents/routes.ts";
+import { createCursorCodec } from "./api/cursor.ts";
+import { documentRoutes } from "./api/documents/routes.ts";
 import { DEFAULT_JSON_LIMIT } from "./http/body.ts";
-import type { ApiRoute, AppServices } from "./http/context.ts";
+import type { ApiRoute, AppServices } from "./api/context.ts";
 import { ApiError, errorEnvelope, notFound } from "./http/errors.ts";
 import { json } from "./http/respond.ts";
 import { createRouter, type Router } from "./http/router.ts";
 import type { ApiRequest, ApiResponse } from "./http/types.ts";
-import { newId } from "./ids.ts";
-import { Metrics } from "./metrics.ts";
-import { PageCache } from "./http/page_cache.ts";
-import { buildOpenApi } from "./openapi.ts";
-import { createRateLimiter, rateLimitHeaders, type RateLimitConfig } from "./rate_limit.ts";
-import { silentLogger, type Logger } from "./log.ts";
-import type { Storage } from "./storage.ts";
-import { createSyncRunner, type SyncRunner } from "./sync/runner.ts";
+import { newId } from "./contracts/ids.ts";
+import { Metrics } from "./observe/metrics.ts";
+import { PageCache } from "./api/page_cache.ts";
+import { buildOpenApi } from "./api/openapi/document.ts";
+import { createRateLimiter, rateLimitHeaders, type RateLimitConfig } from "./pipeline/rate_limit.ts";
+import { silentLogger, type Logger } from "./observe/log.ts";
+import type { Storage } from "./contracts/storage.ts";
+import { createSyncRunner, type SyncRunner } from "./jobs/sync_runner.ts";
 import { readJsonObject, readMultipartBody } from "./http/body.ts";
-import type { RequestBody } from "./http/context.ts";
-import { fingerprintOf, IDEMPOTENCY_TTL_MS, replayResponse, storedResponse } from "./idempotency.ts";
-import { parseIdempotencyKey } from "./idempotency_key.ts";
-import { submissionRoutes } from "./submissions/routes.ts";
-import { DEFAULT_RETRY_SCHEDULE } from "./webhooks/retry_schedule.ts";
-import { webhookRoutes } from "./webhooks/routes.ts";
-import { createWebhookWorker, type WebhookTransport, type WebhookWorker } from "./webhooks/worker.ts";
-import { syncRoutes } from "./sync/routes.ts";
-import type { SourceFactory } from "./sync/source.ts";
+import type { RequestBody } from "./api/context.ts";
+import { fingerprintOf, IDEMPOTENCY_TTL_MS, replayResponse, storedResponse } from "./pipeline/idempotency.ts";
+import { parseIdempotencyKey } from "./pipeline/idempotency_key.ts";
+import { submissionRoutes } from "./api/submissions/routes.ts";
+import { DEFAULT_RETRY_SCHEDULE } from "./jobs/webhooks/retry_schedule.ts";
+import { webhookRoutes } from "./api/webhooks/routes.ts";
+import { createWebhookWorker, type WebhookTransport, type WebhookWorker } from "./jobs/webhooks/worker.ts";
+import { syncRoutes } from "./api/sync/routes.ts";
+import type { SourceFactory } from "./contracts/document_source.ts";
 
 /** The default upload limit (API.md §9: 10 MiB). */
 export const DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024;

@@ -5,9 +5,9 @@
  * mistakes and throw RangeError at startup.
  * @module
  */
-import { LOG_LEVELS, type LogLevel } from "./log.ts";
-import { parseRateLimit } from "./rate_limit.ts";
-import { parseDuration, parseRetrySchedule } from "./webhooks/retry_schedule.ts";
+import { LOG_LEVELS, type LogLevel } from "./observe/log.ts";
+import { parseRateLimit } from "./pipeline/rate_limit.ts";
+import { parseDuration, parseRetrySchedule } from "./jobs/webhooks/retry_schedule.ts";
 
 /** The settings of a server process. */
 export interface Config {

@@ -11,29 +11,29 @@ export { fromNodeRequest, toNodeListener, writeNodeResponse, type NodeRequestLik
 export { fromFetchRequest, toFetchHandler, toFetchResponse } from "./http/fetch_adapter.ts";
 export type { ApiRequest, ApiResponse, ResponseBody, StreamBody } from "./http/types.ts";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./http/errors.ts";
-export { createJsonLogger, silentLogger, type Logger, type LogLevel } from "./log.ts";
+export { createJsonLogger, silentLogger, type Logger, type LogLevel } from "./observe/log.ts";
 export { loadConfig, parseArgs, parseSize, type Config } from "./config.ts";
 
 // Contracts that adapters and sources implement
-export type * from "./storage.ts";
-export { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "./sync/source.ts";
-export type { WebhookTransport } from "./webhooks/worker.ts";
+export type * from "./contracts/storage.ts";
+export { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "./contracts/document_source.ts";
+export type { WebhookTransport } from "./jobs/webhooks/worker.ts";
 
 // Tokens and cursors
 export { generateToken, hashSecret, parseScopes, SCOPES, type Scope, type TokenRecord } from "./auth/tokens.ts";
-export { createCursorCodec, type CursorCodec } from "./cursor.ts";
+export { createCursorCodec, type CursorCodec } from "./api/cursor.ts";
 
 // XML, invoices, multipart, PDF
-export { parseXml, XML_PARSE_LIMITS, XmlError, xmlErrorToApiError, type XmlParseOptions } from "./xml/parse.ts";
-export type { XmlAttribute, XmlDocument, XmlElement } from "./xml/tree.ts";
-export { readInvoice, requireSubmissionFields } from "./invoice/read.ts";
-export type * from "./invoice/model.ts";
-export { addDecimals, compareDecimals, negateDecimal, parseDecimal, sumDecimals } from "./invoice/decimal.ts";
-export { DEFAULT_MULTIPART_LIMITS, MultipartParser, parseBoundary, parseMultipart, type MultipartLimits, type MultipartPart } from "./multipart.ts";
-export { renderInvoicePdf, type RenderedPdf, type RenderOptions } from "./pdf/invoice_pdf.ts";
-export { encodeQr, type QrCode } from "./pdf/qr.ts";
-export { ksefVerificationLink } from "./pdf/ksef_link.ts";
+export { parseXml, XML_PARSE_LIMITS, XmlError, xmlErrorToApiError, type XmlParseOptions } from "./formats/xml/parse.ts";
+export type { XmlAttribute, XmlDocument, XmlElement } from "./formats/xml/tree.ts";
+export { readInvoice, requireSubmissionFields } from "./formats/invoice/read.ts";
+export type * from "./formats/invoice/model.ts";
+export { addDecimals, compareDecimals, negateDecimal, parseDecimal, sumDecimals } from "./formats/invoice/decimal.ts";
+export { DEFAULT_MULTIPART_LIMITS, MultipartParser, parseBoundary, parseMultipart, type MultipartLimits, type MultipartPart } from "./formats/multipart/parse.ts";
+export { renderInvoicePdf, type RenderedPdf, type RenderOptions } from "./formats/pdf/invoice_pdf.ts";
+export { encodeQr, type QrCode } from "./formats/pdf/qr.ts";
+export { ksefVerificationLink } from "./formats/pdf/ksef_link.ts";
 
 // Webhooks
-export { signWebhook, verifyWebhook, webhookHeaders } from "./webhooks/signature.ts";
-export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhooks/events.ts";
+export { signWebhook, verifyWebhook, webhookHeaders } from "./jobs/webhooks/signature.ts";
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./jobs/webhooks/events.ts";

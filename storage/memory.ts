@@ -6,16 +6,16 @@
  */
 import { createHash } from "node:crypto";
 import type { TokenRecord } from "../lib/auth/tokens.ts";
-import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/documents/document_json.ts";
-import { encodeOrdinalId } from "../lib/ids.ts";
+import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/api/documents/document_json.ts";
+import { encodeOrdinalId } from "../lib/contracts/ids.ts";
 import type {
   BlobInfo, ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
   IdempotencyTag, RawChange, Storage, Stored, StoredBlob, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore,
   UpsertOutcome, WebhookRecord,
-} from "../lib/storage.ts";
-import { dayNumber, matchesFilter } from "./filter.ts";
-import { selectPage } from "./select_page.ts";
-import { LocalLeases } from "./local_leases.ts";
+} from "../lib/contracts/storage.ts";
+import { dayNumber, matchesFilter } from "../lib/contracts/document_filter.ts";
+import { selectPage } from "../lib/contracts/page_selection.ts";
+import { LocalLeases } from "../lib/contracts/local_leases.ts";
 
 const enc = new TextEncoder();
 

@@ -4,7 +4,7 @@
  * header may lie or be absent (chunked). JSON bodies must say so (415).
  * @module
  */
-import { parseBoundary, parseMultipart, type MultipartPart } from "../multipart.ts";
+import { parseBoundary, parseMultipart, type MultipartPart } from "../formats/multipart/parse.ts";
 import { ApiError, badRequest } from "./errors.ts";
 import type { ApiRequest } from "./types.ts";
 

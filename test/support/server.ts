@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { createApp, type App, type AppOptions } from "../../lib/app.ts";
 import { generateToken, SCOPES, type Scope } from "../../lib/auth/tokens.ts";
 import { toNodeListener } from "../../lib/http/node_adapter.ts";
-import type { Storage } from "../../lib/storage.ts";
-import { FileStorage } from "../../storage/file.ts";
-import { inboxSource } from "../../storage/inbox_source.ts";
+import type { Storage } from "../../lib/contracts/storage.ts";
+import { FileStorage } from "../../storage/file/store.ts";
+import { inboxSource } from "../../storage/sources/inbox.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
 
 export interface TestServer {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
-import type { DocumentFields, DocumentInput, Storage } from "../../lib/storage.ts";
+import type { DocumentFields, DocumentInput, Storage } from "../../lib/contracts/storage.ts";
 
 const dec = new TextDecoder();
 const parse = (b: Uint8Array): Record<string, unknown> => JSON.parse(dec.decode(b)) as Record<string, unknown>;

@@ -5,7 +5,7 @@
  * response body that could echo one.
  * @module
  */
-import { SourceError } from "../../../lib/sync/source.ts";
+import { SourceError } from "../../../lib/contracts/document_source.ts";
 
 /** The error codes of the ksef source. */
 export const KSEF_ERROR = {

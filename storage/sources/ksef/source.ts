@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { DocumentSource, SourceItem } from "../../../lib/sync/source.ts";
+import type { DocumentSource, SourceItem } from "../../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../../atomic.ts";
 import { KsefClient, type KsefClientOptions } from "./client.ts";
 import { KSEF_ERROR, ksefError } from "./errors.ts";

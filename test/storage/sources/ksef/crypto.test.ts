@@ -3,7 +3,7 @@ import { constants, createCipheriv, privateDecrypt, X509Certificate } from "node
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { challengeMillis, decryptPart, encryptKsefToken, newPackageKey, pickCertificate, type PublicKeyCertificate } from "../../../../storage/sources/ksef/crypto.ts";
-import { SourceError } from "../../../../lib/sync/source.ts";
+import { SourceError } from "../../../../lib/contracts/document_source.ts";
 import { fixturePath } from "../../../support/server.ts";
 
 const certPem = readFileSync(fixturePath("ksef", "simulator_cert.pem"), "utf8");

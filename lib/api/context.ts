@@ -1,0 +1,60 @@
+/**
+ * What a route handler receives, and the route definition that the app's
+ * router, the scope check and the OpenAPI document are all built from.
+ * @module
+ */
+import type { Scope, TokenRecord } from "../auth/tokens.ts";
+import type { CursorCodec } from "./cursor.ts";
+import type { Logger } from "../observe/log.ts";
+import type { MultipartPart } from "../formats/multipart/parse.ts";
+import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.ts";
+import type { SyncRunner } from "../jobs/sync_runner.ts";
+import type { PageCache } from "./page_cache.ts";
+import type { ApiRequest, ApiResponse } from "../http/types.ts";
+
+/** Shared services of the app, built once from its options. */
+export interface AppServices {
+  storage: Storage;
+  cursors: CursorCodec;
+  sync: SyncRunner;
+  logger: Logger;
+  now: () => number;
+  limits: { jsonBytes: number; uploadBytes: number };
+  /** Serialised feed pages, valid while their feed does not change. */
+  pages: PageCache;
+  /** Allow plain http and private, loopback and link-local webhook targets (development and tests). */
+  webhookAllowPrivate: boolean;
+}
+
+/** The context of any request. */
+export interface PublicContext {
+  req: ApiRequest;
+  params: Record<string, string>;
+  requestId: string;
+  app: AppServices;
+}
+
+/** A POST body, read (and fingerprinted) before the handler runs. */
+export type RequestBody =
+  | { kind: "none" }
+  | { kind: "json"; value: Record<string, unknown>; raw: Uint8Array }
+  | { kind: "multipart"; parts: MultipartPart[] };
+
+/** The context of an authenticated request: the tenant's store is the only way to its data. */
+export interface Context extends PublicContext {
+  tenant: TenantStore;
+  token: TokenRecord;
+  body: RequestBody;
+  /** The request's idempotency key and fingerprint, when it sent one (API.md §7). */
+  idempotency: { key: string; fingerprint: string } | null;
+}
+
+/** The tag that makes a store commit the key's record with the effect; undefined without a key. */
+export function idempotencyTag(ctx: Context, respond: IdempotencyTag["respond"]): IdempotencyTag | undefined {
+  return ctx.idempotency ? { ...ctx.idempotency, respond } : undefined;
+}
+
+/** A route of the API: public routes have no scope and get no tenant. */
+export type ApiRoute =
+  | { method: string; pattern: string; scope: Scope; body?: "json" | "multipart"; handle(ctx: Context): Promise<ApiResponse> }
+  | { method: string; pattern: string; scope: null; handle(ctx: PublicContext): Promise<ApiResponse> };

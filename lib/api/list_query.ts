@@ -1,0 +1,104 @@
+/**
+ * The query parameters of the list endpoints (API.md §4.1): the mode, limits,
+ * sort and filters, validated into typed values. A bad value is 400 with
+ * `details.field` and `details.issue`; unknown parameters are ignored.
+ * @module
+ */
+import { badRequest } from "../http/errors.ts";
+import type { DocumentFilter, DocumentSort } from "../contracts/storage.ts";
+
+export const CURSOR_LIMIT = { min: 1, max: 500, default: 50 } as const; // API.md §4.1
+export const PAGE_SIZE = { min: 1, max: 200, default: 50 } as const; // API.md §4.1
+export const PAGE_WINDOW = 10_000; // API.md §4.1: page × per_page beyond this must use the feed
+
+export const TYPES = ["invoice", "credit_note", "correction", "other"] as const;
+export const FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"] as const;
+export const SORTS = ["-issue_date", "issue_date", "-synced_at", "synced_at"] as const;
+
+/** The parsed list request. */
+export type ListQuery =
+  | { mode: "cursor"; cursor: string | null; limit: number; filter: DocumentFilter; filterKey: string }
+  | { mode: "page"; page: number; perPage: number; sort: DocumentSort; filter: DocumentFilter; filterKey: string };
+
+/** An integer parameter in [min, max], or `fallback` when absent. */
+export function intParam(q: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
+  const v = q.get(name);
+  if (v === null) return fallback;
+  if (!/^\d{1,9}$/.test(v)) throw badRequest(name, "not_an_integer", `${name} must be an integer`);
+  const n = Number(v);
+  if (n < min || n > max) throw badRequest(name, "out_of_range", `${name} must be between ${min} and ${max}`);
+  return n;
+}
+
+function _oneOf<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (!(allowed as readonly string[]).includes(v)) throw badRequest(name, "invalid_value", `${name} must be one of ${allowed.join(", ")}`);
+  return v as T;
+}
+
+function _date(q: URLSearchParams, name: string): string | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
+  const ok = !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(v); // refuses 2024-02-30 and 2024-13-01
+  if (!ok) throw badRequest(name, "invalid_date", `${name} must be a date YYYY-MM-DD`);
+  return v;
+}
+
+function _taxId(q: URLSearchParams, name: string): string | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (v.length === 0 || v.length > 64) throw badRequest(name, "invalid_value", `${name} must be 1 to 64 characters`);
+  return v;
+}
+
+// The KsefNumber schema of KSeF's open-api.json (35 characters; 36 accepted for KSeF 1.0 numbers).
+const KSEF_NUMBER = /^([1-9](\d[1-9]|[1-9]\d)\d{7})-(20[2-9][0-9]|2[1-9]\d{2}|[3-9]\d{3})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-([0-9A-F]{6})-?([0-9A-F]{6})-([0-9A-F]{2})$/;
+
+function _ksefNumber(q: URLSearchParams): string | undefined {
+  const v = q.get("ksef_number");
+  if (v === null) return undefined;
+  if (!KSEF_NUMBER.test(v)) throw badRequest("ksef_number", "invalid_value", "ksef_number must be a KSeF number, e.g. 5265877635-20250826-0100001AF629-AF");
+  return v;
+}
+
+/** The filters of API.md §4.1 and a canonical key for binding cursors to them. */
+export function parseFilter(q: URLSearchParams): { filter: DocumentFilter; filterKey: string } {
+  const filter: DocumentFilter = {};
+  const type = _oneOf(q, "type", TYPES);
+  if (type) filter.type = type;
+  const format = _oneOf(q, "format", FORMATS);
+  if (format) filter.format = format;
+  const from = _date(q, "issue_date_from");
+  if (from) filter.issue_date_from = from;
+  const to = _date(q, "issue_date_to");
+  if (to) filter.issue_date_to = to;
+  const seller = _taxId(q, "seller_tax_id");
+  if (seller !== undefined) filter.seller_tax_id = seller;
+  const buyer = _taxId(q, "buyer_tax_id");
+  if (buyer !== undefined) filter.buyer_tax_id = buyer;
+  const xml = _oneOf(q, "xml_available", ["true", "false"] as const);
+  if (xml) filter.xml_available = xml === "true";
+  const ksef = _ksefNumber(q);
+  if (ksef !== undefined) filter.ksef_number = ksef;
+  const filterKey = JSON.stringify(Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return { filter, filterKey };
+}
+
+/** Parses a documents list request into cursor or page mode. */
+export function parseListQuery(q: URLSearchParams): ListQuery {
+  const { filter, filterKey } = parseFilter(q);
+  if (q.has("page")) {
+    if (q.has("cursor")) throw badRequest("cursor", "conflicts_with_page", "Use either cursor or page, not both");
+    const page = intParam(q, "page", 1, 999_999_999, 1);
+    const perPage = intParam(q, "per_page", PAGE_SIZE.min, PAGE_SIZE.max, PAGE_SIZE.default);
+    if (page * perPage > PAGE_WINDOW) {
+      throw badRequest("page", "window_exceeded", `page × per_page may not exceed ${PAGE_WINDOW}: use cursor mode (omit page) to read further`);
+    }
+    const sort = _oneOf(q, "sort", SORTS) ?? "-issue_date";
+    return { mode: "page", page, perPage, sort, filter, filterKey };
+  }
+  const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
+  return { mode: "cursor", cursor: q.get("cursor"), limit, filter, filterKey };
+}

@@ -1,0 +1,360 @@
+/**
+ * The `components` of the OpenAPI document (lib/openapi.ts): a JSON Schema for
+ * every body the API sends or accepts (API.md §2–§6), one schema per error code,
+ * and the shared parameters and headers. JSON Schema 2020-12 as OpenAPI 3.1 uses
+ * it; nullable fields are type arrays, money a decimal string. It only describes.
+ * @module
+ */
+import { SCOPES } from "../../auth/tokens.ts";
+import { CURSOR_LIMIT, FORMATS, PAGE_SIZE, PAGE_WINDOW, SORTS, TYPES } from "../list_query.ts";
+import type { ErrorCode } from "../../http/errors.ts";
+import { MAX_WEBHOOK_URL_LENGTH } from "../../jobs/webhooks/address_guard.ts";
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
+import { MAX_DESCRIPTION } from "../webhooks/routes.ts";
+
+/** A JSON Schema or another OpenAPI object, as plain JSON. */
+export type Json = Record<string, unknown>;
+
+/** A `$ref` to a component of `kind`. */
+export function ref(name: string, kind: "schemas" | "parameters" | "headers" | "responses" = "schemas"): Json {
+  return { $ref: `#/components/${kind}/${name}` };
+}
+
+// The same lists as lib/documents/list_query.ts (which does not export them); the
+// HTTP test sends every value and an invalid one, so a drift shows up there.
+const CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}"; // lib/ids.ts: prefix, then 26 Crockford base32 characters
+
+
+const STRING: Json = { type: "string" };
+const TIMESTAMP: Json = {
+  type: "string", format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$",
+  description: "ISO 8601 UTC with milliseconds and Z (API.md §1)", examples: ["2026-11-21T23:25:01.123Z"],
+};
+const DATE: Json = { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$", examples: ["2026-11-20"] };
+const DECIMAL: Json = {
+  type: "string", pattern: "^-?\\d+(\\.\\d+)?$",
+  description: "A decimal number as a string, copied from the invoice, never a JSON number", examples: ["1230.00"],
+};
+const SHA256: Json = { type: "string", pattern: "^[0-9a-f]{64}$", description: "Hex SHA-256 of the XML bytes" };
+const COUNT: Json = { type: "integer", minimum: 0 };
+// The KsefNumber schema of KSeF's own open-api.json (CIRFMF/ksef-docs).
+const KSEF_NUMBER: Json = {
+  type: "string", minLength: 35, maxLength: 36,
+  pattern: "^([1-9](\\d[1-9]|[1-9]\\d)\\d{7})-(20[2-9][0-9]|2[1-9]\\d{2}|[3-9]\\d{3})(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])-([0-9A-F]{6})-?([0-9A-F]{6})-([0-9A-F]{2})$",
+  examples: ["5265877635-20250826-0100001AF629-AF"],
+};
+
+/** `schema` that also allows null (its `type` becomes a type array). */
+function _orNull(schema: Json): Json {
+  return { ...schema, type: [schema.type, "null"] };
+}
+
+/** A closed object: every listed property required unless named in `optional`. */
+function _object(properties: Record<string, Json>, optional: string[] = []): Json {
+  return { type: "object", required: Object.keys(properties).filter((k) => !optional.includes(k)), additionalProperties: false, properties };
+}
+
+function _id(prefix: string): Json {
+  return { type: "string", pattern: `^${prefix}_${CROCKFORD}$`, examples: [`${prefix}_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T`] };
+}
+
+function _links(collection: string, prefix: string, downloads: boolean): Json {
+  const self = `^/api/v1/${collection}/${prefix}_${CROCKFORD}`;
+  const props: Record<string, Json> = { self: { type: "string", pattern: `${self}$` } };
+  if (downloads) {
+    props.xml = { type: "string", pattern: `${self}/xml$` };
+    props.pdf = { type: "string", pattern: `${self}/pdf$` };
+  }
+  return _object(props);
+}
+
+const PARTY: Json = _object({ name: _orNull(STRING), tax_id: _orNull(STRING) });
+const TOTALS: Json = _object({ net: _orNull(DECIMAL), tax: _orNull(DECIMAL), gross: _orNull(DECIMAL) });
+const FEED_TAIL: Record<string, Json> = {
+  next_cursor: {
+    type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$",
+    description: "Always present: after the last page it points past the newest change. Store it only after processing the page.",
+  },
+  has_more: { type: "boolean", description: "True when more changes exist now" },
+};
+
+function _webhook(withSecret: boolean): Json {
+  const props: Record<string, Json> = {
+    id: ref("WebhookId"),
+    url: { type: "string", format: "uri" },
+    events: { type: "array", minItems: 1, items: ref("WebhookEventName") },
+    description: _orNull(STRING),
+    status: { type: "string", enum: ["enabled", "disabled"], description: "disabled after the last failed retry or a 410 Gone" },
+  };
+  if (withSecret) {
+    props.secret = {
+      type: "string", pattern: "^whsec_[A-Za-z0-9+/]+={0,2}$",
+      description: "Signing secret (Standard Webhooks); shown only in this response",
+    };
+  }
+  props.created_at = ref("Timestamp");
+  return _object(props);
+}
+
+const FIELD_ISSUE: Json = {
+  type: "object", required: ["field", "issue"],
+  properties: { field: { type: "string", description: "e.g. `xml`, `url`, `cursor`, `Idempotency-Key` or an XML path such as `xml:/Faktura/Fa/P_2`" }, issue: STRING },
+};
+const NO_DETAILS: Json = { type: "object" };
+
+/** Each error code of API.md §2: when it is given and what its `details` hold. */
+export const ERROR_CODES: Record<ErrorCode, { description: string; details: Json }> = {
+  BAD_REQUEST: { description: "The request cannot be read: malformed body, bad header or query parameter, invalid cursor", details: FIELD_ISSUE },
+  UNAUTHENTICATED: { description: "Token missing, unknown, revoked or expired", details: NO_DETAILS },
+  FORBIDDEN: {
+    description: "The token lacks the scope",
+    details: { type: "object", required: ["required_scope"], properties: { required_scope: { type: "string", enum: [...SCOPES] } } },
+  },
+  NOT_FOUND: { description: "No such resource for this tenant (malformed, unknown and foreign ids alike)", details: NO_DETAILS },
+  XML_NOT_AVAILABLE: { description: "The document exists but its XML (and so its PDF) is not yet available", details: NO_DETAILS },
+  METHOD_NOT_ALLOWED: {
+    description: "The path does not support the method; `Allow` lists those it does",
+    details: { type: "object", required: ["allow"], properties: { allow: { type: "array", items: STRING } } },
+  },
+  DUPLICATE_SUBMISSION: {
+    description: "The tenant already submitted this invoice (same XML bytes, or same seller tax id + type + number)",
+    details: { type: "object", required: ["existing_id"], properties: { existing_id: ref("SubmissionId") } },
+  },
+  IDEMPOTENCY_KEY_IN_USE: { description: "A request with this Idempotency-Key is still being processed", details: NO_DETAILS },
+  PAYLOAD_TOO_LARGE: {
+    description: "The body is over the limit",
+    details: { type: "object", required: ["limit_bytes"], properties: { limit_bytes: { type: "integer", minimum: 1 } } },
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    description: "Wrong Content-Type for the endpoint",
+    details: { type: "object", required: ["expected"], properties: { expected: STRING } },
+  },
+  VALIDATION_ERROR: { description: "Readable but invalid content", details: FIELD_ISSUE },
+  IDEMPOTENCY_KEY_MISMATCH: { description: "The Idempotency-Key was used with a different request", details: NO_DETAILS },
+  RATE_LIMITED: {
+    description: "Over the request limit; retry after `Retry-After` seconds",
+    details: { type: "object", required: ["retry_after_seconds"], properties: { retry_after_seconds: { type: "integer", minimum: 1 } } },
+  },
+  INTERNAL_ERROR: { description: "A bug; logged with the request id", details: NO_DETAILS },
+  UPSTREAM_ERROR: { description: "The external document source failed", details: NO_DETAILS },
+  SERVICE_UNAVAILABLE: { description: "Draining for shutdown, storage unavailable or overloaded; retry after `Retry-After` seconds", details: NO_DETAILS },
+};
+
+/** The component name of the error body of `code`: `NOT_FOUND` → `NotFoundError`. */
+export function errorSchemaName(code: ErrorCode): string {
+  return code.toLowerCase().split("_").map((w) => w[0]!.toUpperCase() + w.slice(1)).join("") + "Error";
+}
+
+function _errorSchemas(): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [code, e] of Object.entries(ERROR_CODES) as [ErrorCode, (typeof ERROR_CODES)[ErrorCode]][]) {
+    out[errorSchemaName(code)] = {
+      description: e.description,
+      allOf: [ref("Error"), { properties: { error: { properties: { code: { const: code }, details: e.details } } } }],
+    };
+  }
+  return out;
+}
+
+/** The JSON Schemas of `components.schemas`. */
+export function schemas(): Record<string, Json> {
+  return {
+    Timestamp: TIMESTAMP,
+    Date: DATE,
+    Decimal: DECIMAL,
+    DocumentId: _id("doc"),
+    SubmissionId: _id("sub"),
+    SyncRunId: _id("sync"),
+    WebhookId: _id("whk"),
+    RequestId: { ..._id("req"), description: "The `X-Request-Id` of the response" },
+    DocumentFormat: { type: "string", enum: FORMATS, description: "ubl: UBL 2.1 / Peppol BIS 3.0; cii: UN/CEFACT CII (XRechnung, Factur-X/ZUGFeRD)" },
+    DocumentType: { type: "string", enum: TYPES },
+    Party: PARTY,
+    Totals: TOTALS,
+    Document: {
+      description: "A synchronized invoice (API.md §4). Fields the XML does not hold are null; before the XML arrives, those the source's metadata did not supply.",
+      ..._object({
+        id: ref("DocumentId"),
+        source: { type: "string", minLength: 1, examples: ["inbox"] },
+        external_id: STRING,
+        format: { type: ["string", "null"], enum: [...FORMATS, null] },
+        type: { type: ["string", "null"], enum: [...TYPES, null] },
+        number: _orNull(STRING),
+        issue_date: _orNull(DATE),
+        currency: { type: ["string", "null"], description: "ISO 4217 code as written in the invoice" },
+        seller: _orNull(PARTY),
+        buyer: _orNull(PARTY),
+        totals: _orNull(TOTALS),
+        ksef_number: { ..._orNull(KSEF_NUMBER), description: "The number KSeF assigned, when the source knows it (the `ksef` source always does)" },
+        xml_available: { type: "boolean" },
+        sha256: _orNull(SHA256),
+        size: _orNull({ type: "integer", minimum: 0, description: "Bytes of the XML" }),
+        received_at: _orNull(TIMESTAMP),
+        synced_at: ref("Timestamp"),
+        updated_at: ref("Timestamp"),
+        links: _links("documents", "doc", true),
+      }),
+    },
+    DocumentFeedPage: {
+      description: "Cursor mode (no `page` parameter): the change feed, oldest change first",
+      ..._object({ data: { type: "array", items: ref("Document") }, ...FEED_TAIL }),
+    },
+    DocumentPage: {
+      description: "Page mode (`page` given)",
+      ..._object({
+        data: { type: "array", items: ref("Document") },
+        page: { type: "integer", minimum: 1 },
+        per_page: { type: "integer", minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max },
+        total: COUNT,
+        total_pages: COUNT,
+      }),
+    },
+    DocumentList: { oneOf: [ref("DocumentFeedPage"), ref("DocumentPage")] },
+    Submission: {
+      description: "An accepted upload (API.md §5); number, issue date and seller tax id are always present",
+      ..._object({
+        id: ref("SubmissionId"),
+        status: { type: "string", const: "accepted" },
+        format: ref("DocumentFormat"),
+        type: ref("DocumentType"),
+        number: { type: "string", minLength: 1 },
+        issue_date: ref("Date"),
+        currency: { type: ["string", "null"], description: "ISO 4217 code as written in the invoice" },
+        seller: _object({ name: _orNull(STRING), tax_id: { type: "string", minLength: 1 } }),
+        buyer: ref("Party"),
+        totals: ref("Totals"),
+        sha256: SHA256,
+        size: { type: "integer", minimum: 1 },
+        created_at: ref("Timestamp"),
+        links: _links("submissions", "sub", true),
+      }),
+    },
+    SubmissionFeedPage: {
+      description: "The submissions feed, oldest first",
+      ..._object({ data: { type: "array", items: ref("Submission") }, ...FEED_TAIL }),
+    },
+    SubmissionUpload: {
+      type: "object", required: ["xml"],
+      properties: { xml: { type: "string", contentMediaType: "application/xml", description: "The invoice XML: a file part or a plain field" } },
+      description: "Other parts are ignored",
+    },
+    SyncRunRequest: {
+      type: "object",
+      properties: { source: { type: "string", minLength: 1, description: "The source to sync; the tenant's first source when absent" } },
+      description: "Empty, `{}` or `{\"source\": \"<name>\"}`; unknown fields are ignored",
+    },
+    SyncRun: {
+      description: "A sync run (API.md §4.4); `error` is present when the run failed",
+      ..._object({
+        id: ref("SyncRunId"),
+        source: STRING,
+        status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
+        requested_at: ref("Timestamp"),
+        started_at: _orNull(TIMESTAMP),
+        finished_at: _orNull(TIMESTAMP),
+        waiting_until: { ..._orNull(TIMESTAMP), description: "While the run waits out a limit of the source (e.g. KSeF's 429 `Retry-After` or its documented hourly limits): until when; null otherwise" },
+        counts: _object({ fetched: COUNT, created: COUNT, updated: COUNT, unchanged: COUNT, failed: COUNT }),
+        errors: {
+          type: "array", maxItems: 100, description: "Documents that failed to import (the first 100)",
+          items: _object({ external_id: STRING, code: STRING, message: STRING }),
+        },
+        error: { description: "Why the source failed", ..._object({ code: STRING, message: STRING }) },
+        links: _links("documents/sync", "sync", false),
+      }, ["error"]),
+    },
+    WebhookEventName: { type: "string", enum: [...WEBHOOK_EVENT_TYPES, ALL_EVENTS], description: "`*` subscribes to every event type" },
+    WebhookRequest: {
+      type: "object", required: ["url", "events"],
+      properties: {
+        url: { type: "string", format: "uri", maxLength: MAX_WEBHOOK_URL_LENGTH, description: "https (http and private targets only when the server allows them); no credentials" },
+        events: { type: "array", minItems: 1, items: ref("WebhookEventName"), description: "Event types, or exactly `[\"*\"]`" },
+        description: { type: ["string", "null"], maxLength: MAX_DESCRIPTION },
+      },
+    },
+    Webhook: { description: "A webhook endpoint, without its secret", ..._webhook(false) },
+    WebhookCreated: { description: "A new webhook endpoint with its secret, shown only once", ..._webhook(true) },
+    WebhookList: _object({ data: { type: "array", items: ref("Webhook") } }),
+    ErrorCode: { type: "string", enum: Object.keys(ERROR_CODES) },
+    Error: {
+      description: "The error envelope of API.md §2: exactly one top-level key",
+      ..._object({
+        error: _object({
+          code: ref("ErrorCode"),
+          message: { type: "string", description: "For humans; never stack traces, paths or secrets" },
+          details: { type: "object", description: "Always an object, `{}` when there is nothing to add" },
+          request_id: ref("RequestId"),
+        }),
+      }),
+    },
+    ..._errorSchemas(),
+    Health: _object({ status: { type: "string", const: "ok" } }),
+    Ready: _object({ status: { type: "string", const: "ready" } }),
+  };
+}
+
+function _query(name: string, schema: Json, description: string): Json {
+  return { name, in: "query", required: false, schema, description };
+}
+
+function _pathId(schema: string, what: string): Json {
+  return { name: "id", in: "path", required: true, schema: ref(schema), description: `The ${what}'s id; malformed, unknown and foreign ids answer 404` };
+}
+
+/** The shared parameters of `components.parameters`. */
+export function parameters(): Record<string, Json> {
+  return {
+    DocumentId: _pathId("DocumentId", "document"),
+    SubmissionId: _pathId("SubmissionId", "submission"),
+    SyncRunId: _pathId("SyncRunId", "sync run"),
+    WebhookId: _pathId("WebhookId", "webhook"),
+    XCorrelationId: {
+      name: "X-Correlation-Id", in: "header", required: false,
+      schema: { type: "string", pattern: "^[!-~]{1,128}$" },
+      description: "Echoed in the response; a UUID is generated when absent. Over 128 characters or outside visible ASCII: 400",
+    },
+    IdempotencyKey: {
+      name: "Idempotency-Key", in: "header", required: false,
+      schema: { type: "string", format: "uuid", pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$" },
+      description: "A UUID v4 (API.md §7). A repeat with the same request replays the first response (kept 24 h) with `Idempotent-Replayed: true`",
+    },
+    IfNoneMatch: { name: "If-None-Match", in: "header", required: false, schema: STRING, description: "An ETag from a previous download: 304 when unchanged" },
+    Range: { name: "Range", in: "header", required: false, schema: { type: "string", examples: ["bytes=0-1023"] }, description: "A single byte range: 206, or 416 when unsatisfiable" },
+    IfRange: { name: "If-Range", in: "header", required: false, schema: STRING, description: "Honour `Range` only while the ETag still matches" },
+    Cursor: _query("cursor", { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" }, "Opaque `next_cursor` of a previous page; absent = from the beginning. Tampered, foreign or made with other filters: 400"),
+    Limit: _query("limit", { type: "integer", minimum: CURSOR_LIMIT.min, maximum: CURSOR_LIMIT.max, default: CURSOR_LIMIT.default }, "Items per page in cursor mode"),
+    Page: _query("page", { type: "integer", minimum: 1, maximum: PAGE_WINDOW }, `Chooses page mode. page × per_page may not exceed ${PAGE_WINDOW} (use cursor mode beyond); not together with cursor`),
+    PerPage: _query("per_page", { type: "integer", minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }, "Items per page in page mode"),
+    Sort: _query("sort", { type: "string", enum: SORTS, default: "-issue_date" }, "Page-mode order; ties broken by id"),
+    Type: _query("type", ref("DocumentType"), "Only documents of this type"),
+    Format: _query("format", ref("DocumentFormat"), "Only documents of this format"),
+    IssueDateFrom: _query("issue_date_from", ref("Date"), "Issued on or after (inclusive)"),
+    IssueDateTo: _query("issue_date_to", ref("Date"), "Issued on or before (inclusive)"),
+    SellerTaxId: _query("seller_tax_id", { type: "string", minLength: 1, maxLength: 64 }, "Seller tax id as written"),
+    BuyerTaxId: _query("buyer_tax_id", { type: "string", minLength: 1, maxLength: 64 }, "Buyer tax id as written"),
+    XmlAvailable: _query("xml_available", { type: "boolean" }, "`true` or `false`"),
+    KsefNumber: _query("ksef_number", KSEF_NUMBER, "Only the document with this KSeF number"),
+    Lang: _query("lang", { type: "string", enum: ["pl", "en"] }, "Language of the rendering; by default chosen from the invoice"),
+  };
+}
+
+/** The shared headers of `components.headers`. */
+export function headers(): Record<string, Json> {
+  const h = (schema: Json, description: string, required = false): Json => ({ description, required, schema });
+  return {
+    XRequestId: h(ref("RequestId"), "The request's id, equal to `error.request_id` in an error body", true),
+    XCorrelationId: h({ type: "string", pattern: "^[!-~]{1,128}$" }, "The client's X-Correlation-Id, or a generated UUID", true),
+    XContentTypeOptions: h({ type: "string", const: "nosniff" }, "Always nosniff", true),
+    RateLimitPolicy: h({ type: "string", examples: ['"token";q=100;w=10'] }, "The token's limit (draft-ietf-httpapi-ratelimit-headers); absent when limiting is off"),
+    RateLimit: h({ type: "string", examples: ['"token";r=99;t=1'] }, "Requests left and seconds until the bucket is full; absent when limiting is off"),
+    RetryAfter: h({ type: "integer", minimum: 1 }, "Seconds to wait before retrying", true),
+    Location: h({ type: "string", pattern: "^/api/v1/" }, "The created or accepted resource"),
+    IdempotentReplayed: h({ type: "string", const: "true" }, "Present when this is the stored response of an earlier request with the same Idempotency-Key"),
+    Allow: h({ type: "string", examples: ["GET, HEAD"] }, "The methods the path supports", true),
+    ETag: h({ type: "string", pattern: '^"[0-9a-f]{64}"$' }, "Strong, from the content hash", true),
+    ContentDisposition: h({ type: "string", pattern: '^attachment; filename="' }, "The invoice number made filename-safe, with `filename*=UTF-8''…` for non-ASCII", true),
+    CacheControl: h({ type: "string", const: "private, no-cache" }, "Revalidate with If-None-Match", true),
+    AcceptRanges: h({ type: "string", const: "bytes" }, "Single byte ranges are served", true),
+    ContentLength: h({ type: "integer", minimum: 0 }, "Bytes of this response's body", true),
+    ContentRange: h({ type: "string", pattern: "^bytes (\\d+-\\d+|\\*)/\\d+$" }, "The range sent, or `bytes */size` on 416", true),
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The `/pdf` downloads (API.md §4.3, §5, §8): an invoice's rendering, made once
+ * per XML content, language and renderer version and then kept, so repeated
+ * downloads cost a file read. Rendering is deterministic, so the key that names
+ * a rendering also identifies its bytes and serves as the strong ETag.
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { Context } from "./context.ts";
+import { downloadResponse } from "../http/download.ts";
+import { badRequest } from "../http/errors.ts";
+import type { ApiResponse } from "../http/types.ts";
+import { renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
+import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+
+/** Bump when the renderer's output changes, so kept renderings are made anew. */
+export const RENDERER_VERSION = 1;
+
+/** The PDF download of the invoice whose XML blob is `sha256`, or null when that XML is missing. */
+export async function pdfResponse(ctx: Context, sha256: string, filename: string, ksefNumber: string | null = null): Promise<ApiResponse | null> {
+  const lang = ctx.req.query.get("lang");
+  if (lang !== null && lang !== "pl" && lang !== "en") throw badRequest("lang", "invalid_value", "lang must be pl or en");
+  const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}${ksefNumber ? `-${ksefNumber}` : ""}`;
+  let pdf = await ctx.tenant.getDerived(key);
+  if (!pdf) {
+    const xml = await ctx.tenant.getBlob(sha256);
+    if (!xml) return null;
+    const rendered = renderInvoicePdf(readInvoiceXml(await xml.bytes()), { ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) });
+    if (rendered.missingGlyphs.length > 0) {
+      ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
+    }
+    await ctx.tenant.putDerived(key, rendered.bytes);
+    pdf = (await ctx.tenant.getDerived(key))!;
+  }
+  return downloadResponse(ctx.req, {
+    size: pdf.size, hash: createHash("sha256").update(key).digest("hex"), contentType: "application/pdf", extension: "pdf",
+    filename, body: pdf.size <= 256 * 1024 ? await pdf.bytes() : pdf,
+  });
+}

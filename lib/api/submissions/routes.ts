@@ -1,0 +1,80 @@
+/**
+ * The submissions endpoints (API.md §5): upload an invoice as multipart/form-data
+ * (the `xml` part), list the tenant's submissions as a change feed, read one,
+ * and download its exact bytes or its PDF rendering.
+ * @module
+ */
+import { fieldsFromInvoice } from "../documents/document_json.ts";
+import { pdfResponse } from "../pdf_download.ts";
+import { readInvoiceXml } from "../../formats/invoice/read_xml.ts";
+import { CURSOR_LIMIT, intParam } from "../list_query.ts";
+import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
+import { downloadResponse } from "../../http/download.ts";
+import { ApiError, notFound, validationError } from "../../http/errors.ts";
+import { json, listBody } from "../../http/respond.ts";
+import type { ApiResponse } from "../../http/types.ts";
+import { requireSubmissionFields } from "../../formats/invoice/read.ts";
+import type { Stored, StoredResponse, SubmissionRecord } from "../../contracts/storage.ts";
+
+/** Feed entries looked at per list request at most (see FEED_SCAN_LIMIT in documents). */
+const SCAN_LIMIT = 10_000;
+
+async function createSubmission(ctx: Context): Promise<ApiResponse> {
+  const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
+  if (!part) throw validationError("xml", "required", "xml is required");
+  if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
+  const invoice = readInvoiceXml(part.body);
+  requireSubmissionFields(invoice);
+  const blob = await ctx.tenant.putBlob(part.body);
+  const created = (json: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(json) as SubmissionRecord).id}`, body: json });
+  const result = await ctx.tenant.createSubmission({ fields: fieldsFromInvoice(invoice), xml: blob }, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
+  if ("duplicateOf" in result) {
+    throw new ApiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });
+  }
+  // submission.created is delivered from the submissions feed (lib/webhooks/worker.ts).
+  const sub = await ctx.tenant.getSubmission(result.created.id);
+  return json(201, sub!.json, { location: `/api/v1/submissions/${result.created.id}` });
+}
+
+async function listSubmissions(ctx: Context): Promise<ApiResponse> {
+  const q = ctx.req.query;
+  const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
+  const scope = `${ctx.tenant.tenant}\u0000submissions`;
+  const cursor = q.get("cursor");
+  const from = cursor === null ? 0 : ctx.app.cursors.decode(scope, cursor, "");
+  const page = await ctx.tenant.submissionChanges(from, limit, SCAN_LIMIT);
+  const next = ctx.app.cursors.encode(scope, page.next, "");
+  return json(200, listBody(page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`));
+}
+
+async function findSubmission(ctx: Context): Promise<Stored<SubmissionRecord>> {
+  const sub = await ctx.tenant.getSubmission(ctx.params.id!);
+  if (!sub) throw notFound("Submission not found");
+  return sub;
+}
+
+async function downloadXml(ctx: Context): Promise<ApiResponse> {
+  const { record } = await findSubmission(ctx);
+  const blob = await ctx.tenant.getBlob(record.sha256);
+  if (!blob) throw new ApiError("INTERNAL_ERROR", "Submission XML is missing");
+  return downloadResponse(ctx.req, {
+    size: blob.size, hash: blob.sha256, contentType: "application/xml", extension: "xml",
+    filename: record.number ?? record.id, body: blob.size <= 256 * 1024 ? await blob.bytes() : blob,
+  });
+}
+
+async function downloadPdf(ctx: Context): Promise<ApiResponse> {
+  const { record } = await findSubmission(ctx);
+  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id);
+  if (!res) throw new ApiError("INTERNAL_ERROR", "Submission XML is missing");
+  return res;
+}
+
+/** The submissions routes. */
+export const submissionRoutes: ApiRoute[] = [
+  { method: "POST", pattern: "/api/v1/submissions", scope: "submissions:write", body: "multipart", handle: createSubmission },
+  { method: "GET", pattern: "/api/v1/submissions", scope: "submissions:read", handle: listSubmissions },
+  { method: "GET", pattern: "/api/v1/submissions/:id", scope: "submissions:read", handle: async (ctx) => json(200, (await findSubmission(ctx)).json) },
+  { method: "GET", pattern: "/api/v1/submissions/:id/xml", scope: "submissions:read", handle: downloadXml },
+  { method: "GET", pattern: "/api/v1/submissions/:id/pdf", scope: "submissions:read", handle: downloadPdf },
+];

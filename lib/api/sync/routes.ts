@@ -1,0 +1,36 @@
+/**
+ * The sync endpoints (API.md §4.4): request a run (202, coalesced with a run
+ * already queued or running) and read a run.
+ * @module
+ */
+import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
+import type { StoredResponse, SyncRunRecord } from "../../contracts/storage.ts";
+import { notFound, validationError } from "../../http/errors.ts";
+import { json } from "../../http/respond.ts";
+import type { ApiResponse } from "../../http/types.ts";
+import { runView } from "../../jobs/sync_runner.ts";
+
+async function requestSync(ctx: Context): Promise<ApiResponse> {
+  const source = ctx.body.kind === "json" ? ctx.body.value.source : undefined;
+  if (source !== undefined && (typeof source !== "string" || source.length === 0)) {
+    throw validationError("source", "invalid_value", "source must be a source name");
+  }
+  const accepted = (json: string): StoredResponse => {
+    const run = JSON.parse(json) as SyncRunRecord;
+    return { status: 202, location: `/api/v1/documents/sync/${run.id}`, body: JSON.stringify(runView(run)) };
+  };
+  const { run } = await ctx.app.sync.request(ctx.tenant, source ?? null, idempotencyTag(ctx, accepted));
+  return json(202, runView(run), { location: `/api/v1/documents/sync/${run.id}` });
+}
+
+async function getRun(ctx: Context): Promise<ApiResponse> {
+  const run = await ctx.tenant.getRun(ctx.params.id!);
+  if (!run) throw notFound("Sync run not found");
+  return json(200, runView(run));
+}
+
+/** The sync routes. */
+export const syncRoutes: ApiRoute[] = [
+  { method: "POST", pattern: "/api/v1/documents/sync", scope: "documents:write", body: "json", handle: requestSync },
+  { method: "GET", pattern: "/api/v1/documents/sync/:id", scope: "documents:read", handle: getRun },
+];

@@ -1,0 +1,31 @@
+/**
+ * How stores evaluate document filters and sort keys on compact columns: codes
+ * for the closed vocabularies, day numbers for dates. Shared by the file and
+ * memory stores so that both agree to the byte.
+ * @module
+ */
+import type { DocumentFilter, DocumentRecord } from "./storage.ts";
+
+export const TYPE_CODES = { invoice: 1, credit_note: 2, correction: 3, other: 4 } as const;
+export const FORMAT_CODES = { "ksef-fa2": 1, "ksef-fa3": 2, ubl: 3, cii: 4 } as const;
+export const NULL_DAY = -2147483648;
+
+/** Days since 1970-01-01 of a YYYY-MM-DD date, or NULL_DAY. */
+export function dayNumber(date: string | null | undefined): number {
+  if (!date) return NULL_DAY;
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(ms) ? NULL_DAY : Math.floor(ms / 86_400_000);
+}
+
+/** True when a document record passes a filter (the exact check). */
+export function matchesFilter(d: DocumentRecord, f: DocumentFilter): boolean {
+  if (f.type !== undefined && d.type !== f.type) return false;
+  if (f.format !== undefined && d.format !== f.format) return false;
+  if (f.xml_available !== undefined && d.xml_available !== f.xml_available) return false;
+  if (f.seller_tax_id !== undefined && d.seller?.tax_id !== f.seller_tax_id) return false;
+  if (f.buyer_tax_id !== undefined && d.buyer?.tax_id !== f.buyer_tax_id) return false;
+  if (f.ksef_number !== undefined && (d.ksef_number ?? null) !== f.ksef_number) return false;
+  if (f.issue_date_from !== undefined && (d.issue_date === null || d.issue_date < f.issue_date_from)) return false;
+  if (f.issue_date_to !== undefined && (d.issue_date === null || d.issue_date > f.issue_date_to)) return false;
+  return true;
+}

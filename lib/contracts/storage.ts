@@ -1,0 +1,273 @@
+/**
+ * The storage contract the API is written against. Every call that touches a
+ * tenant's data goes through a `TenantStore` obtained for that tenant, so a
+ * handler cannot reach another tenant's data by forgetting a filter. Everything
+ * is asynchronous so that a database adapter fits the same shape.
+ * @module
+ */
+import type { TokenRecord } from "../auth/tokens.ts";
+import type { DocumentType, InvoiceFormat } from "../formats/invoice/model.ts";
+import type { StreamBody } from "../http/types.ts";
+
+/** A party as the document JSON shows it. */
+export interface PartySummary {
+  name: string | null;
+  tax_id: string | null;
+}
+
+/** Totals as the document JSON shows them (decimal strings). */
+export interface TotalsSummary {
+  net: string | null;
+  tax: string | null;
+  gross: string | null;
+}
+
+/** The fields of a document that come from its XML (or from source metadata before it). */
+export interface DocumentFields {
+  type: DocumentType | null;
+  format: InvoiceFormat | null;
+  number: string | null;
+  issue_date: string | null;
+  currency: string | null;
+  seller: PartySummary | null;
+  buyer: PartySummary | null;
+  totals: TotalsSummary | null;
+}
+
+/** A stored document (API.md §4) without its links. */
+export interface DocumentRecord extends DocumentFields {
+  id: string;
+  source: string;
+  external_id: string;
+  /** The number KSeF assigned (API.md §4), when the source knows it. */
+  ksef_number: string | null;
+  xml_available: boolean;
+  sha256: string | null;
+  size: number | null;
+  received_at: string | null;
+  synced_at: string;
+  updated_at: string;
+}
+
+/** What a sync hands to storage for one document of a source. */
+export interface DocumentInput {
+  source: string;
+  external_id: string;
+  fields: DocumentFields;
+  /** The stored XML blob, or null while the XML is not yet available. */
+  xml: BlobInfo | null;
+  received_at: string | null;
+  /** The KSeF number, when the source knows it (absent = null). */
+  ksef_number?: string | null;
+}
+
+/** The outcome of an upsert. */
+export type UpsertOutcome = "created" | "updated" | "unchanged";
+
+/** Filters of API.md §4.1, already validated. */
+export interface DocumentFilter {
+  type?: DocumentType;
+  format?: InvoiceFormat;
+  issue_date_from?: string;
+  issue_date_to?: string;
+  seller_tax_id?: string;
+  buyer_tax_id?: string;
+  xml_available?: boolean;
+  ksef_number?: string;
+}
+
+/** Page-mode sort orders of API.md §4.1. */
+export type DocumentSort = "-issue_date" | "issue_date" | "-synced_at" | "synced_at";
+
+/** A slice of a change feed: items as their JSON bytes, and where to continue. */
+export interface ChangePage {
+  items: Uint8Array[];
+  /** Feed position after the last entry looked at; the next page starts there. */
+  next: number;
+  /** True when entries after `next` exist now. */
+  hasMore: boolean;
+}
+
+/** A content-addressed blob. */
+export interface BlobInfo {
+  sha256: string;
+  size: number;
+}
+
+/** A stored blob that can be read whole or streamed. */
+export interface StoredBlob extends BlobInfo, StreamBody {
+  /** The whole content; for small blobs and for parsing. */
+  bytes(): Promise<Uint8Array>;
+}
+
+/** A stored item with its JSON bytes, ready to send. */
+export interface Stored<T> {
+  record: T;
+  json: Uint8Array;
+}
+
+/** An accepted submission (API.md §5) without its links. */
+export interface SubmissionRecord extends DocumentFields {
+  id: string;
+  status: "accepted";
+  sha256: string;
+  size: number;
+  created_at: string;
+}
+
+/** What the submissions endpoint hands to storage. */
+export interface SubmissionInput {
+  fields: DocumentFields;
+  xml: BlobInfo;
+}
+
+/** A sync run (API.md §4.4). */
+export interface SyncRunRecord {
+  id: string;
+  source: string;
+  status: "queued" | "running" | "succeeded" | "failed";
+  requested_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  counts: { fetched: number; created: number; updated: number; unchanged: number; failed: number };
+  errors: { external_id: string; code: string; message: string }[];
+  error: { code: string; message: string } | null;
+  /** While the source waits out a limit: until when (ISO time); null otherwise (absent in records older than it). */
+  waiting_until?: string | null;
+}
+
+/** The change feeds that webhooks read (the outbox is the change logs themselves). */
+export type Collection = "documents" | "submissions" | "runs";
+
+/** One raw change: the version of a record as it was written at feed position `seq`. */
+export interface RawChange {
+  seq: number;
+  json: Uint8Array;
+  /** True when this is the record's first version (a creation). */
+  first: boolean;
+}
+
+/** A response kept for an idempotency key (API.md §7). */
+export interface StoredResponse {
+  status: number;
+  location: string | null;
+  body: string;
+}
+
+/** An idempotency key's record. */
+export interface IdempotencyRecord {
+  key: string;
+  fingerprint: string;
+  response: StoredResponse;
+  created_at: string;
+}
+
+/**
+ * The idempotency key of the request that causes an effect. The store commits
+ * it with the effect (in the same write), so that a crash between the effect
+ * and the key's record cannot make a retry execute twice.
+ */
+export interface IdempotencyTag {
+  key: string;
+  fingerprint: string;
+  /** The response to keep, from the JSON of the record the effect created. */
+  respond(recordJson: string): StoredResponse;
+}
+
+/** A webhook endpoint (API.md §6). */
+export interface WebhookRecord {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: "enabled" | "disabled" | "deleted";
+  secret: string;
+  created_at: string;
+  disabled_reason?: string | null;
+}
+
+/** Where a webhook endpoint's deliveries stand: a position in each feed, and events waiting for a retry. */
+export interface DeliveryState {
+  positions: Record<Collection, number>;
+  retries: { event_id: string; type: string; collection: Collection; seq: number; attempts: number; next_at: number }[];
+}
+
+/** One tenant's data. */
+export interface TenantStore {
+  readonly tenant: string;
+
+  putBlob(bytes: Uint8Array): Promise<BlobInfo>;
+  getBlob(sha256: string): Promise<StoredBlob | null>;
+  /** A derived blob (e.g. a PDF rendering) under a key, kept once made. */
+  putDerived(key: string, bytes: Uint8Array): Promise<BlobInfo>;
+  getDerived(key: string): Promise<StoredBlob | null>;
+
+  /** Creates or updates the document of (source, external_id); a document that changes moves to the end of the feed. */
+  upsertDocument(input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }>;
+  getDocument(id: string): Promise<Stored<DocumentRecord> | null>;
+  /** The change feed from position `after`, at most `limit` items, looking at no more than `maxScan` entries. */
+  documentChanges(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage>;
+  /** Page mode: `limit` items from `offset` in `sort` order, and the total that match. */
+  documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): Promise<{ items: Uint8Array[]; total: number }>;
+
+  /** Stores a submission unless one with the same XML hash or business key exists. */
+  createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }>;
+  getSubmission(id: string): Promise<Stored<SubmissionRecord> | null>;
+  submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage>;
+
+  /** The queued or running run of a source, or a new queued one (coalescing, API.md §4.4). */
+  requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }>;
+  saveRun(run: SyncRunRecord): Promise<void>;
+  getRun(id: string): Promise<SyncRunRecord | null>;
+  /** Runs that are queued or running (for resumption at startup). */
+  activeRuns(): Promise<SyncRunRecord[]>;
+
+  /** Feed length of a collection: the position after its newest change. */
+  feedLength(collection: Collection): Promise<number>;
+  /** Every change from `from` (superseded versions included), at most `limit`. */
+  rawChanges(collection: Collection, from: number, limit: number): Promise<RawChange[]>;
+
+  /** The record of an idempotency key, or null when unknown or older than `maxAgeMs`. */
+  getIdempotency(key: string, now: number, maxAgeMs: number): Promise<IdempotencyRecord | null>;
+  putIdempotency(record: IdempotencyRecord): Promise<void>;
+  /** Marks a key as executing; false when a live request (in any process or node) holds it (409 IDEMPOTENCY_KEY_IN_USE). */
+  beginIdempotent(key: string): Promise<boolean>;
+  endIdempotent(key: string): Promise<void>;
+
+  /**
+   * Takes or renews the lease `name` (e.g. a sync run, a webhook endpoint) for `owner` until `leaseMs` from now;
+   * false while another owner holds it. Work that needs one executor among several nodes runs under a lease, so a
+   * node that dies frees its work when the lease runs out.
+   */
+  claimLease(name: string, owner: string, leaseMs: number): Promise<boolean>;
+  releaseLease(name: string, owner: string): Promise<void>;
+
+  createWebhook(input: Omit<WebhookRecord, "id" | "status">, idem?: IdempotencyTag): Promise<WebhookRecord>;
+  getWebhook(id: string): Promise<WebhookRecord | null>;
+  /** Enabled and disabled endpoints (not deleted), oldest first. */
+  listWebhooks(): Promise<WebhookRecord[]>;
+  saveWebhook(record: WebhookRecord): Promise<void>;
+  getDeliveryState(webhookId: string): Promise<DeliveryState | null>;
+  saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void>;
+}
+
+/** Tokens and tenants: the only data that is not tenant-scoped. */
+export interface TokenStore {
+  find(keyId: string): Promise<TokenRecord | null>;
+  create(token: TokenRecord): Promise<void>;
+  list(tenant?: string): Promise<TokenRecord[]>;
+  /** Marks a token revoked; false when there is no such token. */
+  revoke(keyId: string, now: string): Promise<boolean>;
+}
+
+/** A storage backend. */
+export interface Storage {
+  readonly tokens: TokenStore;
+  tenant(id: string): TenantStore;
+  tenants(): Promise<string[]>;
+  /** A long-lived random secret of this installation (e.g. for signing cursors), created on first use. */
+  secret(name: string): Promise<Uint8Array>;
+  /** Throws when storage cannot be written (readiness). */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}

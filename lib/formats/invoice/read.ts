@@ -1,0 +1,84 @@
+/**
+ * The entry point for invoices: detects the format by the root element's
+ * namespace and local name (FIELDS.md) and reads it into the one invoice model
+ * (API.md §8); checks the fields a submission needs (API.md §5). Parsing the
+ * bytes is lib/xml's job; this module only sees the tree.
+ * @module
+ */
+
+import { validationError } from "../../http/errors.ts";
+import type { XmlDocument } from "../xml/tree.ts";
+import { CII_RSM_NS, readCii } from "./cii.ts";
+import { KSEF_FA2_NS, KSEF_FA3_NS, readKsef } from "./ksef.ts";
+import type { Invoice } from "./model.ts";
+import { readUbl, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./ubl.ts";
+
+/**
+ * The root element each invoice was read from, for the XML paths of
+ * `requireSubmissionFields` (a UBL CreditNote and an Invoice with code 381 both
+ * read as type credit_note). Kept out of the model: it is not invoice data.
+ */
+const ROOTS = new WeakMap<Invoice, string>();
+
+/** Reads a parsed KSeF FA(2)/FA(3), UBL 2.1 or CII D16B invoice; any other root is a 422. */
+export function readInvoice(doc: XmlDocument): Invoice {
+  const root = doc.root;
+  let inv: Invoice;
+  if (root.local === "Faktura" && root.ns === KSEF_FA3_NS) inv = readKsef(root, "ksef-fa3");
+  else if (root.local === "Faktura" && root.ns === KSEF_FA2_NS) inv = readKsef(root, "ksef-fa2");
+  else if (root.local === "Invoice" && root.ns === UBL_INVOICE_NS) inv = readUbl(root);
+  else if (root.local === "CreditNote" && root.ns === UBL_CREDIT_NOTE_NS) inv = readUbl(root);
+  else if (root.local === "CrossIndustryInvoice" && root.ns === CII_RSM_NS) inv = readCii(root);
+  else {
+    throw validationError(
+      "xml",
+      `unsupported root element {${root.ns}}${root.local}`,
+      "The XML is not a supported invoice format (KSeF FA(2), FA(3), UBL 2.1, CII)",
+    );
+  }
+  ROOTS.set(inv, root.local);
+  return inv;
+}
+
+/** Throws 422 `required`, naming the XML path, when the number, issue date or seller tax id is missing. */
+export function requireSubmissionFields(inv: Invoice): void {
+  const paths = _paths(inv);
+  if (inv.number === null) throw _required(paths.number, "invoice number");
+  if (inv.issue_date === null) throw _required(paths.issueDate, "issue date");
+  if (inv.seller.tax_id === null) throw _required(paths.sellerTaxId, "seller tax id");
+}
+
+function _required(path: string, what: string) {
+  return validationError(path, "required", `The ${what} is required (${path.slice(4)})`);
+}
+
+/** Where each required field lives, in the format's own terms (FIELDS.md). */
+function _paths(inv: Invoice): { number: string; issueDate: string; sellerTaxId: string } {
+  switch (inv.format) {
+    case "ksef-fa2":
+    case "ksef-fa3":
+      return {
+        number: "xml:/Faktura/Fa/P_2",
+        issueDate: "xml:/Faktura/Fa/P_1",
+        sellerTaxId: "xml:/Faktura/Podmiot1/DaneIdentyfikacyjne/NIP",
+      };
+    case "ubl": {
+      const root = ROOTS.get(inv) === "CreditNote" ? "/CreditNote" : "/Invoice";
+      return {
+        number: `xml:${root}/cbc:ID`,
+        issueDate: `xml:${root}/cbc:IssueDate`,
+        sellerTaxId: `xml:${root}/cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID`,
+      };
+    }
+    case "cii": {
+      const doc = "xml:/rsm:CrossIndustryInvoice/rsm:ExchangedDocument";
+      return {
+        number: `${doc}/ram:ID`,
+        issueDate: `${doc}/ram:IssueDateTime/udt:DateTimeString`,
+        sellerTaxId:
+          "xml:/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement" +
+          "/ram:SellerTradeParty/ram:SpecifiedTaxRegistration/ram:ID",
+      };
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * What the file store keeps of each record in its slot (see record_log.ts): the index columns of documents,
+ * submissions, runs and webhooks, the idempotency meta an effect record carries, and the feed walk that
+ * skips superseded versions. Pure functions over a RecordLog; the tenant store composes them.
+ * @module
+ */
+import { businessKey } from "../../lib/api/documents/document_json.ts";
+import type { ChangePage, DocumentRecord, IdempotencyRecord, IdempotencyTag, SubmissionRecord, SyncRunRecord, WebhookRecord } from "../../lib/contracts/storage.ts";
+import { hash32 } from "./crc32.ts";
+import { dayNumber, FORMAT_CODES, NULL_DAY, TYPE_CODES } from "../../lib/contracts/document_filter.ts";
+import type { RecordLog, SlotColumns } from "./record_log.ts";
+
+const dec = new TextDecoder();
+
+/** Parses a record's JSON bytes. */
+export function parseRecord<T>(bytes: Uint8Array): T {
+  return JSON.parse(dec.decode(bytes)) as T;
+}
+
+export const RUN_STATUS = { queued: 1, running: 2, succeeded: 3, failed: 4 } as const;
+export const WEBHOOK_STATUS = { enabled: 1, disabled: 2, deleted: 3 } as const;
+
+/** What an effect record carries of the request that caused it (committed in the same write). */
+export interface IdemMeta {
+  key: string;
+  fingerprint: string;
+  response: IdempotencyRecord["response"];
+  created_at: string;
+}
+
+export function idemMeta(idem: IdempotencyTag | undefined, json: string, now: string): IdemMeta | null {
+  return idem ? { key: idem.key, fingerprint: idem.fingerprint, response: idem.respond(json), created_at: now } : null;
+}
+
+export function docColumns(json: Uint8Array): SlotColumns {
+  const d = parseRecord<DocumentRecord>(json);
+  return {
+    time: Date.parse(d.synced_at),
+    day: dayNumber(d.issue_date),
+    h: [d.seller?.tax_id ? hash32(d.seller.tax_id) : 0, d.buyer?.tax_id ? hash32(d.buyer.tax_id) : 0, hash32(`${d.source}\u0000${d.external_id}`), d.ksef_number ? hash32(d.ksef_number) : 0],
+    c: [d.type ? TYPE_CODES[d.type] : 0, d.format ? FORMAT_CODES[d.format] : 0, d.xml_available ? 1 : 0, 0],
+  };
+}
+
+export function subColumns(json: Uint8Array): SlotColumns {
+  const s = parseRecord<SubmissionRecord>(json);
+  return {
+    time: Date.parse(s.created_at),
+    day: dayNumber(s.issue_date),
+    h: [0, hash32(s.sha256), hash32(businessKey(s)), 0],
+    c: [0, 0, 0, 0],
+  };
+}
+
+export function webhookColumns(json: Uint8Array): SlotColumns {
+  const w = parseRecord<WebhookRecord>(json);
+  return { time: Date.parse(w.created_at), day: NULL_DAY, h: [0, 0, 0, 0], c: [WEBHOOK_STATUS[w.status], 0, 0, 0] };
+}
+
+export function runColumns(json: Uint8Array): SlotColumns {
+  const r = parseRecord<SyncRunRecord>(json);
+  return { time: Date.parse(r.requested_at), day: NULL_DAY, h: [hash32(r.source), 0, 0, 0], c: [RUN_STATUS[r.status], 0, 0, 0] };
+}
+
+// Walks the feed from `after`: an entry counts only if it is its record's latest change.
+export function walkFeed(
+  log: RecordLog, after: number, limit: number, maxScan: number,
+  pass: (o: number) => boolean, exact: ((json: Uint8Array) => boolean) | null,
+): ChangePage {
+  const picked: number[] = [];
+  let seq = Math.max(0, after);
+  const end = Math.min(log.feedLength, seq + maxScan);
+  const BATCH = Math.max(limit * 2, 256);
+  outer: while (seq < end) {
+    const ords = log.feedOrdinals(seq, Math.min(BATCH, end - seq));
+    for (let i = 0; i < ords.length; i++, seq++) {
+      const o = ords[i]!;
+      if (log.u32[o * 12 + 3] !== seq || !pass(o)) continue;
+      if (exact && !exact(log.read(o))) continue;
+      picked.push(o);
+      if (picked.length === limit) {
+        seq++;
+        break outer;
+      }
+    }
+  }
+  return { items: log.readMany(picked), next: seq, hasMore: seq < log.feedLength };
+}

@@ -1,0 +1,72 @@
+/**
+ * A cross-process lock for a shared data directory: a lock file created with
+ * O_EXCL that names its holder's pid. A lock whose holder has died (kill -9) is
+ * broken by renaming it away, so only one waiter can break it. Held only around
+ * short synchronous writes; waiters sleep 1 ms at a time (Atomics.wait).
+ * @module
+ */
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { isProcessAlive } from "../atomic.ts";
+
+const WAIT_LIMIT_MS = 10_000; // a write holds the lock for an fsync or two: this is a stuck holder
+const _sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+
+/** Runs `fn` holding the lock file at `path`. */
+export function withFileLock<T>(path: string, fn: () => T): T {
+  const started = Date.now();
+  for (;;) {
+    try {
+      const fd = openSync(path, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(path, "utf8"));
+    } catch {
+      continue; // released meanwhile
+    }
+    if (holder > 0 && !isProcessAlive(holder)) {
+      try {
+        renameSync(path, `${path}.broken-${process.pid}`);
+        rmSync(`${path}.broken-${process.pid}`, { force: true });
+      } catch {
+        // Another waiter broke it first.
+      }
+      continue;
+    }
+    if (Date.now() - started > WAIT_LIMIT_MS) throw new Error(`Cannot take the lock ${path}: held by process ${holder}`);
+    Atomics.wait(_sleeper, 0, 0, 1);
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
+/** Creates a marker file naming this process; false when a live process holds it already. */
+export function claimMarker(path: string): boolean {
+  for (;;) {
+    try {
+      const fd = openSync(path, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(path, "utf8"));
+    } catch {
+      continue;
+    }
+    if (holder > 0 && isProcessAlive(holder)) return false;
+    rmSync(path, { force: true }); // left by a process that died mid-request
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * The Postgres store's schema, as numbered migrations that the store applies
+ * itself at open. A migration is never edited once released: changes come as a
+ * new version. Applying them is idempotent (versions already in
+ * `schema_migrations` are skipped) and safe when several nodes start at once:
+ * one transaction under `pg_advisory_xact_lock` applies what is missing.
+ * @module
+ */
+import { inTransaction, numberOf, type PgPool } from "./client.ts";
+
+/** One schema version: statements run in order, in one transaction. */
+export interface Migration {
+  version: number;
+  name: string;
+  statements: readonly string[];
+}
+
+/** Every migration, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "initial schema",
+    statements: [
+      `CREATE TABLE tenants (
+        id text PRIMARY KEY,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      // Token records hold the secret's SHA-256 only (API.md §3), never the secret.
+      `CREATE TABLE tokens (
+        key_id text PRIMARY KEY,
+        tenant text NOT NULL,
+        secret_sha256 text NOT NULL,
+        scopes text[] NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz,
+        revoked_at timestamptz,
+        ord bigint GENERATED ALWAYS AS IDENTITY
+      )`,
+      `CREATE INDEX tokens_by_tenant ON tokens (tenant, ord)`,
+      `CREATE TABLE installation (
+        name text PRIMARY KEY,
+        value bytea NOT NULL
+      )`,
+      // One row per (tenant, collection): the feed's length, and the lock that orders its writers.
+      `CREATE TABLE feeds (
+        tenant text NOT NULL,
+        collection text NOT NULL CHECK (collection IN ('documents', 'submissions', 'runs')),
+        length bigint NOT NULL DEFAULT 0,
+        PRIMARY KEY (tenant, collection)
+      )`,
+      // Every version of every record, at its feed position (the webhook outbox).
+      `CREATE TABLE changes (
+        tenant text NOT NULL,
+        collection text NOT NULL,
+        seq bigint NOT NULL,
+        first boolean NOT NULL,
+        json text NOT NULL,
+        PRIMARY KEY (tenant, collection, seq)
+      )`,
+      // The latest version of each document: its JSON as sent, and index columns for filters and sorts.
+      `CREATE TABLE documents (
+        tenant text NOT NULL,
+        id text NOT NULL,
+        source text NOT NULL,
+        external_id text NOT NULL,
+        seq bigint NOT NULL,
+        ord bigint NOT NULL,
+        type text,
+        format text,
+        issue_day integer,
+        seller_tax_id text,
+        buyer_tax_id text,
+        xml_available boolean NOT NULL,
+        sha256 text,
+        synced_at timestamptz NOT NULL,
+        json text NOT NULL,
+        PRIMARY KEY (tenant, id),
+        CONSTRAINT documents_external_id UNIQUE (tenant, source, external_id),
+        CONSTRAINT documents_feed UNIQUE (tenant, seq)
+      )`,
+      // Page mode: a btree read backwards gives DESC NULLS FIRST, so "nulls last" both ways needs two.
+      `CREATE INDEX documents_issue_asc ON documents (tenant, issue_day ASC NULLS LAST, ord ASC)`,
+      `CREATE INDEX documents_issue_desc ON documents (tenant, issue_day DESC NULLS LAST, ord DESC)`,
+      `CREATE INDEX documents_synced ON documents (tenant, synced_at, ord)`,
+      `CREATE INDEX documents_seller ON documents (tenant, seller_tax_id)`,
+      `CREATE INDEX documents_buyer ON documents (tenant, buyer_tax_id)`,
+      // Duplicates (API.md §5) are refused by these constraints, not by a check before the insert.
+      `CREATE TABLE submissions (
+        tenant text NOT NULL,
+        id text NOT NULL,
+        seq bigint NOT NULL,
+        sha256 text NOT NULL,
+        business_key bytea NOT NULL,
+        created_at timestamptz NOT NULL,
+        json text NOT NULL,
+        PRIMARY KEY (tenant, id),
+        CONSTRAINT submissions_feed UNIQUE (tenant, seq),
+        CONSTRAINT submissions_same_bytes UNIQUE (tenant, sha256),
+        CONSTRAINT submissions_same_business_key UNIQUE (tenant, business_key)
+      )`,
+      `CREATE TABLE runs (
+        tenant text NOT NULL,
+        id text NOT NULL,
+        ord bigint NOT NULL,
+        source text NOT NULL,
+        status text NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+        json text NOT NULL,
+        PRIMARY KEY (tenant, id)
+      )`,
+      // At most one queued or running run per tenant and source (API.md §4.4: requests coalesce).
+      `CREATE UNIQUE INDEX runs_one_active ON runs (tenant, source) WHERE status IN ('queued', 'running')`,
+      `CREATE TABLE idempotency (
+        tenant text NOT NULL,
+        key text NOT NULL,
+        created_at timestamptz NOT NULL,
+        record text NOT NULL,
+        PRIMARY KEY (tenant, key)
+      )`,
+      `CREATE INDEX idempotency_age ON idempotency (tenant, created_at)`,
+      // Keys whose first request is executing, on any node: a lease, so that a node that dies mid-request frees them.
+      `CREATE TABLE idempotency_claims (
+        tenant text NOT NULL,
+        key text NOT NULL,
+        owner text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant, key)
+      )`,
+      `CREATE TABLE webhooks (
+        tenant text NOT NULL,
+        id text NOT NULL,
+        ord bigint GENERATED ALWAYS AS IDENTITY,
+        status text NOT NULL,
+        json text NOT NULL,
+        PRIMARY KEY (tenant, id)
+      )`,
+      `CREATE TABLE deliveries (
+        tenant text NOT NULL,
+        webhook_id text NOT NULL,
+        state text NOT NULL,
+        PRIMARY KEY (tenant, webhook_id)
+      )`,
+      `CREATE TABLE blobs (
+        tenant text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('content', 'derived')),
+        key text NOT NULL,
+        size integer NOT NULL,
+        data bytea NOT NULL,
+        PRIMARY KEY (tenant, kind, key)
+      )`,
+      // Uncompressed out-of-line storage: substring() then reads only the TOAST chunks of the range
+      // (PostgreSQL docs, "ALTER TABLE … SET STORAGE": EXTERNAL makes substring on bytea faster).
+      `ALTER TABLE blobs ALTER COLUMN data SET STORAGE EXTERNAL`,
+    ],
+  },
+  {
+    version: 2,
+    name: "leases for work with one executor among nodes (sync runs, webhook endpoints)",
+    statements: [
+      `CREATE TABLE leases (
+        tenant text NOT NULL,
+        name text NOT NULL,
+        owner text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant, name)
+      )`,
+    ],
+  },
+  {
+    version: 3,
+    name: "documents.ksef_number for the ksef_number filter (API.md §4.1)",
+    statements: [
+      `ALTER TABLE documents ADD COLUMN ksef_number text`,
+      `CREATE INDEX documents_ksef_number ON documents (tenant, ksef_number)`,
+    ],
+  },
+];
+
+/** Applies the migrations that the database lacks; returns the versions applied now. */
+export async function migrate(pool: PgPool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  return inTransaction(pool, async (c) => {
+    // Per schema, so that test runs in separate schemas of one database do not queue behind each other.
+    await c.query("SELECT pg_advisory_xact_lock(hashtext('integrator-api schema ' || current_schema()))");
+    await c.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = new Set((await c.query("SELECT version FROM schema_migrations")).rows.map((r) => numberOf(r.version)));
+    const known = Math.max(0, ...migrations.map((m) => m.version));
+    const newest = Math.max(0, ...done);
+    if (newest > known) throw new RangeError(`The database schema is at version ${newest}, newer than this code knows (${known})`);
+    const applied: number[] = [];
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
+      for (const sql of m.statements) await c.query(sql);
+      await c.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [m.version, m.name]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}
