@@ -16,7 +16,7 @@ async function documents(url: string, token: string): Promise<Record<string, unk
 }
 
 test("kill -9 during a ksef sync, then a restart: every invoice exactly once", async () => {
-  const sim = await startKsefSimulator({ tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead"] }], packageLimit: 20, partDelayMs: 300 });
+  const sim = await startKsefSimulator({ tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead"] }], packageLimit: 30, partDelayMs: 300 });
   const data = mkdtempSync(join(tmpdir(), "ksef-crash-"));
   try {
     for (let i = 0; i < INVOICES; i++) sim.add({ seller: PARTNER, buyer: NIP, xml: invoiceXml(`K-${i}`), invoiceNumber: `K-${i}` });
@@ -39,6 +39,7 @@ test("kill -9 during a ksef sync, then a restart: every invoice exactly once", a
       await first.exited;
     }
     assert.ok(before > 0 && before < INVOICES, `killed mid-sync after ${before} documents`);
+    console.log(`# killed after ${before} documents`);
 
     const second = await startChild(["--data", data, "--rate-limit", "off"]);
     try {
