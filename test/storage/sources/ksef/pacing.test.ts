@@ -56,3 +56,29 @@ test("the source keeps to KSeF's hourly export limit by waiting, and says until 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a pull abandoned mid-package (a crash) re-reads that package on the next pull: nothing lost", async () => {
+  const sim = await startKsefSimulator({ tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead"] }], packageLimit: 4 });
+  const dir = mkdtempSync(join(tmpdir(), "ksef-resume-"));
+  try {
+    for (let i = 0; i < 10; i++) sim.add({ seller: PARTNER, buyer: NIP, xml: invoiceXml(`M-${i}`), invoiceNumber: `M-${i}` });
+    const make = () => ksefSource({ name: "ksef", baseUrl: sim.url, nip: NIP, token: TOKEN, subjects: ["Subject2"], stateFile: join(dir, "state.json"), tuning: FAST });
+    const stored = new Set<string>();
+    let n = 0;
+    for await (const item of make().pull(new AbortController().signal)) {
+      if (++n === 6) break; // dies holding the 6th item (2nd package), before storing it
+      stored.add(item.external_id);
+      await item.ack();
+    }
+    const again: string[] = [];
+    for await (const item of make().pull(new AbortController().signal)) {
+      again.push(item.external_id);
+      await item.ack();
+    }
+    assert.ok(again.length < 10, "the first package is not read again");
+    assert.deepEqual(new Set([...stored, ...again]), new Set(sim.invoices.map((i) => i.ksefNumber)));
+  } finally {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
