@@ -4,7 +4,7 @@
  * and download its exact bytes or its PDF rendering.
  * @module
  */
-import { fieldsFromInvoice } from "../documents/document_json.ts";
+import { fieldsFromInvoice } from "../../contracts/record_json.ts";
 import { pdfResponse } from "../pdf_download.ts";
 import { readInvoiceXml } from "../../formats/invoice/read_xml.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
