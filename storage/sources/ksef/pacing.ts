@@ -34,6 +34,8 @@ export const KSEF_LIMITS: Readonly<Record<EndpointGroup, RateLimit>> = {
 
 const WINDOWS = [["perSecond", 1000], ["perMinute", 60_000], ["perHour", 3_600_000]] as const;
 const HOUR = 3_600_000;
+/** KSeF counts requests when they arrive, we when they leave: a full window is waited out this much longer. */
+export const PACING_MARGIN_MS = 250;
 
 /** Times of past requests per group, for the state file. */
 export type PacingHistory = Partial<Record<EndpointGroup, number[]>>;
@@ -60,9 +62,9 @@ export class Pacer {
       const max = limit[key];
       if (max === undefined) continue;
       if (max <= 0) throw new RangeError(`KSeF limit ${group}.${key} must be positive`);
-      const inWindow = times.filter((t) => t > now - span);
+      const inWindow = times.filter((t) => t > now - span - PACING_MARGIN_MS);
       // The request may go once the oldest request that keeps the window full has left it.
-      if (inWindow.length >= max) wait = Math.max(wait, inWindow[inWindow.length - max]! + span - now);
+      if (inWindow.length >= max) wait = Math.max(wait, inWindow[inWindow.length - max]! + span + PACING_MARGIN_MS - now);
     }
     return wait;
   }
