@@ -4,7 +4,7 @@
  * here keyed by "METHOD pattern", and a route without an entry, or an entry
  * without a route, is a TypeError at startup, so the document cannot drift from
  * the router. The error responses of each operation follow from its scope, its
- * method and its body kind. Schemas live in lib/openapi_schemas.ts.
+ * method and its body kind. Schemas live in schemas.ts beside it.
  * @module
  */
 import type { ApiRoute } from "../context.ts";

@@ -21,9 +21,7 @@ export function ref(name: string, kind: "schemas" | "parameters" | "headers" | "
   return { $ref: `#/components/${kind}/${name}` };
 }
 
-// The same lists as lib/documents/list_query.ts (which does not export them); the
-// HTTP test sends every value and an invalid one, so a drift shows up there.
-const CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}"; // lib/ids.ts: prefix, then 26 Crockford base32 characters
+const CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}"; // lib/contracts/ids.ts: prefix, then 26 Crockford base32 characters
 
 
 const STRING: Json = { type: "string" };

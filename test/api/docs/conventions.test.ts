@@ -1,7 +1,7 @@
 /**
  * The conventions of the reference page (lib/api/docs/conventions.ts): the Node
  * verification snippet a reader copies really verifies what the server's own
- * signer (lib/webhooks/signature.ts) produces, and refuses tampered, foreign,
+ * signer (lib/jobs/webhooks/signature.ts) produces, and refuses tampered, foreign,
  * stale and unsigned messages.
  */
 import assert from "node:assert/strict";
