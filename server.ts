@@ -28,6 +28,7 @@ import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
 import type { Storage } from "./lib/contracts/storage.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { httpSource } from "./storage/sources/http.ts";
+import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
 import { parseKsefSourceConfig } from "./storage/sources/ksef/config.ts";
 import { ksefSource } from "./storage/sources/ksef/source.ts";
@@ -176,7 +177,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   checkSourcesFile(dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
-    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config),
+    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config), pdfFonts: readPdfFontFiles(),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
     executeSyncs: role !== "worker",
     webhooks: {

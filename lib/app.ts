@@ -8,6 +8,7 @@
  */
 import { createCursorCodec } from "./api/cursor.ts";
 import { documentRoutes } from "./api/documents/routes.ts";
+import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 import type { ApiRoute, AppServices, Context } from "./api/context.ts";
 import { createDocsPage } from "./api/docs/docs_route.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
@@ -63,6 +64,8 @@ export interface AppOptions {
   nodeId?: string;
   /** False when another process runs the sync runs this app records (WORKERS > 1); default true. */
   executeSyncs?: boolean;
+  /** The TrueType files PDFs are drawn with (storage/fonts/font_files.ts reads the shipped ones); without them `/pdf` answers 500. */
+  pdfFonts?: PdfFontFiles;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
   webhooks?: { transport?: WebhookTransport; schedule?: readonly number[]; allowPrivate?: boolean; random?: () => number };
 }
@@ -99,6 +102,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
     pages: new PageCache(),
+    pdfFonts: options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts),
   };
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
