@@ -8,11 +8,11 @@
  * is not trusted: every request has a timeout and a size limit, redirects are
  * never followed (the token stays with its origin), and a page of the wrong
  * shape fails the run naming what was wrong (issue 15 #2). A tenant's http
- * sources are listed in `<data>/sources.json` (configuredHttpSources).
+ * sources are listed in `<data>/sources.json` (read by server.ts).
  * @module
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { SourceError, type DocumentSource, type SourceItem } from "../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../atomic.ts";
 
@@ -189,19 +189,4 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
       }
     },
   };
-}
-
-/** An entry of `sources.json` (checked by readSourcesFile of sources_file.ts). */
-export interface HttpSourceEntry {
-  name: string;
-  type: string;
-  url?: string;
-  token?: string;
-}
-
-/** The http sources among a tenant's entries of `sources.json`, each keeping its position under the tenant's directory. */
-export function configuredHttpSources(dataDir: string, tenant: string, entries: readonly HttpSourceEntry[]): DocumentSource[] {
-  return entries.filter((s) => s.type === "http").map((s) => httpSource({
-    name: s.name, url: s.url!, token: s.token!, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
-  }));
 }

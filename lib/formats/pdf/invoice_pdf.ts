@@ -50,7 +50,7 @@ export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): Rend
   const ctx: RenderContext = { invoice, lang, labels: LABELS[lang], flow: new Flow(used), fonts: options.fonts, missing: new Set() };
   const title = documentTitle(invoice, lang);
 
-  _header(ctx, title);
+  _header(ctx, title, options.ksefNumber ?? null);
   _parties(ctx);
   _corrections(ctx);
   drawLineTable(ctx);
@@ -66,10 +66,11 @@ export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): Rend
 /** Width of the title column; the dates column takes the rest. */
 const _TITLE_WIDTH = 300;
 
-function _header(ctx: RenderContext, title: string): void {
+function _header(ctx: RenderContext, title: string, ksefNumber: string | null): void {
   const { invoice: inv, labels: L, flow } = ctx;
   const page = flow.page;
   const rows: [string, string][] = [];
+  if (ksefNumber !== null) rows.push([L.ksefNumber, ksefNumber]); // the official visualisation heads with it
   if (inv.issue_date !== null) rows.push([L.issueDate, inv.issue_date]);
   if ((inv.delivery?.date ?? null) !== null) rows.push([L.saleDate, inv.delivery?.date ?? ""]);
   if (inv.currency !== null) rows.push([L.currency, inv.currency]);
