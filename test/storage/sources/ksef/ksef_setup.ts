@@ -46,7 +46,8 @@ export async function setup(sim: Partial<SimOptions> = {}, source: Partial<KsefS
     sim: s, server, apiToken,
     sync: () => server.sync(apiToken),
     async docs(query = "") {
-      const res = await server.fetch(`/api/v1/documents?limit=500${query}`, apiToken);
+      // limit is of cursor mode, per_page of page mode: each is refused in the other (strict parameters).
+      const res = await server.fetch(`/api/v1/documents?${query.includes("page=") ? "per_page=200" : "limit=500"}${query}`, apiToken);
       return ((await res.json()) as { data: Record<string, unknown>[] }).data;
     },
     async close() {
