@@ -24,6 +24,8 @@ export interface XmlParseOptions {
   maxNameLength?: number;
   /** Most elements in a document. */
   maxElements?: number;
+  /** Most elements and attributes together; by default in proportion to the input (nodeBudget). */
+  maxNodes?: number;
   /** Largest input: bytes for a Uint8Array, UTF-16 code units for a string. No limit unless given. */
   maxSize?: number;
 }
@@ -40,6 +42,21 @@ export const XML_PARSE_LIMITS = {
   maxElements: 1_000_000,
 } as const;
 
+/**
+ * The tree costs some 100–200 bytes of memory per element or attribute, whatever their size in the input. Real
+ * invoices spend 30 bytes or more per element and 100 or more per attribute (test/fixtures/samples: 31.4 and
+ * 112 at least), so one node per 10 characters leaves them threefold room while a document of empty elements or
+ * short attributes is refused before its tree outgrows ~20 times its own size (issue 15 #15).
+ */
+export const CHARS_PER_NODE = 10;
+/** Small documents may be dense: up to this many nodes whatever their size. */
+export const NODE_FLOOR = 10_000;
+
+/** The default limit on elements and attributes for an input of `size` characters. */
+export function nodeBudget(size: number): number {
+  return NODE_FLOOR + Math.floor(size / CHARS_PER_NODE);
+}
+
 /** Parses an XML document (bytes in any encoding the runtime decodes, or text) into its element tree. */
 export function parseXml(input: Uint8Array | string, options: XmlParseOptions = {}): XmlDocument {
   const limits = {
@@ -47,6 +64,7 @@ export function parseXml(input: Uint8Array | string, options: XmlParseOptions = 
     maxAttributes: _checkLimit("maxAttributes", options.maxAttributes ?? XML_PARSE_LIMITS.maxAttributes),
     maxNameLength: _checkLimit("maxNameLength", options.maxNameLength ?? XML_PARSE_LIMITS.maxNameLength),
     maxElements: _checkLimit("maxElements", options.maxElements ?? XML_PARSE_LIMITS.maxElements),
+    maxNodes: 0,
   };
   const maxSize = options.maxSize;
   if (maxSize !== undefined) {
@@ -63,6 +81,7 @@ export function parseXml(input: Uint8Array | string, options: XmlParseOptions = 
     text = decoded.text;
     encoding = decoded.encoding;
   }
+  limits.maxNodes = _checkLimit("maxNodes", options.maxNodes ?? nodeBudget(text.length));
   const reader = new XmlReader(text, limits);
   const root = reader.read();
   // Text comes decoded: report what its declaration names, as bytes would have been decoded.

@@ -54,6 +54,8 @@ export interface ReaderLimits {
   maxAttributes: number;
   maxNameLength: number;
   maxElements: number;
+  /** Elements and attributes together: the tree's size, bounded in proportion to the input. */
+  maxNodes: number;
 }
 
 /** One parse: the text, the element stack, the name table, namespace scope and look-ahead caches. */
@@ -68,6 +70,7 @@ export class XmlReader {
   readonly #maxAttributes: number;
   readonly #maxNameLength: number;
   readonly #maxElements: number;
+  readonly #maxNodes: number;
   readonly #names: NameReader;
   readonly #scope = new NamespaceScope();
   /** The last start tag's name; its `next` is the guess for the next one. */
@@ -78,6 +81,7 @@ export class XmlReader {
   #top: XmlElement | null = null;
   #depth = 0;
   #count = 0;
+  #nodes = 0;
   /** The open elements, their names as written (for end tags) and their namespace undo lists. */
   readonly #elements: XmlElement[] = [];
   readonly #qnames: string[] = [];
@@ -100,6 +104,7 @@ export class XmlReader {
     this.#maxAttributes = limits.maxAttributes;
     this.#maxNameLength = limits.maxNameLength;
     this.#maxElements = limits.maxElements;
+    this.#maxNodes = limits.maxNodes;
     this.#names = new NameReader(this.#maxNameLength);
     // §2.11: CRLF and CR become LF. Line numbers and the columns before a line end stay the same.
     const s = text.indexOf("\r") >= 0 ? text.replace(LINE_ENDS, "\n") : text;
@@ -230,6 +235,8 @@ export class XmlReader {
       n++;
       if (attr.decl !== DECL_NONE) decls++;
     }
+    this.#nodes += 1 + n;
+    if (this.#nodes > this.#maxNodes) throw this.#fail(`Document has more than ${this.#maxNodes} elements and attributes for its size`, lt);
     let empty = false;
     if (c === SLASH) {
       if (s.charCodeAt(p + 1) !== GT) throw this.#unexpected(p + 1, "'>' after '/'");

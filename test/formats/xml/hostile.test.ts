@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { parseXml, XmlError } from "../../../lib/formats/xml/parse.ts";
+import { NODE_FLOOR, nodeBudget, parseXml, XmlError } from "../../../lib/formats/xml/parse.ts";
 import type { XmlElement } from "../../../lib/formats/xml/tree.ts";
 
 /** Generous: each case here takes well under a second on a loaded 2-core machine; a quadratic one takes minutes. */
@@ -68,7 +68,7 @@ describe("parseXml() stays linear on hostile sizes and shapes", () => {
 
   test("parseXml() parses 100,000 nested elements without recursion when the depth limit allows", () => {
     const n = 100_000;
-    const { value, ms } = timed(() => parseXml("<a>".repeat(n) + "x" + "</a>".repeat(n), { maxDepth: n }));
+    const { value, ms } = timed(() => parseXml("<a>".repeat(n) + "x" + "</a>".repeat(n), { maxDepth: n, maxNodes: Number.MAX_SAFE_INTEGER }));
     let depth = 1;
     let el: XmlElement = value.root;
     while (el.children.length > 0) {
@@ -80,7 +80,7 @@ describe("parseXml() stays linear on hostile sizes and shapes", () => {
   });
 
   test("parseXml() refuses 100,000 unclosed elements at the end", () => {
-    refusedWithin("<a>".repeat(100_000), /not closed/, { maxDepth: 1_000_000 });
+    refusedWithin("<a>".repeat(100_000), /not closed/, { maxDepth: 1_000_000, maxNodes: Number.MAX_SAFE_INTEGER });
   });
 
   test("parseXml() parses a 10 MB attribute value in bounded time", () => {
@@ -138,12 +138,12 @@ describe("parseXml() stays linear on hostile sizes and shapes", () => {
 
   test("parseXml() stays linear with one far-away '&' after many texts", () => {
     const input = `<r>${"<a/>t".repeat(200_000)}&amp;</r>`;
-    const { ms } = timed(() => parseXml(input));
+    const { ms } = timed(() => parseXml(input, { maxNodes: Number.MAX_SAFE_INTEGER }));
     assert.ok(ms < BOUND_MS, `took ${ms.toFixed(0)} ms`);
   });
 
   test("parseXml() stays linear on one long line of 200,000 elements (no newline to find)", () => {
-    const { ms } = timed(() => parseXml(`<r>${"<a/>".repeat(200_000)}</r>`));
+    const { ms } = timed(() => parseXml(`<r>${"<a/>".repeat(200_000)}</r>`, { maxNodes: Number.MAX_SAFE_INTEGER }));
     assert.ok(ms < BOUND_MS, `took ${ms.toFixed(0)} ms`);
   });
 
@@ -170,7 +170,18 @@ describe("parseXml() stays linear on hostile sizes and shapes", () => {
   });
 
   test("parseXml() refuses more than a million elements by default", () => {
-    refusedWithin(`<r>${"<a/>".repeat(1_000_000)}</r>`, /more than 1000000 elements/);
+    refusedWithin(`<r>${"<a/>".repeat(1_000_000)}</r>`, /more than 1000000 elements/, { maxNodes: Number.MAX_SAFE_INTEGER });
+  });
+
+  test("parseXml() refuses a document denser than one element or attribute per 10 characters early, by default", () => {
+    // 4 MB of empty elements, and 3 attributes on each of 400,000 elements: trees 10–20 times their input.
+    refusedWithin(`<r>${"<a/>".repeat(1_000_000)}</r>`, /more than 410000 elements and attributes for its size/);
+    refusedWithin(`<r>${'<a b="1" c="2" d="3"/>'.repeat(400_000)}</r>`, /elements and attributes for its size/);
+  });
+
+  test("parseXml() leaves real invoices threefold room under the node budget", () => {
+    assert.equal(nodeBudget(0), NODE_FLOOR);
+    assert.equal(nodeBudget(8_800_000), NODE_FLOOR + 880_000);
   });
 });
 
