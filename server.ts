@@ -33,6 +33,7 @@ import { ListenError, listenErrorMessage, listenHttp } from "./storage/process/h
 import { onStopSignal } from "./storage/process/signals.ts";
 import { httpSource } from "./storage/sources/http.ts";
 import { readSourcesFile } from "./storage/sources/sources_file.ts";
+import { createInvoiceWorkers } from "./storage/process/invoice_workers.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
@@ -42,6 +43,7 @@ import { ksefSource } from "./storage/sources/ksef/source.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
+const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
 const PG_POOL_SIZE = 10; // connections per process: requests are short, and PostgreSQL's default limit is 100
 const DEMO_TENANT = "demo";
 const EXIT_FAILURE = 1; // could not run: the port is taken, storage cannot be opened
@@ -140,6 +142,8 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   checkSourcesFile(dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
+    // Large invoices are read on two worker threads, off the event loop (issue 15 #15); Deno reads them inline.
+    ...("Deno" in globalThis ? {} : { readInvoiceOffThread: createInvoiceWorkers(INVOICE_THREADS).read }),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts: readPdfFontFiles(),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],

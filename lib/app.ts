@@ -35,6 +35,7 @@ import { createAuthenticator } from "./pipeline/authenticate.ts";
 import { readRequestBody } from "./pipeline/body.ts";
 import { readCorrelationId } from "./pipeline/correlation.ts";
 import { envelopeResponse, errorResponse, OutageLog } from "./pipeline/error_response.ts";
+import { createInvoiceReader, type InvoiceReader } from "./api/invoice_reader.ts";
 import { acceptedParameters, checkBody, checkQuery, operationKey } from "./pipeline/strict_params.ts";
 import { runIdempotent } from "./pipeline/idempotency.ts";
 import { parseIdempotencyKey } from "./pipeline/idempotency_key.ts";
@@ -52,6 +53,8 @@ export const DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024;
 /** Everything the app needs, in one options object (no module-level state). */
 export interface AppOptions {
   storage: Storage;
+  /** Reads one invoice off the event loop (server.ts: worker threads); large reads are inline without it. */
+  readInvoiceOffThread?: InvoiceReader;
   /** The document sources of a tenant; the first is the default. */
   sources?: SourceFactory;
   now?: () => number;
@@ -94,8 +97,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const logger = options.logger ?? silentLogger;
   const metrics = options.metrics ?? new Metrics();
   const nodeId = options.nodeId ?? crypto.randomUUID();
+  const readInvoice = createInvoiceReader({ offThread: options.readInvoiceOffThread });
   const sync = createSyncRunner({
-    storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics, nodeId,
+    storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics, nodeId, readInvoice,
     ...(options.executeSyncs === false ? { execute: false } : {}),
   });
   const services: AppServices = {
@@ -105,6 +109,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
     pages: new PageCache(),
+    readInvoice,
     invoices: new InvoiceJsonCache(),
     pdfFonts: options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts),
   };

@@ -11,6 +11,7 @@ import type { MultipartPart } from "../formats/multipart/parse.ts";
 import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.ts";
 import type { SyncRunner } from "../jobs/sync_runner.ts";
 import type { PageCache } from "./page_cache.ts";
+import type { InvoiceReader } from "./invoice_reader.ts";
 import type { InvoiceJsonCache } from "./invoice_expand.ts";
 import type { ApiRequest, ApiResponse } from "../http/types.ts";
 
@@ -22,6 +23,8 @@ export interface AppServices {
   logger: Logger;
   now: () => number;
   limits: { jsonBytes: number; uploadBytes: number };
+  /** Reads invoice XML: large inputs in bounded slots, off the event loop where the embedder allows (issue 15 #15). */
+  readInvoice: InvoiceReader;
   /** Serialised feed pages, valid while their feed does not change. */
   pages: PageCache;
   /** Invoice JSON by XML SHA-256, for the `invoice` object (API.md §4.6). */

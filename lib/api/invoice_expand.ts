@@ -10,7 +10,6 @@
 import type { Context } from "./context.ts";
 import { invoiceJson } from "./documents/invoice_json.ts";
 import { badRequest } from "../http/errors.ts";
-import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 
 /** Bytes of invoice JSON kept at most: a few thousand typical invoices (1–10 KB of JSON each). */
 export const MAX_CACHE_BYTES = 16 * 1024 * 1024;
@@ -70,7 +69,7 @@ export async function invoiceBytes(ctx: Context, sha256: string): Promise<Uint8A
   if (blob === null) return null;
   let json: Uint8Array;
   try {
-    json = new TextEncoder().encode(invoiceJson(readInvoiceXml(await blob.bytes())));
+    json = new TextEncoder().encode(invoiceJson(await ctx.app.readInvoice(await blob.bytes())));
   } catch (e) {
     // Stored XML was read once already, at import; failing now is a bug, not the client's error.
     ctx.app.logger.warn("stored XML could not be read as an invoice", { request_id: ctx.requestId, sha256, error: String(e) });

@@ -10,6 +10,7 @@ import { ApiError, validationError } from "../http/errors.ts";
 import { toApiError } from "../api/errors.ts";
 import { fieldsFromInvoice, fieldsFromMetadata } from "../contracts/record_json.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import type { Invoice } from "../formats/invoice/model.ts";
 import type { IdempotencyTag, Storage, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "../contracts/document_source.ts";
 import type { Logger } from "../observe/log.ts";
@@ -30,6 +31,8 @@ export interface SyncRunnerOptions {
   metrics?: Metrics;
   /** False in a process that only records run requests while another process executes them (WORKERS > 1). */
   execute?: boolean;
+  /** Reads invoice XML (lib/api/invoice_reader.ts: large files off the event loop); default inline. */
+  readInvoice?: (xml: Uint8Array) => Promise<Invoice> | Invoice;
   /** This node's name in leases (several nodes may execute runs of one store; each run has one executor). */
   nodeId: string;
 }
@@ -159,7 +162,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     let input;
     try {
       if (item.xml) {
-        const invoice = readInvoiceXml(item.xml);
+        const invoice = await (o.readInvoice ?? readInvoiceXml)(item.xml);
         input = { fields: fieldsFromInvoice(invoice), xml: await tenant.putBlob(item.xml), received_at: null as string | null };
       } else {
         const meta = fieldsFromMetadata(item.metadata ?? {});

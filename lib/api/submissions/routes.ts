@@ -8,7 +8,6 @@ import { fieldsFromInvoice } from "../../contracts/record_json.ts";
 import { pdfResponse, xmlDownload } from "../downloads.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
-import { readInvoiceXml } from "../../formats/invoice/read_xml.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
 import { ApiError, notFound, validationError } from "../../http/errors.ts";
@@ -21,7 +20,7 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
   if (!part) throw validationError("xml", "required", "xml is required");
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-  const invoice = readInvoiceXml(part.body);
+  const invoice = await ctx.app.readInvoice(part.body);
   requireSubmissionFields(invoice);
   const blob = await ctx.tenant.putBlob(part.body);
   const created = (json: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(json) as SubmissionRecord).id}`, body: json });

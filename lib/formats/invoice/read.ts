@@ -71,7 +71,8 @@ function _paths(inv: Invoice): { number: string; issueDate: string; sellerTaxId:
         sellerTaxId: "xml:/Faktura/Podmiot1/DaneIdentyfikacyjne/NIP",
       };
     case "ubl": {
-      const root = ROOTS.get(inv) === "CreditNote" ? "/CreditNote" : "/Invoice";
+      // An invoice copied from a worker thread is not in ROOTS: a UBL credit note has the CreditNote root.
+      const root = (ROOTS.get(inv) ?? (inv.type === "credit_note" ? "CreditNote" : "Invoice")) === "CreditNote" ? "/CreditNote" : "/Invoice";
       return {
         number: `xml:${root}/cbc:ID`,
         issueDate: `xml:${root}/cbc:IssueDate`,

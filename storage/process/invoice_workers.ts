@@ -1,0 +1,83 @@
+/**
+ * Worker threads that read invoice XML off the event loop (issue 15 #15): a
+ * 10 MiB hostile upload then costs another tenant's request nothing but a share
+ * of the CPU. A fixed number of threads, each reading one invoice at a time;
+ * the caller (lib/api/invoice_reader.ts) bounds how many wait. Node only: on
+ * Deno the reads stay on the main thread, in their slots.
+ * @module
+ */
+import { Worker } from "node:worker_threads";
+import type { Invoice } from "../../lib/formats/invoice/model.ts";
+import { InvoiceError } from "../../lib/formats/invoice/errors.ts";
+import { XmlError } from "../../lib/formats/xml/errors.ts";
+import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
+
+/** A pool of invoice-reading threads. */
+export interface InvoiceWorkers {
+  read(xml: Uint8Array): Promise<Invoice>;
+  /** Ends the threads. */
+  close(): Promise<void>;
+}
+
+interface _Reply {
+  id: number;
+  invoice?: Invoice;
+  error?: { name: string; message: string; line?: number; column?: number; field?: string; issue?: string };
+}
+
+function _rebuild(e: NonNullable<_Reply["error"]>): Error {
+  if (e.name === "XmlError") return new XmlError(e.message, e.line ?? 0, e.column ?? 0);
+  if (e.name === "InvoiceError") return new InvoiceError(e.field ?? "xml", e.issue ?? "invalid", e.message);
+  return new Error(e.message);
+}
+
+/** Starts `size` threads. */
+export function createInvoiceWorkers(size: number): InvoiceWorkers {
+  const url = new URL("./invoice_worker.ts", import.meta.url).href;
+  // A worker does not inherit the main thread's module hooks: on a Node without type stripping (20, run through
+  // tsx) the worker registers tsx itself before loading the TypeScript entry.
+  const strips = typeof (process.features as { typescript?: unknown }).typescript === "string";
+  const boot = strips
+    ? `import(${JSON.stringify(url)});`
+    : `import("tsx/esm/api").then((t) => t.register()).then(() => import(${JSON.stringify(url)}));`;
+  const threads = Array.from({ length: size }, () => {
+    const w = new Worker(boot, { eval: true });
+    w.unref(); // a thread never keeps the process alive
+    return { w, busy: 0, dead: false };
+  });
+  const pending = new Map<number, { resolve: (i: Invoice) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  for (const t of threads) {
+    t.w.on("message", (r: _Reply) => {
+      const p = pending.get(r.id);
+      pending.delete(r.id);
+      t.busy--;
+      if (!p) return;
+      if (r.error) p.reject(_rebuild(r.error));
+      else p.resolve(r.invoice!);
+    });
+    // A thread that fails is not used again; its reads are done on the main thread instead.
+    const died = (): void => {
+      t.dead = true;
+      for (const [id, p] of pending) (pending.delete(id), p.reject(new Error("The invoice reading thread stopped")));
+    };
+    t.w.on("error", died);
+    t.w.on("exit", died);
+  }
+  return {
+    async read(xml) {
+      const alive = threads.filter((t) => !t.dead);
+      if (alive.length === 0) return readInvoiceXml(xml);
+      const t = alive.reduce((a, b) => (b.busy < a.busy ? b : a));
+      const id = next++;
+      t.busy++;
+      return new Promise<Invoice>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        t.w.postMessage({ id, xml });
+      });
+    },
+    async close() {
+      await Promise.all(threads.map((t) => t.w.terminate()));
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { ApiError } from "../../lib/http/errors.ts";
+import type { Invoice } from "../../lib/formats/invoice/model.ts";
+import { createInvoiceReader } from "../../lib/api/invoice_reader.ts";
+import { fixturePath } from "../support/server.ts";
+
+const XML = readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"));
+
+/** An off-thread reader whose reads finish when the test says so. */
+function heldReader() {
+  const held: (() => void)[] = [];
+  let started = 0;
+  return {
+    held, started: () => started,
+    read: async (_xml: Uint8Array): Promise<Invoice> => {
+      started++;
+      await new Promise<void>((r) => held.push(r));
+      return { number: "held" } as Invoice;
+    },
+  };
+}
+
+test("createInvoiceReader() reads small inputs at once, without a slot", async () => {
+  const off = heldReader();
+  const read = createInvoiceReader({ offThread: off.read, largeBytes: XML.length + 1, maxLarge: 1, maxWaiting: 0 });
+  const invoices = await Promise.all([read(XML), read(XML), read(XML)]);
+  assert.deepEqual(invoices.map((i) => i.number), ["Snippet1", "Snippet1", "Snippet1"]);
+  assert.equal(off.started(), 0);
+});
+
+test("createInvoiceReader() runs at most maxLarge large reads at once, queues maxWaiting, and answers 503 beyond", async () => {
+  const off = heldReader();
+  const read = createInvoiceReader({ offThread: off.read, largeBytes: 1, maxLarge: 2, maxWaiting: 1 });
+  const running = [read(XML), read(XML)];
+  const queued = read(XML);
+  await assert.rejects(read(XML), (e: unknown) => e instanceof ApiError && e.status === 503 && e.headers["retry-after"] === "1");
+  while (off.held.length < 2) await new Promise((r) => setImmediate(r));
+  assert.equal(off.started(), 2, "the third waits for a slot");
+  off.held.shift()!();
+  await running[0];
+  while (off.held.length < 2) await new Promise((r) => setImmediate(r));
+  assert.equal(off.started(), 3, "a finished read hands its slot to the one waiting");
+  for (const r of off.held.splice(0)) r();
+  await Promise.all([running[1], queued]);
+});
+
+test("createInvoiceReader() without a thread reads large inputs inline, one slot at a time, and passes errors on", async () => {
+  const read = createInvoiceReader({ largeBytes: 1, maxLarge: 1 });
+  assert.equal((await read(XML)).number, "Snippet1");
+  await assert.rejects(read(new TextEncoder().encode("<a>")), /not closed/);
+});
