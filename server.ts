@@ -27,6 +27,7 @@ import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
 import type { Storage } from "./lib/contracts/storage.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { httpSource } from "./storage/sources/http.ts";
+import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
 
 const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
@@ -141,7 +142,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const dataDir = resolve(config.dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
-    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config),
+    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config), pdfFonts: readPdfFontFiles(),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
     executeSyncs: role !== "worker",
     webhooks: {

@@ -9,6 +9,7 @@
 import { isTokenUsable, parseToken, secretMatches, type TokenRecord } from "./auth/tokens.ts";
 import { createCursorCodec } from "./api/cursor.ts";
 import { documentRoutes } from "./api/documents/routes.ts";
+import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 import { DEFAULT_JSON_LIMIT } from "./http/body.ts";
 import type { ApiRoute, AppServices } from "./api/context.ts";
 import { ApiError, errorEnvelope, notFound } from "./http/errors.ts";
@@ -65,6 +66,8 @@ export interface AppOptions {
   /** False when another process runs the sync runs this app records (WORKERS > 1); default true. */
   executeSyncs?: boolean;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
+  /** The TrueType files PDFs are drawn with (storage/fonts/font_files.ts reads the shipped ones); without them `/pdf` answers 500. */
+  pdfFonts?: PdfFontFiles;
   webhooks?: { transport?: WebhookTransport; schedule?: readonly number[]; allowPrivate?: boolean; random?: () => number };
 }
 
@@ -109,6 +112,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
     pages: new PageCache(),
     invoices: new InvoiceJsonCache(),
+    pdfFonts: options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts),
   };
   const wh = options.webhooks;
   const webhooks = wh?.transport

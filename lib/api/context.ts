@@ -5,6 +5,7 @@
  */
 import type { Scope, TokenRecord } from "../auth/tokens.ts";
 import type { CursorCodec } from "./cursor.ts";
+import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
 import type { Logger } from "../observe/log.ts";
 import type { MultipartPart } from "../formats/multipart/parse.ts";
 import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.ts";
@@ -27,6 +28,8 @@ export interface AppServices {
   invoices: InvoiceJsonCache;
   /** Allow plain http and private, loopback and link-local webhook targets (development and tests). */
   webhookAllowPrivate: boolean;
+  /** The fonts PDFs are drawn with, parsed once; null when the app was given none. */
+  pdfFonts: PdfFonts | null;
 }
 
 /** The context of any request. */

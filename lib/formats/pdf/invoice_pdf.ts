@@ -6,18 +6,21 @@
  * @module
  */
 
+import type { PdfFonts } from "./pdf_fonts.ts";
 import type { Invoice, Party } from "../invoice/model.ts";
 import { type RenderContext, blockHeight, clean, drawBlock, flowBlock, flowHeading, headingLines, paragraphs, styled, type StyledLine } from "./blocks.ts";
-import { PAGE_HEIGHT, type FontUsage } from "./canvas.ts";
+import { PAGE_HEIGHT } from "./canvas.ts";
 import { buildPdf } from "./document.ts";
+import { FontUsage } from "./encoding.ts";
 import type { Lang } from "./format.ts";
 import { documentTitle, FORMAT_NAMES, LABELS } from "./labels.ts";
 import { CONTENT_WIDTH, Flow, LEFT, MARGIN, RIGHT, wrapText } from "./layout.ts";
 import { drawKsefQr, drawLineTable, drawNotes, drawSummary } from "./invoice_sections.ts";
-import { textWidth } from "./encoding.ts";
 
 /** Options of renderInvoicePdf(). */
 export interface RenderOptions {
+  /** The fonts to draw with and embed (parse them once: `new PdfFonts(files)`). */
+  fonts: PdfFonts;
   /** Language of labels and number format; default "pl" for KSeF formats, "en" otherwise. */
   lang?: Lang;
   /** SHA-256 of the XML bytes (32 bytes, hex or base64url): needed for the KSeF QR code. */
@@ -33,12 +36,12 @@ export interface RenderedPdf {
 }
 
 /** Renders an invoice as a PDF file. */
-export function renderInvoicePdf(invoice: Invoice, options: RenderOptions = {}): RenderedPdf {
+export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): RenderedPdf {
   const ksef = invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3";
   const lang = options.lang ?? (ksef ? "pl" : "en");
   if (lang !== "pl" && lang !== "en") throw new RangeError(`Unknown PDF language: ${String(lang)}`);
-  const used: FontUsage = { secondary: false };
-  const ctx: RenderContext = { invoice, lang, labels: LABELS[lang], flow: new Flow(used), missing: new Set() };
+  const used = new FontUsage(options.fonts);
+  const ctx: RenderContext = { invoice, lang, labels: LABELS[lang], flow: new Flow(used), fonts: options.fonts, missing: new Set() };
   const title = documentTitle(invoice, lang);
 
   _header(ctx, title);
@@ -69,13 +72,13 @@ function _header(ctx: RenderContext, title: string): void {
   for (const [label, value] of rows) {
     y += 11.5;
     const v = clean(ctx, value);
-    const vw = textWidth(v, true, 9);
+    const vw = ctx.fonts.textWidth(v, true, 9);
     // Label first, so extracted text reads "Issue date: 2026-11-20".
     page.textRight(RIGHT - vw - 5, y, `${clean(ctx, label)}:`, 8, false, 0.35);
     page.textRight(RIGHT, y, v, 9, true);
   }
-  const left: StyledLine[] = [...styled(clean(ctx, title), _TITLE_WIDTH, 17, true)];
-  if (inv.number !== null) left.push(...styled(clean(ctx, `${L.number} ${inv.number}`), _TITLE_WIDTH, 11.5, true, 0, 3));
+  const left: StyledLine[] = [...styled(ctx, clean(ctx, title), _TITLE_WIDTH, 17, true)];
+  if (inv.number !== null) left.push(...styled(ctx, clean(ctx, `${L.number} ${inv.number}`), _TITLE_WIDTH, 11.5, true, 0, 3));
   // Flowed, so even an absurdly long number continues on the next page instead of running off this one.
   flow.y = MARGIN - 4;
   flowBlock(ctx, LEFT, left);
@@ -90,8 +93,8 @@ const _GUTTER = 24;
 function _parties(ctx: RenderContext): void {
   const { labels: L, flow } = ctx;
   const w = (CONTENT_WIDTH - _GUTTER) / 2;
-  const seller = [...headingLines(L.seller, w), ..._partyLines(ctx, ctx.invoice.seller, w)];
-  const buyer = [...headingLines(L.buyer, w), ..._partyLines(ctx, ctx.invoice.buyer, w)];
+  const seller = [...headingLines(ctx, L.seller, w), ..._partyLines(ctx, ctx.invoice.seller, w)];
+  const buyer = [...headingLines(ctx, L.buyer, w), ..._partyLines(ctx, ctx.invoice.buyer, w)];
   const h = Math.max(blockHeight(seller), blockHeight(buyer));
   flow.ensure(h);
   if (h > flow.room()) {
@@ -113,18 +116,18 @@ function _parties(ctx: RenderContext): void {
 function _partyLines(ctx: RenderContext, p: Party, width: number): StyledLine[] {
   const L = ctx.labels;
   const out: StyledLine[] = [];
-  out.push(...styled(clean(ctx, p.name), width, 10, true, 0, 6));
+  out.push(...styled(ctx, clean(ctx, p.name), width, 10, true, 0, 6));
   const taxId = p.tax_id ?? p.other_tax_ids[0] ?? null;
-  if (taxId !== null) out.push(...styled(clean(ctx, `${L.taxId}: ${taxId.scheme === "NIP" ? (p.vat_prefix ?? "") : ""}${taxId.value}`), width, 9, false, 0, 1));
+  if (taxId !== null) out.push(...styled(ctx, clean(ctx, `${L.taxId}: ${taxId.scheme === "NIP" ? (p.vat_prefix ?? "") : ""}${taxId.value}`), width, 9, false, 0, 1));
   const a = p.address;
   if (a !== null) {
-    for (const line of a.lines) for (const para of paragraphs(ctx, line)) out.push(...styled(para, width, 9));
+    for (const line of a.lines) for (const para of paragraphs(ctx, line)) out.push(...styled(ctx, para, width, 9));
     const city = [a.postal_code, a.city].filter((s) => s !== null && s.trim() !== "").join(" ");
     const place = [city, a.country_code ?? ""].filter((s) => s !== "").join(", ");
-    out.push(...styled(clean(ctx, place), width, 9));
+    out.push(...styled(ctx, clean(ctx, place), width, 9));
   }
   const email = p.contacts.find((c) => c.email !== null)?.email ?? null;
-  if (email !== null) out.push(...styled(clean(ctx, `${L.email}: ${email}`), width, 9));
+  if (email !== null) out.push(...styled(ctx, clean(ctx, `${L.email}: ${email}`), width, 9));
   return out;
 }
 
@@ -143,7 +146,7 @@ function _corrections(ctx: RenderContext): void {
         const parts = [r.number ?? "—"];
         if (r.issue_date !== null) parts.push(` ${L.dated} ${r.issue_date}`);
         if (r.ksef_number !== null) parts.push(`, ${L.ksefNumber}: ${r.ksef_number}`);
-        flowBlock(ctx, LEFT, styled(clean(ctx, parts.join("")), CONTENT_WIDTH, 9, false, 0, 1));
+        flowBlock(ctx, LEFT, styled(ctx, clean(ctx, parts.join("")), CONTENT_WIDTH, 9, false, 0, 1));
       }
     } else {
       _referenceGrid(ctx);
@@ -152,8 +155,8 @@ function _corrections(ctx: RenderContext): void {
   }
   const reason = paragraphs(ctx, reasonText);
   if (reason.length > 0) {
-    const lines = [...styled(clean(ctx, `${L.correctionReason}:`), CONTENT_WIDTH, 8, true, 0.25)];
-    for (const p of reason) lines.push(...styled(p, CONTENT_WIDTH, 9));
+    const lines = [...styled(ctx, clean(ctx, `${L.correctionReason}:`), CONTENT_WIDTH, 8, true, 0.25)];
+    for (const p of reason) lines.push(...styled(ctx, p, CONTENT_WIDTH, 9));
     flowBlock(ctx, LEFT, lines);
     flow.y += 8;
   }
@@ -167,7 +170,7 @@ function _referenceGrid(ctx: RenderContext): void {
   const half = (CONTENT_WIDTH - 16) / 2;
   const cells = inv.references.preceding_invoices.map((r) => {
     const s = [r.number ?? "—", r.issue_date, r.ksef_number].filter((x) => x !== null).join("  ·  ");
-    return wrapText(clean(ctx, s), half, size);
+    return wrapText(ctx.fonts, clean(ctx, s), half, size);
   });
   for (let i = 0; i < cells.length; i += 2) {
     const a = cells[i] ?? [];
@@ -185,7 +188,7 @@ function _footers(ctx: RenderContext, title: string): void {
   const left = clean(ctx, `${title} ${ctx.invoice.number ?? ""}`.trim());
   const y = PAGE_HEIGHT - 30;
   // The footer repeats the header's number, so a number too long for it is shortened here only.
-  const shown = _fit(left, CONTENT_WIDTH - 80, 7);
+  const shown = _fit(ctx, left, CONTENT_WIDTH - 80, 7);
   pages.forEach((page, i) => {
     page.line(LEFT, y - 11, RIGHT, y - 11, 0.5, 0.6);
     page.text(LEFT, y, shown, 7, false, 0.35);
@@ -194,13 +197,13 @@ function _footers(ctx: RenderContext, title: string): void {
 }
 
 /** The text cut to fit `width` with an ellipsis; as it is when it fits. */
-function _fit(s: string, width: number, size: number): string {
-  if (textWidth(s, false, size) <= width) return s;
-  const limit = width - textWidth("…", false, size);
+function _fit(ctx: RenderContext, s: string, width: number, size: number): string {
+  if (ctx.fonts.textWidth(s, false, size) <= width) return s;
+  const limit = width - ctx.fonts.textWidth("…", false, size);
   let w = 0;
   let end = 0;
   for (; end < s.length; end++) {
-    w += textWidth(s[end] ?? "", false, size);
+    w += ctx.fonts.textWidth(s[end] ?? "", false, size);
     if (w > limit) break;
   }
   return `${s.slice(0, end)}…`;
