@@ -31,8 +31,16 @@ export function pdfText(raw: string): PdfText {
   // Polish groups thousands with a no-break space; read groups joined and each piece alone.
   for (const m of raw.matchAll(/-?\d+(?:[\u00a0 ,.]\d+)*/g)) {
     const tok = m[0];
-    for (const reading of _readings(tok)) numbers.add(reading);
-    for (const piece of tok.split(/[\u00a0 ]/)) for (const reading of _readings(piece)) numbers.add(reading);
+    const pieces = tok.split(/[\u00a0 ]/);
+    // Groups of three digits after a space continue the number before them ("16 260,16").
+    for (let i = 0; i < pieces.length; i++) {
+      let joined = pieces[i] ?? "";
+      for (const reading of _readings(joined)) numbers.add(reading);
+      for (let j = i + 1; j < pieces.length && /^\d{3}(?:[,.]\d+)?$/.test(pieces[j] ?? ""); j++) {
+        joined += pieces[j];
+        for (const reading of _readings(joined)) numbers.add(reading);
+      }
+    }
   }
   const dates = new Set<string>();
   for (const m of text.matchAll(/(\d{4})-(\d{2})-(\d{2})/g)) dates.add(`${m[1]}-${m[2]}-${m[3]}`);
@@ -90,10 +98,10 @@ function _hasWord(hay: string, needle: string): boolean {
 export function foundInPdf(value: string, pdf: PdfText): boolean {
   const v = value.replace(/[\s\u00a0]+/g, " ").trim();
   if (v === "") return true;
-  const d = canonicalDecimal(v);
-  if (d !== null) return pdf.numbers.has(d);
   const date = _isoDate(v);
   if (date !== null && pdf.dates.has(date)) return true;
+  const d = canonicalDecimal(v);
+  if (d !== null) return pdf.numbers.has(d);
   if (_hasWord(pdf.text, v)) return true;
   return v.length >= _GLUED_MIN && pdf.glued.includes(v.replace(/ /g, ""));
 }

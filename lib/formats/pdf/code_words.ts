@@ -90,12 +90,12 @@ const _UNITS: Record<string, readonly [string, string]> = {
   P1: ["%", "%"], XBX: ["karton", "box"], XPK: ["opak.", "pack"], E48: ["usługa", "service"],
 };
 
-/** A unit as printed: UN/ECE codes of UBL and CII named, KSeF units (already words) as written. */
+/** A unit as printed: UN/ECE codes of UBL and CII named with the code after ("pcs (C62)"), KSeF units (already words) as written. */
 export function unitName(invoice: Invoice, unit: string | null, lang: Lang): string {
   if (unit === null) return "";
   if (isKsef(invoice)) return unit;
   const t = _UNITS[unit.trim()];
-  return t === undefined ? unit : t[lang === "pl" ? 0 : 1];
+  return t === undefined ? unit : `${t[lang === "pl" ? 0 : 1]} (${unit.trim()})`;
 }
 
 /** Polish names of KSeF codes, by the model's field; English comes from the model's Code.text. */

@@ -16,7 +16,8 @@ export function drawDetails(ctx: RenderContext): void {
   const r = inv.references;
   const d = inv.delivery;
   const fields: Field[] = [
-    [L.kind, inv.kind === null ? null : inv.kind.text === null ? inv.kind.code : `${inv.kind.code} – ${inv.kind.text}`],
+    // The title says the kind in words; the code as written (and the list's English text in English).
+    [L.kind, inv.kind === null ? null : inv.kind.text === null || lang === "pl" ? inv.kind.code : `${inv.kind.code} – ${inv.kind.text}`],
     [L.issuePlace, inv.issue_place],
     [L.period, _period(ctx, d?.period?.start ?? null, d?.period?.end ?? null, d?.period?.description ?? null)],
     [L.taxPointDate, inv.tax_point_date],
@@ -24,7 +25,8 @@ export function drawDetails(ctx: RenderContext): void {
     [L.taxCurrency, inv.tax_currency !== null && inv.tax_currency !== inv.currency ? inv.tax_currency : null],
   ];
   for (const x of inv.exchange_rates) {
-    if (x.applies_to === "line") continue;
+    // Line rates are printed under their line, the contract rate with the transaction terms.
+    if (x.applies_to === "line" || (x.applies_to === "contract" && inv.transaction_terms?.contract_rate === x.rate)) continue;
     const label = x.applies_to === "advance" ? L.rateOfAdvance : x.applies_to === "before_correction" ? L.rateBefore : x.applies_to === "contract" ? L.contractRate : L.exchangeRate;
     const pair = x.from_currency !== null && x.to_currency !== null ? ` ${x.from_currency}/${x.to_currency}` : "";
     fields.push([label, `${formatDecimal(x.rate, lang, 0)}${pair}${x.date === null ? "" : ` (${x.date})`}`]);

@@ -108,7 +108,7 @@ const _PAIRS = {
   notes: ["Uwagi", "Notes"], additionalInfo: ["Dodatkowe informacje", "Additional information"], attachments: ["Załączniki", "Attachments"],
   supportingDocs: ["Dokumenty uzupełniające", "Supporting documents"], file: ["Plik", "File"], url: ["Adres", "Location"],
   registers: ["Rejestry", "Registers"], fullName: ["Pełna nazwa", "Full name"], krs: ["KRS", "KRS"], regon: ["REGON", "REGON"], bdo: ["BDO", "BDO"],
-  footer: ["Stopka", "Footer"], summaryRow: ["Suma", "Total"],
+  footer: ["Stopka", "Footer"], columnTypes: ["Typy danych kolumn", "Column data types"],
   qrTitle: ["Kod weryfikujący KSeF (KOD I)", "KSeF verification code (KOD I)"],
   qrCaption: ["Zeskanuj kod lub otwórz link poniżej, aby zweryfikować fakturę w KSeF.", "Scan the code or open the link below to verify the invoice in KSeF."],
 } as const satisfies Record<string, readonly [string, string]>;

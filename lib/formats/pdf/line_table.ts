@@ -29,16 +29,17 @@ const _MONEY: readonly _Money[] = [
   { key: "net_amount", label: "amountNet", width: 64 },
   { key: "price_with_vat", label: "unitPriceGross", width: 58 },
   { key: "amount_with_vat", label: "amountGross", width: 64 },
-  { key: "discount", label: "discount", width: 52 },
+  { key: "discount", label: "discount", width: 48 },
   { key: "vat_amount", label: "vatAmount", width: 56 },
 ];
 /** Order in which the chosen columns are printed, left to right. */
 const _PRINT_ORDER: readonly _Money["key"][] = ["net_price", "price_with_vat", "discount", "net_amount", "amount_with_vat", "vat_amount"];
 /** The name column keeps at least this width (about 30 characters at 8 pt). */
-const _NAME_MIN = 150;
+const _NAME_MIN = 130;
 const _NO_W = 24;
 const _QTY_W = 46;
 const _UNIT_W = 34;
+const _UNIT_W_CODED = 50;
 const _RATE_W = 44;
 const _SHADE_BEFORE = 0.93;
 /** Width of a money column of the second, keyed table. */
@@ -57,7 +58,9 @@ export function drawLineTable(ctx: RenderContext, lines: readonly InvoiceLine[],
   const qty = has((l) => l.quantity);
   const unit = has((l) => l.unit);
   const rate = has((l) => l.vat_rate ?? l.vat_category);
-  let room = CONTENT_WIDTH - _NO_W - _NAME_MIN - (qty ? _QTY_W : 0) - (unit ? _UNIT_W : 0) - (rate ? _RATE_W : 0);
+  // UN/ECE unit codes print with their name ("pcs (C62)"), KSeF units are short words.
+  const unitW = isKsef(inv) ? _UNIT_W : _UNIT_W_CODED;
+  let room = CONTENT_WIDTH - _NO_W - _NAME_MIN - (qty ? _QTY_W : 0) - (unit ? unitW : 0) - (rate ? _RATE_W : 0);
   const shown: _Money[] = [];
   const keyed: _Money[] = [];
   for (const m of _MONEY) {
@@ -71,7 +74,7 @@ export function drawLineTable(ctx: RenderContext, lines: readonly InvoiceLine[],
   const cols: Column[] = [{ width: _NO_W, align: "right" }, { width: 0, align: "left" }];
   const head = [L.lineNo, L.name];
   if (qty) cols.push({ width: _QTY_W, align: "right" }), head.push(L.quantity);
-  if (unit) cols.push({ width: _UNIT_W, align: "left" }), head.push(L.unit);
+  if (unit) cols.push({ width: unitW, align: "left" }), head.push(L.unit);
   for (const m of shown) cols.push({ width: m.width, align: "right" }), head.push(L[m.label]);
   if (rate) cols.push({ width: _RATE_W, align: "right" }), head.push(L.vatRate);
   const hasBefore = lines.some((l) => l.before_correction);

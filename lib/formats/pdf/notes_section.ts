@@ -69,6 +69,12 @@ function _table(ctx: RenderContext, t: AttachmentTable): void {
   const rows = t.rows.map((r) => ({ cells: Array.from({ length: n }, (_, i) => clean(ctx, r[i] ?? "")) }));
   if (t.summary.length > 0) rows.push({ cells: Array.from({ length: n }, (_, i) => clean(ctx, t.summary[i] ?? "")) });
   flowTable(ctx, { columns: cols, head: Array.from({ length: n }, (_, i) => clean(ctx, t.columns[i]?.name ?? "")), rows, size: w < _NARROW ? 6.5 : 7.5 });
+  // The declared data type of each column (KSeF TKolumna Typ), so the table reads as its issuer defined it.
+  const types = t.columns.filter((c) => c.type !== null).map((c) => `${c.name ?? ""}: ${c.type}`);
+  if (types.length > 0) {
+    flowBlock(ctx, LEFT, styled(ctx, clean(ctx, `${ctx.labels.columnTypes}: ${types.join(" · ")}`), CONTENT_WIDTH, 6.5, false, 0.35));
+    ctx.flow.y += 6;
+  }
 }
 
 /** KSeF TKolumna Typ values that hold numbers (right-aligned). */

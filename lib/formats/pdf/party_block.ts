@@ -61,16 +61,15 @@ export function addressLines(a: Address): string[] {
 /** A tax identifier labelled by its scheme: NIP, EU VAT number, tax registration, foreign tax id. */
 export function taxIdField(ctx: RenderContext, t: TaxId): Field {
   const L = ctx.labels;
-  switch (t.scheme) {
-    case "NIP":
-      return [L.taxId, t.value];
-    case "VAT":
-      return [isKsef(ctx.invoice) ? L.euVat : L.vatId, _withCountry(t)];
-    case "FC":
-      return [L.taxRegistration, t.value];
-    default:
-      return [L.foreignTaxId, _withCountry(t)];
+  if (isKsef(ctx.invoice)) {
+    if (t.scheme === "NIP") return [L.taxId, t.value];
+    return t.scheme === "VAT" ? [L.euVat, _withCountry(t)] : [L.foreignTaxId, _withCountry(t)];
   }
+  // UBL PartyTaxScheme/TaxScheme "VAT" or CII SpecifiedTaxRegistration schemeID "VA" (BT-31), "FC" (BT-32).
+  const scheme = t.scheme === null || t.scheme === "VAT" ? "" : ` (${t.scheme})`;
+  if (t.scheme === "FC") return [L.taxRegistration, `${t.value}${scheme}`];
+  if (t.scheme === "VAT" || t.scheme === "VA" || t.scheme === null) return [L.vatId, `${t.value}${scheme}`];
+  return [L.foreignTaxId, `${_withCountry(t)}${scheme}`];
 }
 
 /** A value with its country in brackets unless the value already starts with it. */

@@ -41,8 +41,9 @@ export function paymentLines(ctx: RenderContext, width: number): StyledLine[] {
 }
 
 function _dueDate(ctx: RenderContext, d: DueDate): string {
-  const term = [d.quantity, d.unit, d.start_event].filter((s) => s !== null).join(" ");
-  return [d.date, d.description, term === "" ? null : term].filter((s) => s !== null && s !== "").join(", ");
+  const term = [d.quantity, d.unit, d.start_event === null ? null : `${ctx.labels.from} ${d.start_event}`].filter((s) => s !== null).join(" ");
+  const text = [d.description, term === "" ? null : term].filter((s) => s !== null).join(", ");
+  return d.date === null ? text : text === "" ? d.date : `${d.date} (${text})`;
 }
 
 function _partial(ctx: RenderContext, pp: PartialPayment): string {

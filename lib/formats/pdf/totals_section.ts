@@ -54,7 +54,9 @@ function _vatSummary(ctx: RenderContext): void {
   if (vb.length === 0) return;
   const inTax = vb.some((v) => v.tax_amount_tax_currency !== null);
   const taxCur = inv.tax_currency ?? (isKsef(inv) ? "PLN" : null);
-  const reasons = vb.some((v) => v.exemption_reason !== null || v.exemption_reason_code !== null || v.category?.text !== null);
+  // The category's English name only where it was given as a code (UBL, CII) and the page is in English.
+  const named = !isKsef(inv) && lang === "en";
+  const reasons = vb.some((v) => v.exemption_reason !== null || v.exemption_reason_code !== null || (named && v.category?.text !== null));
   const cols: Column[] = [{ width: 74, align: "left" }];
   const head = [L.vatRate];
   if (reasons) cols.push({ width: 0, align: "left" }), head.push(L.exemptionReason);
@@ -66,7 +68,7 @@ function _vatSummary(ctx: RenderContext): void {
   const rows: TableRow[] = vb.map((v) => {
     const cells = [clean(ctx, formatRate(v.rate, isKsef(inv) ? null : v.category?.code ?? null, lang))];
     if (reasons) {
-      const why = [v.exemption_reason, v.exemption_reason_code, v.exemption_reason === null ? v.category?.text ?? null : null].filter((s) => s !== null);
+      const why = [v.exemption_reason, v.exemption_reason_code, named && v.exemption_reason === null ? v.category?.text ?? null : null].filter((s) => s !== null);
       cells.push(clean(ctx, why.join(" · ")));
     }
     cells.push(formatAmount(v.taxable_amount, lang), formatAmount(v.tax_amount, lang));
