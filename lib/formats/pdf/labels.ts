@@ -13,7 +13,7 @@ const _PAIRS = {
   issueDate: ["Data wystawienia", "Issue date"], saleDate: ["Data sprzedaży", "Date of supply"],
   currency: ["Waluta", "Currency"], format: ["Format", "Format"], number: ["Nr", "No."], ksefNumber: ["Nr KSeF", "KSeF number"],
   // Parties
-  seller: ["Sprzedawca", "Seller"], buyer: ["Nabywca", "Buyer"], taxId: ["NIP", "NIP (Polish tax ID)"],
+  seller: ["Sprzedawca", "Seller"], buyer: ["Nabywca", "Buyer"], taxId: ["NIP", "Tax ID (NIP)"],
   euVat: ["Nr VAT UE", "EU VAT number"], vatId: ["Nr VAT", "VAT identifier"], foreignTaxId: ["Identyfikator podatkowy", "Tax identifier"],
   taxRegistration: ["Nr rejestracji podatkowej", "Tax registration number"], noTaxId: ["Brak identyfikatora podatkowego", "No tax identifier"],
   vatPrefix: ["Prefiks VAT UE", "EU VAT prefix"], identifier: ["Identyfikator", "Identifier"], internalId: ["Identyfikator wewnętrzny", "Internal identifier"],

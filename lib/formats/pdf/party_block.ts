@@ -61,8 +61,8 @@ export function addressLines(a: Address): string[] {
 /** A tax identifier labelled by its scheme: NIP, EU VAT number, tax registration, foreign tax id. */
 export function taxIdField(ctx: RenderContext, t: TaxId): Field {
   const L = ctx.labels;
+  if (t.scheme === "NIP") return [L.taxId, t.value];
   if (isKsef(ctx.invoice)) {
-    if (t.scheme === "NIP") return [L.taxId, t.value];
     return t.scheme === "VAT" ? [L.euVat, _withCountry(t)] : [L.foreignTaxId, _withCountry(t)];
   }
   // UBL PartyTaxScheme/TaxScheme "VAT" or CII SpecifiedTaxRegistration schemeID "VA" (BT-31), "FC" (BT-32).
