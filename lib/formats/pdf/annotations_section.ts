@@ -8,7 +8,7 @@
  */
 
 import type { NewVehicle } from "../invoice/model.ts";
-import { clean, flowBlock, flowHeading, styled, type RenderContext, type StyledLine } from "./blocks.ts";
+import { clean, flowBlock, flowHeading, styled, type RenderContext, type StyledLine, space } from "./blocks.ts";
 import { codeWords } from "./code_words.ts";
 import { fieldBlock, type Field } from "./fields.ts";
 import { CONTENT_WIDTH, LEFT } from "./layout.ts";
@@ -40,7 +40,7 @@ export function drawAnnotations(ctx: RenderContext): void {
   if (lines.length === 0) return;
   flowHeading(ctx, L.annotations, 14);
   flowBlock(ctx, LEFT, lines);
-  ctx.flow.y += 10;
+  space(ctx, 10);
 }
 
 /** One vehicle as a single field: line, date of first use, make, model, colour, registration, year, usage. */

@@ -20,8 +20,15 @@ export interface RenderContext {
   flow: Flow;
   /** The document's fonts: what they draw and how wide text is. */
   fonts: PdfFonts;
+  /** Scale of the space between sections: 1, or less to keep the QR code on the first page. */
+  spacing: number;
   /** Characters replaced by "?" because no font has them, in order of first use. */
   missing: Set<string>;
+}
+
+/** Moves the cursor down by `points` of space between blocks, scaled by the context's spacing. */
+export function space(ctx: RenderContext, points: number): void {
+  ctx.flow.y += points * ctx.spacing;
 }
 
 /** Sanitized single-line text: "" for null, "?" for characters no font draws (recorded). */

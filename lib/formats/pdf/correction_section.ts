@@ -6,7 +6,7 @@
  * @module
  */
 
-import { clean, flowBlock, flowHeading, styled, type RenderContext, type StyledLine } from "./blocks.ts";
+import { clean, flowBlock, flowHeading, styled, type RenderContext, type StyledLine, space } from "./blocks.ts";
 import { codeWords } from "./code_words.ts";
 import { flowColumns, flowFields, GUTTER } from "./fields.ts";
 import { formatAmount, formatDecimal } from "./format.ts";
@@ -34,7 +34,7 @@ export function drawCorrection(ctx: RenderContext): void {
   } else {
     _referenceGrid(ctx);
   }
-  flow.y += 4;
+  space(ctx, 4);
   if (c !== null) {
     flowFields(ctx, [
       [L.correctionReason, c.reason],
@@ -49,11 +49,11 @@ export function drawCorrection(ctx: RenderContext): void {
     if (c.seller_before !== null) before.push(partyLines(ctx, c.seller_before, half, L.sellerBefore));
     for (const b of c.buyers_before) before.push(partyLines(ctx, b, half, L.buyerBefore));
     for (let i = 0; i < before.length; i += 2) {
-      flow.y += 4;
+      space(ctx, 4);
       flowColumns(ctx, before.slice(i, i + 2), half);
     }
   }
-  flow.y += 8;
+  space(ctx, 8);
 }
 
 /** Many corrected invoices: two side-by-side columns of "number · date · KSeF number" in small type. */

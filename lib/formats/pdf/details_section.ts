@@ -6,7 +6,7 @@
  * @module
  */
 
-import { flowHeading, type RenderContext } from "./blocks.ts";
+import { flowHeading, type RenderContext, space } from "./blocks.ts";
 import { flowFields, present, type Field } from "./fields.ts";
 import { formatDecimal } from "./format.ts";
 
@@ -48,7 +48,7 @@ export function drawDetails(ctx: RenderContext): void {
   if (present(fields).length === 0) return;
   flowHeading(ctx, L.details, 14);
   flowFields(ctx, fields);
-  ctx.flow.y += 8;
+  space(ctx, 8);
 }
 
 function _period(ctx: RenderContext, start: string | null, end: string | null, code: string | null): string | null {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { blockHeight, drawBlock, fieldLines, flowBlock, type RenderContext, type StyledLine } from "./blocks.ts";
+import { blockHeight, drawBlock, fieldLines, flowBlock, type RenderContext, type StyledLine, space } from "./blocks.ts";
 import { CONTENT_WIDTH, LEFT } from "./layout.ts";
 
 /** One field: label and value; a null or blank value leaves the field out. */
@@ -29,7 +29,7 @@ export function flowFields(ctx: RenderContext, fields: readonly Field[], columns
     const blocks = shown.slice(i, i + columns).map(([label, value]) => fieldLines(ctx, label, value ?? null, w, size));
     flowColumns(ctx, blocks, w);
   }
-  ctx.flow.y += 2;
+  space(ctx, 2);
 }
 
 /** Draws blocks side by side at the cursor, each `width` wide; one after another when they are taller than a page. */

@@ -45,16 +45,30 @@ export interface RenderedPdf {
   missingGlyphs: string[];
 }
 
+/** Section spacing tried when the QR code alone would start a second page. */
+const _TIGHT_SPACING = 0.3;
+
 /** Renders an invoice as a PDF file. */
 export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): RenderedPdf {
   const ksef = isKsef(invoice);
   const lang = options.lang ?? (ksef ? "pl" : "en");
   if (lang !== "pl" && lang !== "en") throw new RangeError(`Unknown PDF language: ${String(lang)}`);
+  let r = _render(invoice, options, lang, 1);
+  // A one-page invoice whose QR code was pushed to a page of its own: tighter spacing may keep it on the first.
+  if (r.qrMovedToPage2) {
+    const tight = _render(invoice, options, lang, _TIGHT_SPACING);
+    if (tight.ctx.flow.pages.length === 1) r = tight;
+  }
+  const title = documentTitle(invoice, lang);
+  const bytes = buildPdf(r.ctx.flow.pages, r.used, { title: `${title} ${invoice.number ?? ""}`.trim() });
+  return { bytes, missingGlyphs: [...r.ctx.missing] };
+}
+
+function _render(invoice: Invoice, options: RenderOptions, lang: Lang, spacing: number): { ctx: RenderContext; used: FontUsage; qrMovedToPage2: boolean } {
   const used = new FontUsage(options.fonts);
-  const ctx: RenderContext = { invoice, lang, labels: LABELS[lang], flow: new Flow(used), fonts: options.fonts, missing: new Set() };
+  const ctx: RenderContext = { invoice, lang, labels: LABELS[lang], flow: new Flow(used), fonts: options.fonts, spacing, missing: new Set() };
   const title = documentTitle(invoice, lang);
   const ksefNumber = options.ksefNumber ?? null;
-
   drawHeader(ctx, title, ksefNumber);
   drawParties(ctx);
   drawDetails(ctx);
@@ -67,9 +81,8 @@ export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): Rend
   drawNotes(ctx);
   drawAttachments(ctx);
   drawFooterSection(ctx);
-  if (ksef && options.xmlSha256 !== undefined) drawKsefQr(ctx, options.xmlSha256, ksefNumber);
+  const before = ctx.flow.pages.length;
+  if (isKsef(invoice) && options.xmlSha256 !== undefined) drawKsefQr(ctx, options.xmlSha256, ksefNumber);
   drawPageFooters(ctx, title);
-
-  const bytes = buildPdf(ctx.flow.pages, used, { title: `${title} ${invoice.number ?? ""}`.trim() });
-  return { bytes, missingGlyphs: [...ctx.missing] };
+  return { ctx, used, qrMovedToPage2: before === 1 && ctx.flow.pages.length === 2 };
 }

@@ -59,7 +59,7 @@ const _PAIRS = {
   origin: ["Kraj pochodzenia", "Country of origin"], lineDate: ["Data dostawy", "Date of supply"], objectId: ["Identyfikator obiektu", "Object identifier"],
   orderLine: ["Pozycja zamówienia", "Order line"], uuId: ["UU_ID", "UU_ID"], excise: ["Kwota akcyzy", "Excise"], annex15: ["Załącznik nr 15", "Annex 15 goods"],
   ossRate: ["Stawka OSS", "OSS rate"], gtu: ["GTU", "GTU"], procedure: ["Procedura", "Procedure"], vatCategory: ["Kategoria VAT", "VAT category"],
-  exemptionReason: ["Podstawa zwolnienia", "Exemption reason"], priceBase: ["Ilość bazowa ceny", "Price base quantity"],
+  exemptionReason: ["Podstawa zwolnienia", "Exemption reason"], categoryOrReason: ["Kategoria lub podstawa zwolnienia", "Category or exemption reason"], priceBase: ["Ilość bazowa ceny", "Price base quantity"],
   listPrice: ["Cena przed rabatem", "Price before discount"], priceDiscount: ["Rabat od ceny", "Price discount"], allowance: ["Obniżka", "Allowance"],
   charge: ["Obciążenie", "Charge"], parentLine: ["Pozycja nadrzędna", "Parent line"], lineStatus: ["Status pozycji", "Line status"], note: ["Uwagi", "Note"],
   // Totals and VAT

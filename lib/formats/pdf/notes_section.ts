@@ -7,7 +7,7 @@
  */
 
 import type { AttachmentTable } from "../invoice/model.ts";
-import { clean, flowBlock, flowHeading, paragraphs, styled, type RenderContext } from "./blocks.ts";
+import { clean, flowBlock, flowHeading, paragraphs, styled, type RenderContext, space } from "./blocks.ts";
 import { flowFields, type Field } from "./fields.ts";
 import { type Column, CONTENT_WIDTH, LEFT } from "./layout.ts";
 import { flowTable } from "./table.ts";
@@ -19,7 +19,7 @@ export function drawNotes(ctx: RenderContext): void {
   if (paras.length > 0) {
     flowHeading(ctx, L.notes, 12);
     for (const p of paras) flowBlock(ctx, LEFT, styled(ctx, p, CONTENT_WIDTH, 8.5, false, 0, 2));
-    ctx.flow.y += 10;
+    space(ctx, 10);
   }
   const lineNumbers = new Set(inv.lines.map((l) => l.number));
   const general = inv.additional_info.filter((a) => a.line_number === null || !lineNumbers.has(a.line_number));
@@ -30,7 +30,7 @@ export function drawNotes(ctx: RenderContext): void {
     });
     flowHeading(ctx, L.additionalInfo, 12);
     flowFields(ctx, fields, 1, 8.5);
-    ctx.flow.y += 8;
+    space(ctx, 8);
   }
 }
 
@@ -50,9 +50,9 @@ export function drawAttachments(ctx: RenderContext): void {
     flowFields(ctx, fields, 2);
     for (const p of a.paragraphs) for (const s of paragraphs(ctx, p)) flowBlock(ctx, LEFT, styled(ctx, s, CONTENT_WIDTH, 8.5, false, 0, 2));
     for (const t of a.tables) _table(ctx, t);
-    ctx.flow.y += 6;
+    space(ctx, 6);
   }
-  ctx.flow.y += 6;
+  space(ctx, 6);
 }
 
 /** Columns of an attachment table narrower than this print their text smaller. */
@@ -73,7 +73,7 @@ function _table(ctx: RenderContext, t: AttachmentTable): void {
   const types = t.columns.filter((c) => c.type !== null).map((c) => `${c.name ?? ""}: ${c.type}`);
   if (types.length > 0) {
     flowBlock(ctx, LEFT, styled(ctx, clean(ctx, `${ctx.labels.columnTypes}: ${types.join(" · ")}`), CONTENT_WIDTH, 6.5, false, 0.35));
-    ctx.flow.y += 6;
+    space(ctx, 6);
   }
 }
 
@@ -91,5 +91,5 @@ export function drawFooterSection(ctx: RenderContext): void {
   flowHeading(ctx, fields.every((f) => f[1] === null) ? L.footer : L.registers, 12);
   flowFields(ctx, fields, 4);
   for (const p of text) flowBlock(ctx, LEFT, styled(ctx, p, CONTENT_WIDTH, 8, false, 0.2, 2));
-  ctx.flow.y += 10;
+  space(ctx, 10);
 }

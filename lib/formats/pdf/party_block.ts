@@ -19,9 +19,7 @@ const _TEXT_SIZE = 8.5;
 export function partyLines(ctx: RenderContext, p: Party, width: number, heading: string | null = null, extra: readonly Field[] = []): StyledLine[] {
   const L = ctx.labels;
   const out: StyledLine[] = [];
-  if (heading !== null) out.push(...styled(ctx, clean(ctx, heading), width, 9, true, 0.25));
-  const gap = heading === null ? 0 : 5;
-  out.push(...styled(ctx, clean(ctx, p.name), width, _NAME_SIZE, true, 0, gap));
+  out.push(...styled(ctx, clean(ctx, p.name), width, _NAME_SIZE, true));
   if (p.address !== null) for (const line of addressLines(p.address)) for (const s of paragraphs(ctx, line)) out.push(...styled(ctx, s, width, _TEXT_SIZE));
   const fields: Field[] = [...extra, [L.tradingName, p.trading_name]];
   for (const t of [p.tax_id, ...p.other_tax_ids]) if (t !== null) fields.push(taxIdField(ctx, t));
@@ -44,8 +42,12 @@ export function partyLines(ctx: RenderContext, p: Party, width: number, heading:
   if (p.jst === true) fields.push([L.jst, L.yes]);
   if (p.gv === true) fields.push([L.gv, L.yes]);
   const block = fieldBlock(ctx, fields, width);
-  if (block[0] !== undefined) block[0] = { ...block[0], lead: block[0].lead + 2 };
-  return [...out, ...block];
+  if (block[0] !== undefined && out.length > 0) block[0] = { ...block[0], lead: block[0].lead + 2 };
+  const body = [...out, ...block];
+  if (heading === null || body.length === 0) return body;
+  // Room under the heading for the rule drawn there, whatever the first line is.
+  body[0] = { ...(body[0] as StyledLine), lead: (body[0] as StyledLine).lead + 5 };
+  return [...styled(ctx, clean(ctx, heading), width, 9, true, 0.25), ...body];
 }
 
 /** The lines of an address: as written, then post code and city, subdivision, country code. */

@@ -7,7 +7,7 @@
 
 import { blankParty } from "../invoice/blank.ts";
 import type { Party } from "../invoice/model.ts";
-import { blockHeight, type RenderContext, type StyledLine } from "./blocks.ts";
+import { blockHeight, type RenderContext, type StyledLine, space } from "./blocks.ts";
 import { codeWords } from "./code_words.ts";
 import { flowColumns, GUTTER, type Field } from "./fields.ts";
 import { formatDecimal } from "./format.ts";
@@ -59,5 +59,5 @@ function _row(ctx: RenderContext, blocks: StyledLine[][], first: boolean): void 
     flow.page.line(LEFT, rule, LEFT + _HALF, rule, 0.5, 0.6);
     if (blocks.length > 1) flow.page.line(LEFT + _HALF + GUTTER, rule, RIGHT, rule, 0.5, 0.6);
   }
-  flow.y += first ? 12 : 10;
+  space(ctx, first ? 12 : 10);
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { blockHeight, drawBlock, type RenderContext, type StyledLine } from "./blocks.ts";
+import { blockHeight, drawBlock, type RenderContext, type StyledLine, space } from "./blocks.ts";
 import { BOTTOM, type Column, CONTENT_WIDTH, drawCells, LEFT, MARGIN, rowHeight, wrapCells } from "./layout.ts";
 
 /** One row: its cells' text, and how it is marked. */
@@ -93,7 +93,7 @@ export function flowTable(ctx: RenderContext, spec: TableSpec): void {
           drawBlock(flow.page, x2, flow.y - 2, [l]);
           flow.y += l.lead;
         }
-        flow.y += 4;
+        space(ctx, 4);
       }
       flow.page.line(LEFT, flow.y, LEFT + width, flow.y, 0.4, 0.75);
       from = to;
@@ -101,7 +101,7 @@ export function flowTable(ctx: RenderContext, spec: TableSpec): void {
     }
   }
   flow.onNewPage = saved;
-  flow.y += 8;
+  space(ctx, 8);
 }
 
 function _height(cells: readonly (readonly string[])[], row: TableRow, lead: number): number {

@@ -6,7 +6,7 @@
  */
 
 import type { Address, Transport } from "../invoice/model.ts";
-import { flowHeading, type RenderContext } from "./blocks.ts";
+import { flowHeading, type RenderContext, space } from "./blocks.ts";
 import { codeWords } from "./code_words.ts";
 import { flowFields, type Field } from "./fields.ts";
 import { formatDecimal, formatMoney } from "./format.ts";
@@ -31,7 +31,7 @@ export function drawTransactionTerms(ctx: RenderContext): void {
   for (const tr of t.transports) fields.push(..._transport(ctx, tr));
   flowHeading(ctx, L.transactionTerms, 14);
   flowFields(ctx, fields);
-  ctx.flow.y += 8;
+  space(ctx, 8);
 }
 
 function _transport(ctx: RenderContext, t: Transport): Field[] {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { blockHeight, clean, drawBlock, flowBlock, flowHeading, type RenderContext } from "./blocks.ts";
+import { blockHeight, clean, drawBlock, flowBlock, flowHeading, type RenderContext, space } from "./blocks.ts";
 import { isKsef } from "./code_words.ts";
 import { flowFields, type Field } from "./fields.ts";
 import { addDecimals, formatAmount, formatDecimal, formatMoney, formatRate } from "./format.ts";
@@ -59,7 +59,7 @@ function _vatSummary(ctx: RenderContext): void {
   const reasons = vb.some((v) => v.exemption_reason !== null || v.exemption_reason_code !== null || (named && v.category?.text !== null));
   const cols: Column[] = [{ width: 74, align: "left" }];
   const head = [L.vatRate];
-  if (reasons) cols.push({ width: 0, align: "left" }), head.push(L.exemptionReason);
+  if (reasons) cols.push({ width: 0, align: "left" }), head.push(named ? L.categoryOrReason : L.exemptionReason);
   cols.push({ width: 80, align: "right" }, { width: 72, align: "right" });
   head.push(L.net, L.vat);
   if (inTax) cols.push({ width: 80, align: "right" }), head.push(`${L.vat} ${taxCur ?? ""}`.trim());
@@ -133,15 +133,17 @@ function _totalsAndPayment(ctx: RenderContext): void {
     const top = flow.y;
     drawBlock(flow.page, LEFT, top, pay);
     _drawTotals(ctx, top);
-    flow.y = top + h + 12;
+    flow.y = top + h;
+    space(ctx, 12);
     return;
   }
   // Payment details longer than a page: totals first, then the payment details flowing over pages.
   flow.ensure(rightH);
   _drawTotals(ctx, flow.y);
-  flow.y += rightH + 12;
+  flow.y += rightH;
+  space(ctx, 12);
   flowBlock(ctx, LEFT, pay);
-  flow.y += 10;
+  space(ctx, 10);
 }
 
 function _drawTotals(ctx: RenderContext, top: number): void {
@@ -175,6 +177,6 @@ function _settlement(ctx: RenderContext): void {
   fields.push([L.deductionsTotal, money(s.deductions_total)], [L.payable, money(s.to_pay)], [L.toSettle, money(s.to_settle)]);
   flowHeading(ctx, L.settlement, 14);
   flowFields(ctx, fields);
-  ctx.flow.y += 8;
+  space(ctx, 8);
 }
 
