@@ -13,9 +13,9 @@ import { badRequest } from "../http/errors.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 
 /** Bytes of invoice JSON kept at most: a few thousand typical invoices (1–10 KB of JSON each). */
-const MAX_CACHE_BYTES = 16 * 1024 * 1024;
+export const MAX_CACHE_BYTES = 16 * 1024 * 1024;
 /** Larger invoice JSON (a 10 MB XML with thousands of lines) is made again each time rather than evict everything. */
-const MAX_ENTRY_BYTES = 1024 * 1024;
+export const MAX_ENTRY_BYTES = 1024 * 1024;
 
 const CLOSE_BRACE = 0x7d;
 const INVOICE_KEY = new TextEncoder().encode(',"invoice":');

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../../lib/api/documents/document_json.ts";
+import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../../lib/contracts/record_json.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type {
   ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,

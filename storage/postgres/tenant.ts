@@ -7,7 +7,7 @@
  * @module
  */
 import { createHash, randomUUID } from "node:crypto";
-import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../../lib/api/documents/document_json.ts";
+import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../../lib/contracts/record_json.ts";
 import { newId } from "../../lib/contracts/ids.ts";
 import type {
   BlobInfo, ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,

@@ -135,7 +135,7 @@ describe("the OpenAPI document", () => {
     for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
       for (const m of Object.keys(item)) if (METHODS.includes(m)) operations.add(`${m} ${path}`);
     }
-    const ops = ["get /healthz", "get /readyz", "get /metrics"];
+    const ops = ["get /healthz", "get /readyz", "get /metrics", "get /docs"];
     assert.deepEqual([...operations].sort(), [...routes, ...ops].sort());
     assert.equal(routes.size, s.app.routes.length);
     for (const r of s.app.routes) {
@@ -270,7 +270,8 @@ describe("the OpenAPI document", () => {
     let cursor: string | null = null;
     let seen = 0;
     for (;;) {
-      const page: Body = await check(doc, await s.fetch(`${path}?limit=7${cursor ? `&cursor=${cursor}` : ""}`, token), "GET", path);
+      // expand=invoice: every sample's whole invoice is checked against the Invoice schema (API.md §4.6).
+      const page: Body = await check(doc, await s.fetch(`${path}?limit=7&expand=invoice${cursor ? `&cursor=${cursor}` : ""}`, token), "GET", path);
       seen += page.data.length;
       cursor = page.next_cursor;
       if (!page.has_more) break;
@@ -346,7 +347,7 @@ describe("the OpenAPI document", () => {
     await checkError(doc, await s.fetch(sync, (await s.token("acme", ["documents:read"])).token, { method: "POST" }), "POST", sync, 403, "FORBIDDEN");
 
     const path = "/api/v1/documents";
-    const feed = await check(doc, await s.fetch(`${path}?limit=500`, token), "GET", path);
+    const feed = await check(doc, await s.fetch(`${path}?limit=500&expand=invoice`, token), "GET", path);
     assert.equal(feed.data.length, SAMPLES.length + 1);
     assert.equal(feed.has_more, false);
     const page = await check(doc, await s.fetch(`${path}?page=2&per_page=5&sort=synced_at&type=invoice&xml_available=true`, token), "GET", path);
@@ -423,6 +424,11 @@ describe("the OpenAPI document", () => {
     const metrics = await s.fetch("/metrics", null);
     assert.equal(metrics.status, 200);
     assert.match(await check(doc, metrics, "GET", "/metrics"), /# TYPE/);
+    const docs = await s.fetch("/docs", null);
+    assert.match(await check(doc, docs, "GET", "/docs"), /^<!doctype html>/);
+    const unchanged = await s.fetch("/docs", null, { headers: { "if-none-match": docs.headers.get("etag")! } });
+    assert.equal(unchanged.status, 304);
+    await check(doc, unchanged, "GET", "/docs");
   });
 });
 

@@ -2,8 +2,13 @@
  * Counts how many leaf values of an invoice XML appear in its invoice JSON (issue 12):
  * element text and attribute values, compared as decimals when both read as numbers,
  * as dates in any usual notation, otherwise as whitespace-normalised strings.
- * Skipped, as technical rather than invoice data: the elements in SKIPPED_ELEMENTS,
- * namespace declarations, xsi:* attributes, and the attributes in SKIPPED_ATTRIBUTES.
+ * A value must equal a JSON leaf after normalising; containment does not count.
+ * Skipped, as technical rather than invoice data: the elements in SKIPPED_ELEMENTS
+ * (header ids, syntax version, embedded file content), namespace declarations,
+ * xsi:* attributes, SKIPPED_ATTRIBUTES (date notation) and SKIPPED_METADATA (code-list
+ * and scheme agency/version attributes without a business term). JSON booleans stand
+ * for flags ("1"/"true" and "2"/"0"/"false"); a KSeF negative flag of NEGATIVE_FLAGS
+ * ("1" = no) matches a JSON false.
  * @module
  */
 

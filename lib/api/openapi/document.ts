@@ -4,11 +4,12 @@
  * here keyed by "METHOD pattern", and a route without an entry, or an entry
  * without a route, is a TypeError at startup, so the document cannot drift from
  * the router. The error responses of each operation follow from its scope, its
- * method and its body kind. Schemas live in lib/openapi_schemas.ts.
+ * method and its body kind. Schemas live in schemas.ts beside it.
  * @module
  */
 import type { ApiRoute } from "../context.ts";
 import { ERROR_STATUS, type ErrorCode } from "../../http/errors.ts";
+import { invoiceSchemas } from "./invoice_schema.ts";
 import { ERROR_CODES, errorSchemaName, headers, parameters, ref, schemas, type Json } from "./schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
 
@@ -88,7 +89,7 @@ const OPERATIONS: Record<string, _Operation> = {
   "GET /api/v1/documents": {
     id: "listDocuments", tag: "Documents", summary: "List documents: the change feed or pages",
     description: "Without `page`: cursor mode, the change feed in order of last change, oldest first (a document that changes again moves to the end; delivery is at-least-once, deduplicate by id). With `page`: page mode for browsing. Filters apply to both.",
-    params: ["Cursor", "Limit", "Page", "PerPage", "Sort", ...FILTERS],
+    params: ["Cursor", "Limit", "Page", "PerPage", "Sort", ...FILTERS, "Expand"],
     ok: { 200: _json("A page of documents", ref("DocumentList")) },
   },
   "GET /api/v1/documents/:id": {
@@ -125,7 +126,7 @@ const OPERATIONS: Record<string, _Operation> = {
     errors: ["DUPLICATE_SUBMISSION", "VALIDATION_ERROR"],
   },
   "GET /api/v1/submissions": {
-    id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)", params: ["Cursor", "Limit"],
+    id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)", params: ["Cursor", "Limit", "Expand"],
     ok: { 200: _json("A page of submissions", ref("SubmissionFeedPage")) },
   },
   "GET /api/v1/submissions/:id": {
@@ -260,7 +261,7 @@ function _operation(route: ApiRoute, key: string, op: _Operation, params: Record
   };
 }
 
-/** /healthz, /readyz and /metrics (API.md §10): outside /api/v1, public, no correlation id or rate limit. */
+/** /healthz, /readyz, /metrics and /docs (API.md §10): outside /api/v1, public, no correlation id or rate limit. */
 function _opsPaths(): Record<string, Json> {
   const h = { "X-Request-Id": ref("XRequestId", "headers"), "X-Content-Type-Options": ref("XContentTypeOptions", "headers") };
   const get = (id: string, summary: string, responses: Record<string, Json>): Json => ({
@@ -275,6 +276,13 @@ function _opsPaths(): Record<string, Json> {
     }),
     "/metrics": get("getMetrics", "Prometheus metrics", {
       200: body("Requests by route and status, latency histogram, sync runs, webhook deliveries, outbox depth", "text/plain", { type: "string", description: "Prometheus text exposition format 0.0.4" }),
+    }),
+    "/docs": get("getDocs", "The human reference: this document as one self-contained HTML page", {
+      200: {
+        ...body("The page; it loads nothing else (Content-Security-Policy)", "text/html", { type: "string", contentMediaType: "text/html" }),
+        headers: { ...h, ETag: { description: "Strong, from the page's hash; If-None-Match gives 304", required: true, schema: { type: "string" } } },
+      },
+      304: { description: "Not modified: the If-None-Match ETag matches", headers: h },
     }),
   };
 }
@@ -372,7 +380,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       securitySchemes: {
         ApiToken: { type: "apiKey", in: "header", name: "X-API-Token", description: "`itk_<key id>_<secret>`; a token in the query string is ignored" },
       },
-      schemas: schemas(),
+      schemas: { ...schemas(), ...invoiceSchemas() },
       parameters: params,
       headers: headers(),
       responses,

@@ -6,7 +6,8 @@
  * @module
  */
 import { SCOPES } from "../../auth/tokens.ts";
-import { CURSOR_LIMIT, FORMATS, PAGE_SIZE, PAGE_WINDOW, SORTS, TYPES } from "../list_query.ts";
+import { CURSOR_LIMIT, PAGE_SIZE, PAGE_WINDOW, SORTS } from "../list_query.ts";
+import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../../formats/invoice/vocabulary.ts";
 import type { ErrorCode } from "../../http/errors.ts";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../jobs/webhooks/address_guard.ts";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
@@ -20,9 +21,7 @@ export function ref(name: string, kind: "schemas" | "parameters" | "headers" | "
   return { $ref: `#/components/${kind}/${name}` };
 }
 
-// The same lists as lib/documents/list_query.ts (which does not export them); the
-// HTTP test sends every value and an invalid one, so a drift shows up there.
-const CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}"; // lib/ids.ts: prefix, then 26 Crockford base32 characters
+const CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}"; // lib/contracts/ids.ts: prefix, then 26 Crockford base32 characters
 
 
 const STRING: Json = { type: "string" };
@@ -64,6 +63,11 @@ function _links(collection: string, prefix: string, downloads: boolean): Json {
 
 const PARTY: Json = _object({ name: _orNull(STRING), tax_id: _orNull(STRING) });
 const TOTALS: Json = _object({ net: _orNull(DECIMAL), tax: _orNull(DECIMAL), gross: _orNull(DECIMAL) });
+/** The `invoice` property of documents and submissions (API.md §4, §4.6). */
+const INVOICE: Json = {
+  oneOf: [ref("Invoice"), { type: "null" }],
+  description: "The whole invoice (API.md §4.6). On GET of one document or submission, and on list items with `expand=invoice`; absent from other list items, 201 answers and webhook payloads; null while the XML is not available",
+};
 const FEED_TAIL: Record<string, Json> = {
   next_cursor: {
     type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$",
@@ -161,8 +165,8 @@ export function schemas(): Record<string, Json> {
     SyncRunId: _id("sync"),
     WebhookId: _id("whk"),
     RequestId: { ..._id("req"), description: "The `X-Request-Id` of the response" },
-    DocumentFormat: { type: "string", enum: FORMATS, description: "ubl: UBL 2.1 / Peppol BIS 3.0; cii: UN/CEFACT CII (XRechnung, Factur-X/ZUGFeRD)" },
-    DocumentType: { type: "string", enum: TYPES },
+    DocumentFormat: { type: "string", enum: INVOICE_FORMATS, description: "ubl: UBL 2.1 / Peppol BIS 3.0; cii: UN/CEFACT CII (XRechnung, Factur-X/ZUGFeRD)" },
+    DocumentType: { type: "string", enum: DOCUMENT_TYPES },
     Party: PARTY,
     Totals: TOTALS,
     Document: {
@@ -171,8 +175,8 @@ export function schemas(): Record<string, Json> {
         id: ref("DocumentId"),
         source: { type: "string", minLength: 1, examples: ["inbox"] },
         external_id: STRING,
-        format: { type: ["string", "null"], enum: [...FORMATS, null] },
-        type: { type: ["string", "null"], enum: [...TYPES, null] },
+        format: { type: ["string", "null"], enum: [...INVOICE_FORMATS, null] },
+        type: { type: ["string", "null"], enum: [...DOCUMENT_TYPES, null] },
         number: _orNull(STRING),
         issue_date: _orNull(DATE),
         currency: { type: ["string", "null"], description: "ISO 4217 code as written in the invoice" },
@@ -186,7 +190,8 @@ export function schemas(): Record<string, Json> {
         synced_at: ref("Timestamp"),
         updated_at: ref("Timestamp"),
         links: _links("documents", "doc", true),
-      }),
+        invoice: INVOICE,
+      }, ["invoice"]),
     },
     DocumentFeedPage: {
       description: "Cursor mode (no `page` parameter): the change feed, oldest change first",
@@ -220,7 +225,8 @@ export function schemas(): Record<string, Json> {
         size: { type: "integer", minimum: 1 },
         created_at: ref("Timestamp"),
         links: _links("submissions", "sub", true),
-      }),
+        invoice: INVOICE,
+      }, ["invoice"]),
     },
     SubmissionFeedPage: {
       description: "The submissions feed, oldest first",
@@ -313,6 +319,7 @@ export function parameters(): Record<string, Json> {
     Range: { name: "Range", in: "header", required: false, schema: { type: "string", examples: ["bytes=0-1023"] }, description: "A single byte range: 206, or 416 when unsatisfiable" },
     IfRange: { name: "If-Range", in: "header", required: false, schema: STRING, description: "Honour `Range` only while the ETag still matches" },
     Cursor: _query("cursor", { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" }, "Opaque `next_cursor` of a previous page; absent = from the beginning. Tampered, foreign or made with other filters: 400"),
+    Expand: _query("expand", { type: "string", enum: ["invoice"] }, "`invoice` puts the whole invoice (API.md §4.6) on every item; any other value is 400"),
     Limit: _query("limit", { type: "integer", minimum: CURSOR_LIMIT.min, maximum: CURSOR_LIMIT.max, default: CURSOR_LIMIT.default }, "Items per page in cursor mode"),
     Page: _query("page", { type: "integer", minimum: 1, maximum: PAGE_WINDOW }, `Chooses page mode. page × per_page may not exceed ${PAGE_WINDOW} (use cursor mode beyond); not together with cursor`),
     PerPage: _query("per_page", { type: "integer", minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }, "Items per page in page mode"),

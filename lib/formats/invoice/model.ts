@@ -10,11 +10,10 @@
 /** A decimal number written as a plain string: "1230.00", "-5", "0.12345678". */
 export type Decimal = string;
 
-/** The XML formats read (API.md §4). */
-export type InvoiceFormat = "ksef-fa2" | "ksef-fa3" | "ubl" | "cii";
+import type { DocumentType, InvoiceFormat } from "./vocabulary.ts";
 
-/** The document type of API.md §4. */
-export type DocumentType = "invoice" | "credit_note" | "correction" | "other";
+export type { DocumentType, InvoiceFormat } from "./vocabulary.ts";
+
 
 /** A code as the XML gives it, with readable text where a code list maps it. */
 export interface Code {

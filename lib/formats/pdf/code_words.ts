@@ -8,11 +8,12 @@
  */
 
 import type { Code, Invoice } from "../invoice/model.ts";
+import { isKsefFormat } from "../invoice/vocabulary.ts";
 import type { Lang } from "./format.ts";
 
 /** True for the two KSeF formats. */
 export function isKsef(invoice: Invoice): boolean {
-  return invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3";
+  return isKsefFormat(invoice.format);
 }
 
 /** KSeF RodzajFaktury → [Polish, English] title. */

@@ -7,6 +7,7 @@
  */
 
 import { parseTrueType, type TrueTypeFont } from "./truetype.ts";
+import { TrueTypeSubsetter } from "./truetype_subset.ts";
 
 /** The font files to embed: TrueType bytes of a regular and a bold face of one family. */
 export interface PdfFontFiles {
@@ -17,6 +18,8 @@ export interface PdfFontFiles {
 /** One face ready for PDF text: glyph ids and widths by code point, Unicode by glyph. */
 export interface FontFace {
   font: TrueTypeFont;
+  /** Builds each document's subset, keeping the glyphs it has prepared. */
+  subsetter: TrueTypeSubsetter;
   /** Advance of each glyph in 1/1000 em, rounded as the PDF's /W array gives it. */
   glyphWidths: Uint16Array;
   /** The lowest BMP code point drawn by each glyph (what ToUnicode maps it back to); 0 for none. */
@@ -109,5 +112,5 @@ function _face(font: TrueTypeFont): FontFace {
     const g = font.bmp[cp] ?? 0;
     if (g !== 0) unicode[g] = cp;
   }
-  return { font, glyphWidths, unicode };
+  return { font, subsetter: new TrueTypeSubsetter(font), glyphWidths, unicode };
 }

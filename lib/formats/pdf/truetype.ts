@@ -36,8 +36,6 @@ const _MAX_TABLES = 64;
 const _MAX_CMAP_SUBTABLES = 64;
 const _MAX_CMAP12_GROUPS = 0x10000;
 const _MAX_NAME_RECORDS = 1024;
-/** Composite nesting deeper than this is refused (the spec's maxComponentDepth is a few levels). */
-const _MAX_COMPONENT_DEPTH = 16;
 
 const _SFNT_TRUETYPE = 0x00010000;
 const _SFNT_TRUE = 0x74727565; // 'true' (Apple)
@@ -158,29 +156,6 @@ export function glyphComponents(data: Uint8Array, numGlyphs: number): { componen
     else if (flags & _WE_HAVE_A_TWO_BY_TWO) p += 8;
     if (!(flags & _MORE_COMPONENTS)) return { components, end: Math.min(p, data.length) };
   }
-}
-
-/**
- * .notdef, the glyphs in the given order, then every glyph their composites refer to (at any
- * depth) that is not already listed, in the order found: the glyph order of a subset.
- */
-export function glyphClosure(font: TrueTypeFont, gids: Iterable<number>): number[] {
-  const seen = new Set<number>([0]);
-  for (const g of gids) if (g < font.numGlyphs) seen.add(g);
-  let level = [...seen];
-  for (let depth = 0; level.length > 0; depth++) {
-    if (depth > _MAX_COMPONENT_DEPTH) throw new TypeError("Cannot parse font: composite glyphs nest too deeply");
-    const next: number[] = [];
-    for (const g of level) {
-      for (const { gid: c } of glyphComponents(glyphData(font, g), font.numGlyphs).components) {
-        if (seen.has(c)) continue;
-        seen.add(c);
-        next.push(c);
-      }
-    }
-    level = next;
-  }
-  return [...seen];
 }
 
 function _check(v: DataView, offset: number, length: number): true {

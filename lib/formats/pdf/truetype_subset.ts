@@ -9,7 +9,7 @@
  * @module
  */
 
-import { glyphClosure, glyphComponents, glyphData, type TrueTypeFont } from "./truetype.ts";
+import { glyphComponents, glyphData, type GlyphComponent, type TrueTypeFont } from "./truetype.ts";
 
 /** Tables copied as they are: metrics some rasterizers read, and the font-wide hinting programs. */
 const _VERBATIM = ["OS/2", "cvt ", "fpgm", "prep"] as const;
@@ -20,62 +20,118 @@ const _CHECKSUM_MAGIC = 0xb1b0afba;
 /** Composite flag: instructions follow the last component (OpenType 'glyf'). */
 const _WE_HAVE_INSTRUCTIONS = 0x0100;
 
-/**
- * The subset font file: new glyph id k draws `glyphs[k]` of `font` (`glyphs[0]` should be 0,
- * .notdef); glyphs their composites need are appended after them.
- */
-export function subsetTrueType(font: TrueTypeFont, glyphs: readonly number[]): Uint8Array {
-  const order = glyphClosure(font, glyphs);
-  const newId = new Map<number, number>();
-  order.forEach((g, k) => newId.set(g, k));
-  const total = order.length;
-
-  const datas = order.map((g) => _withoutHints(glyphData(font, g), font.numGlyphs, newId));
-  let glyfLength = 0;
-  for (const d of datas) glyfLength += _pad4(d.length);
-  const glyf = new Uint8Array(glyfLength);
-  const loca = new DataView(new ArrayBuffer((total + 1) * 4));
-  const hmtx = new DataView(new ArrayBuffer(total * 4));
-  let at = 0;
-  order.forEach((g, k) => {
-    const d = datas[k] as Uint8Array;
-    loca.setUint32(k * 4, at);
-    glyf.set(d, at);
-    at += _pad4(d.length);
-    hmtx.setUint16(k * 4, font.advances[g] ?? 0);
-    hmtx.setInt16(k * 4 + 2, _leftSideBearing(font, g));
-  });
-  loca.setUint32(total * 4, at);
-
-  const head = _copy(font, "head");
-  const hv = new DataView(head.buffer);
-  hv.setUint32(8, 0); // checkSumAdjustment, set once the file is complete
-  hv.setInt16(50, 1); // indexToLocFormat: long offsets
-  const hhea = _copy(font, "hhea");
-  new DataView(hhea.buffer).setUint16(34, total); // numberOfHMetrics: every glyph has its own
-  const maxp = _copy(font, "maxp");
-  // Only numGlyphs changes: maxp's other fields are upper bounds, still true of the subset.
-  new DataView(maxp.buffer).setUint16(4, total);
-
-  const tables = new Map<string, Uint8Array>([
-    ["glyf", glyf], ["head", head], ["hhea", hhea], ["hmtx", new Uint8Array(hmtx.buffer)],
-    ["loca", new Uint8Array(loca.buffer)], ["maxp", maxp],
-  ]);
-  for (const tag of _VERBATIM) if (font.tables.has(tag)) tables.set(tag, _copy(font, tag));
-  if (font.tables.has("post") && _table(font, "post").length >= _POST_HEADER) {
-    const post = new Uint8Array(_copy(font, "post").subarray(0, _POST_HEADER));
-    new DataView(post.buffer).setUint32(0, 0x00030000);
-    tables.set("post", post);
-  }
-  return writeTrueType(tables);
+/** One glyph prepared once: its description without instructions, components, metrics. */
+interface _Glyph {
+  data: Uint8Array;
+  /** Components of a composite, with where their ids sit in `data`; empty for a simple glyph. */
+  components: readonly GlyphComponent[];
+  advance: number;
+  lsb: number;
 }
 
+/** Limit on the glyphs a subset may list, from the 16-bit glyph ids of TrueType. */
+const _MAX_GLYPHS = 0xffff;
+
 /**
- * A copy of a glyph description without its instructions; a composite's component ids are
- * renumbered with `newId`.
+ * Subsets one font, many times: each glyph is prepared (instructions dropped) on first use and
+ * kept, so a document pays only for copying its glyphs. Share one per parsed font.
  */
-function _withoutHints(data: Uint8Array, numGlyphs: number, newId: ReadonlyMap<number, number>): Uint8Array {
-  if (data.length < 10) return new Uint8Array(0);
+export class TrueTypeSubsetter {
+  readonly font: TrueTypeFont;
+  #glyphs = new Map<number, _Glyph>();
+  /** Tables copied as they are, read once. */
+  #verbatim: [string, Uint8Array][];
+
+  constructor(font: TrueTypeFont) {
+    this.font = font;
+    this.#verbatim = _VERBATIM.filter((tag) => font.tables.has(tag)).map((tag) => [tag, _copy(font, tag)]);
+    if (font.tables.has("post") && _table(font, "post").length >= _POST_HEADER) {
+      const post = new Uint8Array(_copy(font, "post").subarray(0, _POST_HEADER));
+      new DataView(post.buffer).setUint32(0, 0x00030000);
+      this.#verbatim.push(["post", post]);
+    }
+  }
+
+  /**
+   * The subset font file: new glyph id k draws `glyphs[k]` of the font (`glyphs[0]` should be 0,
+   * .notdef); glyphs their composites need are appended after them.
+   */
+  subset(glyphs: readonly number[]): Uint8Array {
+    const order = this.#closure(glyphs);
+    const total = order.length;
+    const prepared = order.map((g) => this.#glyph(g));
+    const newId = new Map<number, number>();
+    order.forEach((g, k) => newId.set(g, k));
+
+    let glyfLength = 0;
+    for (const p of prepared) glyfLength += _pad4(p.data.length);
+    const glyf = new Uint8Array(glyfLength);
+    const gv = new DataView(glyf.buffer);
+    const loca = new DataView(new ArrayBuffer((total + 1) * 4));
+    const hmtx = new DataView(new ArrayBuffer(total * 4));
+    let at = 0;
+    prepared.forEach((p, k) => {
+      loca.setUint32(k * 4, at);
+      glyf.set(p.data, at);
+      for (const c of p.components) gv.setUint16(at + c.at, newId.get(c.gid) ?? 0);
+      at += _pad4(p.data.length);
+      hmtx.setUint16(k * 4, p.advance);
+      hmtx.setInt16(k * 4 + 2, p.lsb);
+    });
+    loca.setUint32(total * 4, at);
+
+    const head = _copy(this.font, "head");
+    const hv = new DataView(head.buffer);
+    hv.setUint32(8, 0); // checkSumAdjustment, set once the file is complete
+    hv.setInt16(50, 1); // indexToLocFormat: long offsets
+    const hhea = _copy(this.font, "hhea");
+    new DataView(hhea.buffer).setUint16(34, total); // numberOfHMetrics: every glyph has its own
+    const maxp = _copy(this.font, "maxp");
+    // Only numGlyphs changes: maxp's other fields are upper bounds, still true of the subset.
+    new DataView(maxp.buffer).setUint16(4, total);
+    return writeTrueType(new Map<string, Uint8Array>([
+      ["glyf", glyf], ["head", head], ["hhea", hhea], ["hmtx", new Uint8Array(hmtx.buffer)],
+      ["loca", new Uint8Array(loca.buffer)], ["maxp", maxp], ...this.#verbatim,
+    ]));
+  }
+
+  /** .notdef, the glyphs in order, then their composites' components (any depth) not yet listed. */
+  #closure(glyphs: readonly number[]): number[] {
+    const seen = new Set<number>([0]);
+    for (const g of glyphs) if (g < this.font.numGlyphs) seen.add(g);
+    const order = [...seen];
+    // Components are appended as found, so the walk ends once every listed glyph has been looked at.
+    for (let i = 0; i < order.length; i++) {
+      if (order.length > _MAX_GLYPHS) throw new RangeError("Cannot subset font: too many glyphs");
+      for (const c of this.#glyph(order[i] as number).components) {
+        if (seen.has(c.gid)) continue;
+        seen.add(c.gid);
+        order.push(c.gid);
+      }
+    }
+    return order;
+  }
+
+  #glyph(gid: number): _Glyph {
+    let g = this.#glyphs.get(gid);
+    if (g === undefined) {
+      g = _prepare(this.font, gid);
+      this.#glyphs.set(gid, g);
+    }
+    return g;
+  }
+}
+
+/** One-off subset of `font` (see TrueTypeSubsetter.subset; keep a subsetter to subset a font often). */
+export function subsetTrueType(font: TrueTypeFont, glyphs: readonly number[]): Uint8Array {
+  return new TrueTypeSubsetter(font).subset(glyphs);
+}
+
+/** A glyph's description without instructions, its components and metrics. */
+function _prepare(font: TrueTypeFont, gid: number): _Glyph {
+  const data = glyphData(font, gid);
+  const metrics = { advance: font.advances[gid] ?? 0, lsb: _leftSideBearing(font, gid) };
+  if (data.length < 10) return { data: new Uint8Array(0), components: [], ...metrics };
   const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const contours = v.getInt16(0);
   if (contours >= 0) {
@@ -87,16 +143,14 @@ function _withoutHints(data: Uint8Array, numGlyphs: number, newId: ReadonlyMap<n
     const out = new Uint8Array(lengthAt + 2 + data.length - rest);
     out.set(data.subarray(0, lengthAt), 0);
     out.set(data.subarray(rest), lengthAt + 2);
-    return out;
+    return { data: out, components: [], ...metrics };
   }
-  const { components, end } = glyphComponents(data, numGlyphs);
+  const { components, end } = glyphComponents(data, font.numGlyphs);
   const out = new Uint8Array(data.subarray(0, end));
   const ov = new DataView(out.buffer);
-  for (const c of components) {
-    ov.setUint16(c.at - 2, ov.getUint16(c.at - 2) & ~_WE_HAVE_INSTRUCTIONS);
-    ov.setUint16(c.at, newId.get(c.gid) ?? 0);
-  }
-  return out;
+  // The component ids are renumbered per subset, as the copy is made (TrueTypeSubsetter.subset).
+  for (const c of components) ov.setUint16(c.at - 2, ov.getUint16(c.at - 2) & ~_WE_HAVE_INSTRUCTIONS);
+  return { data: out, components, ...metrics };
 }
 
 /** A font file of the given tables: directory, tables sorted by tag and 4-byte aligned, checksums set. */
@@ -127,7 +181,7 @@ export function writeTrueType(tables: ReadonlyMap<string, Uint8Array>): Uint8Arr
     if (tag === "head") headAt = at;
     at += _pad4(data.length);
   });
-  v.setUint32(headAt + 8, (_CHECKSUM_MAGIC - _checksum(out, 0, out.length)) >>> 0);
+  if (headAt >= 0) v.setUint32(headAt + 8, (_CHECKSUM_MAGIC - _checksum(out, 0, out.length)) >>> 0);
   return out;
 }
 

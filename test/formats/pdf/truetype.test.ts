@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { glyphClosure, glyphComponents, glyphData, parseTrueType, type TrueTypeFont } from "../../../lib/formats/pdf/truetype.ts";
+import { glyphComponents, glyphData, parseTrueType, type TrueTypeFont } from "../../../lib/formats/pdf/truetype.ts";
 import { writeTrueType } from "../../../lib/formats/pdf/truetype_subset.ts";
 import { readPdfFontFiles } from "../../../storage/fonts/font_files.ts";
 
@@ -83,16 +83,5 @@ describe("composite glyphs", () => {
     assert.ok(accent !== 0 && accent !== regular.bmp[0x6f] && glyphData(regular, accent).length > 0);
     assert.ok(end < glyphData(regular, oAcute).length, "instructions follow the components");
     assert.deepEqual(glyphComponents(glyphData(regular, regular.bmp[0x6f] ?? 0), regular.numGlyphs).components, []);
-  });
-
-  test("glyphClosure() keeps .notdef first and the given order, then appends components once", () => {
-    const o = regular.bmp[0x6f] ?? 0;
-    const oAcute = regular.bmp[0xf3] ?? 0;
-    const oUml = regular.bmp[0xf6] ?? 0;
-    const closure = glyphClosure(regular, [oUml, oAcute, o]);
-    assert.deepEqual(closure.slice(0, 4), [0, oUml, oAcute, o]);
-    // ö and ó share their base "o": only the two accents are added.
-    assert.equal(closure.length, 6);
-    assert.equal(new Set(closure).size, closure.length);
   });
 });

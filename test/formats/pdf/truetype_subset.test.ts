@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { glyphComponents, glyphData, parseTrueType } from "../../../lib/formats/pdf/truetype.ts";
-import { subsetTrueType } from "../../../lib/formats/pdf/truetype_subset.ts";
+import { subsetTrueType, TrueTypeSubsetter } from "../../../lib/formats/pdf/truetype_subset.ts";
 import { readPdfFontFiles } from "../../../storage/fonts/font_files.ts";
 
 const font = parseTrueType(readPdfFontFiles().regular);
@@ -32,6 +32,26 @@ test("subsetTrueType() renumbers glyphs in the given order and keeps their advan
   assert.equal(sub.advances[4], font.advances[gid("o")]);
   const { components } = glyphComponents(glyphData(sub, 3), sub.numGlyphs);
   assert.deepEqual(components.map((c) => c.gid), [4, 5]);
+});
+
+test("subsetTrueType() adds a component shared by two composites once", () => {
+  // ö and ó share their base "o": .notdef, ö, ó, then "o" and the two accents.
+  const sub = parseTrueType(subsetTrueType(font, [0, gid("ö"), gid("ó")]));
+  assert.equal(sub.numGlyphs, 6);
+  const first = glyphComponents(glyphData(sub, 1), sub.numGlyphs).components.map((c) => c.gid);
+  const second = glyphComponents(glyphData(sub, 2), sub.numGlyphs).components.map((c) => c.gid);
+  assert.equal(first[0], 3);
+  assert.equal(second[0], 3);
+  assert.deepEqual([first[1], second[1]].sort(), [4, 5]);
+});
+
+test("TrueTypeSubsetter gives each subset the same bytes whatever it built before", () => {
+  const subsetter = new TrueTypeSubsetter(font);
+  const a = [0, gid("ó"), gid("Ż")];
+  const first = subsetter.subset(a);
+  subsetter.subset([0, gid("ö"), gid("o"), gid("ż"), gid("ó")]);
+  assert.deepEqual(subsetter.subset(a), first);
+  assert.deepEqual(subsetTrueType(font, a), first);
 });
 
 test("subsetTrueType() drops the glyphs' instructions and keeps only the tables a PDF needs", () => {
