@@ -15,6 +15,7 @@ import { InvoiceJsonCache } from "./api/invoice_expand.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
 import { PageCache } from "./api/page_cache.ts";
 import { submissionRoutes } from "./api/submissions/routes.ts";
+import { deliveryRoutes } from "./api/webhooks/deliveries.ts";
 import { syncRoutes } from "./api/sync/routes.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
 import type { SourceFactory } from "./contracts/document_source.ts";
@@ -108,7 +109,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes];
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes, ...deliveryRoutes];
   const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
   const openapi = JSON.stringify(openapiDoc);
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
@@ -143,7 +144,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
     const route = m.data;
     if (route.scope === null) return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });
-    const granted = requireScope(token, route.scope);
+    const granted = requireScope(token, route.scope, req);
     // Errors up to here and in reading the body are not kept for the key (API.md §7: before execution).
     const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
     const body = await readRequestBody(req, route.body, services.limits);

@@ -56,7 +56,11 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
   function sourceOf(tenant: string, name: string | null): DocumentSource {
     const all = o.sources(tenant);
     const found = name === null ? all[0] : all.find((s) => s.name === name);
-    if (!found) throw validationError("source", "unknown", `Unknown source: ${name ?? "(none configured)"}`);
+    if (!found && all.length === 0) throw validationError("source", "unknown", "This tenant has no document source configured");
+    if (!found) {
+      const shown = JSON.stringify(name!.length > 64 ? `${name!.slice(0, 64)}…` : name); // a huge name is not echoed whole
+      throw validationError("source", "unknown", `Unknown source ${shown}: this tenant's sources are ${all.map((s) => s.name).join(", ")}`);
+    }
     return found;
   }
 

@@ -10,10 +10,11 @@ import { join } from "node:path";
 import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../../lib/contracts/record_json.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type {
-  ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Stored, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
+  IdempotencyTag, RawChange, Redelivery, Stored, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { writeFileAtomic } from "../atomic.ts";
+import { DeliveryLogFiles } from "./delivery_log.ts";
 import { IdempotencyFiles } from "./idempotency.ts";
 import { withFileLock } from "./lock.ts";
 import { BlobDir } from "./blob_dir.ts";
@@ -37,6 +38,7 @@ export class FileTenantStore implements TenantStore {
   #runs: RecordLog;
   #webhooks: RecordLog;
   #idem: IdempotencyFiles;
+  #attempts: DeliveryLogFiles;
   #dir: string;
   #blobs: BlobDir;
   #derived: BlobDir;
@@ -56,6 +58,7 @@ export class FileTenantStore implements TenantStore {
     this.#webhooks = new RecordLog(dir, "webhooks", { durable, columnsOf: webhookColumns });
     this.#dir = dir;
     this.#idem = new IdempotencyFiles(join(dir, "idempotency"));
+    this.#attempts = new DeliveryLogFiles(join(dir, "delivery"));
     // A crash may fall between an effect and its key's record: the effect carries the record, restore it.
     for (const log of [this.#subs, this.#runs, this.#webhooks]) {
       const meta = log.lastMeta ? (JSON.parse(dec.decode(log.lastMeta)) as IdemMeta) : null;
@@ -381,6 +384,22 @@ export class FileTenantStore implements TenantStore {
     if (!/^whk_[0-9A-Z]{26}$/.test(webhookId)) throw new RangeError(`Bad webhook id ${webhookId}`);
     mkdirSync(join(this.#dir, "delivery"), { recursive: true });
     writeFileAtomic(join(this.#dir, "delivery", `${webhookId}.json`), JSON.stringify(state));
+  }
+
+  async appendDeliveryAttempt(webhookId: string, attempt: Omit<DeliveryAttempt, "seq">): Promise<void> {
+    this.#attempts.append(webhookId, attempt);
+  }
+
+  async deliveryAttempts(webhookId: string, after: number, limit: number, notBefore: string): Promise<{ items: DeliveryAttempt[]; hasMore: boolean }> {
+    return this.#attempts.page(webhookId, after, limit, notBefore);
+  }
+
+  async requestRedelivery(webhookId: string, request: Redelivery): Promise<void> {
+    this.#attempts.request(webhookId, request);
+  }
+
+  async takeRedeliveries(webhookId: string): Promise<Redelivery[]> {
+    return this.#attempts.take(webhookId);
   }
 
   // Active runs are few and recent: scan the status column from the newest run backwards.

@@ -165,6 +165,29 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    name: "webhook attempt logs and retry-now requests",
+    statements: [
+      // Bounded by delivery_log.ts: each append deletes what is past the retention (API.md §6).
+      `CREATE TABLE webhook_attempts (
+        tenant text NOT NULL,
+        webhook_id text NOT NULL,
+        seq bigint NOT NULL,
+        attempted_at timestamptz NOT NULL,
+        json text NOT NULL,
+        PRIMARY KEY (tenant, webhook_id, seq)
+      )`,
+      `CREATE TABLE webhook_redeliveries (
+        tenant text NOT NULL,
+        webhook_id text NOT NULL,
+        event_id text NOT NULL,
+        requested_at timestamptz NOT NULL,
+        json text NOT NULL,
+        PRIMARY KEY (tenant, webhook_id, event_id)
+      )`,
+    ],
+  },
 ];
 
 /** Applies the migrations that the database lacks; returns the versions applied now. */

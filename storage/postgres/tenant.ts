@@ -10,10 +10,11 @@ import { createHash, randomUUID } from "node:crypto";
 import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../../lib/contracts/record_json.ts";
 import { newId } from "../../lib/contracts/ids.ts";
 import type {
-  BlobInfo, ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Stored, StoredBlob, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
+  IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
+import * as deliveryLog from "./delivery_log.ts";
 import { byteaParam, bytesOf, inTransaction, numberOf, type PgPool, type PgQueryable } from "./client.ts";
 
 const enc = new TextEncoder();
@@ -397,5 +398,18 @@ export class PostgresTenantStore implements TenantStore {
   async saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void> {
     await this.#pool.query(`INSERT INTO deliveries (tenant, webhook_id, state) VALUES ($1, $2, $3)
       ON CONFLICT (tenant, webhook_id) DO UPDATE SET state = EXCLUDED.state`, [this.tenant, webhookId, JSON.stringify(state)]);
+  }
+
+  appendDeliveryAttempt(webhookId: string, attempt: Omit<DeliveryAttempt, "seq">): Promise<void> {
+    return deliveryLog.appendAttempt(this.#pool, this.tenant, webhookId, attempt);
+  }
+  deliveryAttempts(webhookId: string, after: number, limit: number, notBefore: string): Promise<{ items: DeliveryAttempt[]; hasMore: boolean }> {
+    return deliveryLog.attemptPage(this.#pool, this.tenant, webhookId, after, limit, notBefore);
+  }
+  requestRedelivery(webhookId: string, request: Redelivery): Promise<void> {
+    return deliveryLog.requestRedelivery(this.#pool, this.tenant, webhookId, request);
+  }
+  takeRedeliveries(webhookId: string): Promise<Redelivery[]> {
+    return deliveryLog.takeRedeliveries(this.#pool, this.tenant, webhookId);
   }
 }

@@ -257,6 +257,28 @@ describe("the OpenAPI document", () => {
     await checkError(doc, await s.fetch(`${path}/${UNKNOWN.whk}`, null, { method: "DELETE" }), "DELETE", `${path}/{id}`, 401, "UNAUTHENTICATED");
   });
 
+  test("PATCH, the deliveries list and retry-now conform", async () => {
+    const path = "/api/v1/webhooks";
+    const tenant = (await s.token("deliveries")).token;
+    const hook = await check(doc, await postJson(s, path, tenant, { url: "http://127.0.0.1:9/hook", events: ["submission.created"] }), "POST", path);
+    await upload(s, tenant, FA3);
+    await s.app.webhooks!.runOnce();
+    const shown = await check(doc, await s.fetch(`${path}/${hook.id}`, tenant), "GET", `${path}/{id}`);
+    assert.equal(typeof shown.last_success_at, "string");
+    const list = await check(doc, await s.fetch(`${path}/${hook.id}/deliveries?limit=1`, tenant), "GET", `${path}/{id}/deliveries`);
+    assert.equal(list.data.length, 1);
+    await checkError(doc, await s.fetch(`${path}/${hook.id}/deliveries?cursor=x`, tenant), "GET", `${path}/{id}/deliveries`, 400, "BAD_REQUEST");
+    await checkError(doc, await s.fetch(`${path}/${UNKNOWN.whk}/deliveries`, tenant), "GET", `${path}/{id}/deliveries`, 404, "NOT_FOUND");
+    const retry = `${path}/{id}/deliveries/{evt_id}/retry`;
+    await check(doc, await s.fetch(`${path}/${hook.id}/deliveries/${list.data[0].event_id}/retry`, tenant, { method: "POST" }), "POST", retry);
+    await checkError(doc, await s.fetch(`${path}/${hook.id}/deliveries/evt_00000000000000000000000000/retry`, tenant, { method: "POST" }), "POST", retry, 404, "NOT_FOUND");
+    const patch = (body: unknown) => s.fetch(`${path}/${hook.id}`, tenant, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const changed = await check(doc, await patch({ description: "changed", status: "disabled" }), "PATCH", `${path}/{id}`);
+    assert.equal(changed.status, "disabled");
+    await checkError(doc, await patch({ status: "paused" }), "PATCH", `${path}/{id}`, 422, "VALIDATION_ERROR");
+    await checkError(doc, await s.fetch(`${path}/${hook.id}`, tenant, { method: "PATCH", headers: { "content-type": "application/json" }, body: "{" }), "PATCH", `${path}/{id}`, 400, "BAD_REQUEST");
+  });
+
   test("submissions of every sample, their feed, downloads and errors conform", async () => {
     const path = "/api/v1/submissions";
     const statuses = new Set<number>();

@@ -191,6 +191,56 @@ export function storageContract(name: string, make: () => Promise<Storage>): voi
       await s.close();
     });
 
+    test("a webhook's attempt log keeps the newest 1,000 attempts and none older than 30 days", async () => {
+      const s = await make();
+      const t = s.tenant("acme");
+      const hook = await t.createWebhook({ url: "https://example.com/", events: ["*"], description: null, secret: "whsec_AA==", created_at: at(0) });
+      const day = 86_400_000;
+      const start = Date.UTC(2026, 0, 1);
+      const attempt = (i: number, ms: number) => ({
+        event_id: `evt_${String(i).padStart(26, "0")}`, type: "document.created", attempt: 1, manual: false,
+        attempted_at: new Date(ms).toISOString(), status_code: 500, duration_ms: 3, error: "HTTP 500", collection: "documents" as const, change_seq: i,
+      });
+      const epoch = new Date(0).toISOString();
+      // Three attempts a day apart: all kept, paged oldest first, with increasing seq.
+      for (let i = 0; i < 3; i++) await t.appendDeliveryAttempt(hook.id, attempt(i, start + i * day));
+      const first = await t.deliveryAttempts(hook.id, 0, 2, epoch);
+      assert.deepEqual(first.items.map((a) => a.change_seq), [0, 1]);
+      assert.equal(first.hasMore, true);
+      assert.equal(first.items[0]!.error, "HTTP 500");
+      const rest = await t.deliveryAttempts(hook.id, first.items[1]!.seq, 10, epoch);
+      assert.deepEqual(rest.items.map((a) => a.change_seq), [2]);
+      assert.equal(rest.hasMore, false);
+      assert.ok(rest.items[0]!.seq > first.items[1]!.seq);
+      // notBefore hides what is older; another endpoint and another tenant see nothing.
+      assert.deepEqual((await t.deliveryAttempts(hook.id, 0, 10, new Date(start + day).toISOString())).items.map((a) => a.change_seq), [1, 2]);
+      assert.equal((await s.tenant("other").deliveryAttempts(hook.id, 0, 10, epoch)).items.length, 0);
+      // An attempt 31 days after the second drops the first two.
+      await t.appendDeliveryAttempt(hook.id, attempt(3, start + 32 * day));
+      assert.deepEqual((await t.deliveryAttempts(hook.id, 0, 10, epoch)).items.map((a) => a.change_seq), [2, 3]);
+      // 1,100 more: the newest 1,000 are kept.
+      for (let i = 4; i < 1_104; i++) await t.appendDeliveryAttempt(hook.id, attempt(i, start + 32 * day + i));
+      const all = await t.deliveryAttempts(hook.id, 0, 2_000, epoch);
+      assert.equal(all.items.length, 1_000);
+      assert.equal(all.items[0]!.change_seq, 104);
+      assert.equal(all.items.at(-1)!.change_seq, 1_103);
+      await s.close();
+    });
+
+    test("retry-now requests are queued once per event and taken once", async () => {
+      const s = await make();
+      const t = s.tenant("acme");
+      const hook = await t.createWebhook({ url: "https://example.com/", events: ["*"], description: null, secret: "whsec_AA==", created_at: at(0) });
+      const r = (n: number, sec: number) => ({ event_id: `evt_${String(n).padStart(26, "0")}`, attempt: 2, collection: "runs" as const, change_seq: n, requested_at: at(sec) });
+      await t.requestRedelivery(hook.id, r(2, 2));
+      await t.requestRedelivery(hook.id, r(1, 1));
+      await t.requestRedelivery(hook.id, r(2, 3)); // already queued
+      assert.deepEqual(await s.tenant("other").takeRedeliveries(hook.id), []);
+      assert.deepEqual(await t.takeRedeliveries(hook.id), [r(1, 1), r(2, 2)]);
+      assert.deepEqual(await t.takeRedeliveries(hook.id), []);
+      await s.close();
+    });
+
     test("tokens are found by key id, listed by tenant and revoked", async () => {
       const s = await make();
       const rec = { key_id: "abc123abc123", tenant: "acme", secret_sha256: sha("x"), scopes: ["documents:read" as const], created_at: at(1), expires_at: null, revoked_at: null };

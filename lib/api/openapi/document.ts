@@ -157,6 +157,24 @@ const OPERATIONS: Record<string, _Operation> = {
     id: "getWebhook", tag: "Webhooks", summary: "Get a webhook endpoint", params: ["WebhookId"],
     ok: { 200: _json("The endpoint, without its secret", ref("Webhook")) }, errors: ["NOT_FOUND"],
   },
+  "PATCH /api/v1/webhooks/:id": {
+    id: "updateWebhook", tag: "Webhooks", summary: "Change a webhook endpoint",
+    description: "Any of `url`, `events`, `description`, `status`, validated as on registration. Setting `status` to `enabled` on a disabled endpoint resumes delivery from where it stopped, nothing skipped; `disabled` pauses it.",
+    params: ["WebhookId"], body: "json",
+    ok: { 200: _json("The endpoint, without its secret", ref("Webhook")) }, errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+  },
+  "GET /api/v1/webhooks/:id/deliveries": {
+    id: "listWebhookDeliveries", tag: "Webhooks", summary: "List an endpoint's recent delivery attempts",
+    description: "Cursor mode, newest last: store `next_cursor` and ask again later for the attempts made since. Attempts are kept 30 days or the last 1,000 per endpoint, whichever is less.",
+    params: ["WebhookId", "Cursor", "Limit"],
+    ok: { 200: _json("A page of attempts", ref("DeliveryList")) }, errors: ["NOT_FOUND"],
+  },
+  "POST /api/v1/webhooks/:id/deliveries/:evt_id/retry": {
+    id: "retryWebhookDelivery", tag: "Webhooks", summary: "Send an event to an endpoint once more, now",
+    description: "For an event in the endpoint's deliveries. One attempt, also while the endpoint is disabled; the retry schedule is unaffected.",
+    params: ["WebhookId", "EventId"],
+    ok: { 202: _json("Queued", ref("RedeliveryAccepted")) }, errors: ["NOT_FOUND"],
+  },
   "DELETE /api/v1/webhooks/:id": {
     id: "deleteWebhook", tag: "Webhooks", summary: "Delete a webhook endpoint", params: ["WebhookId"],
     ok: { 204: { description: "Deleted; nothing more is delivered to it", headers: _apiHeaders() } }, errors: ["NOT_FOUND"],
@@ -215,6 +233,7 @@ function _codes(route: ApiRoute, op: _Operation): Set<ErrorCode> {
 const JSON_BODIES: Record<string, { name: string; required: boolean }> = {
   "POST /api/v1/documents/sync": { name: "SyncRunRequest", required: false },
   "POST /api/v1/webhooks": { name: "WebhookRequest", required: true },
+  "PATCH /api/v1/webhooks/:id": { name: "WebhookPatch", required: true },
 };
 
 /** The request body of a route that reads one. */
@@ -361,7 +380,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       description: [
         "E-invoice documents, submissions, sync runs and webhooks for integrators.",
         "Every endpoint under /api/v1/ except this document needs an `X-API-Token` with the operation's scope (401 without a usable token, 403 without the scope).",
-        "Times are ISO 8601 UTC with milliseconds; money is a decimal string; ids are opaque and typed by prefix (`doc_`, `sub_`, `sync_`, `whk_`).",
+        "Times are ISO 8601 UTC with milliseconds; money is a decimal string; ids are opaque and typed by prefix (`doc_`, `sub_`, `sync_`, `whk_`, `evt_`).",
         "HEAD is answered wherever GET is. A method a path does not support answers 405 with `Allow` (components/responses/MethodNotAllowed); an unknown path under /api/v1/ answers 404 (components/responses/NotFound). Unknown query parameters are ignored.",
         "Errors are `{\"error\": {code, message, details, request_id}}` with the closed list of codes in components/schemas/ErrorCode.",
       ].join("\n\n"),

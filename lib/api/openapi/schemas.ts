@@ -12,6 +12,7 @@ import type { ErrorCode } from "../../http/errors.ts";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../jobs/webhooks/address_guard.ts";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
 import { MAX_DESCRIPTION } from "../webhooks/routes.ts";
+import { DELIVERY_ATTEMPTS_KEPT, DELIVERY_ATTEMPTS_MAX_AGE_MS } from "../../contracts/storage.ts";
 
 /** A JSON Schema or another OpenAPI object, as plain JSON. */
 export type Json = Record<string, unknown>;
@@ -91,6 +92,15 @@ function _webhook(withSecret: boolean): Json {
     };
   }
   props.created_at = ref("Timestamp");
+  props.last_attempt_at = { ..._orNull(TIMESTAMP), description: "When a delivery to the endpoint was last attempted" };
+  props.last_success_at = { ..._orNull(TIMESTAMP), description: "When a delivery last succeeded (a 2xx within 10 s)" };
+  props.last_error = {
+    type: ["object", "null"], required: ["status", "message"], additionalProperties: false,
+    description: "The last failure while failures continue; null after a success",
+    properties: { status: { type: ["integer", "null"], description: "The receiver's HTTP status; null for a network error or timeout" }, message: STRING },
+  };
+  props.consecutive_failures = { ...COUNT, description: "Failed attempts since the last success" };
+  props.next_attempt_at = { ..._orNull(TIMESTAMP), description: "When the next scheduled retry is due; null when none waits or the endpoint is disabled" };
   return _object(props);
 }
 
@@ -272,6 +282,38 @@ export function schemas(): Record<string, Json> {
     Webhook: { description: "A webhook endpoint, without its secret", ..._webhook(false) },
     WebhookCreated: { description: "A new webhook endpoint with its secret, shown only once", ..._webhook(true) },
     WebhookList: _object({ data: { type: "array", items: ref("Webhook") } }),
+    WebhookPatch: {
+      type: "object", examples: [{ status: "enabled" }],
+      description: "Any of the fields; each is validated as on registration. `enabled` on a disabled endpoint resumes delivery where it stopped, nothing skipped; `disabled` pauses it",
+      properties: {
+        url: { type: "string", format: "uri", maxLength: MAX_WEBHOOK_URL_LENGTH },
+        events: { type: "array", minItems: 1, items: ref("WebhookEventName") },
+        description: { type: ["string", "null"], maxLength: MAX_DESCRIPTION },
+        status: { type: "string", enum: ["enabled", "disabled"] },
+      },
+    },
+    EventId: _id("evt"),
+    DeliveryAttempt: {
+      description: "One delivery attempt to an endpoint",
+      ..._object({
+        event_id: ref("EventId"),
+        type: { type: "string", enum: [...WEBHOOK_EVENT_TYPES] },
+        attempt: { type: "integer", minimum: 1, description: "The event's scheduled attempt number (from 1 again after a disabled endpoint is re-enabled); a manual retry repeats the number of the attempt before it" },
+        manual: { type: "boolean", description: "True for an attempt asked for with the retry endpoint" },
+        attempted_at: ref("Timestamp"),
+        status_code: { type: ["integer", "null"], description: "The receiver's HTTP status; null when no answer came" },
+        duration_ms: COUNT,
+        error: { type: ["string", "null"], description: "Why the attempt failed; null on success" },
+      }),
+    },
+    DeliveryList: {
+      description: `The endpoint's recent attempts, newest last (kept ${DELIVERY_ATTEMPTS_MAX_AGE_MS / 86_400_000} days or the last ${DELIVERY_ATTEMPTS_KEPT}, whichever is less)`,
+      ..._object({ data: { type: "array", items: ref("DeliveryAttempt") }, ...FEED_TAIL }),
+    },
+    RedeliveryAccepted: {
+      description: "The event will be sent once more, now; the retry schedule is unaffected",
+      ..._object({ webhook_id: ref("WebhookId"), event_id: ref("EventId"), status: { type: "string", const: "queued" }, requested_at: ref("Timestamp") }),
+    },
     ErrorCode: { type: "string", enum: Object.keys(ERROR_CODES) },
     Error: {
       description: "The error envelope of API.md §2: exactly one top-level key",
@@ -305,6 +347,7 @@ export function parameters(): Record<string, Json> {
     SubmissionId: _pathId("SubmissionId", "submission"),
     SyncRunId: _pathId("SyncRunId", "sync run"),
     WebhookId: _pathId("WebhookId", "webhook"),
+    EventId: { name: "evt_id", in: "path", required: true, schema: ref("EventId"), description: "The event's id (`webhook-id` of its deliveries); one never delivered to this endpoint answers 404" },
     XCorrelationId: {
       name: "X-Correlation-Id", in: "header", required: false,
       schema: { type: "string", pattern: "^[!-~]{1,128}$" },
