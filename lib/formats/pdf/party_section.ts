@@ -11,9 +11,11 @@ import { blockHeight, type RenderContext, type StyledLine, space } from "./block
 import { codeWords } from "./code_words.ts";
 import { flowColumns, GUTTER, type Field } from "./fields.ts";
 import { formatDecimal } from "./format.ts";
-import { CONTENT_WIDTH, LEFT, RIGHT } from "./layout.ts";
+import { CONTENT_WIDTH, LEFT } from "./layout.ts";
 import { partyLines } from "./party_block.ts";
 
+/** Grey of heading lines (headingLines in blocks.ts), which tells them from the party's name. */
+const _HEADING_GRAY = 0.25;
 /** Width of one of two columns. */
 const _HALF = (CONTENT_WIDTH - GUTTER) / 2;
 
@@ -55,9 +57,14 @@ function _row(ctx: RenderContext, blocks: StyledLine[][], first: boolean): void 
   const samePage = h <= flow.room();
   flowColumns(ctx, blocks, _HALF);
   if (samePage) {
-    const rule = top + 9 * 1.25 + 3;
-    flow.page.line(LEFT, rule, LEFT + _HALF, rule, 0.5, 0.6);
-    if (blocks.length > 1) flow.page.line(LEFT + _HALF + GUTTER, rule, RIGHT, rule, 0.5, 0.6);
+    blocks.forEach((b, k) => {
+      // Under the heading's last line: a long role wraps the heading onto two.
+      let lines = 0;
+      while (lines < b.length && b[lines]?.bold === true && b[lines]?.gray === _HEADING_GRAY) lines++;
+      const rule = top + Math.max(1, lines) * 9 * 1.25 + 3;
+      const x = LEFT + k * (_HALF + GUTTER);
+      flow.page.line(x, rule, x + _HALF, rule, 0.5, 0.6);
+    });
   }
   space(ctx, first ? 12 : 10);
 }

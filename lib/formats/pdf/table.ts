@@ -84,7 +84,8 @@ export function flowTable(ctx: RenderContext, spec: TableSpec): void {
       if (row.shade !== undefined && row.shade !== null) flow.page.rect(LEFT, flow.y, width, h, row.shade);
       drawCells(flow.page, LEFT, flow.y, spec.columns, cells, size, lead, false, from, to);
       if (last && markH > 0) flow.page.text(x2, flow.y + (to - from) * lead + _ROW_PAD + markH - 3.2, row.mark ?? "", _MARK_SIZE, false, 0.35);
-      if (lastBelow && below.length > 0) drawBlock(flow.page, x2, flow.y + (to - from) * lead + markH + 1, below);
+      // Under the mark when there is one, so the two never touch.
+      if (lastBelow && below.length > 0) drawBlock(flow.page, x2, flow.y + (to - from) * lead + markH + (markH > 0 ? _ROW_PAD - 1 : 1), below);
       flow.y += h;
       if (last && !lastBelow && below.length > 0) {
         // Detail lines longer than the rest of the page continue on the next one, under the repeated header.
