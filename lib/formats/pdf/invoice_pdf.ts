@@ -3,29 +3,29 @@
  * section in the order of the official visualisations: header, parties, details, correction,
  * lines, orders, amounts with payment, annotations, transaction terms, notes, attachments,
  * registers and footer, the KSeF QR code, and "n / N" on every page. Works from the model only,
- * never from XML; deterministic (same invoice and options → same bytes). Each section is its own module.
+ * never from XML; deterministic (same invoice and options → same bytes). Each section is a module in sections/.
  * @module
  */
 
 import type { Invoice } from "../invoice/model.ts";
-import { drawAnnotations } from "./annotations_section.ts";
+import { drawAnnotations } from "./sections/annotations.ts";
 import type { RenderContext } from "./blocks.ts";
 import { documentTitle, isKsef } from "./code_words.ts";
-import { drawCorrection } from "./correction_section.ts";
-import { drawDetails } from "./details_section.ts";
+import { drawCorrection } from "./sections/correction.ts";
+import { drawDetails } from "./sections/details.ts";
 import { buildPdf } from "./document.ts";
 import { FontUsage } from "./encoding.ts";
 import type { Lang } from "./format.ts";
-import { drawHeader, drawPageFooters } from "./header_section.ts";
+import { drawHeader, drawPageFooters } from "./sections/header.ts";
 import { LABELS } from "./labels.ts";
 import { Flow } from "./layout.ts";
-import { drawLines } from "./line_table.ts";
-import { drawAttachments, drawFooterSection, drawNotes } from "./notes_section.ts";
-import { drawParties } from "./party_section.ts";
+import { drawLines } from "./sections/line_table.ts";
+import { drawAttachments, drawFooterSection, drawNotes } from "./sections/notes.ts";
+import { drawParties } from "./sections/parties.ts";
 import type { PdfFonts } from "./pdf_fonts.ts";
-import { drawKsefQr } from "./qr_section.ts";
-import { drawOrders, drawTransactionTerms } from "./terms_section.ts";
-import { drawAmounts } from "./totals_section.ts";
+import { drawKsefQr } from "./sections/verification_qr.ts";
+import { drawOrders, drawTransactionTerms } from "./sections/terms.ts";
+import { drawAmounts } from "./sections/totals.ts";
 
 /** Options of renderInvoicePdf(). */
 export interface RenderOptions {

@@ -6,10 +6,10 @@
  * @module
  */
 
-import { blockHeight, clean, drawBlock, flowHeading, styled, type RenderContext, type StyledLine } from "./blocks.ts";
-import { ksefVerificationLink } from "./ksef_link.ts";
-import { CONTENT_WIDTH, LEFT } from "./layout.ts";
-import { encodeQr } from "./qr.ts";
+import { blockHeight, clean, drawBlock, flowHeading, styled, type RenderContext, type StyledLine } from "../blocks.ts";
+import { ksefVerificationLink } from "../ksef_link.ts";
+import { CONTENT_WIDTH, LEFT } from "../layout.ts";
+import { encodeQr } from "../qr.ts";
 
 /** Side of one QR module in points: version 6 (41 modules) comes out about 37 mm with the quiet zone. */
 const _MODULE = 2.6;

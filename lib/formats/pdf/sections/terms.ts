@@ -5,11 +5,11 @@
  * @module
  */
 
-import type { Address, Transport } from "../invoice/model.ts";
-import { flowHeading, type RenderContext, space } from "./blocks.ts";
-import { codeWords } from "./code_words.ts";
-import { flowFields, type Field } from "./fields.ts";
-import { formatDecimal, formatMoney } from "./format.ts";
+import type { Address, Transport } from "../../invoice/model.ts";
+import { flowHeading, type RenderContext, space } from "../blocks.ts";
+import { codeWords } from "../code_words.ts";
+import { flowFields, type Field } from "../fields.ts";
+import { formatDecimal, formatMoney } from "../format.ts";
 import { drawLineTable } from "./line_table.ts";
 import { addressLines, taxIdField } from "./party_block.ts";
 

@@ -8,13 +8,13 @@
  * @module
  */
 
-import type { InvoiceLine } from "../invoice/model.ts";
-import { clean, flowHeading, type RenderContext, type StyledLine } from "./blocks.ts";
-import { isKsef, unitName } from "./code_words.ts";
-import { formatAmount, formatDecimal, formatRate } from "./format.ts";
-import { type Column, CONTENT_WIDTH } from "./layout.ts";
+import type { InvoiceLine } from "../../invoice/model.ts";
+import { clean, flowHeading, type RenderContext, type StyledLine } from "../blocks.ts";
+import { isKsef, unitName } from "../code_words.ts";
+import { formatAmount, formatDecimal, formatRate } from "../format.ts";
+import { type Column, CONTENT_WIDTH } from "../layout.ts";
 import { lineDetails } from "./line_details.ts";
-import { fitColumns, flowTable, type TableRow } from "./table.ts";
+import { fitColumns, flowTable, type TableRow } from "../table.ts";
 
 /** A money column: which value, its label, and its width. */
 interface _Money {

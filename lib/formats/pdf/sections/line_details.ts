@@ -7,10 +7,10 @@
  * @module
  */
 
-import type { AllowanceCharge, InvoiceLine } from "../invoice/model.ts";
-import { clean, paragraphs, type RenderContext, type StyledLine } from "./blocks.ts";
-import { formatAmount, formatDecimal } from "./format.ts";
-import { wrapText } from "./layout.ts";
+import type { AllowanceCharge, InvoiceLine } from "../../invoice/model.ts";
+import { clean, paragraphs, type RenderContext, type StyledLine } from "../blocks.ts";
+import { formatAmount, formatDecimal } from "../format.ts";
+import { wrapText } from "../layout.ts";
 
 /** Text size and grey of the detail lines. */
 const _SIZE = 7;

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { clean, flowBlock, flowHeading, styled, type RenderContext, type StyledLine, space } from "./blocks.ts";
-import { codeWords } from "./code_words.ts";
-import { flowColumns, flowFields, GUTTER } from "./fields.ts";
-import { formatAmount, formatDecimal } from "./format.ts";
-import { CONTENT_WIDTH, LEFT, wrapText } from "./layout.ts";
+import { clean, flowBlock, flowHeading, styled, type RenderContext, type StyledLine, space } from "../blocks.ts";
+import { codeWords } from "../code_words.ts";
+import { flowColumns, flowFields, GUTTER } from "../fields.ts";
+import { formatAmount, formatDecimal } from "../format.ts";
+import { CONTENT_WIDTH, LEFT, wrapText } from "../layout.ts";
 import { partyLines } from "./party_block.ts";
 
 /** Up to this many corrected invoices are listed one per line; more go into a compact grid. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { pdfInvoice, pdfLine } from "../../fixtures/pdf_invoice.ts";
-import { renderText } from "../../support/pdf_text.ts";
+import { pdfInvoice, pdfLine } from "../../../fixtures/pdf_invoice.ts";
+import { renderText } from "../../../support/pdf_text.ts";
 
 describe("line table", () => {
   test("drawLines() shows only the columns the lines have", () => {

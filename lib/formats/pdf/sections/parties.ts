@@ -5,13 +5,13 @@
  * @module
  */
 
-import { blankParty } from "../invoice/blank.ts";
-import type { Party } from "../invoice/model.ts";
-import { blockHeight, type RenderContext, type StyledLine, space } from "./blocks.ts";
-import { codeWords } from "./code_words.ts";
-import { flowColumns, GUTTER, type Field } from "./fields.ts";
-import { formatDecimal } from "./format.ts";
-import { CONTENT_WIDTH, LEFT } from "./layout.ts";
+import { blankParty } from "../../invoice/blank.ts";
+import type { Party } from "../../invoice/model.ts";
+import { blockHeight, type RenderContext, type StyledLine, space } from "../blocks.ts";
+import { codeWords } from "../code_words.ts";
+import { flowColumns, GUTTER, type Field } from "../fields.ts";
+import { formatDecimal } from "../format.ts";
+import { CONTENT_WIDTH, LEFT } from "../layout.ts";
 import { partyLines } from "./party_block.ts";
 
 /** Grey of heading lines (headingLines in blocks.ts), which tells them from the party's name. */

@@ -2,14 +2,14 @@
  * One party as printed: name, trading name, every tax identifier with the label its scheme
  * calls for (NIP without a country prefix, an EU VAT number with its own, a foreign tax id with
  * its country), other identifiers with their scheme, address, correspondence address, contacts,
- * registers and the KSeF role-specific fields. Builds lines only; party_section.ts places them.
+ * registers and the KSeF role-specific fields. Builds lines only; parties.ts places them.
  * @module
  */
 
-import type { Address, Party, TaxId } from "../invoice/model.ts";
-import { clean, paragraphs, styled, type RenderContext, type StyledLine } from "./blocks.ts";
-import { codeWords, isKsef } from "./code_words.ts";
-import { fieldBlock, type Field } from "./fields.ts";
+import type { Address, Party, TaxId } from "../../invoice/model.ts";
+import { clean, paragraphs, styled, type RenderContext, type StyledLine } from "../blocks.ts";
+import { codeWords, isKsef } from "../code_words.ts";
+import { fieldBlock, type Field } from "../fields.ts";
 
 /** Text size of a party's name and of its address lines. */
 const _NAME_SIZE = 9.5;

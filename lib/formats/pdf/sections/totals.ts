@@ -7,13 +7,13 @@
  * @module
  */
 
-import { blockHeight, clean, drawBlock, flowBlock, flowHeading, type RenderContext, space } from "./blocks.ts";
-import { isKsef } from "./code_words.ts";
-import { flowFields, type Field } from "./fields.ts";
-import { addDecimals, formatAmount, formatDecimal, formatMoney, formatRate } from "./format.ts";
-import { BOTTOM, type Column, CONTENT_WIDTH, LEFT, MARGIN, RIGHT } from "./layout.ts";
-import { paymentLines } from "./payment_section.ts";
-import { fitColumns, flowTable, type TableRow } from "./table.ts";
+import { blockHeight, clean, drawBlock, flowBlock, flowHeading, type RenderContext, space } from "../blocks.ts";
+import { isKsef } from "../code_words.ts";
+import { flowFields, type Field } from "../fields.ts";
+import { addDecimals, formatAmount, formatDecimal, formatMoney, formatRate } from "../format.ts";
+import { BOTTOM, type Column, CONTENT_WIDTH, LEFT, MARGIN, RIGHT } from "../layout.ts";
+import { paymentLines } from "./payment.ts";
+import { fitColumns, flowTable, type TableRow } from "../table.ts";
 
 /** Width of the totals column on the right; the payment details take the rest. */
 const _TOTALS_W = 260;

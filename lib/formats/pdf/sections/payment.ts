@@ -6,11 +6,11 @@
  * @module
  */
 
-import type { DueDate, PartialPayment } from "../invoice/model.ts";
-import { clean, styled, type RenderContext, type StyledLine } from "./blocks.ts";
-import { codeWords, paymentMeansName } from "./code_words.ts";
-import { fieldBlock, type Field } from "./fields.ts";
-import { formatDecimal, formatMoney } from "./format.ts";
+import type { DueDate, PartialPayment } from "../../invoice/model.ts";
+import { clean, styled, type RenderContext, type StyledLine } from "../blocks.ts";
+import { codeWords, paymentMeansName } from "../code_words.ts";
+import { fieldBlock, type Field } from "../fields.ts";
+import { formatDecimal, formatMoney } from "../format.ts";
 
 /** The payment block `width` wide under its heading; none when the invoice says nothing about payment. */
 export function paymentLines(ctx: RenderContext, width: number): StyledLine[] {

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { flowHeading, type RenderContext, space } from "./blocks.ts";
-import { flowFields, present, type Field } from "./fields.ts";
-import { formatDecimal } from "./format.ts";
+import { flowHeading, type RenderContext, space } from "../blocks.ts";
+import { flowFields, present, type Field } from "../fields.ts";
+import { formatDecimal } from "../format.ts";
 
 /** Draws the details section; nothing when it has no field. */
 export function drawDetails(ctx: RenderContext): void {

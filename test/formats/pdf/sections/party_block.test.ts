@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { blankParty } from "../../../lib/formats/invoice/blank.ts";
-import { pdfInvoice } from "../../fixtures/pdf_invoice.ts";
-import { renderText } from "../../support/pdf_text.ts";
+import { blankParty } from "../../../../lib/formats/invoice/blank.ts";
+import { pdfInvoice } from "../../../fixtures/pdf_invoice.ts";
+import { renderText } from "../../../support/pdf_text.ts";
 
 describe("party block", () => {
   test("partyLines() labels a NIP without its prefix, an EU VAT number as such, and prints every identifier", () => {

@@ -7,11 +7,11 @@
  * @module
  */
 
-import type { NewVehicle } from "../invoice/model.ts";
-import { clean, flowBlock, flowHeading, styled, type RenderContext, type StyledLine, space } from "./blocks.ts";
-import { codeWords } from "./code_words.ts";
-import { fieldBlock, type Field } from "./fields.ts";
-import { CONTENT_WIDTH, LEFT } from "./layout.ts";
+import type { NewVehicle } from "../../invoice/model.ts";
+import { clean, flowBlock, flowHeading, styled, type RenderContext, type StyledLine, space } from "../blocks.ts";
+import { codeWords } from "../code_words.ts";
+import { fieldBlock, type Field } from "../fields.ts";
+import { CONTENT_WIDTH, LEFT } from "../layout.ts";
 
 /** Draws the annotations that apply; nothing when none does. */
 export function drawAnnotations(ctx: RenderContext): void {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { Annotations } from "../../../lib/formats/invoice/model.ts";
-import { pdfInvoice } from "../../fixtures/pdf_invoice.ts";
-import { renderText } from "../../support/pdf_text.ts";
+import type { Annotations } from "../../../../lib/formats/invoice/model.ts";
+import { pdfInvoice } from "../../../fixtures/pdf_invoice.ts";
+import { renderText } from "../../../support/pdf_text.ts";
 
 const none: Annotations = {
   cash_accounting: false, self_billing: false, reverse_charge: false, split_payment: false,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { blankPayment } from "../../../lib/formats/invoice/blank.ts";
-import { pdfInvoice } from "../../fixtures/pdf_invoice.ts";
-import { renderText } from "../../support/pdf_text.ts";
+import { blankPayment } from "../../../../lib/formats/invoice/blank.ts";
+import { pdfInvoice } from "../../../fixtures/pdf_invoice.ts";
+import { renderText } from "../../../support/pdf_text.ts";
 
 describe("amounts", () => {
   test("drawAmounts() does not ask for the amount of a paid invoice and prints the payment date", () => {

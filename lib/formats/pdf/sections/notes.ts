@@ -6,11 +6,11 @@
  * @module
  */
 
-import type { AttachmentTable } from "../invoice/model.ts";
-import { clean, flowBlock, flowHeading, paragraphs, styled, type RenderContext, space } from "./blocks.ts";
-import { flowFields, type Field } from "./fields.ts";
-import { type Column, CONTENT_WIDTH, LEFT } from "./layout.ts";
-import { flowTable } from "./table.ts";
+import type { AttachmentTable } from "../../invoice/model.ts";
+import { clean, flowBlock, flowHeading, paragraphs, styled, type RenderContext, space } from "../blocks.ts";
+import { flowFields, type Field } from "../fields.ts";
+import { type Column, CONTENT_WIDTH, LEFT } from "../layout.ts";
+import { flowTable } from "../table.ts";
 
 /** Draws notes and the additional information not tied to a line. */
 export function drawNotes(ctx: RenderContext): void {

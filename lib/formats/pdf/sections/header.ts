@@ -5,10 +5,10 @@
  * @module
  */
 
-import { clean, flowBlock, styled, type RenderContext, type StyledLine } from "./blocks.ts";
-import { PAGE_HEIGHT } from "./canvas.ts";
-import { FORMAT_NAMES } from "./code_words.ts";
-import { CONTENT_WIDTH, LEFT, MARGIN, RIGHT } from "./layout.ts";
+import { clean, flowBlock, styled, type RenderContext, type StyledLine } from "../blocks.ts";
+import { PAGE_HEIGHT } from "../canvas.ts";
+import { FORMAT_NAMES } from "../code_words.ts";
+import { CONTENT_WIDTH, LEFT, MARGIN, RIGHT } from "../layout.ts";
 
 /** Width of the title column; the dates column takes the rest. */
 const _TITLE_WIDTH = 300;

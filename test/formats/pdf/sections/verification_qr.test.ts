@@ -3,12 +3,12 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { readInvoice } from "../../../lib/formats/invoice/read.ts";
-import { parseXml } from "../../../lib/formats/xml/parse.ts";
-import { pdfInvoice } from "../../fixtures/pdf_invoice.ts";
-import { renderText } from "../../support/pdf_text.ts";
+import { readInvoice } from "../../../../lib/formats/invoice/read.ts";
+import { parseXml } from "../../../../lib/formats/xml/parse.ts";
+import { pdfInvoice } from "../../../fixtures/pdf_invoice.ts";
+import { renderText } from "../../../support/pdf_text.ts";
 
-const SAMPLES = join(import.meta.dirname, "..", "..", "fixtures", "samples");
+const SAMPLES = join(import.meta.dirname, "..", "..", "..", "fixtures", "samples");
 
 describe("KSeF QR section", () => {
   test("drawKsefQr() stays on the first page of an invoice it nearly fits (FA_2_Przyklad_10_ZAL)", () => {
