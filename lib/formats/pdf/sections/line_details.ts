@@ -44,7 +44,8 @@ export function lineDetails(ctx: RenderContext, line: InvoiceLine, withNotes: bo
   add(L.excise, line.excise_amount === null ? null : formatAmount(line.excise_amount, lang));
   if (line.annex_15) add(L.annex15, L.yes);
   add(L.ossRate, line.vat_rate_oss === null ? null : `${formatDecimal(line.vat_rate_oss, lang, 0)}%`);
-  add(L.vatRate, line.vat_rate_text);
+  // The model's text of a KSeF rate code is English; the Polish page has the code ("zw", "0 KR") in its column.
+  if (lang === "en") add(L.vatRate, line.vat_rate_text);
   add(L.exemptionReason, line.vat_exemption_reason);
   if (line.price_base_quantity !== null) add(L.priceBase, `${formatDecimal(line.price_base_quantity, lang, 0)}${line.price_base_unit === null ? "" : ` ${line.price_base_unit}`}`);
   add(L.listPrice, line.list_price === null ? null : formatAmount(line.list_price, lang));
