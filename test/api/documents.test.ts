@@ -472,7 +472,7 @@ describe("GET /api/v1/documents over real invoices", () => {
     test("a document's JSON has the fields of API.md §4, in order, with the values of its invoice", async () => {
       const { data } = await getJson<FeedPage>(s, "/api/v1/documents?limit=500", token);
       const keys = ["id", "source", "external_id", "format", "type", "number", "issue_date", "currency", "seller", "buyer", "totals",
-        "xml_available", "sha256", "size", "received_at", "synced_at", "updated_at", "links"];
+        "ksef_number", "xml_available", "sha256", "size", "received_at", "synced_at", "updated_at", "links"];
       for (const f of FIXTURES) {
         const listed = data.find((d) => d.external_id === f.name)!;
         const full = await getJson<Doc & Record<string, unknown>>(s, `/api/v1/documents/${listed.id}`, token);

@@ -199,7 +199,7 @@ describe("the OpenAPI document", () => {
     const good = {
       id: "doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T", source: "inbox", external_id: "A", format: "ubl", type: "invoice", number: "1",
       issue_date: "2026-11-20", currency: "EUR", seller: { name: "S", tax_id: "1" }, buyer: null,
-      totals: { net: "1000.00", tax: "230.00", gross: "1230.00" }, xml_available: true, sha256: "a".repeat(64), size: 10,
+      totals: { net: "1000.00", tax: "230.00", gross: "1230.00" }, ksef_number: null, xml_available: true, sha256: "a".repeat(64), size: 10,
       received_at: null, synced_at: "2026-11-21T08:00:00.000Z", updated_at: "2026-11-21T08:00:00.000Z",
       links: { self: "/api/v1/documents/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T", xml: "/api/v1/documents/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T/xml", pdf: "/api/v1/documents/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T/pdf" },
     };

@@ -64,7 +64,7 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findDocument(ctx);
-  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id) : null;
+  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.ksef_number ?? null) : null;
   if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (API.md §2)
   return res;
 }

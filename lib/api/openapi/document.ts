@@ -30,7 +30,7 @@ interface _Operation {
 }
 
 const JSON_MEDIA = "application/json";
-const FILTERS = ["Type", "Format", "IssueDateFrom", "IssueDateTo", "SellerTaxId", "BuyerTaxId", "XmlAvailable"];
+const FILTERS = ["Type", "Format", "IssueDateFrom", "IssueDateTo", "SellerTaxId", "BuyerTaxId", "XmlAvailable", "KsefNumber"];
 const DOWNLOAD_PARAMS = ["IfNoneMatch", "Range", "IfRange"];
 
 /** The headers of every `/api/v1/*` response. */

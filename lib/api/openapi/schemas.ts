@@ -37,6 +37,12 @@ const DECIMAL: Json = {
 };
 const SHA256: Json = { type: "string", pattern: "^[0-9a-f]{64}$", description: "Hex SHA-256 of the XML bytes" };
 const COUNT: Json = { type: "integer", minimum: 0 };
+// The KsefNumber schema of KSeF's own open-api.json (CIRFMF/ksef-docs).
+const KSEF_NUMBER: Json = {
+  type: "string", minLength: 35, maxLength: 36,
+  pattern: "^([1-9](\\d[1-9]|[1-9]\\d)\\d{7})-(20[2-9][0-9]|2[1-9]\\d{2}|[3-9]\\d{3})(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])-([0-9A-F]{6})-?([0-9A-F]{6})-([0-9A-F]{2})$",
+  examples: ["5265877635-20250826-0100001AF629-AF"],
+};
 
 /** `schema` that also allows null (its `type` becomes a type array). */
 function _orNull(schema: Json): Json {
@@ -193,6 +199,7 @@ export function schemas(): Record<string, Json> {
         seller: _orNull(PARTY),
         buyer: _orNull(PARTY),
         totals: _orNull(TOTALS),
+        ksef_number: { ..._orNull(KSEF_NUMBER), description: "The number KSeF assigned, when the source knows it (the `ksef` source always does)" },
         xml_available: { type: "boolean" },
         sha256: _orNull(SHA256),
         size: _orNull({ type: "integer", minimum: 0, description: "Bytes of the XML" }),
@@ -261,6 +268,7 @@ export function schemas(): Record<string, Json> {
         requested_at: ref("Timestamp"),
         started_at: _orNull(TIMESTAMP),
         finished_at: _orNull(TIMESTAMP),
+        waiting_until: { ..._orNull(TIMESTAMP), description: "While the run waits out a limit of the source (e.g. KSeF's 429 `Retry-After` or its documented hourly limits): until when; null otherwise" },
         counts: _object({ fetched: COUNT, created: COUNT, updated: COUNT, unchanged: COUNT, failed: COUNT }),
         errors: {
           type: "array", maxItems: 100, description: "Documents that failed to import (the first 100)",
@@ -374,6 +382,7 @@ export function parameters(): Record<string, Json> {
     SellerTaxId: _query("seller_tax_id", { type: "string", minLength: 1, maxLength: 64 }, "Seller tax id as written"),
     BuyerTaxId: _query("buyer_tax_id", { type: "string", minLength: 1, maxLength: 64 }, "Buyer tax id as written"),
     XmlAvailable: _query("xml_available", { type: "boolean" }, "`true` or `false`"),
+    KsefNumber: _query("ksef_number", KSEF_NUMBER, "Only the document with this KSeF number"),
     Lang: _query("lang", { type: "string", enum: ["pl", "en"] }, "Language of the rendering; by default chosen from the invoice"),
   };
 }
