@@ -32,8 +32,9 @@ export interface TableSpec {
 const _SHADE_HEAD = 0.86;
 const _MARK_SIZE = 6.5;
 const _MARK_H = _MARK_SIZE * 1.3;
-/** Vertical space of a row beyond its text lines. */
+/** Vertical space of a row beyond its text lines, and under its detail lines. */
 const _ROW_PAD = 5;
+const _BELOW_PAD = 2;
 
 /** Column widths: fixed ones as given, the flexible one (width 0) takes what is left of `total`. */
 export function fitColumns(columns: readonly Column[], total = CONTENT_WIDTH): Column[] {
@@ -69,7 +70,7 @@ export function flowTable(ctx: RenderContext, spec: TableSpec): void {
   for (const { row, cells } of rows) {
     const markH = row.mark === undefined || row.mark === "" ? 0 : _MARK_H;
     const below = row.below ?? [];
-    const belowH = blockHeight(below);
+    const belowH = below.length === 0 ? 0 : blockHeight(below) + _BELOW_PAD;
     const total = Math.max(1, ...cells.map((c) => c.length));
     const whole = total * lead + _ROW_PAD + markH + belowH;
     // A row that fits on a page moves whole to the next one; a taller row is split between its lines.
@@ -108,7 +109,8 @@ export function flowTable(ctx: RenderContext, spec: TableSpec): void {
 function _height(cells: readonly (readonly string[])[], row: TableRow, lead: number): number {
   const n = Math.max(1, ...cells.map((c) => c.length));
   const markH = row.mark === undefined || row.mark === "" ? 0 : _MARK_H;
-  return n * lead + _ROW_PAD + markH + blockHeight(row.below ?? []);
+  const below = row.below ?? [];
+  return n * lead + _ROW_PAD + markH + (below.length === 0 ? 0 : blockHeight(below) + _BELOW_PAD);
 }
 
 /** Width that a header label needs in bold at `size`, plus the cell padding. */
