@@ -3,10 +3,13 @@
  * (issue 12 item 5): the leaves and skips of invoice_coverage.ts, strings matched as whole
  * words in whitespace-normalised text, numbers as decimals whatever their grouping and
  * decimal sign ("1 234,56", "1,234.56", "23%"), dates in ISO, DD.MM.YYYY or DD-MM-YYYY form.
+ * KSeF yes/no flags (TWybor1, TWybor1_2) are not numbers to find anywhere: a flag that says yes
+ * is found when its wording is printed, one that says no when that wording is absent.
  * @module
  */
 
 import type { XmlElement } from "../../lib/formats/xml/tree.ts";
+import { LABELS, type Labels } from "../../lib/formats/pdf/labels.ts";
 import { leafValues, type Coverage, type Leaf } from "./invoice_coverage.ts";
 
 /** Values at least this long may also match with all whitespace removed (a wrapped URL or id). */
@@ -94,9 +97,29 @@ function _hasWord(hay: string, needle: string): boolean {
   return false;
 }
 
-/** True when one leaf value can be read in the PDF text. */
-export function foundInPdf(value: string, pdf: PdfText): boolean {
+/**
+ * KSeF flags and the label that prints their meaning; `negative` flags say "no" with "1"
+ * (P_19N: no exemption), the others say "yes" with "1" and "no" with "2".
+ */
+const _FLAGS: Readonly<Record<string, { label: keyof Labels; negative?: true }>> = {
+  P_16: { label: "cashAccounting" }, P_17: { label: "selfBilling" }, P_18: { label: "reverseCharge" },
+  P_18A: { label: "splitPayment" }, P_19: { label: "exemption" }, P_19N: { label: "exemption", negative: true },
+  P_22: { label: "newTransport" }, P_22N: { label: "newTransport", negative: true }, P_23: { label: "triangular" },
+  P_PMarzy: { label: "margin" }, P_PMarzyN: { label: "margin", negative: true }, P_42_5: { label: "art42" },
+  Zaplacono: { label: "paidInFull" }, FP: { label: "receiptInvoice" }, TP: { label: "relatedParties" },
+  JST: { label: "jst" }, GV: { label: "gv" }, StanPrzed: { label: "beforeCorrection" }, P_12_Zal_15: { label: "annex15" },
+  PodmiotPosredniczacy: { label: "intermediary" }, NrKSeFN: { label: "outsideKsef" }, NrKSeFZN: { label: "outsideKsef" },
+};
+
+/** True when one leaf value can be read in the PDF text; `element` is the leaf's element name. */
+export function foundInPdf(value: string, pdf: PdfText, element = ""): boolean {
   const v = value.replace(/[\s\u00a0]+/g, " ").trim();
+  const flag = Object.hasOwn(_FLAGS, element) ? _FLAGS[element] : undefined;
+  if (flag !== undefined && (v === "1" || v === "2")) {
+    const printed = pdf.text.includes(LABELS.pl[flag.label]) || pdf.text.includes(LABELS.en[flag.label]);
+    const yes = (v === "1") !== (flag.negative === true);
+    return printed === yes;
+  }
   if (v === "") return true;
   const date = _isoDate(v);
   if (date !== null && pdf.dates.has(date)) return true;
@@ -109,6 +132,6 @@ export function foundInPdf(value: string, pdf: PdfText): boolean {
 /** How many of the XML's leaves appear in the PDF's text. */
 export function pdfCoverage(root: XmlElement, pdf: PdfText): Coverage {
   const leaves = leafValues(root);
-  const missing: Leaf[] = leaves.filter((l) => !foundInPdf(l.value, pdf));
+  const missing: Leaf[] = leaves.filter((l) => !foundInPdf(l.value, pdf, l.path.slice(l.path.lastIndexOf("/") + 1)));
   return { total: leaves.length, found: leaves.length - missing.length, missing };
 }

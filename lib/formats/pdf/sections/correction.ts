@@ -63,7 +63,8 @@ function _referenceGrid(ctx: RenderContext): void {
   const lead = 8.6;
   const half = (CONTENT_WIDTH - 16) / 2;
   const cells = inv.references.preceding_invoices.map((r) => {
-    const s = [r.number ?? "—", r.issue_date, r.ksef_number].filter((x) => x !== null).join("  ·  ");
+    const ksef = r.ksef_number ?? (r.in_ksef === false ? ctx.labels.outsideKsef : null);
+    const s = [r.number ?? "—", r.issue_date, ksef].filter((x) => x !== null).join("  ·  ");
     return wrapText(ctx.fonts, clean(ctx, s), half, size);
   });
   for (let i = 0; i < cells.length; i += 2) {

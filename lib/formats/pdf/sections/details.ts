@@ -38,7 +38,8 @@ export function drawDetails(ctx: RenderContext): void {
     [L.tender, r.tender],
     [L.invoicedObject, r.invoiced_object === null ? null : r.invoiced_object.scheme === null ? r.invoiced_object.value : `${r.invoiced_object.value} (${r.invoiced_object.scheme})`],
     [L.accountingRef, r.accounting_reference],
-    [L.advanceInvoices, r.advance_invoices.map((a) => [a.number, a.ksef_number === null ? null : `${L.ksefNumber} ${a.ksef_number}`].filter((s) => s !== null).join(" ")).join("; ")],
+    // An advance invoice without a KSeF number was issued outside KSeF (NrKSeFZN).
+    [L.advanceInvoices, r.advance_invoices.map((a) => [a.number, a.ksef_number === null ? `(${L.outsideKsef})` : `${L.ksefNumber} ${a.ksef_number}`].filter((s) => s !== null).join(" ")).join("; ")],
     [L.deliveryNotes, r.delivery_notes.join(", ")],
   );
   const m = inv.markers;
