@@ -92,8 +92,8 @@ const _PAIRS = {
   ownAccount: ["Rachunek własny banku", "Bank's own account"], factorAccount: ["Rachunek faktora", "Factor's account"], terms: ["Warunki płatności", "Payment terms"],
   remittance: ["Tytuł płatności", "Remittance information"], card: ["Karta płatnicza", "Payment card"], cardHolder: ["Posiadacz", "Holder"],
   mandate: ["Mandat", "Mandate reference"], creditorId: ["Identyfikator wierzyciela", "Creditor identifier"],
-  debitedAccount: ["Rachunek obciążany", "Debited account"], partialStatus: ["Zapłata częściowa", "Partial payment"],
-  partialPayments: ["Zapłaty częściowe", "Partial payments"], advancePayments: ["Otrzymane zaliczki", "Advance payments received"],
+  debitedAccount: ["Rachunek obciążany", "Debited account"], partialStatus: ["Status zapłaty", "Payment status"],
+  partialPayments: ["Zapłata częściowa", "Partial payment"], advancePayments: ["Otrzymana zaliczka", "Advance payment received"],
   cashDiscount: ["Skonto", "Cash discount"], paymentLink: ["Link do płatności", "Payment link"],
   ksefPaymentId: ["Identyfikator płatności KSeF", "KSeF payment identifier"],
   // Transaction terms and orders

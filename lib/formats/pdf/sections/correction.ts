@@ -22,7 +22,10 @@ export function drawCorrection(ctx: RenderContext): void {
   const refs = inv.references.preceding_invoices;
   const c = inv.correction;
   if (refs.length === 0 && c === null) return;
-  flowHeading(ctx, refs.length === 1 ? L.correctedInvoice : refs.length > 1 ? `${L.correctedInvoices} (${refs.length})` : L.correction, 24);
+  // When none of many corrected invoices is in KSeF, the heading says so once instead of every entry.
+  const allOutside = refs.length > _FEW_REFERENCES && refs.every((r) => r.ksef_number === null && r.in_ksef === false);
+  const heading = refs.length === 1 ? L.correctedInvoice : refs.length > 1 ? `${L.correctedInvoices} (${refs.length})` : L.correction;
+  flowHeading(ctx, allOutside ? `${heading}, ${L.outsideKsef}` : heading, 24);
   if (refs.length <= _FEW_REFERENCES) {
     for (const r of refs) {
       const parts = [r.number ?? "—"];
@@ -32,7 +35,7 @@ export function drawCorrection(ctx: RenderContext): void {
       flowBlock(ctx, LEFT, styled(ctx, clean(ctx, parts.join("")), CONTENT_WIDTH, 9, false, 0, 1));
     }
   } else {
-    _referenceGrid(ctx);
+    _referenceGrid(ctx, !allOutside);
   }
   space(ctx, 4);
   if (c !== null) {
@@ -57,13 +60,13 @@ export function drawCorrection(ctx: RenderContext): void {
 }
 
 /** Many corrected invoices: two side-by-side columns of "number · date · KSeF number" in small type. */
-function _referenceGrid(ctx: RenderContext): void {
+function _referenceGrid(ctx: RenderContext, markOutside: boolean): void {
   const { invoice: inv, flow } = ctx;
   const size = 7;
   const lead = 8.6;
   const half = (CONTENT_WIDTH - 16) / 2;
   const cells = inv.references.preceding_invoices.map((r) => {
-    const ksef = r.ksef_number ?? (r.in_ksef === false ? ctx.labels.outsideKsef : null);
+    const ksef = r.ksef_number ?? (markOutside && r.in_ksef === false ? ctx.labels.outsideKsef : null);
     const s = [r.number ?? "—", r.issue_date, ksef].filter((x) => x !== null).join("  ·  ");
     return wrapText(ctx.fonts, clean(ctx, s), half, size);
   });
