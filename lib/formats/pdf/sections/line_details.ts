@@ -9,6 +9,7 @@
 
 import type { AllowanceCharge, InvoiceLine } from "../../invoice/model.ts";
 import { clean, paragraphs, type RenderContext, type StyledLine } from "../blocks.ts";
+import { isKsef } from "../code_words.ts";
 import { formatAmount, formatDecimal } from "../format.ts";
 import { wrapText } from "../layout.ts";
 
@@ -29,7 +30,11 @@ export function lineDetails(ctx: RenderContext, line: InvoiceLine, withNotes: bo
   add(L.buyerItemId, line.buyer_item_id);
   const sid = line.standard_item_id;
   if (sid !== null) add(sid.scheme === "0160" || sid.scheme === "GTIN" ? "GTIN" : L.standardItemId, sid.scheme === null || sid.scheme === "GTIN" ? sid.value : `${sid.value} (${sid.scheme})`);
-  for (const c of line.classifications) add(c.scheme ?? L.classification, c.version === null ? c.value : `${c.value} (${c.version})`);
+  // KSeF schemes (PKWiU, CN, PKOB) are names a reader knows; UNTDID 7143 list ids ("STI", "HS") get the word.
+  for (const c of line.classifications) {
+    const label = c.scheme === null ? L.classification : isKsef(ctx.invoice) ? c.scheme : `${L.classification} ${c.scheme}`;
+    add(label, c.version === null ? c.value : `${c.value} (${c.version})`);
+  }
   add(L.gtu, line.gtu);
   add(L.procedure, line.procedure);
   add(L.origin, line.origin_country);

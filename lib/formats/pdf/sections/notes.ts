@@ -70,11 +70,23 @@ function _table(ctx: RenderContext, t: AttachmentTable): void {
   if (t.summary.length > 0) rows.push({ cells: Array.from({ length: n }, (_, i) => clean(ctx, t.summary[i] ?? "")) });
   flowTable(ctx, { columns: cols, head: Array.from({ length: n }, (_, i) => clean(ctx, t.columns[i]?.name ?? "")), rows, size: w < _NARROW ? 6.5 : 7.5 });
   // The declared data type of each column (KSeF TKolumna Typ), so the table reads as its issuer defined it.
-  const types = t.columns.filter((c) => c.type !== null).map((c) => `${c.name ?? ""}: ${c.type}`);
+  const types = t.columns.filter((c) => c.type !== null).map((c) => `${c.name ?? ""}: ${_typeWords(ctx, c.type ?? "")}`);
   if (types.length > 0) {
     flowBlock(ctx, LEFT, styled(ctx, clean(ctx, `${ctx.labels.columnTypes}: ${types.join(" · ")}`), CONTENT_WIDTH, 6.5, false, 0.35));
     space(ctx, 6);
   }
+}
+
+/** KSeF TKolumna Typ values in words, [Polish, English]. */
+const _TYPE_WORDS: Record<string, readonly [string, string]> = {
+  txt: ["tekst", "text"], int: ["liczba całkowita", "integer"], dec: ["liczba", "decimal"],
+  date: ["data", "date"], datetime: ["data i czas", "date and time"], time: ["czas", "time"],
+};
+
+/** A column type in words with its code ("liczba całkowita (int)"); an unknown code as written. */
+function _typeWords(ctx: RenderContext, type: string): string {
+  const w = _TYPE_WORDS[type];
+  return w === undefined ? type : `${w[ctx.lang === "pl" ? 0 : 1]} (${type})`;
 }
 
 /** KSeF TKolumna Typ values that hold numbers (right-aligned). */
