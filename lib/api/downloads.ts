@@ -27,7 +27,7 @@ export async function xmlDownload(ctx: Context, blob: StoredBlob, filename: stri
 }
 
 /** Bump when the renderer's output changes, so kept renderings are made anew. */
-export const RENDERER_VERSION = 2;
+export const RENDERER_VERSION = 3;
 
 /** The PDF download of the invoice whose XML blob is `sha256`, or null when that XML is missing. */
 export async function pdfResponse(ctx: Context, sha256: string, filename: string, ksefNumber: string | null = null): Promise<ApiResponse | null> {
