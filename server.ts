@@ -10,6 +10,7 @@
  *   node server.ts token revoke KEY_ID
  * @module
  */
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createApp, type App } from "./lib/app.ts";
 import { mintToken, parseScopes, SCOPES } from "./lib/auth/tokens.ts";
@@ -28,10 +29,13 @@ import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
 import { forkWorkers, isClusterWorker, LISTEN_FAILED } from "./storage/process/cluster.ts";
 import { ListenError, listenErrorMessage, listenHttp } from "./storage/process/http_listener.ts";
 import { onStopSignal } from "./storage/process/signals.ts";
-import { configuredHttpSources } from "./storage/sources/http.ts";
+import { httpSource } from "./storage/sources/http.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
+import type { DocumentSource } from "./lib/contracts/document_source.ts";
+import { parseKsefSourceConfig } from "./storage/sources/ksef/config.ts";
+import { ksefSource } from "./storage/sources/ksef/source.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
@@ -79,6 +83,47 @@ async function tokenCommand(c: Extract<Command, { kind: "token" }>, config: Conf
 }
 
 /**
+ * The configured sources of a tenant from `<data>/sources.json`:
+ * `{"acme": [{"name", "type": "http", "url", "token"}, {"name", "type": "ksef", "environment", "nip", "token", "subjects"}]}`.
+ * Read on every call (edits apply to the next sync); `checkSourcesFile` runs the same checks at startup.
+ */
+function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
+  const all = _readSources(dataDir);
+  return (all[tenant] ?? []).flatMap((s, i): DocumentSource[] => {
+    const positions = join(dataDir, "tenants", tenant, "sources");
+    if (s.type === "http") {
+      return [httpSource({ name: String(s.name), url: String(s.url), token: String(s.token), positionFile: join(positions, `${String(s.name)}.cursor`) })];
+    }
+    if (s.type === "ksef") {
+      const c = parseKsefSourceConfig(s, `${tenant}[${i}]`);
+      return [ksefSource({ ...c, stateFile: join(positions, `${c.name}.ksef.json`) })];
+    }
+    return [];
+  });
+}
+
+function _readSources(dataDir: string): Record<string, Record<string, unknown>[]> {
+  const path = join(dataDir, "sources.json");
+  if (!existsSync(path)) return {};
+  let all: unknown;
+  try {
+    all = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    throw new RangeError(`${path} is not valid JSON`);
+  }
+  if (!all || typeof all !== "object" || Array.isArray(all)) throw new RangeError(`${path} must be an object of tenant ids to lists of sources`);
+  for (const [tenant, list] of Object.entries(all)) {
+    if (!Array.isArray(list) || list.some((s) => !s || typeof s !== "object")) throw new RangeError(`sources.json ${tenant}: must be a list of source objects`);
+  }
+  return all as Record<string, Record<string, unknown>[]>;
+}
+
+/** Checks every source in `<data>/sources.json` at startup; throws RangeError with the field at fault. */
+function checkSourcesFile(dataDir: string): void {
+  for (const tenant of Object.keys(_readSources(dataDir))) configuredSources(dataDir, tenant);
+}
+
+/**
  * The storage the configuration names: PostgreSQL when DATABASE_URL is set (the driver `pg` is loaded only
  * then, and the project does not depend on it), else the file store in DATA_DIR.
  */
@@ -100,11 +145,12 @@ async function openStorage(config: Config): Promise<Storage> {
  */
 async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger): Promise<{ app: App; storage: Storage }> {
   const dataDir = resolve(config.dataDir);
+  checkSourcesFile(dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
     storage, logger, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts: readPdfFontFiles(),
-    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredHttpSources(dataDir, tenant)],
+    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
     executeSyncs: role !== "worker",
     webhooks: {
       ...(role !== "worker" ? { transport: createHttpTransport(config.webhookAllowPrivate) } : {}),

@@ -11,6 +11,7 @@ import { documentRoutes } from "./api/documents/routes.ts";
 import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 import type { ApiRoute, AppServices, Context } from "./api/context.ts";
 import { createDocsPage } from "./api/docs/docs_route.ts";
+import { InvoiceJsonCache } from "./api/invoice_expand.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
 import { PageCache } from "./api/page_cache.ts";
 import { submissionRoutes } from "./api/submissions/routes.ts";
@@ -103,6 +104,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
     pages: new PageCache(),
+    invoices: new InvoiceJsonCache(),
     pdfFonts: options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts),
   };
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);

@@ -89,12 +89,13 @@ class _MemoryTenant implements TenantStore {
       const unchanged = input.xml
         ? old.xml_available && old.sha256 === input.xml.sha256
         : old.xml_available || sameFields(fieldsOf(old), input.fields);
-      if (unchanged) return { document: old, outcome: "unchanged" };
+      if (unchanged && (input.ksef_number == null || input.ksef_number === old.ksef_number)) return { document: old, outcome: "unchanged" };
     }
     const at = old ? index : this.#docs.length;
     const doc: DocumentRecord = {
       id: old?.id ?? encodeOrdinalId("doc", Date.parse(now), at),
       source: input.source, external_id: input.external_id, ...input.fields,
+      ksef_number: input.ksef_number ?? old?.ksef_number ?? null,
       xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
       received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
     };
@@ -151,7 +152,7 @@ class _MemoryTenant implements TenantStore {
     if (active) return { run: structuredClone(active), created: false };
     const run: SyncRunRecord = {
       id: encodeOrdinalId("sync", Date.parse(now), this.#runs.length), source, status: "queued", requested_at: now,
-      started_at: null, finished_at: null, counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
+      started_at: null, finished_at: null, counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null,
     };
     this.#runs.push(run);
     this.#change("runs", JSON.stringify(run), true);

@@ -38,6 +38,8 @@ export interface DocumentRecord extends DocumentFields {
   id: string;
   source: string;
   external_id: string;
+  /** The number KSeF assigned (API.md §4), when the source knows it. */
+  ksef_number: string | null;
   xml_available: boolean;
   sha256: string | null;
   size: number | null;
@@ -54,6 +56,8 @@ export interface DocumentInput {
   /** The stored XML blob, or null while the XML is not yet available. */
   xml: BlobInfo | null;
   received_at: string | null;
+  /** The KSeF number, when the source knows it (absent = null). */
+  ksef_number?: string | null;
 }
 
 /** The outcome of an upsert. */
@@ -68,6 +72,7 @@ export interface DocumentFilter {
   seller_tax_id?: string;
   buyer_tax_id?: string;
   xml_available?: boolean;
+  ksef_number?: string;
 }
 
 /** Page-mode sort orders of API.md §4.1. */
@@ -128,6 +133,8 @@ export interface SyncRunRecord {
   counts: { fetched: number; created: number; updated: number; unchanged: number; failed: number };
   errors: { external_id: string; code: string; message: string }[];
   error: { code: string; message: string } | null;
+  /** While the source waits out a limit: until when (ISO time); null otherwise (absent in records older than it). */
+  waiting_until?: string | null;
 }
 
 /** The change feeds that webhooks read (the outbox is the change logs themselves). */

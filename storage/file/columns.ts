@@ -37,7 +37,7 @@ export function docColumns(json: Uint8Array): SlotColumns {
   return {
     time: Date.parse(d.synced_at),
     day: dayNumber(d.issue_date),
-    h: [d.seller?.tax_id ? hash32(d.seller.tax_id) : 0, d.buyer?.tax_id ? hash32(d.buyer.tax_id) : 0, hash32(`${d.source}\u0000${d.external_id}`), 0],
+    h: [d.seller?.tax_id ? hash32(d.seller.tax_id) : 0, d.buyer?.tax_id ? hash32(d.buyer.tax_id) : 0, hash32(`${d.source}\u0000${d.external_id}`), d.ksef_number ? hash32(d.ksef_number) : 0],
     c: [d.type ? TYPE_CODES[d.type] : 0, d.format ? FORMAT_CODES[d.format] : 0, d.xml_available ? 1 : 0, 0],
   };
 }

@@ -151,7 +151,7 @@ export class FileTenantStore implements TenantStore {
       const unchanged = input.xml
         ? old.xml_available && old.sha256 === input.xml.sha256
         : old.xml_available || sameFields(fieldsOf(old), input.fields); // metadata never replaces XML
-      if (unchanged) return { document: old, outcome: "unchanged" };
+      if (unchanged && (input.ksef_number == null || input.ksef_number === old.ksef_number)) return { document: old, outcome: "unchanged" };
     }
     const isNew = ordinal < 0;
     if (isNew) ordinal = this.#docs.count;
@@ -160,6 +160,7 @@ export class FileTenantStore implements TenantStore {
       source: input.source,
       external_id: input.external_id,
       ...input.fields,
+      ksef_number: input.ksef_number ?? old?.ksef_number ?? null,
       xml_available: input.xml !== null,
       sha256: input.xml?.sha256 ?? null,
       size: input.xml?.size ?? null,
@@ -185,7 +186,7 @@ export class FileTenantStore implements TenantStore {
   async documentChanges(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage> {
     this.#look();
     const pass = this.#columnFilter(filter);
-    const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined;
+    const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined || filter.ksef_number !== undefined;
     return walkFeed(this.#docs, after, limit, maxScan, pass, exact ? (j) => matchesFilter(parseRecord(j), filter) : null);
   }
 
@@ -193,7 +194,7 @@ export class FileTenantStore implements TenantStore {
     this.#look();
     const pass = this.#columnFilter(filter);
     const log = this.#docs;
-    const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined;
+    const exact = filter.seller_tax_id !== undefined || filter.buyer_tax_id !== undefined || filter.ksef_number !== undefined;
     const byDay = sort === "-issue_date" || sort === "issue_date";
     const key = (o: number): number => (byDay ? log.i32[o * 12 + 6]! : log.f64[o * 6 + 2]!);
     const isExact = (o: number): boolean => matchesFilter(parseRecord(log.read(o)), filter);
@@ -260,7 +261,7 @@ export class FileTenantStore implements TenantStore {
       const run: SyncRunRecord = {
         id: encodeOrdinalId("sync", Date.parse(now), ordinal),
         source, status: "queued", requested_at: now, started_at: null, finished_at: null,
-        counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
+        counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null,
       };
       const text = JSON.stringify(run);
       const json = enc.encode(text);
@@ -419,6 +420,7 @@ export class FileTenantStore implements TenantStore {
     const xml = f.xml_available === undefined ? -1 : f.xml_available ? 1 : 0;
     const seller = f.seller_tax_id ? hash32(f.seller_tax_id) : 0;
     const buyer = f.buyer_tax_id ? hash32(f.buyer_tax_id) : 0;
+    const ksef = f.ksef_number ? hash32(f.ksef_number) : 0;
     const from = f.issue_date_from ? dayNumber(f.issue_date_from) : NULL_DAY;
     const to = f.issue_date_to ? dayNumber(f.issue_date_to) : 0x7fffffff;
     const dated = f.issue_date_from !== undefined || f.issue_date_to !== undefined;
@@ -430,6 +432,7 @@ export class FileTenantStore implements TenantStore {
       if (xml >= 0 && u8[b + 46] !== xml) return false;
       if (seller && u32[w + 7] !== seller) return false;
       if (buyer && u32[w + 8] !== buyer) return false;
+      if (ksef && u32[w + 10] !== ksef) return false;
       if (dated) {
         const day = i32[w + 6]!;
         if (day === NULL_DAY || day < from || day > to) return false;

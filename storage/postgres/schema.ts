@@ -188,6 +188,14 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    name: "documents.ksef_number for the ksef_number filter (API.md §4.1)",
+    statements: [
+      `ALTER TABLE documents ADD COLUMN ksef_number text`,
+      `CREATE INDEX documents_ksef_number ON documents (tenant, ksef_number)`,
+    ],
+  },
 ];
 
 /** Applies the migrations that the database lacks; returns the versions applied now. */

@@ -46,6 +46,7 @@ function _filterSql(f: DocumentFilter, params: unknown[]): string {
   if (f.xml_available !== undefined) add("xml_available =", f.xml_available);
   if (f.seller_tax_id !== undefined) add("seller_tax_id =", f.seller_tax_id);
   if (f.buyer_tax_id !== undefined) add("buyer_tax_id =", f.buyer_tax_id);
+  if (f.ksef_number !== undefined) add("ksef_number =", f.ksef_number);
   // Day numbers, as the file store compares them; a document without a date never passes a date filter.
   if (f.issue_date_from !== undefined) add("issue_day >=", f.issue_date_from ? dayNumber(f.issue_date_from) : NULL_DAY);
   if (f.issue_date_to !== undefined) add("issue_day <=", f.issue_date_to ? dayNumber(f.issue_date_to) : MAX_DAY);
@@ -53,6 +54,7 @@ function _filterSql(f: DocumentFilter, params: unknown[]): string {
 }
 
 function _unchanged(old: DocumentRecord, input: DocumentInput): boolean {
+  if (input.ksef_number != null && input.ksef_number !== old.ksef_number) return false; // a new KSeF number is a change
   return input.xml
     ? old.xml_available && old.sha256 === input.xml.sha256
     : old.xml_available || sameFields(fieldsOf(old), input.fields); // metadata never replaces XML
@@ -162,20 +164,22 @@ export class PostgresTenantStore implements TenantStore {
       const doc: DocumentRecord = {
         id: old?.id ?? newId("doc", Date.parse(now)),
         source: input.source, external_id: input.external_id, ...input.fields,
+        ksef_number: input.ksef_number ?? old?.ksef_number ?? null,
         xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
         received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
       };
       const json = documentJson(doc);
       const day = dayNumber(doc.issue_date);
       await c.query(`WITH d AS (
-          INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json)
-          VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5)
+          INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json, ksef_number)
+          VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5, $17)
           ON CONFLICT (tenant, source, external_id) DO UPDATE SET seq = EXCLUDED.seq, type = EXCLUDED.type, format = EXCLUDED.format,
             issue_day = EXCLUDED.issue_day, seller_tax_id = EXCLUDED.seller_tax_id, buyer_tax_id = EXCLUDED.buyer_tax_id,
-            xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json),
+            xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json,
+            ksef_number = EXCLUDED.ksef_number),
         ${APPEND_CHANGE} SELECT 1`,
       [this.tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, day === NULL_DAY ? null : day,
-        doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now]);
+        doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now, doc.ksef_number]);
       return { document: doc, outcome: old ? "updated" as const : "created" as const };
     });
   }
@@ -259,7 +263,7 @@ export class PostgresTenantStore implements TenantStore {
       const seq = await _lockFeed(c, this.tenant, "runs");
       const run: SyncRunRecord = {
         id: newId("sync", Date.parse(now)), source, status: "queued", requested_at: now, started_at: null, finished_at: null,
-        counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
+        counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null,
       };
       const json = JSON.stringify(run);
       const r = await c.query(`INSERT INTO runs (tenant, id, ord, source, status, json) VALUES ($1, $2, $3, $4, 'queued', $5)

@@ -5,11 +5,11 @@
  * a page has been stored here (API.md §4.1, from the client's side), so a crash
  * re-reads at most one page. Network errors and 5xx are retried with backoff;
  * after the last retry the run fails with UPSTREAM_ERROR. A tenant's http sources
- * are listed in `<data>/sources.json` (configuredHttpSources).
+ * are listed in `<data>/sources.json` (read by server.ts).
  * @module
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { SourceError, type DocumentSource, type SourceItem } from "../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../atomic.ts";
 
@@ -88,22 +88,4 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
       }
     },
   };
-}
-
-/** An entry of `sources.json`: `{"acme": [{"name", "type": "http", "url", "token"}]}`. */
-interface _SourceEntry {
-  name: string;
-  type: string;
-  url: string;
-  token: string;
-}
-
-/** The http sources of `tenant` listed in `<dataDir>/sources.json`, each keeping its position under the tenant's directory. */
-export function configuredHttpSources(dataDir: string, tenant: string): DocumentSource[] {
-  const path = join(dataDir, "sources.json");
-  if (!existsSync(path)) return [];
-  const all = JSON.parse(readFileSync(path, "utf8")) as Record<string, _SourceEntry[]>;
-  return (all[tenant] ?? []).filter((s) => s.type === "http").map((s) => httpSource({
-    name: s.name, url: s.url, token: s.token, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
-  }));
 }

@@ -199,7 +199,7 @@ describe("the OpenAPI document", () => {
     const good = {
       id: "doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T", source: "inbox", external_id: "A", format: "ubl", type: "invoice", number: "1",
       issue_date: "2026-11-20", currency: "EUR", seller: { name: "S", tax_id: "1" }, buyer: null,
-      totals: { net: "1000.00", tax: "230.00", gross: "1230.00" }, xml_available: true, sha256: "a".repeat(64), size: 10,
+      totals: { net: "1000.00", tax: "230.00", gross: "1230.00" }, ksef_number: null, xml_available: true, sha256: "a".repeat(64), size: 10,
       received_at: null, synced_at: "2026-11-21T08:00:00.000Z", updated_at: "2026-11-21T08:00:00.000Z",
       links: { self: "/api/v1/documents/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T", xml: "/api/v1/documents/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T/xml", pdf: "/api/v1/documents/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T/pdf" },
     };
@@ -292,7 +292,8 @@ describe("the OpenAPI document", () => {
     let cursor: string | null = null;
     let seen = 0;
     for (;;) {
-      const page: Body = await check(doc, await s.fetch(`${path}?limit=7${cursor ? `&cursor=${cursor}` : ""}`, token), "GET", path);
+      // expand=invoice: every sample's whole invoice is checked against the Invoice schema (API.md §4.6).
+      const page: Body = await check(doc, await s.fetch(`${path}?limit=7&expand=invoice${cursor ? `&cursor=${cursor}` : ""}`, token), "GET", path);
       seen += page.data.length;
       cursor = page.next_cursor;
       if (!page.has_more) break;
@@ -368,7 +369,7 @@ describe("the OpenAPI document", () => {
     await checkError(doc, await s.fetch(sync, (await s.token("acme", ["documents:read"])).token, { method: "POST" }), "POST", sync, 403, "FORBIDDEN");
 
     const path = "/api/v1/documents";
-    const feed = await check(doc, await s.fetch(`${path}?limit=500`, token), "GET", path);
+    const feed = await check(doc, await s.fetch(`${path}?limit=500&expand=invoice`, token), "GET", path);
     assert.equal(feed.data.length, SAMPLES.length + 1);
     assert.equal(feed.has_more, false);
     const page = await check(doc, await s.fetch(`${path}?page=2&per_page=5&sort=synced_at&type=invoice&xml_available=true`, token), "GET", path);

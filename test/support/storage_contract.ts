@@ -84,7 +84,7 @@ export function storageContract(name: string, make: () => Promise<Storage>): voi
       const s = await make();
       const t = s.tenant("acme");
       await t.upsertDocument(input("A", { fields: fields({ issue_date: "2026-01-01", seller: { name: "X", tax_id: "111" } }) }), at(1));
-      await t.upsertDocument(input("B", { fields: fields({ issue_date: "2026-02-01", format: "cii", buyer: { name: "Y", tax_id: "222" } }) }), at(2));
+      await t.upsertDocument(input("B", { fields: fields({ issue_date: "2026-02-01", format: "cii", buyer: { name: "Y", tax_id: "222" } }), ksef_number: "5265877635-20260201-0100001AF629-AF" }), at(2));
       await t.upsertDocument(input("C", { fields: fields({ issue_date: null, type: "correction" }) }), at(3));
       const cases: [Record<string, unknown>, string[]][] = [
         [{ seller_tax_id: "111" }, ["A"]],
@@ -95,6 +95,8 @@ export function storageContract(name: string, make: () => Promise<Storage>): voi
         [{ issue_date_from: "2026-01-02" }, ["B"]],
         [{ xml_available: true }, []],
         [{ xml_available: false }, ["A", "B", "C"]],
+        [{ ksef_number: "5265877635-20260201-0100001AF629-AF" }, ["B"]],
+        [{ ksef_number: "5265877635-20260201-0100001AF629-AA" }, []],
       ];
       for (const [filter, expected] of cases) {
         const feed = await t.documentChanges(0, 10, filter, 1000);

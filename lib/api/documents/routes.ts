@@ -4,36 +4,29 @@
  * @module
  */
 import type { ApiRoute, Context } from "../context.ts";
-import { downloadResponse } from "../../http/download.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { json, listBody } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
 import { parseListQuery } from "../list_query.ts";
-import { pdfResponse } from "../pdf_download.ts";
-
-/** Scanning stops after this many feed entries per request, so a selective filter cannot make a page cost O(n). */
-export const FEED_SCAN_LIMIT = 10_000;
+import { pdfResponse, xmlDownload } from "../downloads.ts";
+import { feedListing } from "../feed_listing.ts";
+import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
 
 async function listDocuments(ctx: Context): Promise<ApiResponse> {
   const q = parseListQuery(ctx.req.query);
+  const expand = wantsInvoice(ctx.req.query);
   if (q.mode === "page") {
-    const { items, total } = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
+    const page = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
+    const { total } = page;
+    const items = expand ? await withInvoices(ctx, page.items) : page.items;
     const tail = `"page":${q.page},"per_page":${q.perPage},"total":${total},"total_pages":${Math.ceil(total / q.perPage)}`;
     return json(200, listBody(items, tail));
   }
-  const scope = `${ctx.tenant.tenant}\u0000documents`;
-  const from = q.cursor === null ? 0 : ctx.app.cursors.decode(scope, q.cursor, q.filterKey);
-  const version = await ctx.tenant.feedLength("documents");
-  const key = `${scope}\u0000${from}\u0000${q.limit}\u0000${q.filterKey}`;
-  let body = ctx.app.pages.get(key, version);
-  if (!body) {
-    const page = await ctx.tenant.documentChanges(from, q.limit, q.filter, FEED_SCAN_LIMIT);
-    const next = ctx.app.cursors.encode(scope, page.next, q.filterKey);
-    body = listBody(page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`);
-    ctx.app.pages.set(key, version, body);
-  }
-  return json(200, body);
+  return feedListing(ctx, {
+    collection: "documents", cursor: q.cursor, limit: q.limit, filterKey: q.filterKey, expand,
+    read: (from, limit, maxScan) => ctx.tenant.documentChanges(from, limit, q.filter, maxScan),
+  });
 }
 
 /** The document of the `id` path parameter, or 404. */
@@ -52,23 +45,25 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
   const { record } = await findDocument(ctx);
   const blob = record.sha256 ? await ctx.tenant.getBlob(record.sha256) : null;
   if (!record.xml_available || !blob) throw xmlNotAvailable();
-  return downloadResponse(ctx.req, {
-    size: blob.size, hash: blob.sha256, contentType: "application/xml", extension: "xml",
-    filename: record.number ?? record.external_id, body: blob.size <= 256 * 1024 ? await blob.bytes() : blob,
-  });
+  return xmlDownload(ctx, blob, record.number ?? record.external_id);
 }
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findDocument(ctx);
-  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id) : null;
+  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.ksef_number ?? null) : null;
   if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (API.md §2)
   return res;
+}
+
+async function getDocument(ctx: Context): Promise<ApiResponse> {
+  const { record, json: body } = await findDocument(ctx);
+  return json(200, await withInvoice(ctx, body, record.xml_available ? record.sha256 : null));
 }
 
 /** The documents routes. */
 export const documentRoutes: ApiRoute[] = [
   { method: "GET", pattern: "/api/v1/documents", scope: "documents:read", handle: listDocuments },
-  { method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: async (ctx) => json(200, (await findDocument(ctx)).json) },
+  { method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: getDocument },
   { method: "GET", pattern: "/api/v1/documents/:id/xml", scope: "documents:read", handle: downloadXml },
   { method: "GET", pattern: "/api/v1/documents/:id/pdf", scope: "documents:read", handle: downloadPdf },
 ];

@@ -9,6 +9,7 @@
  */
 import type { ApiRoute } from "../context.ts";
 import { ERROR_STATUS, type ErrorCode } from "../../http/errors.ts";
+import { invoiceSchemas } from "./invoice_schema.ts";
 import { ERROR_CODES, errorSchemaName, headers, parameters, ref, schemas, type Json } from "./schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
 
@@ -29,7 +30,7 @@ interface _Operation {
 }
 
 const JSON_MEDIA = "application/json";
-const FILTERS = ["Type", "Format", "IssueDateFrom", "IssueDateTo", "SellerTaxId", "BuyerTaxId", "XmlAvailable"];
+const FILTERS = ["Type", "Format", "IssueDateFrom", "IssueDateTo", "SellerTaxId", "BuyerTaxId", "XmlAvailable", "KsefNumber"];
 const DOWNLOAD_PARAMS = ["IfNoneMatch", "Range", "IfRange"];
 
 /** The headers of every `/api/v1/*` response. */
@@ -88,7 +89,7 @@ const OPERATIONS: Record<string, _Operation> = {
   "GET /api/v1/documents": {
     id: "listDocuments", tag: "Documents", summary: "List documents: the change feed or pages",
     description: "Without `page`: cursor mode, the change feed in order of last change, oldest first (a document that changes again moves to the end; delivery is at-least-once, deduplicate by id). With `page`: page mode for browsing. Filters apply to both.",
-    params: ["Cursor", "Limit", "Page", "PerPage", "Sort", ...FILTERS],
+    params: ["Cursor", "Limit", "Page", "PerPage", "Sort", ...FILTERS, "Expand"],
     ok: { 200: _json("A page of documents", ref("DocumentList")) },
   },
   "GET /api/v1/documents/:id": {
@@ -125,7 +126,7 @@ const OPERATIONS: Record<string, _Operation> = {
     errors: ["DUPLICATE_SUBMISSION", "VALIDATION_ERROR"],
   },
   "GET /api/v1/submissions": {
-    id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)", params: ["Cursor", "Limit"],
+    id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)", params: ["Cursor", "Limit", "Expand"],
     ok: { 200: _json("A page of submissions", ref("SubmissionFeedPage")) },
   },
   "GET /api/v1/submissions/:id": {
@@ -398,7 +399,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       securitySchemes: {
         ApiToken: { type: "apiKey", in: "header", name: "X-API-Token", description: "`itk_<key id>_<secret>`; a token in the query string is ignored" },
       },
-      schemas: schemas(),
+      schemas: { ...schemas(), ...invoiceSchemas() },
       parameters: params,
       headers: headers(),
       responses,

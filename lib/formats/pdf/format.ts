@@ -1,9 +1,10 @@
 /**
  * Number and rate formatting for the printed invoice: exact decimal strings in, localized
  * strings out ("1 230,00" in Polish, "1,230.00" in English), never through floating point.
- * Sums (net + VAT per rate) use BigInt. Dates are printed as written (YYYY-MM-DD).
+ * Sums (net + VAT per rate) are the invoice model's exact decimals. Dates are printed as written (YYYY-MM-DD).
  * @module
  */
+import { addDecimals as addExact, parseDecimal } from "../invoice/decimal.ts";
 
 /** Languages the PDF is printed in. */
 export type Lang = "pl" | "en";
@@ -59,19 +60,7 @@ export function formatRate(rate: string | null, category: string | null, lang: L
 
 /** Exact sum of two decimal strings, or null when either is missing or not a decimal. */
 export function addDecimals(a: string | null, b: string | null): string | null {
-  if (a === null || b === null) return null;
-  const x = _DECIMAL.exec(a.trim());
-  const y = _DECIMAL.exec(b.trim());
-  if (x === null || y === null) return null;
-  const scale = Math.max((x[3] ?? "").length, (y[3] ?? "").length);
-  const big = (m: RegExpExecArray) => {
-    const digits = (m[2] ?? "") + (m[3] ?? "").padEnd(scale, "0");
-    const v = BigInt(digits === "" ? "0" : digits);
-    return m[1] === "-" ? -v : v;
-  };
-  const sum = big(x) + big(y);
-  const neg = sum < 0n;
-  const s = (neg ? -sum : sum).toString().padStart(scale + 1, "0");
-  const int = s.slice(0, s.length - scale);
-  return (neg ? "-" : "") + (scale === 0 ? int : `${int}.${s.slice(s.length - scale)}`);
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  return x === null || y === null ? null : addExact(x, y);
 }

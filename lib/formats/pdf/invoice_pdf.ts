@@ -45,7 +45,7 @@ export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): Rend
   const ctx: RenderContext = { invoice, lang, labels: LABELS[lang], flow: new Flow(used), fonts: options.fonts, missing: new Set() };
   const title = documentTitle(invoice, lang);
 
-  _header(ctx, title);
+  _header(ctx, title, options.ksefNumber ?? null);
   _parties(ctx);
   _corrections(ctx);
   drawLineTable(ctx);
@@ -61,12 +61,13 @@ export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): Rend
 /** Width of the title column; the dates column takes the rest. */
 const _TITLE_WIDTH = 300;
 
-function _header(ctx: RenderContext, title: string): void {
+function _header(ctx: RenderContext, title: string, ksefNumber: string | null): void {
   const { invoice: inv, labels: L, flow } = ctx;
   const page = flow.page;
   const rows: [string, string][] = [];
+  if (ksefNumber !== null) rows.push([L.ksefNumber, ksefNumber]); // the official visualisation heads with it
   if (inv.issue_date !== null) rows.push([L.issueDate, inv.issue_date]);
-  if (inv.sale_date !== null) rows.push([L.saleDate, inv.sale_date]);
+  if ((inv.delivery?.date ?? null) !== null) rows.push([L.saleDate, inv.delivery?.date ?? ""]);
   if (inv.currency !== null) rows.push([L.currency, inv.currency]);
   rows.push([L.format, FORMAT_NAMES[inv.format]]);
   let y = MARGIN + 2;
@@ -118,15 +119,17 @@ function _partyLines(ctx: RenderContext, p: Party, width: number): StyledLine[] 
   const L = ctx.labels;
   const out: StyledLine[] = [];
   out.push(...styled(ctx, clean(ctx, p.name), width, 10, true, 0, 6));
-  if (p.tax_id !== null) out.push(...styled(ctx, clean(ctx, `${L.taxId}: ${p.tax_id_prefix ?? ""}${p.tax_id}`), width, 9, false, 0, 1));
+  const taxId = p.tax_id ?? p.other_tax_ids[0] ?? null;
+  if (taxId !== null) out.push(...styled(ctx, clean(ctx, `${L.taxId}: ${taxId.scheme === "NIP" ? (p.vat_prefix ?? "") : ""}${taxId.value}`), width, 9, false, 0, 1));
   const a = p.address;
   if (a !== null) {
     for (const line of a.lines) for (const para of paragraphs(ctx, line)) out.push(...styled(ctx, para, width, 9));
     const city = [a.postal_code, a.city].filter((s) => s !== null && s.trim() !== "").join(" ");
-    const place = [city, a.country ?? ""].filter((s) => s !== "").join(", ");
+    const place = [city, a.country_code ?? ""].filter((s) => s !== "").join(", ");
     out.push(...styled(ctx, clean(ctx, place), width, 9));
   }
-  if (p.email !== null) out.push(...styled(ctx, clean(ctx, `${L.email}: ${p.email}`), width, 9));
+  const email = p.contacts.find((c) => c.email !== null)?.email ?? null;
+  if (email !== null) out.push(...styled(ctx, clean(ctx, `${L.email}: ${email}`), width, 9));
   return out;
 }
 
@@ -135,8 +138,9 @@ const _FEW_REFERENCES = 3;
 
 function _corrections(ctx: RenderContext): void {
   const { invoice: inv, labels: L, flow } = ctx;
-  const refs = inv.corrected_invoices;
-  if (refs.length === 0 && inv.correction_reason === null) return;
+  const refs = inv.references.preceding_invoices;
+  const reasonText = inv.correction?.reason ?? null;
+  if (refs.length === 0 && reasonText === null) return;
   if (refs.length > 0) {
     flowHeading(ctx, refs.length === 1 ? L.correctedInvoice : `${L.correctedInvoices} (${refs.length})`, 24);
     if (refs.length <= _FEW_REFERENCES) {
@@ -151,7 +155,7 @@ function _corrections(ctx: RenderContext): void {
     }
     flow.y += 8;
   }
-  const reason = paragraphs(ctx, inv.correction_reason);
+  const reason = paragraphs(ctx, reasonText);
   if (reason.length > 0) {
     const lines = [...styled(ctx, clean(ctx, `${L.correctionReason}:`), CONTENT_WIDTH, 8, true, 0.25)];
     for (const p of reason) lines.push(...styled(ctx, p, CONTENT_WIDTH, 9));
@@ -166,7 +170,7 @@ function _referenceGrid(ctx: RenderContext): void {
   const size = 7;
   const lead = 8.6;
   const half = (CONTENT_WIDTH - 16) / 2;
-  const cells = inv.corrected_invoices.map((r) => {
+  const cells = inv.references.preceding_invoices.map((r) => {
     const s = [r.number ?? "—", r.issue_date, r.ksef_number].filter((x) => x !== null).join("  ·  ");
     return wrapText(ctx.fonts, clean(ctx, s), half, size);
   });

@@ -32,7 +32,7 @@ const _SHADE_BEFORE = 0.93;
 export function drawLineTable(ctx: RenderContext): void {
   const { invoice: inv, labels: L, flow } = ctx;
   if (inv.lines.length === 0) return;
-  const gross = inv.lines.filter((l) => l.gross_priced).length;
+  const gross = inv.lines.filter(_grossPriced).length;
   const all = gross === inv.lines.length;
   const mixed = gross > 0 && !all;
   const head = wrapCells(ctx.fonts, [
@@ -78,9 +78,9 @@ function _lineRow(ctx: RenderContext, line: InvoiceLine, index: number, mark: st
     clean(ctx, line.name),
     line.quantity === null ? "" : clean(ctx, formatDecimal(line.quantity, lang, 0)),
     clean(ctx, unitName(inv, line.unit, lang)),
-    clean(ctx, formatAmount(line.unit_price, lang)),
-    clean(ctx, formatAmount(line.amount, lang)),
-    clean(ctx, formatRate(line.vat_rate, line.vat_category, lang)),
+    clean(ctx, formatAmount(_grossPriced(line) ? line.price_with_vat : line.net_price, lang)),
+    clean(ctx, formatAmount(_grossPriced(line) ? line.amount_with_vat : line.net_amount, lang)),
+    clean(ctx, formatRate(line.vat_rate, line.vat_category?.code ?? null, lang)),
   ], _LINE_COLUMNS, _CELL_SIZE);
   const lines = Math.max(1, ...cells.map((c) => c.length));
   return { cells, mark: clean(ctx, mark), before: line.before_correction, height: lines * _CELL_LEAD + _ROW_PAD + (mark === "" ? 0 : _MARK_H) };
@@ -142,10 +142,10 @@ export function drawSummary(ctx: RenderContext): void {
 function _vatRows(ctx: RenderContext): string[][][] {
   const { invoice: inv, lang } = ctx;
   return inv.vat_breakdown.map((v) => wrapCells(ctx.fonts, [
-    clean(ctx, formatRate(v.rate, v.category, lang)), clean(ctx, formatAmount(v.net, lang)),
-    clean(ctx, formatAmount(v.tax, lang)),
+    clean(ctx, formatRate(v.rate, v.category?.code ?? null, lang)), clean(ctx, formatAmount(v.taxable_amount, lang)),
+    clean(ctx, formatAmount(v.tax_amount, lang)),
     // No tax amount (zw, np, 0%): the gross is the net.
-    clean(ctx, formatAmount(addDecimals(v.net, v.tax ?? "0"), lang)),
+    clean(ctx, formatAmount(addDecimals(v.taxable_amount, v.tax_amount ?? "0"), lang)),
   ], _VAT_COLUMNS, _CELL_SIZE));
 }
 
@@ -224,17 +224,24 @@ function _paymentLines(ctx: RenderContext, width: number): StyledLine[] {
     out.push(...styled(ctx, clean(ctx, label), width, 7, false, 0.35, out.length === 0 ? 0 : 3));
     for (const para of paras) out.push(...styled(ctx, para, width, 9, bold));
   };
-  add(L.dueDate, p.due_date, true);
-  add(L.means, p.means === null ? null : paymentMeansName(inv, p.means, ctx.lang));
-  add(L.account, p.account, true);
-  add(L.bank, p.bank_name);
+  const means = p.means?.code ?? p.means_text;
+  // With factoring the buyer pays the factor: its account is the one to pay into.
+  const account = p.accounts.find((a) => !a.factor) ?? p.accounts[0] ?? null;
+  add(L.dueDate, p.due_dates[0]?.date ?? null, true);
+  add(L.means, means === null ? null : paymentMeansName(inv, means, ctx.lang));
+  add(L.account, account?.number ?? null, true);
+  add(L.bank, account?.bank_name ?? null);
   add(L.terms, p.terms);
   return out.length === 0 ? [] : [...headingLines(ctx, L.payment, width), ...out.map((l, i) => (i === 0 ? { ...l, lead: l.lead + 4 } : l))];
 }
 
 /** Draws the notes, flowing over pages. */
 export function drawNotes(ctx: RenderContext): void {
-  const paras = ctx.invoice.notes.flatMap((n) => paragraphs(ctx, n));
+  const paras = [
+    ...ctx.invoice.notes.map((n) => n.text),
+    ...ctx.invoice.additional_info.map((a) => (a.key === null ? a.value : a.value === null ? a.key : `${a.key}: ${a.value}`)),
+    ...ctx.invoice.footer,
+  ].flatMap((n) => paragraphs(ctx, n));
   if (paras.length === 0) return;
   flowHeading(ctx, ctx.labels.notes, 12);
   for (const p of paras) flowBlock(ctx, LEFT, styled(ctx, p, CONTENT_WIDTH, 8.5, false, 0, 2));
@@ -268,4 +275,12 @@ export function drawKsefQr(ctx: RenderContext, xmlSha256: Uint8Array | string, k
   // The text starts about a quiet zone below the symbol, so scanners still find its edge.
   drawBlock(flow.page, LEFT + quiet, top + side + quiet - 6, under);
   flow.y = top + side + quiet - 6 + blockHeight(under) + 8;
+}
+
+/**
+ * A line priced gross (KSeF P_9B/P_11A): P_11 (net) pairs with P_9A, P_11A (gross)
+ * with P_9B; a line without either amount follows its price.
+ */
+function _grossPriced(l: InvoiceLine): boolean {
+  return l.net_amount === null && (l.amount_with_vat !== null || (l.net_price === null && l.price_with_vat !== null));
 }

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { after, describe, test } from "node:test";
 import type { Invoice } from "../../../lib/formats/invoice/model.ts";
-import { readInvoice } from "../../../lib/formats/invoice/read.ts";
+import { blankPayment, blankReferences } from "../../../lib/formats/invoice/blank.ts";
+import { partyTaxId, readInvoice } from "../../../lib/formats/invoice/read.ts";
 import { PdfFonts } from "../../../lib/formats/pdf/pdf_fonts.ts";
 import { addDecimals, formatDecimal, formatMoney, formatRate } from "../../../lib/formats/pdf/format.ts";
 import { renderInvoicePdf } from "../../../lib/formats/pdf/invoice_pdf.ts";
@@ -15,7 +16,7 @@ import { ksefVerificationLink, sha256Base64Url } from "../../../lib/formats/pdf/
 import { wrapText } from "../../../lib/formats/pdf/layout.ts";
 import { parseXml } from "../../../lib/formats/xml/parse.ts";
 import { readPdfFontFiles } from "../../../storage/fonts/font_files.ts";
-import { pdfInvoice, pdfLine } from "../../fixtures/pdf_invoice.ts";
+import { pdfInvoice, pdfLine, pdfVatRow } from "../../fixtures/pdf_invoice.ts";
 
 const run = promisify(execFile);
 const fonts = new PdfFonts(readPdfFontFiles());
@@ -95,11 +96,15 @@ describe("renderInvoicePdf()", () => {
     {
       what: "a UBL credit note (English by default, unit codes named)",
       input: pdfInvoice(3, {
-        format: "ubl", type: "credit_note", type_code: "381", number: "CN-0042", currency: "EUR",
-        vat_breakdown: [{ rate: "19.00", category: "S", net: "100.00", tax: "19.00" }, { rate: "0", category: "AE", net: "5", tax: "0" }],
-        totals: { net: "105.00", tax: "19.00", gross: "124.00", payable: "124.00" },
-        lines: [pdfLine(1, { unit: "C62", vat_rate: "19.00", vat_category: "S" }), pdfLine(2, { unit: "HUR" }), pdfLine(3, { unit: "XYZ" })],
-        payment: { due_date: "2026-12-20", means: "58", account: "DE89370400440532013000", bank_name: null, terms: "Net 30 days" },
+        format: "ubl", type: "credit_note", kind: { code: "381", text: "Credit note" }, number: "CN-0042", currency: "EUR",
+        vat_breakdown: [pdfVatRow("19.00", "S", "100.00", "19.00"), pdfVatRow("0", "AE", "5", "0")],
+        totals: { ...pdfInvoice(0).totals, net: "105.00", tax: "19.00", gross: "124.00", payable: "124.00" },
+        lines: [pdfLine(1, { unit: "C62", vat_rate: "19.00", vat_category: { code: "S", text: null } }), pdfLine(2, { unit: "HUR" }), pdfLine(3, { unit: "XYZ" })],
+        payment: {
+          ...blankPayment(), means: { code: "58", text: null }, terms: "Net 30 days",
+          due_dates: [{ date: "2026-12-20", description: null, quantity: null, unit: null, start_event: null }],
+          accounts: [{ number: "DE89370400440532013000", name: null, bic: null, bank_name: null, description: null, bank_own_account: null, factor: false }],
+        },
       }),
       expected: [
         "Credit note", "No. CN-0042", "2 pcs 1,234.50 2,469.00 19%", "2 h", "2 XYZ", "0% AE 5.00 0.00 5.00",
@@ -188,7 +193,7 @@ describe("renderInvoicePdf()", () => {
   });
 
   test("renderInvoicePdf() prints characters no font has as ? and reports each once", { skip: skipTools }, async () => {
-    const inv = pdfInvoice(1, { lines: [pdfLine(1, { name: "Tea 茶 ☕ 😀 and 茶 again" })], notes: ["Bell\u0007 end"] });
+    const inv = pdfInvoice(1, { lines: [pdfLine(1, { name: "Tea 茶 ☕ 😀 and 茶 again" })], notes: [{ subject_code: null, text: "Bell\u0007 end" }] });
     const r = renderInvoicePdf(inv, { fonts });
     assert.deepEqual(r.missingGlyphs, ["茶", "☕", "😀", "\u0007"]);
     const text = (await pageTexts(save(r.bytes))).join(" ");
@@ -199,10 +204,15 @@ describe("renderInvoicePdf()", () => {
   test("renderInvoicePdf() prints a correction: references, reason and marked before rows", { skip: skipTools }, async () => {
     const refs = Array.from({ length: 283 }, (_, i) => ({
       number: `FV/2026/10/${String(i + 1).padStart(4, "0")}`, issue_date: "2026-10-15", ksef_number: `5260250274-20261015-0100A0B4A8E${i % 10}-A5`,
+      in_ksef: true,
     }));
     const inv = pdfInvoice(0, {
-      type: "correction", type_code: "KOR", corrected_invoices: refs, correction_reason: "Błędna ilość\nRabat",
-      lines: [pdfLine(1, { before_correction: true }), pdfLine(1, { quantity: "1", amount: "1234.50" })],
+      type: "correction", kind: { code: "KOR", text: null }, references: { ...blankReferences(), preceding_invoices: refs },
+      correction: {
+        reason: "Błędna ilość\nRabat", type: null, corrected_number: null, period: null, seller_before: null,
+        buyers_before: [], amount_before: null, exchange_rate_before: null,
+      },
+      lines: [pdfLine(1, { before_correction: true }), pdfLine(1, { quantity: "1", net_amount: "1234.50" })],
     });
     const path = save(renderInvoicePdf(inv, { fonts }).bytes);
     await qpdfCheck(path);
@@ -254,12 +264,12 @@ describe("sample invoices", () => {
       const pages = await pageTexts(path);
       const text = pages.join(" ");
       const lang = inv.format.startsWith("ksef") ? "pl" : "en";
-      const want = [inv.number, inv.seller.name, inv.buyer.name, inv.seller.tax_id, inv.buyer.tax_id, ...inv.lines.map((l) => l.name)];
+      const want = [inv.number, inv.seller.name, inv.buyer.name, partyTaxId(inv.seller), partyTaxId(inv.buyer), ...inv.lines.map((l) => l.name)];
       if (inv.totals.gross !== null) want.push(formatMoney(inv.totals.gross, inv.currency, lang));
       for (const s of want) if (s !== null && s.trim() !== "") assert.ok(text.includes(norm(s)), `missing ${JSON.stringify(s)}`);
       if (inv.format.startsWith("ksef")) {
         const [y, m, d] = (inv.issue_date ?? "").split("-");
-        const link = `https://qr.ksef.mf.gov.pl/invoice/${encodeURIComponent(inv.seller.tax_id ?? "")}/${d}-${m}-${y}/${sha(xml).toString("base64url")}`;
+        const link = `https://qr.ksef.mf.gov.pl/invoice/${encodeURIComponent(inv.seller.tax_id?.value ?? "")}/${d}-${m}-${y}/${sha(xml).toString("base64url")}`;
         assert.equal(await decodeQr(path, pages.length), link);
       }
     });
