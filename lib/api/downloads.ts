@@ -28,7 +28,7 @@ export async function xmlDownload(ctx: Context, blob: StoredBlob, filename: stri
 }
 
 /** Bump when the renderer's output changes, so kept renderings are made anew. */
-export const RENDERER_VERSION = 2;
+export const RENDERER_VERSION = 3;
 
 /**
  * The PDF download of the invoice whose XML blob is `sha256` and whose format is `format`, or null when that XML

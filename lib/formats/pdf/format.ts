@@ -46,15 +46,14 @@ export function formatMoney(value: string | null, currency: string | null, lang:
   return currency === null ? formatAmount(value, lang) : `${formatAmount(value, lang)} ${currency}`;
 }
 
-/** A VAT rate: "23" → "23%", "19.00" → "19%", "0 KR" → "0% KR"; words ("zw", "np") as written. */
+/**
+ * A VAT rate: "23" → "23%", "19.00" → "19%"; KSeF codes that are not a number ("0 KR", "zw",
+ * "np I") as written; followed by the UNCL5305 category when one is given ("19% S", "0% AE").
+ */
 export function formatRate(rate: string | null, category: string | null, lang: Lang): string {
   let out = "";
-  if (rate !== null) {
-    const m = /^(\d+(?:\.\d+)?)(\s+\S.*)?$/.exec(rate.trim());
-    out = m === null ? rate : `${formatDecimal(m[1] ?? "", lang, 0)}%${m[2] ?? ""}`;
-  }
-  // A category other than standard rate (UNCL5305 S) says why the rate is what it is: AE, E, K, G, Z, O.
-  if (category !== null && category !== "S" && !out.includes(category)) out = out === "" ? category : `${out} ${category}`;
+  if (rate !== null) out = /^\d+(?:\.\d+)?$/.test(rate.trim()) ? `${formatDecimal(rate.trim(), lang, 0)}%` : rate.trim();
+  if (category !== null && !out.split(" ").includes(category)) out = out === "" ? category : `${out} ${category}`;
   return out;
 }
 
