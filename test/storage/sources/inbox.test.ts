@@ -68,7 +68,8 @@ describe("inbox source", () => {
     assert.equal(new Set(parts).size, parts.length, e.message);
   });
 
-  test("a file whose name is not UTF-8 counts as failed, with the reason, and moves to failed/", async () => {
+  // Deno's node:fs gives directory entries as decoded text, so a name that is not UTF-8 cannot be reached by its bytes.
+  test("a file whose name is not UTF-8 counts as failed, with the reason, and moves to failed/", { skip: "Deno" in globalThis ? "Deno decodes file names lossily" : false }, async () => {
     const name = Buffer.concat([Buffer.from("bad"), Buffer.from([0xff, 0xfe]), Buffer.from("name.xml")]);
     const dir = join(s.dataDir, "inbox", "acme");
     mkdirSync(dir, { recursive: true });

@@ -44,7 +44,7 @@ test("readSourcesFile() reads a good file, and no file as none", () => {
   }
 });
 
-test("server.ts refuses a sources.json with a bad source name at startup: exit 2, one clear line, nothing written outside", () => {
+test("server.ts refuses a sources.json with a bad source name at startup: a non-zero exit, one clear line, nothing written outside", () => {
   const dir = mkdtempSync(join(tmpdir(), "sources-"));
   try {
     writeFileSync(join(dir, "sources.json"), JSON.stringify({ acme: [{ ...GOOD, name: "../../../escaped" }] }));
