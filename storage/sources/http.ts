@@ -37,37 +37,37 @@ function _sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** An http source. */
-export function httpSource(o: HttpSourceOptions): DocumentSource {
-  const delays = o.retryDelays ?? DEFAULT_RETRIES;
-  const base = o.url.replace(/\/+$/, "");
+export function httpSource(options: HttpSourceOptions): DocumentSource {
+  const delays = options.retryDelays ?? DEFAULT_RETRIES;
+  const base = options.url.replace(/\/+$/, "");
 
   // GET with retries; 404 is returned to the caller (XML not yet available), other 4xx fail the run at once.
   async function get(path: string, signal: AbortSignal): Promise<Response> {
     let last = "";
     for (let attempt = 0; ; attempt++) {
       try {
-        const res = await fetch(`${base}${path}`, { headers: { "x-api-token": o.token }, signal });
+        const res = await fetch(`${base}${path}`, { headers: { "x-api-token": options.token }, signal });
         if (res.ok || res.status === 404) return res;
         last = `HTTP ${res.status}`;
         await res.body?.cancel();
-        if (res.status < 500 && res.status !== 429) throw new SourceError("UPSTREAM_ERROR", `Upstream ${o.name} answered ${last} for ${path}`);
+        if (res.status < 500 && res.status !== 429) throw new SourceError("UPSTREAM_ERROR", `Upstream ${options.name} answered ${last} for ${path}`);
       } catch (e) {
         if (e instanceof SourceError || signal.aborted) throw e;
         last = (e as Error).message;
       }
       const delay = delays[attempt];
-      if (delay === undefined) throw new SourceError("UPSTREAM_ERROR", `Upstream ${o.name} failed after ${attempt + 1} attempts: ${last}`);
+      if (delay === undefined) throw new SourceError("UPSTREAM_ERROR", `Upstream ${options.name} failed after ${attempt + 1} attempts: ${last}`);
       await _sleep(delay, signal);
     }
   }
 
   return {
-    name: o.name,
+    name: options.name,
     async *pull(signal) {
-      let cursor = existsSync(o.positionFile) ? readFileSync(o.positionFile, "utf8").trim() : "";
+      let cursor = existsSync(options.positionFile) ? readFileSync(options.positionFile, "utf8").trim() : "";
       for (;;) {
-        const res = await get(`/api/v1/documents?limit=${o.pageSize ?? PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, signal);
-        if (!res.ok) throw new SourceError("UPSTREAM_ERROR", `Upstream ${o.name} has no document feed (HTTP ${res.status})`);
+        const res = await get(`/api/v1/documents?limit=${options.pageSize ?? PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, signal);
+        if (!res.ok) throw new SourceError("UPSTREAM_ERROR", `Upstream ${options.name} has no document feed (HTTP ${res.status})`);
         const page = (await res.json()) as { data: Record<string, unknown>[]; next_cursor: string; has_more: boolean };
         for (const doc of page.data) {
           if (signal.aborted) return;
@@ -80,8 +80,8 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
           yield item;
         }
         // Every item of the page is stored: only now the position moves.
-        mkdirSync(dirname(o.positionFile), { recursive: true });
-        writeFileAtomic(o.positionFile, page.next_cursor);
+        mkdirSync(dirname(options.positionFile), { recursive: true });
+        writeFileAtomic(options.positionFile, page.next_cursor);
         cursor = page.next_cursor;
         if (!page.has_more) return;
       }

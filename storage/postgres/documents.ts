@@ -1,0 +1,119 @@
+/**
+ * The documents of a PostgreSQL tenant: upserts keyed by (source, external_id) that append to the documents
+ * feed in the same transaction, lookups by id, the change feed and page mode (API.md §4.1) on the index
+ * columns of the documents table (schema.ts). Semantics mirror the memory and file stores.
+ * @module
+ */
+import { documentJson, fieldsOf, sameFields } from "../../lib/api/documents/document_json.ts";
+import { newId } from "../../lib/contracts/ids.ts";
+import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
+import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
+import { inTransaction, numberOf, type PgPool, type PgQueryable } from "./client.ts";
+import { APPEND_CHANGE, lockFeed, recordOf, walkTable } from "./feed.ts";
+
+const enc = new TextEncoder();
+const MAX_DAY = 0x7fffffff;
+
+const ORDER: Record<DocumentSort, (t: string) => string> = {
+  "issue_date": (t) => `${t}issue_day ASC NULLS LAST, ${t}ord ASC`,
+  "-issue_date": (t) => `${t}issue_day DESC NULLS LAST, ${t}ord DESC`,
+  "synced_at": (t) => `${t}synced_at ASC, ${t}ord ASC`,
+  "-synced_at": (t) => `${t}synced_at DESC, ${t}ord DESC`,
+};
+
+/** The SQL conditions of a filter (appended after `WHERE tenant = $1`), with their parameters pushed onto `params`. */
+function _filterSql(f: DocumentFilter, params: unknown[]): string {
+  let sql = "";
+  const add = (cond: string, value: unknown): void => {
+    params.push(value);
+    sql += ` AND ${cond} $${params.length}`;
+  };
+  if (f.type !== undefined) add("type =", f.type);
+  if (f.format !== undefined) add("format =", f.format);
+  if (f.xml_available !== undefined) add("xml_available =", f.xml_available);
+  if (f.seller_tax_id !== undefined) add("seller_tax_id =", f.seller_tax_id);
+  if (f.buyer_tax_id !== undefined) add("buyer_tax_id =", f.buyer_tax_id);
+  // Day numbers, as the file store compares them; a document without a date never passes a date filter.
+  if (f.issue_date_from !== undefined) add("issue_day >=", f.issue_date_from ? dayNumber(f.issue_date_from) : NULL_DAY);
+  if (f.issue_date_to !== undefined) add("issue_day <=", f.issue_date_to ? dayNumber(f.issue_date_to) : MAX_DAY);
+  return sql;
+}
+
+function _unchanged(old: DocumentRecord, input: DocumentInput): boolean {
+  return input.xml
+    ? old.xml_available && old.sha256 === input.xml.sha256
+    : old.xml_available || sameFields(fieldsOf(old), input.fields); // metadata never replaces XML
+}
+
+/** A tenant's documents over a pool. */
+export class PostgresDocuments {
+  #tenant: string;
+  #pool: PgPool;
+
+  constructor(tenant: string, pool: PgPool) {
+    this.#tenant = tenant;
+    this.#pool = pool;
+  }
+
+  async #find(c: PgQueryable, source: string, externalId: string): Promise<DocumentRecord | null> {
+    const r = await c.query("SELECT json FROM documents WHERE tenant = $1 AND source = $2 AND external_id = $3", [this.#tenant, source, externalId]);
+    return r.rows[0] ? recordOf<DocumentRecord>(r.rows[0].json) : null;
+  }
+
+  /** Creates or updates the document of (source, external_id). */
+  async upsert(input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }> {
+    // Re-syncs mostly find nothing new: answer those without a transaction or a lock.
+    const seen = await this.#find(this.#pool, input.source, input.external_id);
+    if (seen && _unchanged(seen, input)) return { document: seen, outcome: "unchanged" };
+    return inTransaction(this.#pool, async (c) => {
+      const seq = await lockFeed(c, this.#tenant, "documents");
+      const old = await this.#find(c, input.source, input.external_id); // again, under the lock
+      if (old && _unchanged(old, input)) return { document: old, outcome: "unchanged" as const };
+      const doc: DocumentRecord = {
+        id: old?.id ?? newId("doc", Date.parse(now)),
+        source: input.source, external_id: input.external_id, ...input.fields,
+        xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
+        received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
+      };
+      const json = documentJson(doc);
+      const day = dayNumber(doc.issue_date);
+      await c.query(`WITH d AS (
+          INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json)
+          VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5)
+          ON CONFLICT (tenant, source, external_id) DO UPDATE SET seq = EXCLUDED.seq, type = EXCLUDED.type, format = EXCLUDED.format,
+            issue_day = EXCLUDED.issue_day, seller_tax_id = EXCLUDED.seller_tax_id, buyer_tax_id = EXCLUDED.buyer_tax_id,
+            xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json),
+        ${APPEND_CHANGE} SELECT 1`,
+      [this.#tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, day === NULL_DAY ? null : day,
+        doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now]);
+      return { document: doc, outcome: old ? "updated" as const : "created" as const };
+    });
+  }
+
+  /** The document with this id, or null. */
+  async get(id: string): Promise<Stored<DocumentRecord> | null> {
+    const r = await this.#pool.query("SELECT json FROM documents WHERE tenant = $1 AND id = $2", [this.#tenant, id]);
+    const json = r.rows[0]?.json;
+    return json === undefined ? null : { record: recordOf<DocumentRecord>(json), json: enc.encode(String(json)) };
+  }
+
+  /** The change feed from `after` (TenantStore.documentChanges). */
+  async changes(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage> {
+    return walkTable(this.#pool, this.#tenant, "documents", after, limit, maxScan, (params) => _filterSql(filter, params));
+  }
+
+  /** Page mode (TenantStore.documentPage). */
+  async page(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): Promise<{ items: Uint8Array[]; total: number }> {
+    const params: unknown[] = [this.#tenant];
+    const where = _filterSql(filter, params);
+    params.push(offset, limit);
+    // One statement, so the total and the page come from the same snapshot.
+    const r = await this.#pool.query(`SELECT t.total, p.json
+      FROM (SELECT count(*) AS total FROM documents WHERE tenant = $1${where}) t
+      LEFT JOIN LATERAL (SELECT json, issue_day, synced_at, ord FROM documents WHERE tenant = $1${where}
+        ORDER BY ${ORDER[sort]("")} OFFSET $${params.length - 1} LIMIT $${params.length}) p ON true
+      ORDER BY ${ORDER[sort]("p.")}`, params);
+    const items = r.rows.filter((row) => row.json !== null).map((row) => enc.encode(String(row.json)));
+    return { items, total: numberOf(r.rows[0]?.total ?? 0) };
+  }
+}
