@@ -276,9 +276,10 @@ export class RecordLog {
   /**
    * Takes in the changes that other processes appended to a shared data directory since this one last looked
    * (one fstat when nothing changed). With `writer`, also repairs what a writer that died left behind; the
-   * caller must then hold the cross-process lock. Returns the first ordinal that is new to this process.
+   * caller must then hold the cross-process lock. Returns the first ordinal that is new to this process;
+   * `onChange` hears of every ordinal that got a new version.
    */
-  catchUp(columnsOf: (json: Uint8Array) => SlotColumns, writer: boolean): number {
+  catchUp(columnsOf: (json: Uint8Array) => SlotColumns, writer: boolean, onChange?: (ordinal: number) => void): number {
     const firstNew = this.#count;
     const n = Math.floor(fstatSync(this.#feedFd).size / FEED_ENTRY);
     if (n > this.#feedCount) {
@@ -295,9 +296,14 @@ export class RecordLog {
         // From the record itself, not the slots file: its writer may not have written the slot yet.
         this.#setSlot(ord, off, len, this.#feedCount, columnsOf(json));
         this.#logSize = off + HEADER + len + head.readUInt32LE(12);
+        onChange?.(ord);
       }
     }
-    if (writer) this.#repairTail(columnsOf);
+    if (writer) {
+      const seq = this.#feedCount;
+      this.#repairTail(columnsOf);
+      if (onChange) for (const e of this.rawFeed(seq, this.#feedCount - seq)) onChange(e.ordinal);
+    }
     return firstNew;
   }
 
