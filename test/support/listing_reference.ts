@@ -18,6 +18,9 @@ const BUYERS = [...COLLIDING_TAX_IDS.buyer, "3333333333"];
 const SORTS: DocumentSort[] = ["issue_date", "-issue_date", "synced_at", "-synced_at"];
 const FILTER_FIELDS = ["type", "format", "xml_available", "seller_tax_id", "buyer_tax_id", "dates"] as const;
 
+/** The part of a tenant store that listings use. */
+export type ListingStore = Pick<TenantStore, "upsertDocument" | "documentPage" | "documentChanges">;
+
 interface _Entry {
   record: DocumentRecord;
   created: number;
@@ -32,7 +35,7 @@ export interface ListingData {
 }
 
 /** Seeds `n` documents into `t` from `seed`. */
-export async function seedListingData(t: TenantStore, seed: number, n: number): Promise<ListingData> {
+export async function seedListingData(t: ListingStore, seed: number, n: number): Promise<ListingData> {
   const rand = createRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const entries = new Map<string, _Entry>();
@@ -121,7 +124,7 @@ const dec = new TextDecoder();
 const idsOf = (items: Uint8Array[]): string[] => items.map((b) => String((JSON.parse(dec.decode(b)) as DocumentRecord).external_id));
 
 /** Compares page mode and filtered feeds with the reference: every filter combination (or `sample` random ones). */
-export async function checkListings(t: TenantStore, data: ListingData, seed: number, sample?: number): Promise<void> {
+export async function checkListings(t: ListingStore, data: ListingData, seed: number, sample?: number): Promise<void> {
   const rand = createRandom(seed);
   const all = [...data.entries.values()];
   const combos = sample === undefined ? Array.from({ length: 1 << FILTER_FIELDS.length }, (_, m) => m) : Array.from({ length: sample }, () => Math.floor(rand() * 64));
