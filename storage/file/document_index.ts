@@ -13,6 +13,7 @@ import type { DocumentFilter, DocumentRecord, DocumentSort } from "../../lib/con
 import { DOC_CODE, DOC_HASH, parseRecord } from "./columns.ts";
 import { hash32 } from "./crc32.ts";
 import { CODE_SPACE, DEAD, DocumentOrder, type Segment } from "./document_order.ts";
+import { GroupIds } from "./group_ids.ts";
 import { mergeChanged, sortAll, sortsBefore, type OrderKey } from "./order_build.ts";
 import type { RecordLog } from "./record_log.ts";
 
@@ -73,7 +74,7 @@ export class DocumentIndex {
   #dayOfRank = new Int32Array(0);
   #seqOfRank = new Uint32Array(0);
   #built = 0; // ordinals at the last build
-  #gids = EXACT.map(() => new Map<number, number>()); // hash -> group id (from 1)
+  #gids = EXACT.map(() => new GroupIds()); // hash -> group id (from 1)
   #verified = EXACT.map(() => new Map<number, _Verified>()); // group id -> what its records hold
   #delta: number[] = [];
   #deltaValues = new Map<number, (string | null)[]>();
@@ -129,7 +130,7 @@ export class DocumentIndex {
     let stoppedAt = -1;
     let next: () => number;
     if (plan.exact.length > 0) {
-      const ords = this.#exactList(plan, "seq", false, from);
+      const ords = this.#exactList(plan, "seq", false, from, limit);
       next = _stream(ords).open(0);
     } else if (plan.dated) {
       // No posting list fits a date range in feed order: walk it, looking at no more than maxScan entries.
@@ -184,9 +185,7 @@ export class DocumentIndex {
       for (let o = 0; o < n; o++) {
         const h = log.hashOf(o, a.column);
         if (h === 0) continue;
-        let g = gids.get(h);
-        if (g === undefined) gids.set(h, (g = gids.size + 1));
-        ids[o] = g;
+        ids[o] = gids.intern(h);
       }
       return { ids, count: gids.size };
     });
@@ -217,8 +216,8 @@ export class DocumentIndex {
         const value = values[i];
         if (value === null || value === undefined) return;
         const g = this.#gids[i]!.get(this.#log.hashOf(o, a.column));
-        const state = g === undefined ? undefined : this.#verified[i]!.get(g);
-        if (!state || g === undefined) return;
+        const state = this.#verified[i]!.get(g);
+        if (!state) return;
         if ("mixed" in state) state.mixed.set(o, value);
         else if (state.pure !== value) this.#verified[i]!.delete(g);
       });
@@ -332,14 +331,15 @@ export class DocumentIndex {
   /**
    * The documents of the build that match a plan with exact filters, in `key` order (from rank `fromRank` on):
    * the smallest posting list drives, every candidate is checked on the other filters and on the real value.
+   * Stops after `max` matches.
    */
-  #exactList(plan: _Plan, key: OrderKey, desc: boolean, fromRank: number): Uint32Array {
+  #exactList(plan: _Plan, key: OrderKey, desc: boolean, fromRank: number, max = Infinity): Uint32Array {
     const orders = this.#orders!;
     const order = orders[key];
     let driver: { attr: number; value: string; hash: number; group: number; size: number } | null = null;
     for (const e of plan.exact) {
       const g = this.#gids[e.attr]!.get(e.hash);
-      if (g === undefined || g >= order.groups[e.attr]!.start.length - 1) return new Uint32Array(0);
+      if (g === 0 || g >= order.groups[e.attr]!.start.length - 1) return new Uint32Array(0);
       const size = order.groups[e.attr]!.start[g + 1]! - order.groups[e.attr]!.start[g]!;
       if (!driver || size < driver.size) driver = { ...e, group: g, size };
     }
@@ -356,7 +356,7 @@ export class DocumentIndex {
         hi = nullAt = _lowerBound(ranks, dhi, lo, nullAt);
       }
     }
-    const checks = plan.exact.map((e) => ({ ...e, state: this.#verify(e.attr, this.#gids[e.attr]!.get(e.hash)!) }));
+    const checks = plan.exact.map((e) => ({ ...e, state: this.#verify(e.attr, this.#gids[e.attr]!.get(e.hash)) }));
     const out: number[] = [];
     const visit = (i: number): void => {
       const r = ranks[i]!;
@@ -370,10 +370,10 @@ export class DocumentIndex {
       out.push(o);
     };
     if (desc) {
-      for (let i = nullAt - 1; i >= lo; i--) visit(i);
-      for (let i = hi - 1; i >= nullAt; i--) visit(i);
+      for (let i = nullAt - 1; i >= lo && out.length < max; i--) visit(i);
+      for (let i = hi - 1; i >= nullAt && out.length < max; i--) visit(i);
     } else {
-      for (let i = lo; i < hi; i++) visit(i);
+      for (let i = lo; i < hi && out.length < max; i++) visit(i);
     }
     return Uint32Array.from(out);
   }

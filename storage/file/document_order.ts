@@ -49,22 +49,25 @@ export class DocumentOrder {
   readonly groups: RankGroups[];
 
   constructor(input: OrderInput) {
-    const n = input.ords.length;
-    this.ords = input.ords;
+    const { ords, codeOf } = input;
+    const n = ords.length;
+    this.ords = ords;
     this.nullFrom = input.nullFrom;
-    this.rankOf = new Uint32Array(input.codeOf.length);
-    this.codes = new Uint8Array(n);
-    this.#blocks = new Uint32Array(((n >> BLOCK_BITS) + 1) * CODE_SPACE);
-    this.#totals = new Float64Array(CODE_SPACE);
+    const rankOf = new Uint32Array(codeOf.length), codes = new Uint8Array(n);
+    const blocks = new Uint32Array(((n >> BLOCK_BITS) + 1) * CODE_SPACE), totals = new Float64Array(CODE_SPACE);
     for (let r = 0; r < n; r++) {
-      const o = input.ords[r]!;
-      const c = input.codeOf[o]!;
-      this.rankOf[o] = r;
-      this.codes[r] = c;
-      this.#blocks[(r >> BLOCK_BITS) * CODE_SPACE + c]!++;
-      this.#totals[c]!++;
+      const o = ords[r]!;
+      const c = codeOf[o]!;
+      rankOf[o] = r;
+      codes[r] = c;
+      blocks[(r >> BLOCK_BITS) * CODE_SPACE + c]!++;
+      totals[c]!++;
     }
-    this.groups = input.groupsOf.map((g) => _rankGroups(input.ords, g.ids, g.count));
+    this.rankOf = rankOf;
+    this.codes = codes;
+    this.#blocks = blocks;
+    this.#totals = totals;
+    this.groups = input.groupsOf.map((g) => _rankGroups(ords, g.ids, g.count));
   }
 
   get size(): number {

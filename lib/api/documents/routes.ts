@@ -12,19 +12,25 @@ import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
 import { parseListQuery } from "../list_query.ts";
 import { pdfResponse } from "../pdf_download.ts";
 
-/** Scanning stops after this many feed entries per request, so a selective filter cannot make a page cost O(n). */
+/** A store that examines feed entries one by one stops after this many per request, so a page cannot cost O(n). */
 export const FEED_SCAN_LIMIT = 10_000;
 
 async function listDocuments(ctx: Context): Promise<ApiResponse> {
   const q = parseListQuery(ctx.req.query);
-  if (q.mode === "page") {
-    const { items, total } = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
-    const tail = `"page":${q.page},"per_page":${q.perPage},"total":${total},"total_pages":${Math.ceil(total / q.perPage)}`;
-    return json(200, listBody(items, tail));
-  }
   const scope = `${ctx.tenant.tenant}\u0000documents`;
-  const from = q.cursor === null ? 0 : ctx.app.cursors.decode(scope, q.cursor, q.filterKey);
   const version = await ctx.tenant.feedLength("documents");
+  if (q.mode === "page") {
+    // As feed pages: the same bytes until the feed changes, so kept for the feed length they were made at.
+    const key = `${scope}\u0000page\u0000${q.page}\u0000${q.perPage}\u0000${q.sort}\u0000${q.filterKey}`;
+    let body = ctx.app.pages.get(key, version);
+    if (!body) {
+      const { items, total } = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
+      body = listBody(items, `"page":${q.page},"per_page":${q.perPage},"total":${total},"total_pages":${Math.ceil(total / q.perPage)}`);
+      ctx.app.pages.set(key, version, body);
+    }
+    return json(200, body);
+  }
+  const from = q.cursor === null ? 0 : ctx.app.cursors.decode(scope, q.cursor, q.filterKey);
   const key = `${scope}\u0000${from}\u0000${q.limit}\u0000${q.filterKey}`;
   let body = ctx.app.pages.get(key, version);
   if (!body) {
