@@ -23,7 +23,7 @@ import process from "node:process";
 import type { Pool as PgPoolClass } from "pg";
 import { generateToken, type Scope } from "../lib/auth/tokens.ts";
 import { createCursorCodec } from "../lib/api/cursor.ts";
-import { documentJson } from "../lib/api/documents/document_json.ts";
+import { documentJson } from "../lib/contracts/record_json.ts";
 import type { DocumentFields, DocumentRecord, TokenStore } from "../lib/contracts/storage.ts";
 import { FileStorage } from "../storage/file/store.ts";
 import { PostgresStorage } from "../storage/postgres/store.ts";

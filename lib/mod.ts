@@ -11,22 +11,25 @@ export { fromNodeRequest, toNodeListener, writeNodeResponse, type NodeRequestLik
 export { fromFetchRequest, toFetchHandler, toFetchResponse } from "./http/fetch_adapter.ts";
 export type { ApiRequest, ApiResponse, ResponseBody, StreamBody } from "./http/types.ts";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./http/errors.ts";
+export { toApiError } from "./api/errors.ts";
 export { createJsonLogger, silentLogger, type Logger, type LogLevel } from "./observe/log.ts";
 export { loadConfig, parseArgs, parseSize, type Config } from "./config.ts";
 
 // Contracts that adapters and sources implement
 export type * from "./contracts/storage.ts";
 export { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "./contracts/document_source.ts";
-export type { WebhookTransport } from "./jobs/webhooks/worker.ts";
+export type { WebhookTransport } from "./contracts/webhook_transport.ts";
 
 // Tokens and cursors
 export { generateToken, hashSecret, parseScopes, SCOPES, type Scope, type TokenRecord } from "./auth/tokens.ts";
 export { createCursorCodec, type CursorCodec } from "./api/cursor.ts";
 
 // XML, invoices, multipart, PDF
-export { parseXml, XML_PARSE_LIMITS, XmlError, xmlErrorToApiError, type XmlParseOptions } from "./formats/xml/parse.ts";
+export { parseXml, XML_PARSE_LIMITS, XmlError, type XmlParseOptions } from "./formats/xml/parse.ts";
 export type { XmlAttribute, XmlDocument, XmlElement } from "./formats/xml/tree.ts";
 export { readInvoice, requireSubmissionFields } from "./formats/invoice/read.ts";
+export { InvoiceError } from "./formats/invoice/errors.ts";
+export { MultipartError } from "./formats/multipart/errors.ts";
 export type * from "./formats/invoice/model.ts";
 export { addDecimals, compareDecimals, negateDecimal, parseDecimal, sumDecimals } from "./formats/invoice/decimal.ts";
 export { DEFAULT_MULTIPART_LIMITS, MultipartParser, parseBoundary, parseMultipart, type MultipartLimits, type MultipartPart } from "./formats/multipart/parse.ts";

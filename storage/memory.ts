@@ -5,8 +5,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { TokenRecord } from "../lib/auth/tokens.ts";
-import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/api/documents/document_json.ts";
+import type { TokenRecord } from "../lib/contracts/tokens.ts";
+import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/contracts/record_json.ts";
 import { encodeOrdinalId } from "../lib/contracts/ids.ts";
 import type {
   BlobInfo, ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,

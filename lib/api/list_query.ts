@@ -4,6 +4,7 @@
  * `details.field` and `details.issue`; unknown parameters are ignored.
  * @module
  */
+import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
 import { badRequest } from "../http/errors.ts";
 import type { DocumentFilter, DocumentSort } from "../contracts/storage.ts";
 
@@ -11,8 +12,6 @@ export const CURSOR_LIMIT = { min: 1, max: 500, default: 50 } as const; // API.m
 export const PAGE_SIZE = { min: 1, max: 200, default: 50 } as const; // API.md §4.1
 export const PAGE_WINDOW = 10_000; // API.md §4.1: page × per_page beyond this must use the feed
 
-export const TYPES = ["invoice", "credit_note", "correction", "other"] as const;
-export const FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"] as const;
 export const SORTS = ["-issue_date", "issue_date", "-synced_at", "synced_at"] as const;
 
 /** The parsed list request. */
@@ -56,9 +55,9 @@ function _taxId(q: URLSearchParams, name: string): string | undefined {
 /** The filters of API.md §4.1 and a canonical key for binding cursors to them. */
 export function parseFilter(q: URLSearchParams): { filter: DocumentFilter; filterKey: string } {
   const filter: DocumentFilter = {};
-  const type = _oneOf(q, "type", TYPES);
+  const type = _oneOf(q, "type", DOCUMENT_TYPES);
   if (type) filter.type = type;
-  const format = _oneOf(q, "format", FORMATS);
+  const format = _oneOf(q, "format", INVOICE_FORMATS);
   if (format) filter.format = format;
   const from = _date(q, "issue_date_from");
   if (from) filter.issue_date_from = from;

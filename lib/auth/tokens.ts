@@ -6,31 +6,11 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash, timingSafeEqual } from "node:crypto";
+import { SCOPES, type Scope } from "../contracts/tokens.ts";
 
-/** Every scope of API.md §3. */
-export const SCOPES = [
-  "documents:read",
-  "documents:write",
-  "submissions:read",
-  "submissions:write",
-  "webhooks:read",
-  "webhooks:write",
-] as const;
+import type { TokenRecord } from "../contracts/tokens.ts";
 
-/** A scope of API.md §3. */
-export type Scope = (typeof SCOPES)[number];
-
-/** What storage keeps of a token: never the secret. */
-export interface TokenRecord {
-  key_id: string;
-  tenant: string;
-  /** Hex SHA-256 of the secret. */
-  secret_sha256: string;
-  scopes: Scope[];
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
+export { SCOPES, type Scope, type TokenRecord } from "../contracts/tokens.ts";
 
 const SECRET_BYTES = 32; // API.md §3: at least 32 random bytes
 const KEY_ID_BYTES = 9; // 72 bits: collision-free for any realistic number of tokens

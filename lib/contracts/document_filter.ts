@@ -4,10 +4,14 @@
  * memory stores so that both agree to the byte.
  * @module
  */
+import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
 import type { DocumentFilter, DocumentRecord } from "./storage.ts";
 
-export const TYPE_CODES = { invoice: 1, credit_note: 2, correction: 3, other: 4 } as const;
-export const FORMAT_CODES = { "ksef-fa2": 1, "ksef-fa3": 2, ubl: 3, cii: 4 } as const;
+/** Column code of a document type: its position in DOCUMENT_TYPES plus one (0 is null). */
+export const TYPE_CODES = _codes(DOCUMENT_TYPES);
+/** Column code of a format: its position in INVOICE_FORMATS plus one (0 is null). */
+export const FORMAT_CODES = _codes(INVOICE_FORMATS);
+/** The day number that stands for a missing date. */
 export const NULL_DAY = -2147483648;
 
 /** Days since 1970-01-01 of a YYYY-MM-DD date, or NULL_DAY. */
@@ -27,4 +31,8 @@ export function matchesFilter(d: DocumentRecord, f: DocumentFilter): boolean {
   if (f.issue_date_from !== undefined && (d.issue_date === null || d.issue_date < f.issue_date_from)) return false;
   if (f.issue_date_to !== undefined && (d.issue_date === null || d.issue_date > f.issue_date_to)) return false;
   return true;
+}
+
+function _codes<T extends string>(list: readonly T[]): Readonly<Record<T, number>> {
+  return Object.fromEntries(list.map((v, i) => [v, i + 1])) as Record<T, number>;
 }

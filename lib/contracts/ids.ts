@@ -81,3 +81,10 @@ export function deterministicId(prefix: IdPrefix, nowMs: number, seed: Uint8Arra
   for (let i = 0; i < 10; i++) v = (v << 8n) | BigInt(seed[i] ?? 0);
   return `${prefix}_${_base32(BigInt(Math.max(0, Math.floor(nowMs))), 10)}${_base32(v, 16)}`;
 }
+
+const TENANT_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/** True when `id` is a valid tenant id: it names a directory of the file store and a key in every other. */
+export function isValidTenantId(id: string): boolean {
+  return TENANT_RE.test(id);
+}

@@ -5,9 +5,8 @@
  * is asynchronous so that a database adapter fits the same shape.
  * @module
  */
-import type { TokenRecord } from "../auth/tokens.ts";
+import type { TokenRecord } from "./tokens.ts";
 import type { DocumentType, InvoiceFormat } from "../formats/invoice/model.ts";
-import type { StreamBody } from "../http/types.ts";
 
 /** A party as the document JSON shows it. */
 export interface PartySummary {
@@ -89,8 +88,10 @@ export interface BlobInfo {
   size: number;
 }
 
-/** A stored blob that can be read whole or streamed. */
-export interface StoredBlob extends BlobInfo, StreamBody {
+/** A stored blob that can be read whole or streamed (a response can send it as a streamed body). */
+export interface StoredBlob extends BlobInfo {
+  /** Bytes [start, end) in chunks. */
+  stream(start: number, end: number): AsyncIterable<Uint8Array>;
   /** The whole content; for small blobs and for parsing. */
   bytes(): Promise<Uint8Array>;
 }

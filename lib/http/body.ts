@@ -2,9 +2,9 @@
  * Reading request bodies with a limit: `Content-Length` is checked before a
  * byte is read, and the limit is enforced while streaming anyway, because the
  * header may lie or be absent (chunked). JSON bodies must say so (415).
+ * Multipart bodies are read by the pipeline's body step (lib/pipeline/body.ts).
  * @module
  */
-import { parseBoundary, parseMultipart, type MultipartPart } from "../formats/multipart/parse.ts";
 import { ApiError, badRequest } from "./errors.ts";
 import type { ApiRequest } from "./types.ts";
 
@@ -67,19 +67,4 @@ export async function readJsonObject(req: ApiRequest, limit = DEFAULT_JSON_LIMIT
     throw badRequest("body", "not_an_object", "Request body must be a JSON object");
   }
   return { value: value as Record<string, unknown>, raw };
-}
-
-const MULTIPART_PARTS = 100; // API.md §5 ignores other parts; a hundred is far beyond any real form, and bounds the work
-
-/** The parts of a multipart/form-data body; after a body error the connection is closed rather than drained. */
-export async function readMultipartBody(req: ApiRequest, uploadLimit: number): Promise<MultipartPart[]> {
-  const boundary = parseBoundary(req.header("content-type"));
-  const cl = req.header("content-length");
-  try {
-    return await parseMultipart(req.body, boundary, { bodyBytes: uploadLimit, parts: MULTIPART_PARTS }, cl !== null && /^\d+$/.test(cl) ? Number(cl) : null);
-  } catch (e) {
-    // The rest of the body is unread: closing is cheaper and safer than draining up to the limit.
-    if (e instanceof ApiError) throw new ApiError(e.code, e.message, e.details, { ...e.headers, connection: "close" });
-    throw e;
-  }
 }

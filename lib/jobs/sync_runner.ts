@@ -7,7 +7,8 @@
  * @module
  */
 import { ApiError, validationError } from "../http/errors.ts";
-import { fieldsFromInvoice, fieldsFromMetadata } from "../api/documents/document_json.ts";
+import { toApiError } from "../api/errors.ts";
+import { fieldsFromInvoice, fieldsFromMetadata } from "../contracts/record_json.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import type { IdempotencyTag, Storage, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "../contracts/document_source.ts";
@@ -125,8 +126,9 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
         const meta = fieldsFromMetadata(item.metadata ?? {});
         input = { fields: meta.fields, xml: null, received_at: meta.received_at };
       }
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
+    } catch (caught) {
+      const e = toApiError(caught);
+      if (!(e instanceof ApiError)) throw caught;
       const issue = typeof e.details.issue === "string" ? `: ${e.details.issue}` : "";
       return fail(e.code, `${e.message}${issue}`);
     }
@@ -163,11 +165,3 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
   };
 }
 
-/** The JSON of a run (API.md §4.4). */
-export function runView(r: SyncRunRecord): Record<string, unknown> {
-  return {
-    id: r.id, source: r.source, status: r.status, requested_at: r.requested_at, started_at: r.started_at, finished_at: r.finished_at,
-    counts: r.counts, errors: r.errors, ...(r.status === "failed" ? { error: r.error } : {}),
-    links: { self: `/api/v1/documents/sync/${r.id}` },
-  };
-}

@@ -4,7 +4,7 @@
  * skips superseded versions. Pure functions over a RecordLog; the tenant store composes them.
  * @module
  */
-import { businessKey } from "../../lib/api/documents/document_json.ts";
+import { businessKey } from "../../lib/contracts/record_json.ts";
 import type { ChangePage, DocumentRecord, IdempotencyRecord, IdempotencyTag, SubmissionRecord, SyncRunRecord, WebhookRecord } from "../../lib/contracts/storage.ts";
 import { hash32 } from "./crc32.ts";
 import { dayNumber, FORMAT_CODES, NULL_DAY, TYPE_CODES } from "../../lib/contracts/document_filter.ts";

@@ -11,13 +11,13 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { TokenRecord } from "../../lib/auth/tokens.ts";
+import type { TokenRecord } from "../../lib/contracts/tokens.ts";
 import type { Storage, TokenStore } from "../../lib/contracts/storage.ts";
 import { removeTempLeftovers, writeFileAtomic } from "../atomic.ts";
 import { FileTenantStore } from "./tenant.ts";
+import { isValidTenantId } from "../../lib/contracts/ids.ts";
 
 const TOKEN_RELOAD_MS = 500; // API.md §11: the running server sees token changes within a second
-const TENANT_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 /** Options of the file store. */
 export interface FileStorageOptions {
@@ -25,11 +25,6 @@ export interface FileStorageOptions {
   durable?: boolean;
   /** Other processes use the same directory at the same time (WORKERS > 1): writes lock, reads catch up. */
   shared?: boolean;
-}
-
-/** True when `id` is a valid tenant id (it names a directory). */
-export function isValidTenantId(id: string): boolean {
-  return TENANT_RE.test(id);
 }
 
 /** The file store rooted at `dir`. */

@@ -20,9 +20,9 @@
  * `substring` chunks, so a download never holds a whole blob in memory.
  * @module
  */
-import type { Scope, TokenRecord } from "../../lib/auth/tokens.ts";
+import type { Scope, TokenRecord } from "../../lib/contracts/tokens.ts";
 import type { Storage, TenantStore, TokenStore } from "../../lib/contracts/storage.ts";
-import { isValidTenantId } from "../file/store.ts";
+import { isValidTenantId } from "../../lib/contracts/ids.ts";
 import { bytesOf, byteaParam, type PgPool } from "./client.ts";
 import { migrate } from "./schema.ts";
 import { PostgresTenantStore } from "./tenant.ts";

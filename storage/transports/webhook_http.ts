@@ -10,7 +10,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { checkResolvedAddress, parseIpLiteral } from "../../lib/jobs/webhooks/address_guard.ts";
-import type { WebhookTransport } from "../../lib/jobs/webhooks/worker.ts";
+import type { WebhookTransport } from "../../lib/contracts/webhook_transport.ts";
 
 const MAX_RESPONSE_BYTES = 64 * 1024; // a receiver's body is read (and dropped) only this far
 

@@ -135,7 +135,7 @@ describe("the OpenAPI document", () => {
     for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
       for (const m of Object.keys(item)) if (METHODS.includes(m)) operations.add(`${m} ${path}`);
     }
-    const ops = ["get /healthz", "get /readyz", "get /metrics"];
+    const ops = ["get /healthz", "get /readyz", "get /metrics", "get /docs"];
     assert.deepEqual([...operations].sort(), [...routes, ...ops].sort());
     assert.equal(routes.size, s.app.routes.length);
     for (const r of s.app.routes) {
@@ -423,6 +423,11 @@ describe("the OpenAPI document", () => {
     const metrics = await s.fetch("/metrics", null);
     assert.equal(metrics.status, 200);
     assert.match(await check(doc, metrics, "GET", "/metrics"), /# TYPE/);
+    const docs = await s.fetch("/docs", null);
+    assert.match(await check(doc, docs, "GET", "/docs"), /^<!doctype html>/);
+    const unchanged = await s.fetch("/docs", null, { headers: { "if-none-match": docs.headers.get("etag")! } });
+    assert.equal(unchanged.status, 304);
+    await check(doc, unchanged, "GET", "/docs");
   });
 });
 

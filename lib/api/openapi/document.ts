@@ -4,7 +4,7 @@
  * here keyed by "METHOD pattern", and a route without an entry, or an entry
  * without a route, is a TypeError at startup, so the document cannot drift from
  * the router. The error responses of each operation follow from its scope, its
- * method and its body kind. Schemas live in lib/openapi_schemas.ts.
+ * method and its body kind. Schemas live in schemas.ts beside it.
  * @module
  */
 import type { ApiRoute } from "../context.ts";
@@ -260,7 +260,7 @@ function _operation(route: ApiRoute, key: string, op: _Operation, params: Record
   };
 }
 
-/** /healthz, /readyz and /metrics (API.md §10): outside /api/v1, public, no correlation id or rate limit. */
+/** /healthz, /readyz, /metrics and /docs (API.md §10): outside /api/v1, public, no correlation id or rate limit. */
 function _opsPaths(): Record<string, Json> {
   const h = { "X-Request-Id": ref("XRequestId", "headers"), "X-Content-Type-Options": ref("XContentTypeOptions", "headers") };
   const get = (id: string, summary: string, responses: Record<string, Json>): Json => ({
@@ -275,6 +275,13 @@ function _opsPaths(): Record<string, Json> {
     }),
     "/metrics": get("getMetrics", "Prometheus metrics", {
       200: body("Requests by route and status, latency histogram, sync runs, webhook deliveries, outbox depth", "text/plain", { type: "string", description: "Prometheus text exposition format 0.0.4" }),
+    }),
+    "/docs": get("getDocs", "The human reference: this document as one self-contained HTML page", {
+      200: {
+        ...body("The page; it loads nothing else (Content-Security-Policy)", "text/html", { type: "string", contentMediaType: "text/html" }),
+        headers: { ...h, ETag: { description: "Strong, from the page's hash; If-None-Match gives 304", required: true, schema: { type: "string" } } },
+      },
+      304: { description: "Not modified: the If-None-Match ETag matches", headers: h },
     }),
   };
 }

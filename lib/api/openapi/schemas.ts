@@ -6,7 +6,8 @@
  * @module
  */
 import { SCOPES } from "../../auth/tokens.ts";
-import { CURSOR_LIMIT, FORMATS, PAGE_SIZE, PAGE_WINDOW, SORTS, TYPES } from "../list_query.ts";
+import { CURSOR_LIMIT, PAGE_SIZE, PAGE_WINDOW, SORTS } from "../list_query.ts";
+import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../../formats/invoice/vocabulary.ts";
 import type { ErrorCode } from "../../http/errors.ts";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../jobs/webhooks/address_guard.ts";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
@@ -20,9 +21,7 @@ export function ref(name: string, kind: "schemas" | "parameters" | "headers" | "
   return { $ref: `#/components/${kind}/${name}` };
 }
 
-// The same lists as lib/documents/list_query.ts (which does not export them); the
-// HTTP test sends every value and an invalid one, so a drift shows up there.
-const CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}"; // lib/ids.ts: prefix, then 26 Crockford base32 characters
+const CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}"; // lib/contracts/ids.ts: prefix, then 26 Crockford base32 characters
 
 
 const STRING: Json = { type: "string" };
@@ -161,8 +160,8 @@ export function schemas(): Record<string, Json> {
     SyncRunId: _id("sync"),
     WebhookId: _id("whk"),
     RequestId: { ..._id("req"), description: "The `X-Request-Id` of the response" },
-    DocumentFormat: { type: "string", enum: FORMATS, description: "ubl: UBL 2.1 / Peppol BIS 3.0; cii: UN/CEFACT CII (XRechnung, Factur-X/ZUGFeRD)" },
-    DocumentType: { type: "string", enum: TYPES },
+    DocumentFormat: { type: "string", enum: INVOICE_FORMATS, description: "ubl: UBL 2.1 / Peppol BIS 3.0; cii: UN/CEFACT CII (XRechnung, Factur-X/ZUGFeRD)" },
+    DocumentType: { type: "string", enum: DOCUMENT_TYPES },
     Party: PARTY,
     Totals: TOTALS,
     Document: {
@@ -171,8 +170,8 @@ export function schemas(): Record<string, Json> {
         id: ref("DocumentId"),
         source: { type: "string", minLength: 1, examples: ["inbox"] },
         external_id: STRING,
-        format: { type: ["string", "null"], enum: [...FORMATS, null] },
-        type: { type: ["string", "null"], enum: [...TYPES, null] },
+        format: { type: ["string", "null"], enum: [...INVOICE_FORMATS, null] },
+        type: { type: ["string", "null"], enum: [...DOCUMENT_TYPES, null] },
         number: _orNull(STRING),
         issue_date: _orNull(DATE),
         currency: { type: ["string", "null"], description: "ISO 4217 code as written in the invoice" },

@@ -4,7 +4,7 @@
  * and download its exact bytes or its PDF rendering.
  * @module
  */
-import { fieldsFromInvoice } from "../documents/document_json.ts";
+import { fieldsFromInvoice } from "../../contracts/record_json.ts";
 import { pdfResponse } from "../pdf_download.ts";
 import { readInvoiceXml } from "../../formats/invoice/read_xml.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
@@ -31,7 +31,7 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
   if ("duplicateOf" in result) {
     throw new ApiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });
   }
-  // submission.created is delivered from the submissions feed (lib/webhooks/worker.ts).
+  // submission.created is delivered from the submissions feed (lib/jobs/webhooks/worker.ts).
   const sub = await ctx.tenant.getSubmission(result.created.id);
   return json(201, sub!.json, { location: `/api/v1/submissions/${result.created.id}` });
 }

@@ -8,7 +8,7 @@ import type { StoredResponse, SyncRunRecord } from "../../contracts/storage.ts";
 import { notFound, validationError } from "../../http/errors.ts";
 import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
-import { runView } from "../../jobs/sync_runner.ts";
+import { runJson } from "../../contracts/record_json.ts";
 
 async function requestSync(ctx: Context): Promise<ApiResponse> {
   const source = ctx.body.kind === "json" ? ctx.body.value.source : undefined;
@@ -17,16 +17,16 @@ async function requestSync(ctx: Context): Promise<ApiResponse> {
   }
   const accepted = (json: string): StoredResponse => {
     const run = JSON.parse(json) as SyncRunRecord;
-    return { status: 202, location: `/api/v1/documents/sync/${run.id}`, body: JSON.stringify(runView(run)) };
+    return { status: 202, location: `/api/v1/documents/sync/${run.id}`, body: JSON.stringify(runJson(run)) };
   };
   const { run } = await ctx.app.sync.request(ctx.tenant, source ?? null, idempotencyTag(ctx, accepted));
-  return json(202, runView(run), { location: `/api/v1/documents/sync/${run.id}` });
+  return json(202, runJson(run), { location: `/api/v1/documents/sync/${run.id}` });
 }
 
 async function getRun(ctx: Context): Promise<ApiResponse> {
   const run = await ctx.tenant.getRun(ctx.params.id!);
   if (!run) throw notFound("Sync run not found");
-  return json(200, runView(run));
+  return json(200, runJson(run));
 }
 
 /** The sync routes. */

@@ -9,11 +9,10 @@
 /** A decimal number written as a plain string: "1230.00", "-5", "0.12345678". */
 export type Decimal = string;
 
-/** The XML formats read (API.md §4). */
-export type InvoiceFormat = "ksef-fa2" | "ksef-fa3" | "ubl" | "cii";
+import type { DocumentType, InvoiceFormat } from "./vocabulary.ts";
 
-/** The document type of API.md §4. */
-export type DocumentType = "invoice" | "credit_note" | "correction" | "other";
+export type { DocumentType, InvoiceFormat } from "./vocabulary.ts";
+
 
 /** A postal address (BG-5, BG-8). */
 export interface Address {

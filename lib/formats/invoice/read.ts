@@ -6,7 +6,7 @@
  * @module
  */
 
-import { validationError } from "../../http/errors.ts";
+import { InvoiceError } from "./errors.ts";
 import type { XmlDocument } from "../xml/tree.ts";
 import { CII_RSM_NS, readCii } from "./cii.ts";
 import { KSEF_FA2_NS, KSEF_FA3_NS, readKsef } from "./ksef.ts";
@@ -20,7 +20,7 @@ import { readUbl, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./ubl.ts";
  */
 const ROOTS = new WeakMap<Invoice, string>();
 
-/** Reads a parsed KSeF FA(2)/FA(3), UBL 2.1 or CII D16B invoice; any other root is a 422. */
+/** Reads a parsed KSeF FA(2)/FA(3), UBL 2.1 or CII D16B invoice; any other root is an InvoiceError. */
 export function readInvoice(doc: XmlDocument): Invoice {
   const root = doc.root;
   let inv: Invoice;
@@ -30,7 +30,7 @@ export function readInvoice(doc: XmlDocument): Invoice {
   else if (root.local === "CreditNote" && root.ns === UBL_CREDIT_NOTE_NS) inv = readUbl(root);
   else if (root.local === "CrossIndustryInvoice" && root.ns === CII_RSM_NS) inv = readCii(root);
   else {
-    throw validationError(
+    throw new InvoiceError(
       "xml",
       `unsupported root element {${root.ns}}${root.local}`,
       "The XML is not a supported invoice format (KSeF FA(2), FA(3), UBL 2.1, CII)",
@@ -40,7 +40,7 @@ export function readInvoice(doc: XmlDocument): Invoice {
   return inv;
 }
 
-/** Throws 422 `required`, naming the XML path, when the number, issue date or seller tax id is missing. */
+/** Throws InvoiceError `required`, naming the XML path, when the number, issue date or seller tax id is missing. */
 export function requireSubmissionFields(inv: Invoice): void {
   const paths = _paths(inv);
   if (inv.number === null) throw _required(paths.number, "invoice number");
@@ -49,7 +49,7 @@ export function requireSubmissionFields(inv: Invoice): void {
 }
 
 function _required(path: string, what: string) {
-  return validationError(path, "required", `The ${what} is required (${path.slice(4)})`);
+  return new InvoiceError(path, "required", `The ${what} is required (${path.slice(4)})`);
 }
 
 /** Where each required field lives, in the format's own terms (FIELDS.md). */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ApiError, badRequest } from "../../http/errors.ts";
+import { MultipartError, multipartBodyError } from "./errors.ts";
 
 const HTAB = 0x09;
 const SP = 0x20;
@@ -35,9 +35,7 @@ export function parseBoundary(contentType: string | null): string {
   const semi = contentType === null ? -1 : contentType.indexOf(";");
   const type = contentType === null ? "" : _trimOws(semi < 0 ? contentType : contentType.slice(0, semi));
   if (type.toLowerCase() !== "multipart/form-data") {
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be multipart/form-data", {
-      expected: "multipart/form-data",
-    });
+    throw new MultipartError("media_type", "Content-Type", "not multipart/form-data", "Content-Type must be multipart/form-data");
   }
   const params = contentType === null || semi < 0 ? [] : _parseParams(contentType, semi);
   if (params === null) throw _contentTypeError("malformed parameters");
@@ -249,13 +247,8 @@ function _trimOws(s: string): string {
   return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
-function _contentTypeError(issue: string): ApiError {
-  return badRequest("Content-Type", issue, `Invalid Content-Type: ${issue}`);
-}
-
-/** 400 for a malformed multipart body; `issue` is a short fixed phrase. */
-export function multipartBodyError(issue: string): ApiError {
-  return badRequest("body", issue, `Malformed multipart body: ${issue}`);
+function _contentTypeError(issue: string): MultipartError {
+  return new MultipartError("malformed", "Content-Type", issue, `Invalid Content-Type: ${issue}`);
 }
 
 const _bodyError = multipartBodyError;

@@ -3,13 +3,13 @@
  * fed chunks, which finds each delimiter with one Buffer.indexOf pass and hands out
  * every part with its body buffered (the whole body is bounded by `bodyBytes`). It does
  * not decode Content-Transfer-Encoding (RFC 7578 §4.7 deprecates it) nor charsets of
- * field values; header parsing lives in multipart_headers.ts.
+ * field values; header parsing lives in headers.ts, the error type in errors.ts.
  * @module
  */
 
 import { Buffer } from "node:buffer";
-import { ApiError } from "../../http/errors.ts";
-import { isValidBoundary, multipartBodyError, parsePartHeaders } from "./headers.ts";
+import { MultipartError, multipartBodyError, multipartTooLarge } from "./errors.ts";
+import { isValidBoundary, parsePartHeaders } from "./headers.ts";
 import type { PartHead } from "./headers.ts";
 
 export { parseBoundary } from "./headers.ts";
@@ -87,8 +87,8 @@ const EMPTY = new Uint8Array(0);
 
 /**
  * The multipart state machine: feed it with push(chunk) and end(); it calls `onPart`
- * for each part as soon as the delimiter after it is seen. Every failure is an
- * ApiError (400, or 413 over `bodyBytes`); after one, push() and end() throw it again.
+ * for each part as soon as the delimiter after it is seen. Every failure is a
+ * MultipartError (`too_large` over `bodyBytes`); after one, push() and end() throw it again.
  * Chunks must not be modified after push(): part bodies are views into them.
  */
 export class MultipartParser {
@@ -106,7 +106,7 @@ export class MultipartParser {
   #matched = 2;
   #bytes = 0;
   #parts = 0;
-  #error: ApiError | null = null;
+  #error: MultipartError | null = null;
   #headerBytes = 0;
   #linePieces: Uint8Array[] = [];
   #lines: string[] = [];
@@ -128,10 +128,10 @@ export class MultipartParser {
     if (this.#state === S.DONE) throw new TypeError("MultipartParser.push() called after end()");
     try {
       this.#bytes += chunk.byteLength;
-      if (this.#bytes > this.limits.bodyBytes) throw _tooLarge(this.limits.bodyBytes);
+      if (this.#bytes > this.limits.bodyBytes) throw multipartTooLarge(this.limits.bodyBytes);
       this.#parse(chunk instanceof Buffer ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     } catch (err) {
-      if (err instanceof ApiError) this.#error = err;
+      if (err instanceof MultipartError) this.#error = err;
       throw err;
     }
   }
@@ -302,7 +302,7 @@ export class MultipartParser {
 
 /**
  * Parses a whole multipart/form-data body into its parts. A `contentLength` over the
- * limit is refused (413) before anything is read. On any error it stops pulling from
+ * limit is refused (`too_large`) before anything is read. On any error it stops pulling from
  * `body` at once and, deliberately, does not call the iterator's return(): for a
  * node:http request that would destroy the socket before the error can be answered.
  * The caller must then not reuse the connection for another request: answer with
@@ -317,7 +317,7 @@ export async function parseMultipart(
 ): Promise<MultipartPart[]> {
   const parts: MultipartPart[] = [];
   const parser = new MultipartParser(boundary, (part) => parts.push(part), limits);
-  if (contentLength !== null && contentLength > parser.limits.bodyBytes) throw _tooLarge(parser.limits.bodyBytes);
+  if (contentLength !== null && contentLength > parser.limits.bodyBytes) throw multipartTooLarge(parser.limits.bodyBytes);
   const iterator = body[Symbol.asyncIterator]();
   for (;;) {
     const next = await iterator.next();
@@ -342,7 +342,3 @@ export function resolveMultipartLimits(limits: Partial<MultipartLimits> = {}): R
   return Object.freeze(out);
 }
 
-/** 413 PAYLOAD_TOO_LARGE for a body over `limit` bytes. */
-function _tooLarge(limit: number): ApiError {
-  return new ApiError("PAYLOAD_TOO_LARGE", `Request body is larger than ${limit} bytes`, { limit_bytes: limit });
-}

@@ -7,6 +7,7 @@
  */
 
 import type { Invoice, Party } from "../invoice/model.ts";
+import { isKsefFormat } from "../invoice/vocabulary.ts";
 import { type RenderContext, blockHeight, clean, drawBlock, flowBlock, flowHeading, headingLines, paragraphs, styled, type StyledLine } from "./blocks.ts";
 import { PAGE_HEIGHT, type FontUsage } from "./canvas.ts";
 import { buildPdf } from "./document.ts";
@@ -34,7 +35,7 @@ export interface RenderedPdf {
 
 /** Renders an invoice as a PDF file. */
 export function renderInvoicePdf(invoice: Invoice, options: RenderOptions = {}): RenderedPdf {
-  const ksef = invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3";
+  const ksef = isKsefFormat(invoice.format);
   const lang = options.lang ?? (ksef ? "pl" : "en");
   if (lang !== "pl" && lang !== "en") throw new RangeError(`Unknown PDF language: ${String(lang)}`);
   const used: FontUsage = { secondary: false };

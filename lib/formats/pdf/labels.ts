@@ -6,6 +6,7 @@
  */
 
 import type { Invoice } from "../invoice/model.ts";
+import { isKsefFormat } from "../invoice/vocabulary.ts";
 import type { Lang } from "./format.ts";
 
 /** Every fixed text on the page. */
@@ -89,7 +90,7 @@ const _TYPE_TITLES: Record<Invoice["type"], readonly [string, string]> = {
 /** The document title: by KSeF type for KSeF formats, by UNCL1001 code otherwise, else by `type`. */
 export function documentTitle(invoice: Invoice, lang: Lang): string {
   const code = invoice.type_code ?? "";
-  const ksef = invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3";
+  const ksef = isKsefFormat(invoice.format);
   const t = (ksef ? _KSEF_TITLES[code] : _UNCL1001_TITLES[code]) ?? _TYPE_TITLES[invoice.type];
   return t[lang === "pl" ? 0 : 1];
 }
@@ -117,7 +118,7 @@ const _UNCL4461_MEANS: Record<string, readonly [string, string]> = {
 
 /** Payment means as words, with the code in brackets when it was a code. */
 export function paymentMeansName(invoice: Invoice, means: string, lang: Lang): string {
-  const ksef = invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3";
+  const ksef = isKsefFormat(invoice.format);
   const t = (ksef ? _KSEF_MEANS : _UNCL4461_MEANS)[means.trim()];
   return t === undefined ? means : `${t[lang === "pl" ? 0 : 1]} (${means.trim()})`;
 }
@@ -134,7 +135,7 @@ const _UNITS: Record<string, readonly [string, string]> = {
 /** A unit as printed: UN/ECE codes of UBL and CII named, KSeF units (already words) as written. */
 export function unitName(invoice: Invoice, unit: string | null, lang: Lang): string {
   if (unit === null) return "";
-  if (invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3") return unit;
+  if (isKsefFormat(invoice.format)) return unit;
   const t = _UNITS[unit.trim()];
   return t === undefined ? unit : t[lang === "pl" ? 0 : 1];
 }

@@ -1,12 +1,10 @@
 /**
  * The one error type of the XML parser (message plus 1-based line and column of
- * the offending character) and its mapping to the API's 422 VALIDATION_ERROR.
+ * the offending character). The API edge answers it as 422 VALIDATION_ERROR.
  * Lines follow XML 1.0 §2.11 (CRLF, CR and LF each end a line); columns count
  * UTF-16 code units, as JavaScript strings do.
  * @module
  */
-
-import { ApiError } from "../../http/errors.ts";
 
 const LF = 10;
 const CR = 13;
@@ -48,10 +46,4 @@ export function xmlErrorAt(text: string, offset: number, message: string, start 
 /** Quotes document text for a message, cut short so that a hostile name cannot bloat it. */
 export function quoteXml(text: string): string {
   return text.length > MAX_QUOTED ? `'${text.slice(0, MAX_QUOTED)}…'` : `'${text}'`;
-}
-
-/** The API's answer to a refused document: 422 VALIDATION_ERROR on field `xml` with the position in `issue`. */
-export function xmlErrorToApiError(e: XmlError): ApiError {
-  const issue = `${e.message} at line ${e.line}, column ${e.column}`;
-  return new ApiError("VALIDATION_ERROR", `Invalid XML: ${issue}`, { field: "xml", issue });
 }

@@ -12,7 +12,7 @@ import { xmlErrorAt } from "./errors.ts";
 import { XmlReader } from "./reader.ts";
 import type { XmlDocument } from "./tree.ts";
 
-export { XmlError, xmlErrorToApiError } from "./errors.ts";
+export { XmlError } from "./errors.ts";
 
 /** Limits of a parse; each over-limit document is an XmlError. */
 export interface XmlParseOptions {

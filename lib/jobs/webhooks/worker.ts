@@ -7,12 +7,13 @@
  * same on every attempt and after a restart (at-least-once, deduplicable).
  * @module
  */
+import type { WebhookTransport } from "../../contracts/webhook_transport.ts";
 import { createHash } from "node:crypto";
 import { deterministicId } from "../../contracts/ids.ts";
 import type { Logger } from "../../observe/log.ts";
 import type { Metrics } from "../../observe/metrics.ts";
 import type { Collection, DeliveryState, RawChange, Storage, SyncRunRecord, TenantStore, WebhookRecord } from "../../contracts/storage.ts";
-import { runView } from "../sync_runner.ts";
+import { runJson } from "../../contracts/record_json.ts";
 import { buildEventBody, eventMatches, type WebhookEventType } from "./events.ts";
 import { nextAttemptDelay, parseRetryAfter } from "./retry_schedule.ts";
 import { webhookHeaders } from "./signature.ts";
@@ -24,10 +25,10 @@ const ENDPOINT_LEASE_MS = 30_000;
 /** API.md §6: an attempt succeeds on a 2xx within 10 s. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
-/** What the worker asks of the network: one POST, no redirects followed; throws on network errors and timeouts. */
-export type WebhookTransport = (req: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number; retryAfter: string | null }>;
 
 /** Options of the delivery worker. */
+export type { WebhookTransport } from "../../contracts/webhook_transport.ts";
+
 export interface WebhookWorkerOptions {
   storage: Storage;
   transport: WebhookTransport;
@@ -68,7 +69,7 @@ export function eventOf(tenant: string, collection: Collection, change: RawChang
     if (run.status !== "succeeded" && run.status !== "failed") return null;
     type = run.status === "succeeded" ? "sync.completed" : "sync.failed";
     time = run.finished_at ?? run.requested_at;
-    data = runView(run);
+    data = runJson(run);
   }
   const seed = createHash("sha256").update(`${tenant}\u0000${collection}\u0000${change.seq}`).digest();
   return { id: deterministicId("evt", Date.parse(time), seed), type, timestamp: time, data };

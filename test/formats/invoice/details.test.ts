@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { toApiError } from "../../../lib/api/errors.ts";
 import { ApiError } from "../../../lib/http/errors.ts";
 import type { Invoice } from "../../../lib/formats/invoice/model.ts";
 import { parseDate } from "../../../lib/formats/invoice/query.ts";
@@ -28,7 +29,8 @@ function read(xml: string): Invoice {
 
 /** Asserts a 422 VALIDATION_ERROR with this field and issue. */
 function assertValidation(fn: () => unknown, field: string, issue: string): void {
-  assert.throws(fn, (err: unknown) => {
+  assert.throws(fn, (raw: unknown) => {
+    const err = toApiError(raw);
     assert.ok(err instanceof ApiError, "an ApiError");
     assert.equal(err.status, 422);
     assert.equal(err.code, "VALIDATION_ERROR");

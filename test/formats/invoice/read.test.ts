@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { toApiError } from "../../../lib/api/errors.ts";
 import { ApiError } from "../../../lib/http/errors.ts";
 import type { DocumentType, InvoiceFormat } from "../../../lib/formats/invoice/model.ts";
 import { readInvoice, requireSubmissionFields } from "../../../lib/formats/invoice/read.ts";
@@ -368,7 +369,8 @@ describe("readInvoice() on documents that are not invoices", () => {
   for (const file of readdirSync(join(SAMPLES, "ksef-upo")).filter((f) => f.endsWith(".xml"))) {
     test(`readInvoice() refuses the KSeF UPO ${file} with 422 naming the root`, () => {
       const doc = parseXml(readFileSync(join(SAMPLES, "ksef-upo", file)));
-      assert.throws(() => readInvoice(doc), (err: unknown) => {
+      assert.throws(() => readInvoice(doc), (raw: unknown) => {
+        const err = toApiError(raw);
         assert.ok(err instanceof ApiError);
         assert.equal(err.status, 422);
         assert.equal(err.code, "VALIDATION_ERROR");

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { toApiError } from "../../../lib/api/errors.ts";
 import { ApiError } from "../../../lib/http/errors.ts";
 import {
   DEFAULT_MULTIPART_LIMITS,
@@ -50,13 +51,14 @@ function summary(parts: MultipartPart[]): unknown[] {
   return parts.map((p) => ({ name: p.name, filename: p.filename, contentType: p.contentType, headers: { ...p.headers }, body: dec.decode(p.body) }));
 }
 
-/** The outcome of parsing: parts, or the ApiError's status and issue; anything else is rethrown. */
+/** The outcome of parsing: parts, or the status and issue the API answers a MultipartError with; anything else is rethrown. */
 function outcome(chunks: Uint8Array[], boundary: string, limits: Partial<MultipartLimits> = {}): unknown {
   try {
     return summary(parseChunks(chunks, boundary, limits));
-  } catch (err) {
+  } catch (raw) {
+    const err = toApiError(raw);
     if (err instanceof ApiError) return { status: err.status, code: err.code, details: err.details };
-    throw err;
+    throw raw;
   }
 }
 
@@ -116,7 +118,8 @@ test("parseBoundary() refuses other media types with 415 and bad boundaries with
     { what: "two boundaries", input: "multipart/form-data; boundary=a; boundary=b", expected: bad("duplicate boundary") },
   ];
   for (const { what, input, expected } of cases) {
-    assert.throws(() => parseBoundary(input), (err: unknown) => {
+    assert.throws(() => parseBoundary(input), (raw: unknown) => {
+      const err = toApiError(raw);
       assert.ok(err instanceof ApiError, what);
       assert.deepEqual({ status: err.status, code: err.code, details: err.details }, expected, what);
       return true;
@@ -282,7 +285,8 @@ test("MultipartParser allows a body of exactly `bodyBytes` and answers 413 with 
 
 test("parseMultipart() refuses a Content-Length over the limit before reading anything", async () => {
   const pulled = { count: 0 };
-  await assert.rejects(parseMultipart(iterate([raw("--b--")], pulled), "b", { bodyBytes: 100 }, 101), (err: unknown) => {
+  await assert.rejects(parseMultipart(iterate([raw("--b--")], pulled), "b", { bodyBytes: 100 }, 101), (raw: unknown) => {
+    const err = toApiError(raw);
     assert.ok(err instanceof ApiError);
     assert.deepEqual([err.status, err.details], [413, { limit_bytes: 100 }]);
     return true;
@@ -301,7 +305,7 @@ test("parseMultipart() stops pulling chunks once a streamed body passes the limi
       return { next: async () => (pulls++, { done: false as const, value: chunk }) };
     },
   };
-  await assert.rejects(parseMultipart(endless, "b", { bodyBytes: 10_000 }, 50), (err: unknown) => err instanceof ApiError && err.status === 413);
+  await assert.rejects(parseMultipart(endless, "b", { bodyBytes: 10_000 }, 50), (err: unknown) => { const e = toApiError(err); return e instanceof ApiError && e.status === 413; });
   assert.equal(pulls, 11);
 });
 
@@ -339,7 +343,7 @@ test("MultipartParser and resolveMultipartLimits() refuse programmer mistakes wi
 });
 
 
-test("MultipartParser throws nothing but ApiError on thousands of mutated bodies, and chunking never changes the outcome", async () => {
+test("MultipartParser throws nothing but MultipartError on thousands of mutated bodies, and chunking never changes the outcome", async () => {
   const form = new FormData();
   form.append("note", "hello\r\nworld");
   form.append("xml", new File(["<Faktura>\r\n<P_2>FV/1</P_2>\r\n</Faktura>"], "f.xml", { type: "application/xml" }));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { parseXml, XML_PARSE_LIMITS, XmlError, xmlErrorToApiError } from "../../../lib/formats/xml/parse.ts";
+import { parseXml, XML_PARSE_LIMITS, XmlError } from "../../../lib/formats/xml/parse.ts";
 import { XML_NS, XMLNS_NS } from "../../../lib/formats/xml/namespaces.ts";
 import type { XmlElement } from "../../../lib/formats/xml/tree.ts";
 
@@ -401,14 +401,12 @@ describe("parseXml() limits", () => {
   });
 });
 
-describe("xmlErrorToApiError()", () => {
-  test("xmlErrorToApiError() gives a 422 VALIDATION_ERROR on field xml with the position in the issue", () => {
+describe("XmlError", () => {
+  test("XmlError names the line and column of the offending character", () => {
     const e = refused("<a>\n  <b></c>\n</a>");
-    const api = xmlErrorToApiError(e);
-    assert.equal(api.status, 422);
-    assert.equal(api.code, "VALIDATION_ERROR");
-    assert.deepEqual(api.details, { field: "xml", issue: "End tag 'c' does not match start tag 'b' of line 2 at line 2, column 8" });
-    assert.match(api.message, /line 2, column 8/);
+    assert.equal(e.message, "End tag 'c' does not match start tag 'b' of line 2");
+    assert.equal(e.line, 2);
+    assert.equal(e.column, 8);
   });
 
   test("XmlError messages quote at most 40 characters of document text", () => {

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { after, describe, test } from "node:test";
 import type { Pool as PgPoolClass, PoolConfig } from "pg";
-import { documentJson } from "../../../lib/api/documents/document_json.ts";
+import { documentJson } from "../../../lib/contracts/record_json.ts";
 import type { DocumentInput, IdempotencyTag, Storage, StoredResponse } from "../../../lib/contracts/storage.ts";
 import { MemoryStorage } from "../../../storage/memory.ts";
 import { migrate, MIGRATIONS, PostgresStorage, type PgPool } from "../../../storage/postgres/store.ts";

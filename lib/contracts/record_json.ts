@@ -1,11 +1,14 @@
 /**
- * The document and submission JSON of API.md §4 and §5, and the fields that
- * both take from an invoice model or, before the XML arrives, from source
- * metadata. Stores keep these bytes as they are sent.
+ * The JSON of the records (documents, submissions and sync runs of API.md §4
+ * and §5), and the fields that documents take from an invoice model or, before
+ * the XML arrives, from source metadata. Stores keep document and submission
+ * JSON as the bytes that are sent, links included, so that a feed page is the
+ * stored bytes joined without parsing them again.
  * @module
  */
-import type { Invoice } from "../../formats/invoice/model.ts";
-import type { DocumentFields, DocumentRecord, PartySummary, SubmissionRecord, TotalsSummary } from "../../contracts/storage.ts";
+import type { Invoice } from "../formats/invoice/model.ts";
+import { DOCUMENT_TYPES, INVOICE_FORMATS, isOneOf } from "../formats/invoice/vocabulary.ts";
+import type { DocumentFields, DocumentRecord, PartySummary, SubmissionRecord, SyncRunRecord, TotalsSummary } from "./storage.ts";
 
 /** The response JSON of a document (API.md §4), keys in the documented order. */
 export function documentJson(d: DocumentRecord): string {
@@ -32,6 +35,15 @@ export function submissionJson(s: SubmissionRecord): string {
   });
 }
 
+/** The JSON of a run (API.md §4.4). */
+export function runJson(r: SyncRunRecord): Record<string, unknown> {
+  return {
+    id: r.id, source: r.source, status: r.status, requested_at: r.requested_at, started_at: r.started_at, finished_at: r.finished_at,
+    counts: r.counts, errors: r.errors, ...(r.status === "failed" ? { error: r.error } : {}),
+    links: { self: `/api/v1/documents/sync/${r.id}` },
+  };
+}
+
 /** The document fields of an invoice. */
 export function fieldsFromInvoice(inv: Invoice): DocumentFields {
   return {
@@ -46,8 +58,6 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
   };
 }
 
-const TYPES = ["invoice", "credit_note", "correction", "other"];
-const FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"];
 const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 
@@ -79,8 +89,8 @@ export function fieldsFromMetadata(meta: Record<string, unknown>): { fields: Doc
   const received = _str(meta.received_at, 40);
   return {
     fields: {
-      type: TYPES.includes(meta.type as string) ? (meta.type as DocumentFields["type"]) : null,
-      format: FORMATS.includes(meta.format as string) ? (meta.format as DocumentFields["format"]) : null,
+      type: isOneOf(DOCUMENT_TYPES, meta.type) ? meta.type : null,
+      format: isOneOf(INVOICE_FORMATS, meta.format) ? meta.format : null,
       number: _str(meta.number),
       issue_date: issue && DATE_RE.test(issue) ? issue : null,
       currency: typeof meta.currency === "string" && /^[A-Z]{3}$/.test(meta.currency) ? meta.currency : null,

@@ -1,0 +1,41 @@
+/**
+ * Reads the body a route declares (`json`, `multipart` or none) before its
+ * handler runs, so that the idempotency step can fingerprint it. A multipart
+ * body that fails mid-stream closes the connection instead of draining it.
+ * @module
+ */
+import type { RequestBody } from "../api/context.ts";
+import { toApiError } from "../api/errors.ts";
+import { parseBoundary, parseMultipart, type MultipartPart } from "../formats/multipart/parse.ts";
+import { readJsonObject } from "../http/body.ts";
+import { ApiError } from "../http/errors.ts";
+import type { ApiRequest } from "../http/types.ts";
+
+const MULTIPART_PARTS = 100; // API.md §5 ignores other parts; a hundred is far beyond any real form, and bounds the work
+
+/** The limits of the bodies read. */
+export interface BodyLimits {
+  jsonBytes: number;
+  uploadBytes: number;
+}
+
+/** The body of `req` in the form its route declares. */
+export async function readRequestBody(req: ApiRequest, kind: "json" | "multipart" | undefined, limits: BodyLimits): Promise<RequestBody> {
+  if (kind === "json") return { kind: "json", ...(await readJsonObject(req, limits.jsonBytes)) };
+  if (kind === "multipart") return { kind: "multipart", parts: await readMultipartBody(req, limits.uploadBytes) };
+  return { kind: "none" };
+}
+
+/** The parts of a multipart/form-data body. */
+export async function readMultipartBody(req: ApiRequest, uploadLimit: number): Promise<MultipartPart[]> {
+  const cl = req.header("content-length");
+  try {
+    const boundary = parseBoundary(req.header("content-type"));
+    return await parseMultipart(req.body, boundary, { bodyBytes: uploadLimit, parts: MULTIPART_PARTS }, cl !== null && /^\d+$/.test(cl) ? Number(cl) : null);
+  } catch (caught) {
+    const e = toApiError(caught);
+    // The rest of the body is unread: closing is cheaper and safer than draining up to the limit.
+    if (e instanceof ApiError) throw new ApiError(e.code, e.message, e.details, { ...e.headers, connection: "close" });
+    throw caught;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The routes outside `/api/v1/` (API.md §10): `/healthz` (the process answers),
+ * `/readyz` (storage usable; 503 while draining), `/metrics` (Prometheus text)
+ * and `/docs` (the reference page). They need no token and carry no correlation id.
+ * @module
+ */
+import { docsResponse, type DocsPage } from "../api/docs/docs_route.ts";
+import type { Storage } from "../contracts/storage.ts";
+import { ApiError, notFound } from "../http/errors.ts";
+import { json } from "../http/respond.ts";
+import type { ApiRequest, ApiResponse } from "../http/types.ts";
+import type { Metrics } from "../observe/metrics.ts";
+
+/** What the operations routes look at. */
+export interface OpsRoutesOptions {
+  storage: Storage;
+  metrics: Metrics;
+  draining: () => boolean;
+  /** The reference page, rendered once at startup. */
+  docs: DocsPage;
+}
+
+/** Answers an operations request; `route` is the path when it names one. */
+export type OpsHandler = (req: ApiRequest) => { route: string | null; response: Promise<ApiResponse> };
+
+type _Op = "health" | "ready" | "metrics" | "docs";
+const OPS: Record<string, _Op> = { "/healthz": "health", "/readyz": "ready", "/metrics": "metrics", "/docs": "docs" };
+
+/** The operations routes. */
+export function createOpsRoutes(options: OpsRoutesOptions): OpsHandler {
+  async function answer(req: ApiRequest, op: _Op): Promise<ApiResponse> {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: ["GET", "HEAD"] }, { allow: "GET, HEAD" });
+    }
+    if (op === "health") return json(200, { status: "ok" });
+    if (op === "docs") return docsResponse(options.docs, req);
+    if (op === "metrics") return { status: 200, headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" }, body: await options.metrics.render() };
+    if (options.draining()) throw new ApiError("SERVICE_UNAVAILABLE", "The server is shutting down", {}, { "retry-after": "1" });
+    try {
+      await options.storage.check();
+    } catch {
+      throw new ApiError("SERVICE_UNAVAILABLE", "Storage is not writable", {}, { "retry-after": "5" });
+    }
+    return json(200, { status: "ready" });
+  }
+  return (req) => {
+    const op = OPS[req.path];
+    if (!op) return { route: null, response: Promise.reject(notFound("No such endpoint")) };
+    return { route: req.path, response: answer(req, op) };
+  };
+}

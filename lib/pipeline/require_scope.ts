@@ -1,0 +1,17 @@
+/**
+ * The scope check of API.md §3: a route names the one scope it needs; a
+ * missing token is 401 (one message for missing, unknown, revoked and expired)
+ * and a token without the scope is 403 naming the scope it lacks.
+ * @module
+ */
+import type { Scope, TokenRecord } from "../auth/tokens.ts";
+import { ApiError } from "../http/errors.ts";
+
+/** The token, when it may use a route that needs `scope`; throws 401 or 403 otherwise. */
+export function requireScope(token: TokenRecord | null, scope: Scope): TokenRecord {
+  if (!token) throw new ApiError("UNAUTHENTICATED", "Missing or invalid API token");
+  if (!token.scopes.includes(scope)) {
+    throw new ApiError("FORBIDDEN", `This token lacks the ${scope} scope`, { required_scope: scope });
+  }
+  return token;
+}
