@@ -50,7 +50,7 @@ for (const s of sizeLabels) if (!(s in SIZES)) throw new RangeError(`Unknown siz
  * The sources that decide what a seeded store holds on disk (record format, slot columns, document JSON):
  * a cached store made by other versions of them is rebuilt rather than trusted.
  */
-const FORMAT_SOURCES = ["storage/file/record_log.ts", "storage/file/columns.ts", "storage/file/documents.ts", "lib/api/documents/document_json.ts"];
+const FORMAT_SOURCES = ["storage/file/record_log.ts", "storage/file/columns.ts", "storage/file/documents.ts", "lib/contracts/record_json.ts"];
 
 function _formatHash(): string {
   const h = createHash("sha256").update(String(DATA_VERSION));

@@ -10,7 +10,7 @@
  */
 import process from "node:process";
 import pg from "pg";
-import { documentJson } from "../lib/api/documents/document_json.ts";
+import { documentJson } from "../lib/contracts/record_json.ts";
 import type { DocumentFilter, DocumentSort, TenantStore } from "../lib/contracts/storage.ts";
 import type { PgPool, PgResult } from "../storage/postgres/client.ts";
 import { PostgresStorage } from "../storage/postgres/store.ts";

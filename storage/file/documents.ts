@@ -5,7 +5,7 @@
  * It does not take locks: the tenant store runs every call inside its write or read step.
  * @module
  */
-import { documentJson, fieldsOf, sameFields } from "../../lib/api/documents/document_json.ts";
+import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
 import { DOC_HASH, docColumns, externalIdHash, parseRecord } from "./columns.ts";

@@ -4,7 +4,7 @@
  * It does not take locks: the tenant store runs every call inside its write or read step.
  * @module
  */
-import { businessKey, submissionJson } from "../../lib/api/documents/document_json.ts";
+import { businessKey, submissionJson } from "../../lib/contracts/record_json.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, IdempotencyTag, Stored, SubmissionInput, SubmissionRecord } from "../../lib/contracts/storage.ts";
 import { idemMeta, parseRecord, SUB_HASH, subColumns, walkFeed } from "./columns.ts";

@@ -4,7 +4,7 @@
  * columns of the documents table (schema.ts). Semantics mirror the memory and file stores.
  * @module
  */
-import { documentJson, fieldsOf, sameFields } from "../../lib/api/documents/document_json.ts";
+import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
 import { newId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
 import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
@@ -13,6 +13,9 @@ import { APPEND_CHANGE, lockFeed, recordOf, walkTable } from "./feed.ts";
 
 const enc = new TextEncoder();
 const MAX_DAY = 0x7fffffff;
+
+/** The column a sort orders by (selected from the covering index with the ids). */
+const SORT_COLUMN: Record<DocumentSort, string> = { "issue_date": "issue_day", "-issue_date": "issue_day", "synced_at": "synced_at", "-synced_at": "synced_at" };
 
 const ORDER: Record<DocumentSort, (t: string) => string> = {
   "issue_date": (t) => `${t}issue_day ASC NULLS LAST, ${t}ord ASC`,
@@ -37,6 +40,31 @@ function _filterSql(f: DocumentFilter, params: unknown[]): string {
   if (f.issue_date_from !== undefined) add("issue_day >=", f.issue_date_from ? dayNumber(f.issue_date_from) : NULL_DAY);
   if (f.issue_date_to !== undefined) add("issue_day <=", f.issue_date_to ? dayNumber(f.issue_date_to) : MAX_DAY);
   return sql;
+}
+
+/**
+ * The SQL of a page's total: a sum over document_counts when the filter names only type, format and
+ * xml_available (at most 50 rows), else a count through the index of its most selective column.
+ */
+function _totalSql(f: DocumentFilter, params: unknown[]): string {
+  const countsOnly = f.seller_tax_id === undefined && f.buyer_tax_id === undefined && f.issue_date_from === undefined && f.issue_date_to === undefined;
+  if (!countsOnly) return `SELECT count(*) AS total FROM documents WHERE tenant = $1${_filterSql(f, params)}`;
+  let sql = "SELECT coalesce(sum(n), 0) AS total FROM document_counts WHERE tenant = $1";
+  const add = (column: string, value: unknown): void => {
+    params.push(value);
+    sql += ` AND ${column} = $${params.length}`;
+  };
+  if (f.type !== undefined) add("type", f.type);
+  if (f.format !== undefined) add("format", f.format);
+  if (f.xml_available !== undefined) add("xml_available", f.xml_available);
+  return sql;
+}
+
+// Moves a document between the counts of its (type, format, xml_available): `delta` +1 into, -1 out of.
+async function _count(c: PgQueryable, tenant: string, d: DocumentRecord, delta: number): Promise<void> {
+  await c.query(`INSERT INTO document_counts (tenant, type, format, xml_available, n) VALUES ($1, $2, $3, $4, $5)
+    ON CONFLICT (tenant, type, format, xml_available) DO UPDATE SET n = document_counts.n + EXCLUDED.n`,
+  [tenant, d.type ?? "", d.format ?? "", d.xml_available, delta]);
 }
 
 function _unchanged(old: DocumentRecord, input: DocumentInput): boolean {
@@ -86,6 +114,10 @@ export class PostgresDocuments {
         ${APPEND_CHANGE} SELECT 1`,
       [this.#tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, day === NULL_DAY ? null : day,
         doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now]);
+      if (!old || old.type !== doc.type || old.format !== doc.format || old.xml_available !== doc.xml_available) {
+        if (old) await _count(c, this.#tenant, old, -1);
+        await _count(c, this.#tenant, doc, 1);
+      }
       return { document: doc, outcome: old ? "updated" as const : "created" as const };
     });
   }
@@ -99,19 +131,26 @@ export class PostgresDocuments {
 
   /** The change feed from `after` (TenantStore.documentChanges). */
   async changes(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage> {
-    return walkTable(this.#pool, this.#tenant, "documents", after, limit, maxScan, (params) => _filterSql(filter, params));
+    return walkTable(this.#pool, this.#tenant, "documents", after, limit, maxScan, (params) => _filterSql(filter, params), true);
   }
 
-  /** Page mode (TenantStore.documentPage). */
+  /**
+   * Page mode (TenantStore.documentPage): the page's ids come from an index-only scan of a covering index in
+   * sort order (skipping `offset` entries of the index, not rows), then only its own rows are read.
+   */
   async page(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): Promise<{ items: Uint8Array[]; total: number }> {
     const params: unknown[] = [this.#tenant];
+    const total = _totalSql(filter, params);
     const where = _filterSql(filter, params);
     params.push(offset, limit);
+    const key = SORT_COLUMN[sort];
     // One statement, so the total and the page come from the same snapshot.
     const r = await this.#pool.query(`SELECT t.total, p.json
-      FROM (SELECT count(*) AS total FROM documents WHERE tenant = $1${where}) t
-      LEFT JOIN LATERAL (SELECT json, issue_day, synced_at, ord FROM documents WHERE tenant = $1${where}
-        ORDER BY ${ORDER[sort]("")} OFFSET $${params.length - 1} LIMIT $${params.length}) p ON true
+      FROM (${total}) t
+      LEFT JOIN LATERAL (SELECT d.json, k.${key}, k.ord
+        FROM (SELECT id, ${key}, ord FROM documents WHERE tenant = $1${where}
+          ORDER BY ${ORDER[sort]("")} OFFSET $${params.length - 1} LIMIT $${params.length}) k
+        JOIN documents d ON d.tenant = $1 AND d.id = k.id) p ON true
       ORDER BY ${ORDER[sort]("p.")}`, params);
     const items = r.rows.filter((row) => row.json !== null).map((row) => enc.encode(String(row.json)));
     return { items, total: numberOf(r.rows[0]?.total ?? 0) };

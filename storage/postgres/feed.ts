@@ -36,11 +36,12 @@ export function recordOf<T>(json: unknown): T {
 
 /**
  * A feed page: rows whose latest change lies in [after, after + maxScan), with the feed length of the same snapshot.
- * `where` adds conditions after `tenant = $1` and pushes their parameters.
+ * `where` adds conditions after `tenant = $1` and pushes their parameters. `covered`: an index on (tenant, seq)
+ * includes the filter columns and id, so the walk is an index-only scan and only the page's rows are read.
  */
 export async function walkTable(
   c: PgQueryable, tenant: string, table: "documents" | "submissions", after: number, limit: number, maxScan: number,
-  where: (params: unknown[]) => string,
+  where: (params: unknown[]) => string, covered = false,
 ): Promise<ChangePage> {
   const start = Math.max(0, after);
   const end = Math.min(Number.MAX_SAFE_INTEGER, start + maxScan);
@@ -48,7 +49,10 @@ export async function walkTable(
   const conditions = where(params);
   const r = await c.query(`SELECT f.length, p.seq, p.json
     FROM (SELECT coalesce(max(length), 0) AS length FROM feeds WHERE tenant = $1 AND collection = $2) f
-    LEFT JOIN LATERAL (SELECT seq, json FROM ${table} WHERE tenant = $1 AND seq >= $3 AND seq < $4${conditions} ORDER BY seq LIMIT $5) p ON true
+    LEFT JOIN LATERAL (${covered
+    ? `SELECT k.seq, t.json FROM (SELECT id, seq FROM ${table} WHERE tenant = $1 AND seq >= $3 AND seq < $4${conditions} ORDER BY seq LIMIT $5) k
+      JOIN ${table} t ON t.tenant = $1 AND t.id = k.id`
+    : `SELECT seq, json FROM ${table} WHERE tenant = $1 AND seq >= $3 AND seq < $4${conditions} ORDER BY seq LIMIT $5`}) p ON true
     ORDER BY p.seq`, params);
   const length = numberOf(r.rows[0]?.length ?? 0);
   const rows = r.rows.filter((row) => row.seq !== null);

@@ -5,7 +5,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { businessKey, submissionJson } from "../../lib/api/documents/document_json.ts";
+import { businessKey, submissionJson } from "../../lib/contracts/record_json.ts";
 import { newId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, IdempotencyTag, Stored, SubmissionInput, SubmissionRecord } from "../../lib/contracts/storage.ts";
 import { inTransaction, type PgPool } from "./client.ts";
