@@ -13,6 +13,7 @@ import pg from "pg";
 import { documentJson } from "../lib/contracts/record_json.ts";
 import type { DocumentFilter, DocumentSort, TenantStore } from "../lib/contracts/storage.ts";
 import type { PgPool, PgResult } from "../storage/postgres/client.ts";
+import { COUNTS_BACKFILL } from "../storage/postgres/schema.ts";
 import { PostgresStorage } from "../storage/postgres/store.ts";
 import { fmtMs, parseBenchArgs, printTable } from "./support.ts";
 
@@ -40,7 +41,7 @@ async function seed(pool: pg.Pool): Promise<void> {
   const c = await pool.connect();
   try {
     await c.query("BEGIN");
-    for (const table of ["documents", "document_counts", "feeds"]) await c.query(`DELETE FROM ${table} WHERE tenant = $1`, [TENANT]);
+    for (const table of ["documents", "document_counts", "document_tax_counts", "document_day_counts", "feeds"]) await c.query(`DELETE FROM ${table} WHERE tenant = $1`, [TENANT]);
     await c.query("INSERT INTO tenants (id) VALUES ($1) ON CONFLICT DO NOTHING", [TENANT]);
     await c.query("SELECT setseed(0.16)");
     await c.query(`INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json)
@@ -51,8 +52,7 @@ async function seed(pool: pg.Pool): Promise<void> {
         r6 < 0.85, NULL, timestamptz '2024-01-01T00:00:00Z' + i * interval '10 seconds', $3
       FROM (SELECT i, random() r1, random() r2, random() r3, random() r4, random() r5, random() r6 FROM generate_series(0, $2 - 1) i) g`,
     [TENANT, N, json]);
-    await c.query(`INSERT INTO document_counts (tenant, type, format, xml_available, n)
-      SELECT tenant, coalesce(type, ''), coalesce(format, ''), xml_available, count(*) FROM documents WHERE tenant = $1 GROUP BY 1, 2, 3, 4`, [TENANT]);
+    for (const sql of COUNTS_BACKFILL) await c.query(sql.replaceAll("$WHERE", "WHERE tenant = $1"), [TENANT]);
     await c.query("INSERT INTO feeds (tenant, collection, length) VALUES ($1, 'documents', $2)", [TENANT, N]);
     await c.query("COMMIT");
   } finally {

@@ -43,28 +43,53 @@ function _filterSql(f: DocumentFilter, params: unknown[]): string {
 }
 
 /**
- * The SQL of a page's total: a sum over document_counts when the filter names only type, format and
- * xml_available (at most 50 rows), else a count through the index of its most selective column.
+ * The SQL of a page's total, a sum over the kept counts where one fits the filter: per (type, format,
+ * xml_available); per tax id when the filter names one tax id and no dates; per issue day when it names dates
+ * and no tax id. Otherwise (a tax id with dates, or two tax ids) a count through the tax id's index.
  */
 function _totalSql(f: DocumentFilter, params: unknown[]): string {
-  const countsOnly = f.seller_tax_id === undefined && f.buyer_tax_id === undefined && f.issue_date_from === undefined && f.issue_date_to === undefined;
-  if (!countsOnly) return `SELECT count(*) AS total FROM documents WHERE tenant = $1${_filterSql(f, params)}`;
-  let sql = "SELECT coalesce(sum(n), 0) AS total FROM document_counts WHERE tenant = $1";
-  const add = (column: string, value: unknown): void => {
+  const taxes = [["seller", f.seller_tax_id], ["buyer", f.buyer_tax_id]].filter(([, v]) => v !== undefined) as [string, string][];
+  const dated = f.issue_date_from !== undefined || f.issue_date_to !== undefined;
+  if (taxes.length > 1 || (taxes.length === 1 && dated)) return `SELECT count(*) AS total FROM documents WHERE tenant = $1${_filterSql(f, params)}`;
+  let sql = "";
+  const add = (cond: string, value: unknown): void => {
     params.push(value);
-    sql += ` AND ${column} = $${params.length}`;
+    sql += ` AND ${cond} $${params.length}`;
   };
-  if (f.type !== undefined) add("type", f.type);
-  if (f.format !== undefined) add("format", f.format);
-  if (f.xml_available !== undefined) add("xml_available", f.xml_available);
-  return sql;
+  if (f.type !== undefined) add("type =", f.type);
+  if (f.format !== undefined) add("format =", f.format);
+  if (f.xml_available !== undefined) add("xml_available =", f.xml_available);
+  const [tax] = taxes;
+  if (tax) {
+    add("role =", tax[0]);
+    add("tax_id =", tax[1]);
+    return `SELECT coalesce(sum(n), 0) AS total FROM document_tax_counts WHERE tenant = $1${sql}`;
+  }
+  if (!dated) return `SELECT coalesce(sum(n), 0) AS total FROM document_counts WHERE tenant = $1${sql}`;
+  if (f.issue_date_from !== undefined) add("issue_day >=", dayNumber(f.issue_date_from));
+  if (f.issue_date_to !== undefined) add("issue_day <=", dayNumber(f.issue_date_to));
+  return `SELECT coalesce(sum(n), 0) AS total FROM document_day_counts WHERE tenant = $1${sql}`;
 }
 
-// Moves a document between the counts of its (type, format, xml_available): `delta` +1 into, -1 out of.
+// Moves a document into (delta 1) or out of (-1) the kept counts of its values, in the upsert's transaction.
 async function _count(c: PgQueryable, tenant: string, d: DocumentRecord, delta: number): Promise<void> {
-  await c.query(`INSERT INTO document_counts (tenant, type, format, xml_available, n) VALUES ($1, $2, $3, $4, $5)
-    ON CONFLICT (tenant, type, format, xml_available) DO UPDATE SET n = document_counts.n + EXCLUDED.n`,
-  [tenant, d.type ?? "", d.format ?? "", d.xml_available, delta]);
+  const day = dayNumber(d.issue_date);
+  await c.query(`WITH a AS (INSERT INTO document_counts (tenant, type, format, xml_available, n) VALUES ($1, $2, $3, $4, $8)
+      ON CONFLICT (tenant, type, format, xml_available) DO UPDATE SET n = document_counts.n + EXCLUDED.n),
+    b AS (INSERT INTO document_tax_counts (tenant, role, tax_id, type, format, xml_available, n)
+      SELECT $1, role, tax_id, $2, $3, $4, $8 FROM (VALUES ('seller', $5::text), ('buyer', $6::text)) v (role, tax_id) WHERE tax_id IS NOT NULL
+      ON CONFLICT (tenant, role, tax_id, type, format, xml_available) DO UPDATE SET n = document_tax_counts.n + EXCLUDED.n),
+    d AS (INSERT INTO document_day_counts (tenant, issue_day, type, format, xml_available, n)
+      SELECT $1, $7::integer, $2, $3, $4, $8 WHERE $7::integer IS NOT NULL
+      ON CONFLICT (tenant, issue_day, type, format, xml_available) DO UPDATE SET n = document_day_counts.n + EXCLUDED.n)
+    SELECT 1`,
+  [tenant, d.type ?? "", d.format ?? "", d.xml_available, d.seller?.tax_id ?? null, d.buyer?.tax_id ?? null, day === NULL_DAY ? null : day, delta]);
+}
+
+// True when a change moves a document between kept counts.
+function _recounts(old: DocumentRecord, doc: DocumentRecord): boolean {
+  return old.type !== doc.type || old.format !== doc.format || old.xml_available !== doc.xml_available || old.issue_date !== doc.issue_date ||
+    (old.seller?.tax_id ?? null) !== (doc.seller?.tax_id ?? null) || (old.buyer?.tax_id ?? null) !== (doc.buyer?.tax_id ?? null);
 }
 
 function _unchanged(old: DocumentRecord, input: DocumentInput): boolean {
@@ -114,7 +139,7 @@ export class PostgresDocuments {
         ${APPEND_CHANGE} SELECT 1`,
       [this.#tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, day === NULL_DAY ? null : day,
         doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now]);
-      if (!old || old.type !== doc.type || old.format !== doc.format || old.xml_available !== doc.xml_available) {
+      if (!old || _recounts(old, doc)) {
         if (old) await _count(c, this.#tenant, old, -1);
         await _count(c, this.#tenant, doc, 1);
       }
