@@ -70,6 +70,7 @@ export class DocumentOrder {
     this.groups = input.groupsOf.map((g) => _rankGroups(ords, g.ids, g.count));
   }
 
+  /** Ranks in the order (documents of the build). */
   get size(): number {
     return this.ords.length;
   }

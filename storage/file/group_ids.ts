@@ -11,6 +11,7 @@ export class GroupIds {
   #ids = new Uint32Array(1024); // 0 = empty slot
   #size = 0;
 
+  /** Ids given so far (the largest id). */
   get size(): number {
     return this.#size;
   }

@@ -76,6 +76,7 @@ export class FileWebhooks {
     return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as DeliveryState) : null;
   }
 
+  /** Overwrites where an endpoint's deliveries stand (atomically). */
   saveDeliveryState(webhookId: string, state: DeliveryState): void {
     if (!/^whk_[0-9A-Z]{26}$/.test(webhookId)) throw new RangeError(`Bad webhook id ${webhookId}`);
     mkdirSync(this.#deliveryDir, { recursive: true });

@@ -24,8 +24,11 @@ const ORDER: Record<DocumentSort, (t: string) => string> = {
   "-synced_at": (t) => `${t}synced_at DESC, ${t}ord DESC`,
 };
 
-/** The SQL conditions of a filter (appended after `WHERE tenant = $1`), with their parameters pushed onto `params`. */
-function _filterSql(f: DocumentFilter, params: unknown[]): string {
+/**
+ * The SQL conditions of a filter (appended after `WHERE tenant = $1`), with their parameters pushed onto `params`;
+ * `codesOnly`: only those on type, format and xml_available (the columns of the kept counts).
+ */
+function _filterSql(f: DocumentFilter, params: unknown[], codesOnly = false): string {
   let sql = "";
   const add = (cond: string, value: unknown): void => {
     params.push(value);
@@ -34,6 +37,7 @@ function _filterSql(f: DocumentFilter, params: unknown[]): string {
   if (f.type !== undefined) add("type =", f.type);
   if (f.format !== undefined) add("format =", f.format);
   if (f.xml_available !== undefined) add("xml_available =", f.xml_available);
+  if (codesOnly) return sql;
   if (f.seller_tax_id !== undefined) add("seller_tax_id =", f.seller_tax_id);
   if (f.buyer_tax_id !== undefined) add("buyer_tax_id =", f.buyer_tax_id);
   // Day numbers, as the file store compares them; a document without a date never passes a date filter.
@@ -51,14 +55,11 @@ function _totalSql(f: DocumentFilter, params: unknown[]): string {
   const taxes = [["seller", f.seller_tax_id], ["buyer", f.buyer_tax_id]].filter(([, v]) => v !== undefined) as [string, string][];
   const dated = f.issue_date_from !== undefined || f.issue_date_to !== undefined;
   if (taxes.length > 1 || (taxes.length === 1 && dated)) return `SELECT count(*) AS total FROM documents WHERE tenant = $1${_filterSql(f, params)}`;
-  let sql = "";
+  let sql = _filterSql(f, params, true);
   const add = (cond: string, value: unknown): void => {
     params.push(value);
     sql += ` AND ${cond} $${params.length}`;
   };
-  if (f.type !== undefined) add("type =", f.type);
-  if (f.format !== undefined) add("format =", f.format);
-  if (f.xml_available !== undefined) add("xml_available =", f.xml_available);
   const [tax] = taxes;
   if (tax) {
     add("role =", tax[0]);

@@ -5,9 +5,17 @@
  * @module
  */
 import type { ChangePage, Collection } from "../../lib/contracts/storage.ts";
-import { numberOf, type PgQueryable } from "./client.ts";
+import { numberOf, type PgPool, type PgQueryable } from "./client.ts";
+import type { PostgresIdempotency } from "./idempotency.ts";
 
 const enc = new TextEncoder();
+
+/** What each collection of a tenant works with: the tenant's id, the pool, and its idempotency keys. */
+export interface TenantScope {
+  tenant: string;
+  pool: PgPool;
+  idem: PostgresIdempotency;
+}
 
 /**
  * Takes the feed's counter row FOR UPDATE (creating it, and the tenant, on first use) and returns the

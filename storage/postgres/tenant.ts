@@ -46,9 +46,10 @@ export class PostgresTenantStore implements TenantStore {
     this.#pool = pool;
     this.#idem = new PostgresIdempotency(tenant, pool);
     this.#documents = new PostgresDocuments(tenant, pool);
-    this.#submissions = new PostgresSubmissions(tenant, pool, this.#idem);
-    this.#runs = new PostgresSyncRuns(tenant, pool, this.#idem);
-    this.#webhooks = new PostgresWebhooks(tenant, pool, this.#idem);
+    const scope = { tenant, pool, idem: this.#idem };
+    this.#submissions = new PostgresSubmissions(scope);
+    this.#runs = new PostgresSyncRuns(scope);
+    this.#webhooks = new PostgresWebhooks(scope);
   }
 
   async putBlob(bytes: Uint8Array): Promise<BlobInfo> {
