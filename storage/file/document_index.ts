@@ -92,15 +92,17 @@ export class DocumentIndex {
     this.#build();
   }
 
-  /** Notes that document `ordinal` was written (new, or a new version); `doc` is its record now. */
-  changed(ordinal: number, doc: DocumentRecord): void {
+  /** Notes that document `ordinal` was written (new, or a new version); `doc` is its record now (or reads it). */
+  changed(ordinal: number, doc: DocumentRecord | (() => DocumentRecord)): void {
     this.#epoch++;
     if (!this.#tracking) return;
+    if (typeof doc === "function") doc = doc();
     if (!this.#deltaValues.has(ordinal)) {
       this.#delta.push(ordinal);
       if (ordinal < this.#built) for (const order of Object.values(this.#orders!)) order.kill(ordinal);
     }
-    this.#deltaValues.set(ordinal, EXACT.map((a) => a.valueOf(doc)));
+    const record = doc;
+    this.#deltaValues.set(ordinal, EXACT.map((a) => a.valueOf(record)));
     if (this.#delta.length > this.#trackMax) {
       this.#tracking = false;
       this.#delta = [];

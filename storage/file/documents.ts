@@ -32,7 +32,7 @@ export class FileDocuments {
   catchUp(writer: boolean): void {
     const changed = new Set<number>();
     this.#indexIds(this.log.catchUp(docColumns, writer, (o) => changed.add(o)));
-    for (const o of changed) this.#index.changed(o, parseRecord<DocumentRecord>(this.log.read(o)));
+    for (const o of changed) this.#index.changed(o, () => parseRecord<DocumentRecord>(this.log.read(o)));
   }
 
   // Adds ordinals from `from` on to the external id index.
