@@ -1,7 +1,7 @@
 /**
  * Page mode and filtered feeds of the PostgreSQL store at 1M documents (issue 16): for each scenario of
  * bench/listing.bench.ts, the statement the adapter sends, its EXPLAIN (ANALYZE, BUFFERS) plan, and the time
- * per page in the database (the plan's execution time) and through the adapter (client round trip, median and
+ * per page in the database (median execution time of five EXPLAIN ANALYZE runs) and through the adapter (client round trip, median and
  * p99 of repeated calls). Seeds a tenant with INSERT … SELECT generate_series (deterministic: setseed) into the
  * adapter's own tables, skewed like the listing bench; reused while its row count matches (--reseed rebuilds).
  *
@@ -58,7 +58,7 @@ async function seed(pool: pg.Pool): Promise<void> {
   } finally {
     c.release();
   }
-  await pool.query("VACUUM ANALYZE documents");
+  for (const table of ["documents", "document_counts", "document_tax_counts", "document_day_counts"]) await pool.query(`VACUUM ANALYZE ${table}`);
   console.log(`seeded ${N.toLocaleString("en-US")} documents in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
@@ -102,9 +102,15 @@ const rows: string[][] = [];
 for (const s of SCENARIOS) {
   await s.call(t); // warm: plan cache, buffers
   const { text, params } = last();
-  const plan = await raw.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
-  const lines = plan.rows.map((r) => String(r["QUERY PLAN"]));
-  const exec = Number(/Execution Time: ([\d.]+)/.exec(lines.join("\n"))?.[1] ?? NaN);
+  // The database's own time: the median execution time of five EXPLAIN ANALYZE runs (one plan shown).
+  let lines: string[] = [];
+  const execs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const plan = await raw.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
+    lines = plan.rows.map((r) => String(r["QUERY PLAN"]));
+    execs.push(Number(/Execution Time: ([\d.]+)/.exec(lines.join("\n"))?.[1] ?? NaN));
+  }
+  const exec = execs.sort((a, b) => a - b)[2]!;
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
@@ -112,10 +118,10 @@ for (const s of SCENARIOS) {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  const seqScan = lines.some((l) => l.includes("Seq Scan"));
-  rows.push([s.name, fmtMs(exec), fmtMs(times[Math.floor(times.length / 2)]!), fmtMs(times[Math.floor(times.length * 0.99)]!), seqScan ? "SEQ SCAN" : "index", exec <= TARGET_MS ? "ok" : "MISSED"]);
+  const seqScan = lines.some((l) => l.includes("Seq Scan on documents")); // a few-row counts table may be read whole
+  rows.push([s.name, fmtMs(exec), fmtMs(times[Math.floor(times.length / 2)]!), fmtMs(times[Math.floor(times.length * 0.99)]!), seqScan ? "SEQ SCAN" : "index only", exec <= TARGET_MS ? "ok" : "MISSED"]);
   if (opts.flags.has("plans")) console.log(`\n### ${s.name}\n${lines.join("\n")}`);
 }
 console.log("");
-printTable(["scenario", "in database ms", "adapter median ms", "adapter p99 ms", "scans", `≤ ${TARGET_MS} ms`], rows);
+printTable(["scenario", "in database ms", "adapter median ms", "adapter p99 ms", "documents read by", `≤ ${TARGET_MS} ms`], rows);
 await storage.close();

@@ -202,7 +202,10 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX documents_seller_issue_desc ON documents (tenant, seller_tax_id, issue_day DESC NULLS LAST, ord DESC) INCLUDE (type, format, xml_available, buyer_tax_id, id)`,
       `CREATE INDEX documents_buyer_issue_asc ON documents (tenant, buyer_tax_id, issue_day ASC NULLS LAST, ord ASC) INCLUDE (type, format, xml_available, seller_tax_id, id)`,
       `CREATE INDEX documents_buyer_issue_desc ON documents (tenant, buyer_tax_id, issue_day DESC NULLS LAST, ord DESC) INCLUDE (type, format, xml_available, seller_tax_id, id)`,
+      // Filtered feeds: the feed order with every filter column, and a tax id's own feed order.
       `CREATE INDEX documents_feed_filters ON documents (tenant, seq) INCLUDE (type, format, xml_available, issue_day, seller_tax_id, buyer_tax_id, id)`,
+      `CREATE INDEX documents_seller_feed ON documents (tenant, seller_tax_id, seq) INCLUDE (type, format, xml_available, issue_day, buyer_tax_id, id)`,
+      `CREATE INDEX documents_buyer_feed ON documents (tenant, buyer_tax_id, seq) INCLUDE (type, format, xml_available, issue_day, seller_tax_id, id)`,
       // Counts kept by the upserts that change them ('' stands for a null type or format), so that a page's total
       // is a sum of a few rows, not a count of up to every document: per (type, format, xml_available); the same
       // per seller or buyer tax id; the same per issue day (a date range sums its days).
