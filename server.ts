@@ -1,105 +1,126 @@
 /**
- * The process: reads configuration, opens storage, wires the app, serves it
- * over node:http, handles signals and the `token` subcommands (API.md §11).
- * No business logic lives here.
+ * The process (API.md §11): reads the command line and the environment, opens
+ * storage, wires the app, serves it over node:http (or node:cluster workers),
+ * handles signals and the `token` subcommands. No business logic lives here:
+ * parsing is lib/config.ts and lib/cli/, I/O helpers are storage/process/.
  *
- *   node server.ts [serve] [--port 8080 --data ./data …]
+ *   node server.ts [serve] [--port 8080 --data ./data …]     (--help for every option)
  *   node server.ts token create --tenant acme --scopes documents:read,documents:write [--expires-in 30d]
  *   node server.ts token list [--tenant acme]
  *   node server.ts token revoke KEY_ID
  * @module
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import cluster from "node:cluster";
-import { createServer } from "node:http";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { createApp, type App } from "./lib/app.ts";
-import { generateToken, parseScopes, SCOPES, type TokenRecord } from "./lib/auth/tokens.ts";
-import { loadConfig, parseArgs, type Config } from "./lib/config.ts";
+import { mintToken, parseScopes, SCOPES } from "./lib/auth/tokens.ts";
+import { parseCommand, type Command } from "./lib/cli/command.ts";
+import { serveUsage, tokenUsage } from "./lib/cli/usage.ts";
+import { loadConfig, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
-import { createJsonLogger, type Logger } from "./lib/observe/log.ts";
-import { parseRateLimit, type RateLimitConfig } from "./lib/pipeline/rate_limit.ts";
-import { parseDuration, parseRetrySchedule } from "./lib/jobs/webhooks/retry_schedule.ts";
-import { createHttpTransport } from "./storage/transports/webhook_http.ts";
-import { FileStorage } from "./storage/file/store.ts";
-import { isValidTenantId } from "./lib/contracts/ids.ts";
-import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
 import type { Storage } from "./lib/contracts/storage.ts";
-import { inboxSource } from "./storage/sources/inbox.ts";
+import { createJsonLogger, type Logger } from "./lib/observe/log.ts";
+import { parseRateLimit, perWorkerRateLimit } from "./lib/pipeline/rate_limit.ts";
+import { parseDuration, parseRetrySchedule } from "./lib/jobs/webhooks/retry_schedule.ts";
+import { isValidTenantId } from "./lib/contracts/ids.ts";
+import { seedDemoInbox } from "./storage/demo/seed.ts";
+import { FileStorage } from "./storage/file/store.ts";
+import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
+import { forkWorkers, isClusterWorker, LISTEN_FAILED } from "./storage/process/cluster.ts";
+import { ListenError, listenErrorMessage, listenHttp } from "./storage/process/http_listener.ts";
+import { onStopSignal } from "./storage/process/signals.ts";
 import { httpSource } from "./storage/sources/http.ts";
+import { inboxSource } from "./storage/sources/inbox.ts";
+import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
+import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
+import { parseKsefSourceConfig } from "./storage/sources/ksef/config.ts";
+import { ksefSource } from "./storage/sources/ksef/source.ts";
 
-const HEADERS_TIMEOUT_MS = 10_000; // slowloris: a client gets 10 s to send its headers
-const REQUEST_TIMEOUT_MS = 120_000; // a 10 MiB upload at ~1 Mbit/s still fits; slower clients are cut off
-const KEEP_ALIVE_TIMEOUT_MS = 5_000; // idle keep-alive sockets are not held longer
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
 const PG_POOL_SIZE = 10; // connections per process: requests are short, and PostgreSQL's default limit is 100
 const DEMO_TENANT = "demo";
-const DEMO_DIR = join(dirname(fileURLToPath(import.meta.url)), "storage", "demo");
+const EXIT_FAILURE = 1; // could not run: the port is taken, storage cannot be opened
+const EXIT_USAGE = 2; // the command line or a setting is wrong
 
-function _fail(message: string): never {
+function _fail(message: string, code = EXIT_USAGE): never {
   process.stderr.write(`${message}\n`);
-  process.exit(2);
+  process.exit(code);
 }
 
-async function createToken(storage: Storage, tenant: string, scopes: string, expiresIn: string | undefined): Promise<string> {
+const _usage = (topic: "serve" | "token"): string => (topic === "token" ? tokenUsage() : serveUsage());
+
+/** Stores a new token for `tenant` (creating the tenant); returns the token string and its key id. */
+async function createToken(storage: Storage, tenant: string, scopes: string, expiresIn: string | undefined): Promise<{ token: string; keyId: string }> {
   if (!isValidTenantId(tenant)) throw new RangeError(`Invalid tenant id: ${tenant} (lower-case letters, digits, - and _)`);
-  const now = Date.now();
-  const t = generateToken();
-  const record: TokenRecord = {
-    key_id: t.keyId, tenant, secret_sha256: t.secretSha256, scopes: parseScopes(scopes),
-    created_at: new Date(now).toISOString(),
-    expires_at: expiresIn ? new Date(now + parseDuration(expiresIn)).toISOString() : null,
-    revoked_at: null,
-  };
+  const { token, record } = mintToken(tenant, parseScopes(scopes), Date.now(), expiresIn ? parseDuration(expiresIn) : null);
   storage.tenant(tenant); // creates the tenant
   await storage.tokens.create(record);
-  return t.token;
+  return { token, keyId: record.key_id };
 }
 
-async function tokenCommand(args: string[], flags: Map<string, string>, config: Config): Promise<void> {
+async function tokenCommand(c: Extract<Command, { kind: "token" }>, config: Config): Promise<void> {
+  if (c.sub === "create" && !c.flags.has("--tenant")) _fail(`token create needs --tenant ID\n\n${tokenUsage()}`);
+  if (c.sub === "create" && !c.flags.has("--scopes")) _fail(`token create needs --scopes (from: ${SCOPES.join(", ")})\n\n${tokenUsage()}`);
   const storage = await openStorage(config);
-  const [sub, arg] = args;
-  if (sub === "create") {
-    const tenant = flags.get("--tenant") ?? _fail("token create needs --tenant ID");
-    const scopes = flags.get("--scopes") ?? _fail(`token create needs --scopes (from: ${SCOPES.join(", ")})`);
-    process.stdout.write(`${await createToken(storage, tenant, scopes, flags.get("--expires-in"))}\n`);
-  } else if (sub === "list") {
-    for (const t of await storage.tokens.list(flags.get("--tenant"))) {
+  if (c.sub === "create") {
+    const { token, keyId } = await createToken(storage, c.flags.get("--tenant")!, c.flags.get("--scopes")!, c.flags.get("--expires-in"));
+    process.stdout.write(`${token}\n`);
+    // On stderr, so that TOKEN=$(npm run -s token -- create …) captures the token alone.
+    process.stderr.write(`key id: ${keyId} (to revoke: npm run token -- revoke ${keyId})\n`);
+  } else if (c.sub === "list") {
+    for (const t of await storage.tokens.list(c.flags.get("--tenant"))) {
       const { secret_sha256: _, ...shown } = t; // never printed
       process.stdout.write(`${JSON.stringify(shown)}\n`);
     }
-  } else if (sub === "revoke") {
-    if (!arg) _fail("token revoke needs KEY_ID");
-    if (!(await storage.tokens.revoke(arg, new Date().toISOString()))) _fail(`No token with key id ${arg}`);
-    process.stdout.write(`revoked ${arg}\n`);
   } else {
-    _fail("usage: token create --tenant ID --scopes a,b [--expires-in 30d] | token list [--tenant ID] | token revoke KEY_ID");
+    const keyId = c.args[0]!;
+    if (!(await storage.tokens.revoke(keyId, new Date().toISOString()))) _fail(`No token with key id ${keyId}`, EXIT_FAILURE);
+    process.stdout.write(`revoked ${keyId}\n`);
   }
   await storage.close();
 }
 
-/** Seeds the demo tenant: a token with every scope and sample invoices in its inbox. */
-async function seedDemo(storage: Storage, dataDir: string): Promise<string> {
-  const token = await createToken(storage, DEMO_TENANT, SCOPES.join(","), undefined);
-  const inbox = join(dataDir, "inbox", DEMO_TENANT);
-  mkdirSync(inbox, { recursive: true });
-  for (const name of readdirSync(DEMO_DIR)) {
-    if (name.endsWith(".xml") || name.endsWith(".json")) copyFileSync(join(DEMO_DIR, name), join(inbox, name));
-  }
-  return token;
+/**
+ * The configured sources of a tenant from `<data>/sources.json`:
+ * `{"acme": [{"name", "type": "http", "url", "token"}, {"name", "type": "ksef", "environment", "nip", "token", "subjects"}]}`.
+ * Read on every call (edits apply to the next sync); `checkSourcesFile` runs the same checks at startup.
+ */
+function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
+  const all = _readSources(dataDir);
+  return (all[tenant] ?? []).flatMap((s, i): DocumentSource[] => {
+    const positions = join(dataDir, "tenants", tenant, "sources");
+    if (s.type === "http") {
+      return [httpSource({ name: String(s.name), url: String(s.url), token: String(s.token), positionFile: join(positions, `${String(s.name)}.cursor`) })];
+    }
+    if (s.type === "ksef") {
+      const c = parseKsefSourceConfig(s, `${tenant}[${i}]`);
+      return [ksefSource({ ...c, stateFile: join(positions, `${c.name}.ksef.json`) })];
+    }
+    return [];
+  });
 }
 
-/** The http sources of a tenant from `<data>/sources.json`: `{"acme": [{"name", "type": "http", "url", "token"}]}`. */
-function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
+function _readSources(dataDir: string): Record<string, Record<string, unknown>[]> {
   const path = join(dataDir, "sources.json");
-  if (!existsSync(path)) return [];
-  const all = JSON.parse(readFileSync(path, "utf8")) as Record<string, { name: string; type: string; url: string; token: string }[]>;
-  return (all[tenant] ?? []).filter((s) => s.type === "http").map((s) => httpSource({
-    name: s.name, url: s.url, token: s.token, positionFile: join(dataDir, "tenants", tenant, "sources", `${s.name}.cursor`),
-  }));
+  if (!existsSync(path)) return {};
+  let all: unknown;
+  try {
+    all = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    throw new RangeError(`${path} is not valid JSON`);
+  }
+  if (!all || typeof all !== "object" || Array.isArray(all)) throw new RangeError(`${path} must be an object of tenant ids to lists of sources`);
+  for (const [tenant, list] of Object.entries(all)) {
+    if (!Array.isArray(list) || list.some((s) => !s || typeof s !== "object")) throw new RangeError(`sources.json ${tenant}: must be a list of source objects`);
+  }
+  return all as Record<string, Record<string, unknown>[]>;
+}
+
+/** Checks every source in `<data>/sources.json` at startup; throws RangeError with the field at fault. */
+function checkSourcesFile(dataDir: string): void {
+  for (const tenant of Object.keys(_readSources(dataDir))) configuredSources(dataDir, tenant);
 }
 
 /**
@@ -108,7 +129,7 @@ function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
  */
 async function openStorage(config: Config): Promise<Storage> {
   if (!config.databaseUrl) return new FileStorage(resolve(config.dataDir), { shared: config.workers > 1 });
-  let pg: { default: { Pool: new (o: { connectionString: string; max?: number }) => PgPool } };
+  let pg: { default: { Pool: new (options: { connectionString: string; max?: number }) => PgPool } };
   try {
     pg = (await import("pg" as string)) as typeof pg;
   } catch {
@@ -117,32 +138,18 @@ async function openStorage(config: Config): Promise<Storage> {
   return PostgresStorage.open(new pg.default.Pool({ connectionString: config.databaseUrl, max: PG_POOL_SIZE }));
 }
 
-/** Calls `stop` on SIGTERM and SIGINT (through Deno's own API on Deno, whose node:process does not deliver them). */
-function onSignals(stop: (signal: string) => void): void {
-  const deno = (globalThis as { Deno?: { addSignalListener(s: string, f: () => void): void } }).Deno;
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    if (deno) deno.addSignalListener(signal, () => stop(signal));
-    else process.on(signal, () => stop(signal));
-  }
-}
-
-/** The rate limit of one of `workers` processes: each gets its share, so a token's limit holds across them. */
-function _share(config: Config): RateLimitConfig | null {
-  const limit = parseRateLimit(config.rateLimit);
-  if (!limit || config.workers === 1) return limit;
-  return { requests: Math.max(1, Math.floor(limit.requests / config.workers)), windowMs: limit.windowMs, burst: Math.max(1, Math.floor(limit.burst / config.workers)) };
-}
-
 /**
  * Builds the app. `role` "all" serves HTTP and runs syncs and webhook deliveries (WORKERS=1); with several
  * workers, the "primary" runs syncs and deliveries (one process, so each run and event has one executor)
  * and the "worker"s serve HTTP on the shared port.
  */
-async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger) {
+async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger): Promise<{ app: App; storage: Storage }> {
   const dataDir = resolve(config.dataDir);
+  checkSourcesFile(dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
-    storage, logger, uploadLimit: config.uploadLimit, rateLimit: _share(config),
+    storage, logger, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
+    pdfFonts: readPdfFontFiles(),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
     executeSyncs: role !== "worker",
     webhooks: {
@@ -151,117 +158,94 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
       allowPrivate: config.webhookAllowPrivate,
     },
   });
-  return { app, storage, dataDir };
+  return { app, storage };
 }
 
-/** Starts node:http for the app; resolves with the URL once listening. */
-async function listen(config: Config, app: App, storage: Storage, logger: Logger, logListening: boolean): Promise<string> {
-  const server = createServer(
-    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
-    toNodeListener(app.handle),
-  );
-  let stopping = false;
-  onSignals((signal) => {
-    if (stopping) return;
-    stopping = true;
+/** Serves HTTP in this process; on SIGTERM/SIGINT drains, stops background work and exits 0. */
+async function serveHttp(config: Config, app: App, storage: Storage, logger: Logger): Promise<string> {
+  const listener = await listenHttp(toNodeListener(app.handle), config);
+  onStopSignal((signal) => {
     logger.info("shutting down", { signal });
     app.drain();
-    const timer = setTimeout(() => {
-      logger.warn("grace period over, closing connections");
-      server.closeAllConnections();
-    }, config.shutdownGraceMs);
-    timer.unref();
-    server.close(async () => {
+    void listener.close(config.shutdownGraceMs, () => logger.warn("grace period over, closing connections")).then(async () => {
       await app.close();
       await storage.close();
       logger.info("stopped");
       process.exit(0);
     });
-    server.closeIdleConnections();
   });
-  await new Promise<void>((done) => server.listen(config.port, config.host, done));
-  const addr = server.address();
-  const port = typeof addr === "object" && addr ? addr.port : config.port;
-  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-  if (logListening) logger.info("listening", { url, data_dir: resolve(config.dataDir) });
-  return url;
+  return listener.url;
+}
+
+/** Seeds the demo tenant: a token with every scope and the sample invoices in its inbox; returns the token. */
+async function seedDemo(storage: Storage, dataDir: string): Promise<string> {
+  const { token } = await createToken(storage, DEMO_TENANT, SCOPES.join(","), undefined);
+  seedDemoInbox(dataDir, DEMO_TENANT);
+  return token;
+}
+
+/** The first-start banner: the demo token as a line to paste (on stderr, once; it is never logged). */
+function _demoBanner(token: string, url: string): string {
+  return `\nDemo tenant "${DEMO_TENANT}" is ready with sample invoices. Its token is shown once; paste this into your shell:\n\n` +
+    `export TOKEN=${token}\n\nThen try:\n\n  curl -s -H "X-API-Token: $TOKEN" ${url}/api/v1/documents\n\n`;
 }
 
 async function serve(config: Config): Promise<void> {
   const logger = createJsonLogger(config.logLevel, (line) => void process.stdout.write(line));
-  const isDeno = "Deno" in globalThis;
-  if (config.workers > 1 && isDeno) throw new RangeError("WORKERS > 1 needs node:cluster, which Deno does not provide");
-  if (config.workers > 1 && !cluster.isPrimary) {
+  if (config.workers > 1 && "Deno" in globalThis) throw new RangeError("WORKERS > 1 needs node:cluster, which Deno does not provide");
+  if (config.workers > 1 && isClusterWorker()) {
     const { app, storage } = await buildApp(config, "worker", logger);
-    await listen(config, app, storage, logger, false);
+    try {
+      await serveHttp(config, app, storage, logger);
+    } catch (e) {
+      if (e instanceof ListenError) process.exit(LISTEN_FAILED); // the primary says why, once
+      throw e;
+    }
     return;
   }
   const dataDir = resolve(config.dataDir);
-  const dirIsNew = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   const { app, storage } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger);
-  // New: an empty data directory, or with PostgreSQL a database without tenants.
-  const isNew = config.databaseUrl ? (await storage.tenants()).length === 0 : dirIsNew;
-  const demoToken = config.demo ?? isNew ? await seedDemo(storage, dataDir) : null;
-  let url: string;
-  if (config.workers === 1) url = await listen(config, app, storage, logger, true);
-  else url = await forkWorkers(config, app, storage, logger);
+  const url = config.workers === 1 ? await serveHttp(config, app, storage, logger) : await forkWorkers({
+    workers: config.workers, host: config.host, logger,
+    async onStopped(listenFailed) {
+      await app.close();
+      await storage.close();
+      if (listenFailed) _fail(listenErrorMessage("EADDRINUSE", config)!, EXIT_FAILURE); // the workers' only listen failure worth a line
+      logger.info("stopped");
+      process.exit(0);
+    },
+  });
+  logger.info("listening", { url, data_dir: dataDir, ...(config.workers > 1 ? { workers: config.workers } : {}) });
+  // New: storage without tenants (an empty data directory, or a database without tenants). Seeded only once
+  // listening, so that a start that fails (port in use) does not use up the demo token that nobody saw.
+  const isNew = (await storage.tenants()).length === 0;
+  const demoToken = (config.demo ?? isNew) ? await seedDemo(storage, dataDir) : null;
   await app.sync.resume();
   app.sync.start(SYNC_POLL_MS);
   app.webhooks?.start(WEBHOOK_POLL_MS);
   if (demoToken) {
     await app.sync.request(storage.tenant(DEMO_TENANT), null);
-    // The token is shown once, on stderr, like `token create` does; it is never logged.
-    process.stderr.write(`\nDemo tenant "${DEMO_TENANT}" is ready. Its token (shown once):\n\n  ${demoToken}\n\nTry:\n\n  curl -s -H 'X-API-Token: ${demoToken}' ${url}/api/v1/documents\n\n`);
+    process.stderr.write(_demoBanner(demoToken, url));
+  } else if ((await storage.tokens.list()).length === 0) {
+    logger.warn("no API token exists yet: create one with `npm run token -- create --tenant acme --scopes documents:read,documents:write` (all scopes: npm run token -- --help)");
   }
-}
-
-/** The primary of WORKERS > 1: forks the HTTP workers, restarts a worker that dies, stops them all on SIGTERM. */
-async function forkWorkers(config: Config, app: App, storage: Storage, logger: Logger): Promise<string> {
-  let stopping = false;
-  const listening = new Promise<string>((resolve) => {
-    cluster.once("listening", (_w, address) => {
-      const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-      resolve(`http://${host}:${address.port}`);
-    });
-  });
-  cluster.on("exit", (worker, code, signal) => {
-    if (stopping) return;
-    logger.error("worker died, starting another", { worker: worker.id, code, signal });
-    cluster.fork();
-  });
-  for (let i = 0; i < config.workers; i++) cluster.fork();
-  onSignals(async (signal) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info("shutting down", { signal });
-    const exits = Object.values(cluster.workers ?? {}).map((w) => new Promise<void>((done) => {
-      if (!w || w.isDead()) return done();
-      w.once("exit", () => done());
-      w.process.kill("SIGTERM");
-    }));
-    await Promise.all(exits);
-    await app.close();
-    await storage.close();
-    logger.info("stopped");
-    process.exit(0);
-  });
-  const url = await listening;
-  logger.info("listening", { url, data_dir: resolve(config.dataDir), workers: config.workers });
-  return url;
 }
 
 async function main(): Promise<void> {
-  const { positional, flags } = parseArgs(process.argv.slice(2));
+  const command = parseCommand(process.argv.slice(2));
+  if (command.kind === "help") return void process.stdout.write(_usage(command.topic));
+  if (command.kind === "error") _fail(`${command.message}\n\n${_usage(command.topic)}`);
   let config: Config;
   try {
-    config = loadConfig(process.env, flags);
+    config = loadConfig(process.env, command.flags);
   } catch (e) {
-    _fail((e as Error).message);
+    _fail(`${(e as Error).message} (see --help)`);
   }
-  const cmd = positional[0] ?? "serve";
-  if (cmd === "serve") await serve(config);
-  else if (cmd === "token") await tokenCommand(positional.slice(1), flags, config);
-  else _fail(`Unknown command: ${cmd} (serve, token)`);
+  if (command.kind === "serve") await serve(config);
+  else await tokenCommand(command, config);
 }
 
-main().catch((e: unknown) => _fail(e instanceof RangeError || e instanceof TypeError ? e.message : String((e as Error).stack ?? e)));
+main().catch((e: unknown) => {
+  if (e instanceof ListenError) _fail(e.message, EXIT_FAILURE);
+  _fail(e instanceof RangeError || e instanceof TypeError ? e.message : String((e as Error).stack ?? e), EXIT_FAILURE);
+});

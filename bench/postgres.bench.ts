@@ -123,7 +123,7 @@ function fields(i: number): DocumentFields {
 /** The document JSON with @PLACEHOLDERS@ that the SQL fills in per row, so both stores hold the same JSON. */
 function templateJson(): string {
   const doc: DocumentRecord = {
-    id: "@ID@", source: "inbox", external_id: "@EXT@", ...fields(0),
+    id: "@ID@", source: "inbox", external_id: "@EXT@", ...fields(0), ksef_number: null,
     type: "@TYPE@" as DocumentRecord["type"], number: "@NUM@", issue_date: "@DATE@", seller: SELLER,
     xml_available: true, sha256: "@SHA@", size: 31_185, received_at: "@AT@", synced_at: "@AT@", updated_at: "@AT@",
   };

@@ -36,7 +36,7 @@ async function seed(pool: pg.Pool): Promise<void> {
     id: "doc_00000000000000000000000000", source: "inbox", external_id: "E0", type: "invoice", format: "ksef-fa3",
     number: "FV/2024/03/000001", issue_date: "2024-03-01", currency: "PLN", seller: { name: "Handel Kraków Sp. z o.o.", tax_id: TOP },
     buyer: { name: "IT Serwis Poznań S.A.", tax_id: "B1" }, totals: { net: "1000.00", tax: "230.00", gross: "1230.00" },
-    xml_available: true, sha256: "0".repeat(64), size: 10000, received_at: null, synced_at: "2024-01-01T00:00:00.000Z", updated_at: "2024-01-01T00:00:00.000Z",
+    ksef_number: null, xml_available: true, sha256: "0".repeat(64), size: 10000, received_at: null, synced_at: "2024-01-01T00:00:00.000Z", updated_at: "2024-01-01T00:00:00.000Z",
   });
   const c = await pool.connect();
   try {

@@ -15,6 +15,7 @@ import { createApp } from "../lib/app.ts";
 import { toNodeListener } from "../lib/http/node_adapter.ts";
 import { createJsonLogger } from "../lib/observe/log.ts";
 import { FileStorage } from "../storage/file/store.ts";
+import { readPdfFontFiles } from "../storage/fonts/font_files.ts";
 
 // The same socket settings as server.ts, so that the app child differs from `npm start` only in its flags.
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -26,7 +27,7 @@ const write = (line: string): void => void process.stdout.write(line);
 async function appListener(dataDir: string): Promise<{ listener: RequestListener; info: Record<string, unknown> }> {
   const t0 = performance.now();
   const storage = new FileStorage(dataDir);
-  const app = await createApp({ storage, logger: createJsonLogger("warn", write), rateLimit: null, anonymousLimit: null });
+  const app = await createApp({ storage, logger: createJsonLogger("warn", write), rateLimit: null, anonymousLimit: null, pdfFonts: readPdfFontFiles() });
   // server.ts logs "listening" first and resumes sync runs after, which opens every tenant's store. Here
   // resume comes first, so that the startup figure is the time until requests are served at full speed.
   await app.sync.resume();

@@ -8,11 +8,14 @@
  */
 import { createCursorCodec } from "./api/cursor.ts";
 import { documentRoutes } from "./api/documents/routes.ts";
+import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 import type { ApiRoute, AppServices, Context } from "./api/context.ts";
 import { createDocsPage } from "./api/docs/docs_route.ts";
+import { InvoiceJsonCache } from "./api/invoice_expand.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
 import { PageCache } from "./api/page_cache.ts";
 import { submissionRoutes } from "./api/submissions/routes.ts";
+import { deliveryRoutes } from "./api/webhooks/deliveries.ts";
 import { syncRoutes } from "./api/sync/routes.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
 import type { SourceFactory } from "./contracts/document_source.ts";
@@ -63,6 +66,8 @@ export interface AppOptions {
   nodeId?: string;
   /** False when another process runs the sync runs this app records (WORKERS > 1); default true. */
   executeSyncs?: boolean;
+  /** The TrueType files PDFs are drawn with (storage/fonts/font_files.ts reads the shipped ones); without them `/pdf` answers 500. */
+  pdfFonts?: PdfFontFiles;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
   webhooks?: { transport?: WebhookTransport; schedule?: readonly number[]; allowPrivate?: boolean; random?: () => number };
 }
@@ -99,10 +104,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
     pages: new PageCache(),
+    invoices: new InvoiceJsonCache(),
+    pdfFonts: options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts),
   };
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes];
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes, ...deliveryRoutes];
   const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
   const openapi = JSON.stringify(openapiDoc);
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
@@ -137,7 +144,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
     const route = m.data;
     if (route.scope === null) return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });
-    const granted = requireScope(token, route.scope);
+    const granted = requireScope(token, route.scope, req);
     // Errors up to here and in reading the body are not kept for the key (API.md §7: before execution).
     const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
     const body = await readRequestBody(req, route.body, services.limits);

@@ -27,20 +27,35 @@ export interface Config {
   shutdownGraceMs: number;
 }
 
-const SETTINGS = {
-  host: { env: "HOST", flag: "--host", def: "127.0.0.1" },
-  port: { env: "PORT", flag: "--port", def: "8080" },
-  dataDir: { env: "DATA_DIR", flag: "--data", def: "./data" },
-  databaseUrl: { env: "DATABASE_URL", flag: "--database-url", def: "" },
-  workers: { env: "WORKERS", flag: "--workers", def: "1" },
-  demo: { env: "DEMO", flag: "--demo", def: "" },
-  uploadLimit: { env: "UPLOAD_LIMIT", flag: "--upload-limit", def: "10MiB" },
-  rateLimit: { env: "RATE_LIMIT", flag: "--rate-limit", def: "600/min,burst=100" },
-  webhookAllowPrivate: { env: "WEBHOOK_ALLOW_PRIVATE", flag: "--webhook-allow-private", def: "" },
-  webhookRetrySchedule: { env: "WEBHOOK_RETRY_SCHEDULE", flag: "--webhook-retry-schedule", def: "5s,5m,30m,2h,5h,10h,14h,20h,24h" },
-  logLevel: { env: "LOG_LEVEL", flag: "--log-level", def: "info" },
-  shutdownGrace: { env: "SHUTDOWN_GRACE", flag: "--shutdown-grace", def: "10s" },
-} as const;
+/** One setting: its variable, its flag, the flag's value placeholder, its default and what it does (for --help). */
+export interface Setting {
+  env: string;
+  flag: string;
+  arg: string;
+  def: string;
+  /** The default as --help shows it, when `def` is empty. */
+  shown?: string;
+  help: string;
+}
+
+/** Every setting of API.md §11, in the order --help lists them. */
+export const SETTINGS = {
+  host: { env: "HOST", flag: "--host", arg: "ADDR", def: "127.0.0.1", help: "listen address" },
+  port: { env: "PORT", flag: "--port", arg: "N", def: "8080", help: "listen port (0 = any free port; the chosen one is logged)" },
+  dataDir: { env: "DATA_DIR", flag: "--data", arg: "DIR", def: "./data", help: "storage root, including inbox/<tenant>/" },
+  databaseUrl: { env: "DATABASE_URL", flag: "--database-url", arg: "URL", def: "", shown: "unset", help: "keep everything in PostgreSQL instead (needs `npm install pg`)" },
+  workers: { env: "WORKERS", flag: "--workers", arg: "N", def: "1", help: "HTTP processes serving the data directory (Node only)" },
+  demo: { env: "DEMO", flag: "--demo", arg: "on|off", def: "", shown: "on if new", help: "seed a demo tenant, token and invoices (on when DATA_DIR is new and empty)" },
+  uploadLimit: { env: "UPLOAD_LIMIT", flag: "--upload-limit", arg: "SIZE", def: "10MiB", help: "multipart body limit" },
+  rateLimit: { env: "RATE_LIMIT", flag: "--rate-limit", arg: "SPEC", def: "600/min,burst=100", help: "per-token limit, or off" },
+  webhookAllowPrivate: { env: "WEBHOOK_ALLOW_PRIVATE", flag: "--webhook-allow-private", arg: "on|off", def: "", shown: "off", help: "allow http: and private/loopback webhook targets (development)" },
+  webhookRetrySchedule: { env: "WEBHOOK_RETRY_SCHEDULE", flag: "--webhook-retry-schedule", arg: "LIST", def: "5s,5m,30m,2h,5h,10h,14h,20h,24h", help: "delays between delivery attempts" },
+  logLevel: { env: "LOG_LEVEL", flag: "--log-level", arg: "LEVEL", def: "info", help: "JSON lines on stdout: debug, info, warn, error" },
+  shutdownGrace: { env: "SHUTDOWN_GRACE", flag: "--shutdown-grace", arg: "DURATION", def: "10s", help: "how long in-flight requests may finish after SIGTERM" },
+} as const satisfies Record<string, Setting>;
+
+/** Flags that may stand alone, meaning "on" (`--demo`, `--webhook-allow-private`); the next word is their value only when it is on/off-like. */
+export const SWITCH_FLAGS: ReadonlySet<string> = new Set([SETTINGS.demo.flag, SETTINGS.webhookAllowPrivate.flag, "--help"]);
 
 /** Parses "10MiB", "512KiB", "1MB", "1048576" into bytes. */
 export function parseSize(text: string): number {
@@ -51,6 +66,8 @@ export function parseSize(text: string): number {
   return Math.floor(Number(m[1]) * mult);
 }
 
+const _SWITCH_VALUE = /^(1|true|on|yes|0|false|off|no)$/i;
+
 function _bool(text: string, name: string): boolean | null {
   if (text === "") return null;
   if (/^(1|true|on|yes)$/i.test(text)) return true;
@@ -58,19 +75,22 @@ function _bool(text: string, name: string): boolean | null {
   throw new RangeError(`${name} must be on or off, not ${text}`);
 }
 
-/** Splits argv into positional words and `--flag value` / `--flag=value` / bare `--flag` options. */
-export function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string> } {
+/**
+ * Splits argv into positional words and `--flag value` / `--flag=value` / bare `--flag` options;
+ * `-h` is `--help`, and the `switches` never take the next word as their value.
+ */
+export function parseArgs(argv: string[], switches: ReadonlySet<string> = SWITCH_FLAGS): { positional: string[]; flags: Map<string, string> } {
   const positional: string[] = [];
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = argv[i] === "-h" ? "--help" : argv[i]!;
     if (!a.startsWith("--")) {
       positional.push(a);
       continue;
     }
     const eq = a.indexOf("=");
     if (eq > 0) flags.set(a.slice(0, eq), a.slice(eq + 1));
-    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) flags.set(a, argv[++i]!);
+    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--") && (!switches.has(a) || _SWITCH_VALUE.test(argv[i + 1]!))) flags.set(a, argv[++i]!);
     else flags.set(a, "true");
   }
   return { positional, flags };

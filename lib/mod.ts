@@ -33,6 +33,7 @@ export { MultipartError } from "./formats/multipart/errors.ts";
 export type * from "./formats/invoice/model.ts";
 export { addDecimals, compareDecimals, negateDecimal, parseDecimal, sumDecimals } from "./formats/invoice/decimal.ts";
 export { DEFAULT_MULTIPART_LIMITS, MultipartParser, parseBoundary, parseMultipart, type MultipartLimits, type MultipartPart } from "./formats/multipart/parse.ts";
+export { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 export { renderInvoicePdf, type RenderedPdf, type RenderOptions } from "./formats/pdf/invoice_pdf.ts";
 export { encodeQr, type QrCode } from "./formats/pdf/qr.ts";
 export { ksefVerificationLink } from "./formats/pdf/ksef_link.ts";

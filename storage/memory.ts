@@ -9,10 +9,11 @@ import type { TokenRecord } from "../lib/contracts/tokens.ts";
 import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/contracts/record_json.ts";
 import { encodeOrdinalId } from "../lib/contracts/ids.ts";
 import type {
-  BlobInfo, ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
+  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
   IdempotencyTag, RawChange, Storage, Stored, StoredBlob, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore,
-  UpsertOutcome, WebhookRecord,
+  Redelivery, UpsertOutcome, WebhookRecord,
 } from "../lib/contracts/storage.ts";
+import { attemptPage, keptAttempts } from "../lib/contracts/delivery_log.ts";
 import { dayNumber, matchesFilter } from "../lib/contracts/document_filter.ts";
 import { selectPage } from "../lib/contracts/page_selection.ts";
 import { LocalLeases } from "../lib/contracts/local_leases.ts";
@@ -47,6 +48,8 @@ class _MemoryTenant implements TenantStore {
   #idem = new Map<string, IdempotencyRecord>();
   #webhooks: WebhookRecord[] = [];
   #delivery = new Map<string, DeliveryState>();
+  #attempts = new Map<string, { log: DeliveryAttempt[]; seq: number }>();
+  #redeliveries = new Map<string, Redelivery[]>();
 
   #change(c: Collection, json: string | Uint8Array, first: boolean): void {
     const raw = this.#raw[c];
@@ -86,12 +89,13 @@ class _MemoryTenant implements TenantStore {
       const unchanged = input.xml
         ? old.xml_available && old.sha256 === input.xml.sha256
         : old.xml_available || sameFields(fieldsOf(old), input.fields);
-      if (unchanged) return { document: old, outcome: "unchanged" };
+      if (unchanged && (input.ksef_number == null || input.ksef_number === old.ksef_number)) return { document: old, outcome: "unchanged" };
     }
     const at = old ? index : this.#docs.length;
     const doc: DocumentRecord = {
       id: old?.id ?? encodeOrdinalId("doc", Date.parse(now), at),
       source: input.source, external_id: input.external_id, ...input.fields,
+      ksef_number: input.ksef_number ?? old?.ksef_number ?? null,
       xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
       received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
     };
@@ -148,7 +152,7 @@ class _MemoryTenant implements TenantStore {
     if (active) return { run: structuredClone(active), created: false };
     const run: SyncRunRecord = {
       id: encodeOrdinalId("sync", Date.parse(now), this.#runs.length), source, status: "queued", requested_at: now,
-      started_at: null, finished_at: null, counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null,
+      started_at: null, finished_at: null, counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null,
     };
     this.#runs.push(run);
     this.#change("runs", JSON.stringify(run), true);
@@ -227,6 +231,26 @@ class _MemoryTenant implements TenantStore {
   }
   async saveDeliveryState(id: string, state: DeliveryState) {
     this.#delivery.set(id, structuredClone(state));
+  }
+  async appendDeliveryAttempt(id: string, attempt: Omit<DeliveryAttempt, "seq">) {
+    const kept = this.#attempts.get(id) ?? { log: [], seq: 0 };
+    const added = { seq: ++kept.seq, ...structuredClone(attempt) };
+    kept.log.push(added);
+    kept.log = keptAttempts(kept.log, added);
+    this.#attempts.set(id, kept);
+  }
+  async deliveryAttempts(id: string, after: number, limit: number, notBefore: string) {
+    return structuredClone(attemptPage(this.#attempts.get(id)?.log ?? [], after, limit, notBefore));
+  }
+  async requestRedelivery(id: string, request: Redelivery) {
+    const queue = this.#redeliveries.get(id) ?? [];
+    if (!queue.some((r) => r.event_id === request.event_id)) queue.push(structuredClone(request));
+    this.#redeliveries.set(id, queue);
+  }
+  async takeRedeliveries(id: string) {
+    const queue = this.#redeliveries.get(id) ?? [];
+    this.#redeliveries.delete(id);
+    return queue.sort((a, b) => a.requested_at.localeCompare(b.requested_at));
   }
 }
 

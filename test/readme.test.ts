@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { startChild, waitForOutput } from "./support/child.ts";
 
 const ROOT = join(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -53,5 +55,96 @@ describe("README", () => {
     const r = run(code);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^401 UNAUTHENTICATED/);
+  });
+
+  test("the verify-webhook example accepts the server's own signatures and refuses tampered, foreign and old ones", () => {
+    const code = examples().get("verify-webhook");
+    assert.ok(code, "example present");
+    const driver = `
+import { generateWebhookSecret, webhookHeaders } from "./lib/jobs/webhooks/signature.ts";
+const secret = generateWebhookSecret();
+const body = '{"type":"document.created","timestamp":"2026-11-21T23:25:01.123Z","data":{}}';
+const now = Math.floor(Date.now() / 1000);
+const headers = { ...webhookHeaders(secret, "evt_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T", now, body) };
+console.log([
+  verifyWebhook(secret, headers, body),
+  verifyWebhook(secret, headers, body.replace("created", "updated")),
+  verifyWebhook(generateWebhookSecret(), headers, body),
+  verifyWebhook(secret, { ...webhookHeaders(secret, "evt_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T", now - 600, body) }, body),
+  verifyWebhook(secret, { ...headers, "webhook-signature": "v1,AAAA " + headers["webhook-signature"] }, body),
+].join(" "));
+`;
+    const r = run(code + driver);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), "true false false false true");
+  });
+
+  test("the curl tour runs line by line against a fresh server, every line succeeding", { timeout: 60_000 }, async () => {
+    const tour = /## A tour with curl[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(tour, "tour present");
+    // A receiver on 127.0.0.1 stands in for https://example.com/hook (tests reach no other host).
+    const received: string[] = [];
+    const waiting: { until: () => boolean; done: () => void }[] = [];
+    /** Resolves once what the receiver got satisfies `until`. */
+    const deliveries = (until: () => boolean): Promise<void> => new Promise((done) => (until() ? done() : waiting.push({ until, done })));
+    const receiver = createServer((req, res) => {
+      req.resume().on("end", () => {
+        received.push(String(req.headers["webhook-id"]));
+        for (const w of waiting) if (w.until()) w.done();
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    const data = mkdtempSync(join(tmpdir(), "tour-data-"));
+    const cwd = mkdtempSync(join(tmpdir(), "tour-cwd-"));
+    symlinkSync(join(ROOT, "storage"), join(cwd, "storage")); // -F xml=@storage/demo/… as from the project root
+    const server = await startChild(["--data", data, "--webhook-allow-private", "on"]);
+    const shell = spawn("bash", ["--norc", "--noprofile"], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    try {
+      const [, token] = await waitForOutput(server, /\nexport TOKEN=(itk_[A-Za-z0-9_-]+)\n/);
+      // The only changes: the server's real address and the local receiver.
+      const lines = tour.replaceAll("http://127.0.0.1:8080", server.url).replaceAll("https://example.com/hook", hook).split("\n").filter((l) => l.trim() !== "");
+      let out = "";
+      let err = "";
+      shell.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      shell.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      /** Runs one line in the shell; resolves with its exit code, output and error output. */
+      const runLine = (line: string, i: number): Promise<{ code: number; output: string; errors: string }> => {
+        const start = out.length, errStart = err.length;
+        const marker = `__line_${i}_done__`;
+        return new Promise((resolve, reject) => {
+          const onData = (): void => {
+            const m = new RegExp(`${marker} (\\d+)\\n`).exec(out.slice(start));
+            if (!m) return;
+            shell.stdout.off("data", onData);
+            resolve({ code: Number(m[1]), output: out.slice(start, start + m.index), errors: err.slice(errStart) });
+          };
+          shell.stdout.on("data", onData);
+          shell.once("exit", () => reject(new Error(`the shell exited at: ${line}`)));
+          shell.stdin.write(`${line}\necho; echo "${marker} $?"\n`);
+        });
+      };
+      await runLine(`export TOKEN=${token}`, -1);
+      for (const [i, line] of lines.entries()) {
+        // Retrying a delivery needs one: wait for the first to reach the receiver (the worker polls every 250 ms).
+        if (line.startsWith("EVT=")) await deliveries(() => received.length > 0);
+        const r = await runLine(line, i);
+        assert.equal(r.code, 0, `${line}\n${r.output}${r.errors}`);
+        assert.equal(r.errors, "", line);
+        assert.doesNotMatch(r.output, /"error":\{"code"/, line);
+        if (line.includes("/retry")) {
+          const id = (JSON.parse(r.output) as { event_id: string }).event_id;
+          await deliveries(() => received.filter((x) => x === id).length === 2); // the retried event arrives once more
+        }
+      }
+    } finally {
+      shell.stdin.end();
+      server.child.kill("SIGTERM");
+      await server.exited;
+      await new Promise<void>((r) => receiver.close(() => r()));
+      rmSync(data, { recursive: true, force: true });
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });

@@ -5,11 +5,13 @@
  */
 import type { Scope, TokenRecord } from "../auth/tokens.ts";
 import type { CursorCodec } from "./cursor.ts";
+import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
 import type { Logger } from "../observe/log.ts";
 import type { MultipartPart } from "../formats/multipart/parse.ts";
 import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.ts";
 import type { SyncRunner } from "../jobs/sync_runner.ts";
 import type { PageCache } from "./page_cache.ts";
+import type { InvoiceJsonCache } from "./invoice_expand.ts";
 import type { ApiRequest, ApiResponse } from "../http/types.ts";
 
 /** Shared services of the app, built once from its options. */
@@ -22,8 +24,12 @@ export interface AppServices {
   limits: { jsonBytes: number; uploadBytes: number };
   /** Serialised feed pages, valid while their feed does not change. */
   pages: PageCache;
+  /** Invoice JSON by XML SHA-256, for the `invoice` object (API.md §4.6). */
+  invoices: InvoiceJsonCache;
   /** Allow plain http and private, loopback and link-local webhook targets (development and tests). */
   webhookAllowPrivate: boolean;
+  /** The fonts PDFs are drawn with, parsed once; null when the app was given none. */
+  pdfFonts: PdfFonts | null;
 }
 
 /** The context of any request. */

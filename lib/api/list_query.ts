@@ -52,6 +52,16 @@ function _taxId(q: URLSearchParams, name: string): string | undefined {
   return v;
 }
 
+// The KsefNumber schema of KSeF's open-api.json (35 characters; 36 accepted for KSeF 1.0 numbers).
+const KSEF_NUMBER = /^([1-9](\d[1-9]|[1-9]\d)\d{7})-(20[2-9][0-9]|2[1-9]\d{2}|[3-9]\d{3})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-([0-9A-F]{6})-?([0-9A-F]{6})-([0-9A-F]{2})$/;
+
+function _ksefNumber(q: URLSearchParams): string | undefined {
+  const v = q.get("ksef_number");
+  if (v === null) return undefined;
+  if (!KSEF_NUMBER.test(v)) throw badRequest("ksef_number", "invalid_value", "ksef_number must be a KSeF number, e.g. 5265877635-20250826-0100001AF629-AF");
+  return v;
+}
+
 /** The filters of API.md §4.1 and a canonical key for binding cursors to them. */
 export function parseFilter(q: URLSearchParams): { filter: DocumentFilter; filterKey: string } {
   const filter: DocumentFilter = {};
@@ -69,6 +79,8 @@ export function parseFilter(q: URLSearchParams): { filter: DocumentFilter; filte
   if (buyer !== undefined) filter.buyer_tax_id = buyer;
   const xml = _oneOf(q, "xml_available", ["true", "false"] as const);
   if (xml) filter.xml_available = xml === "true";
+  const ksef = _ksefNumber(q);
+  if (ksef !== undefined) filter.ksef_number = ksef;
   const filterKey = JSON.stringify(Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : 1)));
   return { filter, filterKey };
 }

@@ -14,18 +14,21 @@ import { renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 
 /** Bump when the renderer's output changes, so kept renderings are made anew. */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 /** The PDF download of the invoice whose XML blob is `sha256`, or null when that XML is missing. */
-export async function pdfResponse(ctx: Context, sha256: string, filename: string): Promise<ApiResponse | null> {
+export async function pdfResponse(ctx: Context, sha256: string, filename: string, ksefNumber: string | null = null): Promise<ApiResponse | null> {
   const lang = ctx.req.query.get("lang");
   if (lang !== null && lang !== "pl" && lang !== "en") throw badRequest("lang", "invalid_value", "lang must be pl or en");
-  const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}`;
+  const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}${ksefNumber ? `-${ksefNumber}` : ""}`;
   let pdf = await ctx.tenant.getDerived(key);
   if (!pdf) {
     const xml = await ctx.tenant.getBlob(sha256);
     if (!xml) return null;
-    const rendered = renderInvoicePdf(readInvoiceXml(await xml.bytes()), { ...(lang ? { lang } : {}), xmlSha256: sha256 });
+    const fonts = ctx.app.pdfFonts;
+    // A programmer mistake (createApp without pdfFonts), answered 500 like any other.
+    if (fonts === null) throw new Error("Cannot render a PDF: the app was created without pdfFonts");
+    const rendered = renderInvoicePdf(readInvoiceXml(await xml.bytes()), { fonts, ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) });
     if (rendered.missingGlyphs.length > 0) {
       ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
     }

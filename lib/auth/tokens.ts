@@ -63,3 +63,17 @@ export function parseScopes(csv: string): Scope[] {
 export function isTokenUsable(t: TokenRecord, nowMs: number): boolean {
   return t.revoked_at === null && (t.expires_at === null || Date.parse(t.expires_at) > nowMs);
 }
+
+/** A new token for `tenant` at `nowMs`: the string to hand out once, and the record to store (expiring after `expiresInMs`, or never). */
+export function mintToken(tenant: string, scopes: Scope[], nowMs: number, expiresInMs: number | null): { token: string; record: TokenRecord } {
+  const t = generateToken();
+  return {
+    token: t.token,
+    record: {
+      key_id: t.keyId, tenant, secret_sha256: t.secretSha256, scopes,
+      created_at: new Date(nowMs).toISOString(),
+      expires_at: expiresInMs === null ? null : new Date(nowMs + expiresInMs).toISOString(),
+      revoked_at: null,
+    },
+  };
+}

@@ -28,6 +28,7 @@ export function matchesFilter(d: DocumentRecord, f: DocumentFilter): boolean {
   if (f.xml_available !== undefined && d.xml_available !== f.xml_available) return false;
   if (f.seller_tax_id !== undefined && d.seller?.tax_id !== f.seller_tax_id) return false;
   if (f.buyer_tax_id !== undefined && d.buyer?.tax_id !== f.buyer_tax_id) return false;
+  if (f.ksef_number !== undefined && (d.ksef_number ?? null) !== f.ksef_number) return false;
   if (f.issue_date_from !== undefined && (d.issue_date === null || d.issue_date < f.issue_date_from)) return false;
   if (f.issue_date_to !== undefined && (d.issue_date === null || d.issue_date > f.issue_date_to)) return false;
   return true;

@@ -14,6 +14,8 @@ export interface SourceItem {
   xml: Uint8Array | null;
   /** Metadata in the document JSON's shape (API.md §4.5) when there is no XML yet. */
   metadata: Record<string, unknown> | null;
+  /** The number KSeF assigned to the document, when the source knows it. */
+  ksef_number?: string | null;
   /** Set when the source could not read the item; the run counts it as failed. */
   error?: { code: string; message: string };
   /** The item is stored: the source may move past it. */
@@ -22,12 +24,18 @@ export interface SourceItem {
   reject(): Promise<void>;
 }
 
+/** What a run offers a source besides the abort signal. */
+export interface PullContext {
+  /** The source waits out a limit until `until` (ms since epoch), or has stopped waiting (null); the run shows it. */
+  waiting(until: number | null): Promise<void>;
+}
+
 /** A source of documents for one tenant. */
 export interface DocumentSource {
   /** The name clients use in `{"source": …}` and that documents carry. */
   readonly name: string;
-  /** Items since the last acknowledged one. Throwing fails the run (UPSTREAM_ERROR). */
-  pull(signal: AbortSignal): AsyncIterable<SourceItem>;
+  /** Items since the last acknowledged one. Throwing fails the run (UPSTREAM_ERROR, or a SourceError's own code). */
+  pull(signal: AbortSignal, context?: PullContext): AsyncIterable<SourceItem>;
 }
 
 /** Makes the sources of a tenant; the first is the default. */

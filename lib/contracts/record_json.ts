@@ -16,7 +16,7 @@ export function documentJson(d: DocumentRecord): string {
   return JSON.stringify({
     id: d.id, source: d.source, external_id: d.external_id,
     format: d.format, type: d.type, number: d.number, issue_date: d.issue_date, currency: d.currency,
-    seller: d.seller, buyer: d.buyer, totals: d.totals,
+    seller: d.seller, buyer: d.buyer, totals: d.totals, ksef_number: d.ksef_number ?? null,
     xml_available: d.xml_available, sha256: d.sha256, size: d.size,
     received_at: d.received_at, synced_at: d.synced_at, updated_at: d.updated_at,
     links: { self, xml: `${self}/xml`, pdf: `${self}/pdf` },
@@ -39,7 +39,7 @@ export function submissionJson(s: SubmissionRecord): string {
 export function runJson(r: SyncRunRecord): Record<string, unknown> {
   return {
     id: r.id, source: r.source, status: r.status, requested_at: r.requested_at, started_at: r.started_at, finished_at: r.finished_at,
-    counts: r.counts, errors: r.errors, ...(r.status === "failed" ? { error: r.error } : {}),
+    waiting_until: r.waiting_until ?? null, counts: r.counts, errors: r.errors, ...(r.status === "failed" ? { error: r.error } : {}),
     links: { self: `/api/v1/documents/sync/${r.id}` },
   };
 }
@@ -52,14 +52,19 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
     number: inv.number,
     issue_date: inv.issue_date,
     currency: inv.currency,
-    seller: { name: inv.seller.name, tax_id: inv.seller.tax_id },
-    buyer: { name: inv.buyer.name, tax_id: inv.buyer.tax_id },
+    seller: { name: inv.seller.name, tax_id: _taxId(inv.seller) },
+    buyer: { name: inv.buyer.name, tax_id: _taxId(inv.buyer) },
     totals: { net: inv.totals.net, tax: inv.totals.tax, gross: inv.totals.gross },
   };
 }
 
 const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+
+/** The party's VAT id (BT-31), else its first other tax id (BT-32); the same rule as partyTaxId of formats/invoice/read.ts. */
+function _taxId(p: Invoice["seller"]): string | null {
+  return p.tax_id?.value ?? p.other_tax_ids[0]?.value ?? null;
+}
 
 function _str(v: unknown, max = 512): string | null {
   return typeof v === "string" && v.length > 0 && v.length <= max ? v : null;

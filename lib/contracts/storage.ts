@@ -38,6 +38,8 @@ export interface DocumentRecord extends DocumentFields {
   id: string;
   source: string;
   external_id: string;
+  /** The number KSeF assigned (API.md §4), when the source knows it. */
+  ksef_number: string | null;
   xml_available: boolean;
   sha256: string | null;
   size: number | null;
@@ -54,6 +56,8 @@ export interface DocumentInput {
   /** The stored XML blob, or null while the XML is not yet available. */
   xml: BlobInfo | null;
   received_at: string | null;
+  /** The KSeF number, when the source knows it (absent = null). */
+  ksef_number?: string | null;
 }
 
 /** The outcome of an upsert. */
@@ -68,6 +72,7 @@ export interface DocumentFilter {
   seller_tax_id?: string;
   buyer_tax_id?: string;
   xml_available?: boolean;
+  ksef_number?: string;
 }
 
 /** Page-mode sort orders of API.md §4.1. */
@@ -128,6 +133,8 @@ export interface SyncRunRecord {
   counts: { fetched: number; created: number; updated: number; unchanged: number; failed: number };
   errors: { external_id: string; code: string; message: string }[];
   error: { code: string; message: string } | null;
+  /** While the source waits out a limit: until when (ISO time); null otherwise (absent in records older than it). */
+  waiting_until?: string | null;
 }
 
 /** The change feeds that webhooks read (the outbox is the change logs themselves). */
@@ -178,12 +185,60 @@ export interface WebhookRecord {
   secret: string;
   created_at: string;
   disabled_reason?: string | null;
+  /** When the endpoint was last set back to "enabled" after being disabled (the worker then resumes its retries). */
+  resumed_at?: string | null;
 }
 
 /** Where a webhook endpoint's deliveries stand: a position in each feed, and events waiting for a retry. */
 export interface DeliveryState {
   positions: Record<Collection, number>;
   retries: { event_id: string; type: string; collection: Collection; seq: number; attempts: number; next_at: number }[];
+  /** The endpoint's health as the resource shows it (API.md §6); absent in states written before it existed. */
+  health?: DeliveryHealth;
+  /** The `resumed_at` of the webhook record that the worker last acted on (re-enabling makes retries due at once). */
+  resumed_at?: string | null;
+}
+
+/** An endpoint's delivery health: what its last attempts did. */
+export interface DeliveryHealth {
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  /** The last failure while failures continue; null after a success. `status` is null for network errors. */
+  last_error: { status: number | null; message: string } | null;
+  consecutive_failures: number;
+}
+
+/** Attempts kept per endpoint at most (API.md §6: the last 1,000 or 30 days, whichever is less). */
+export const DELIVERY_ATTEMPTS_KEPT = 1_000;
+/** How long attempts are kept (API.md §6). */
+export const DELIVERY_ATTEMPTS_MAX_AGE_MS = 30 * 86_400_000;
+
+/** One delivery attempt as the deliveries list shows it, plus where its event comes from (for retry-now). */
+export interface DeliveryAttempt {
+  /** Position in the endpoint's attempt log, given by the store: increasing, never reused. */
+  seq: number;
+  event_id: string;
+  type: string;
+  /** 1 for the first scheduled attempt of the event; a manual retry repeats the number of the last one. */
+  attempt: number;
+  /** True for an attempt that `POST …/deliveries/{evt_id}/retry` asked for. */
+  manual: boolean;
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  collection: Collection;
+  change_seq: number;
+}
+
+/** A retry-now request waiting for the delivery worker. */
+export interface Redelivery {
+  event_id: string;
+  /** The number of the event's last scheduled attempt (a manual attempt repeats it). */
+  attempt: number;
+  collection: Collection;
+  change_seq: number;
+  requested_at: string;
 }
 
 /** One tenant's data. */
@@ -243,6 +298,17 @@ export interface TenantStore {
   saveWebhook(record: WebhookRecord): Promise<void>;
   getDeliveryState(webhookId: string): Promise<DeliveryState | null>;
   saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void>;
+  /**
+   * Appends an attempt to the endpoint's log and drops what is past the retention: beyond the newest
+   * DELIVERY_ATTEMPTS_KEPT, or older than DELIVERY_ATTEMPTS_MAX_AGE_MS before this attempt.
+   */
+  appendDeliveryAttempt(webhookId: string, attempt: Omit<DeliveryAttempt, "seq">): Promise<void>;
+  /** Attempts with `seq` above `after`, oldest first, at most `limit`, none attempted before `notBefore`. */
+  deliveryAttempts(webhookId: string, after: number, limit: number, notBefore: string): Promise<{ items: DeliveryAttempt[]; hasMore: boolean }>;
+  /** Queues a retry-now of an event; one already queued for the same event is kept as it is. */
+  requestRedelivery(webhookId: string, request: Redelivery): Promise<void>;
+  /** Removes and returns the queued retry-now requests of an endpoint, oldest first. */
+  takeRedeliveries(webhookId: string): Promise<Redelivery[]>;
 }
 
 /** Tokens and tenants: the only data that is not tenant-scoped. */

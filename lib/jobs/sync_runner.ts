@@ -56,7 +56,11 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
   function sourceOf(tenant: string, name: string | null): DocumentSource {
     const all = o.sources(tenant);
     const found = name === null ? all[0] : all.find((s) => s.name === name);
-    if (!found) throw validationError("source", "unknown", `Unknown source: ${name ?? "(none configured)"}`);
+    if (!found && all.length === 0) throw validationError("source", "unknown", "This tenant has no document source configured");
+    if (!found) {
+      const shown = JSON.stringify(name!.length > 64 ? `${name!.slice(0, 64)}…` : name); // a huge name is not echoed whole
+      throw validationError("source", "unknown", `Unknown source ${shown}: this tenant's sources are ${all.map((s) => s.name).join(", ")}`);
+    }
     return found;
   }
 
@@ -85,8 +89,26 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     await tenant.saveRun(run);
     let sinceSave = 0;
     let renewedAt = o.now();
+    // A source may wait long between two items (KSeF's hourly limits, Retry-After): a timer keeps the lease alive
+    // meanwhile; if it is lost all the same, the source is stopped and the node that took the lease resumes the run.
+    let lost = false;
+    const leaseLost = new AbortController();
+    const keepAlive = setInterval(() => {
+      renew().then((ok) => {
+        if (ok) return;
+        lost = true;
+        leaseLost.abort();
+      }, () => {}); // a failed renewal is retried by the next tick
+    }, RUN_LEASE_MS / 3);
+    (keepAlive as { unref?: () => void }).unref?.();
     try {
-      for await (const item of source.pull(abort.signal)) {
+      const context = {
+        waiting: async (until: number | null): Promise<void> => {
+          run.waiting_until = until === null ? null : new Date(until).toISOString();
+          await tenant.saveRun(run);
+        },
+      };
+      for await (const item of source.pull(AbortSignal.any([abort.signal, leaseLost.signal]), context)) {
         await importItem(tenant, source, run, item);
         if (++sinceSave >= SAVE_EVERY) {
           sinceSave = 0;
@@ -96,15 +118,23 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
           if (!(await renew())) return; // the lease went to another node: it resumes the run
           renewedAt = o.now();
         }
+        if (lost) return;
         if (abort.signal.aborted) return void (await tenant.saveRun(run)); // resumed at next start
       }
+      if (lost) return;
+      if (abort.signal.aborted) return void (await tenant.saveRun(run));
       run.status = "succeeded";
     } catch (e) {
+      if (lost) return;
+      if (abort.signal.aborted) return void (await tenant.saveRun(run));
       run.status = "failed";
       run.error = e instanceof SourceError ? { code: e.code, message: e.message } : { code: "UPSTREAM_ERROR", message: "The document source failed" };
       o.logger.warn("sync run failed", { tenant: tenant.tenant, run: run.id, error: String(e) });
+    } finally {
+      clearInterval(keepAlive);
     }
     run.finished_at = iso();
+    run.waiting_until = null;
     await tenant.saveRun(run);
     o.metrics?.inc("sync_runs_total", "Finished sync runs by outcome.", { outcome: run.status });
   }
@@ -121,7 +151,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
     try {
       if (item.xml) {
         const invoice = readInvoiceXml(item.xml);
-        input = { fields: fieldsFromInvoice(invoice), xml: await tenant.putBlob(item.xml), received_at: null };
+        input = { fields: fieldsFromInvoice(invoice), xml: await tenant.putBlob(item.xml), received_at: null as string | null };
       } else {
         const meta = fieldsFromMetadata(item.metadata ?? {});
         input = { fields: meta.fields, xml: null, received_at: meta.received_at };
@@ -132,7 +162,8 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
       const issue = typeof e.details.issue === "string" ? `: ${e.details.issue}` : "";
       return fail(e.code, `${e.message}${issue}`);
     }
-    const { outcome } = await tenant.upsertDocument({ source: source.name, external_id: item.external_id, ...input }, iso());
+    const ksef = item.ksef_number ? { ksef_number: item.ksef_number } : {};
+    const { outcome } = await tenant.upsertDocument({ source: source.name, external_id: item.external_id, ...input, ...ksef }, iso());
     run.counts[outcome]++;
     await item.ack();
   }

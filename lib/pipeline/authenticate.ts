@@ -6,6 +6,7 @@
  */
 import { isTokenUsable, parseToken, secretMatches, type TokenRecord } from "../auth/tokens.ts";
 import type { TokenStore } from "../contracts/storage.ts";
+import { ApiError } from "../http/errors.ts";
 import type { ApiRequest } from "../http/types.ts";
 
 /** The token of a request, or null when it has no usable one. */
@@ -23,4 +24,13 @@ export function createAuthenticator(tokens: TokenStore, now: () => number): Auth
     if (!token || !isTokenUsable(token, now())) return null;
     return secretMatches(presented.secret, token.secret_sha256) ? token : null;
   };
+}
+
+/**
+ * The 401 for a request without a usable token: one message for missing, unknown, revoked and expired, naming
+ * the header the token goes in, and saying so when the client sent the common `Authorization: Bearer` instead.
+ */
+export function unauthenticated(req: ApiRequest): ApiError {
+  const bearer = /^bearer\s/i.test(req.header("authorization") ?? "");
+  return new ApiError("UNAUTHENTICATED", `Missing or invalid API token: send it in the X-API-Token header${bearer ? " (Authorization: Bearer is not accepted)" : ""}`);
 }

@@ -94,6 +94,15 @@ export function parseRateLimit(text: string): RateLimitConfig | null {
 }
 
 /**
+ * The limit each of `workers` processes enforces so that a token's limit holds across them (WORKERS > 1):
+ * its share of the requests and of the burst, at least 1 each.
+ */
+export function perWorkerRateLimit(limit: RateLimitConfig | null, workers: number): RateLimitConfig | null {
+  if (!limit || workers <= 1) return limit;
+  return { requests: Math.max(1, Math.floor(limit.requests / workers)), windowMs: limit.windowMs, burst: Math.max(1, Math.floor(limit.burst / workers)) };
+}
+
+/**
  * A token-bucket limiter for keys of any type. Each bucket is one number, the time at which
  * it is full again (GCRA, the "virtual scheduling" form of a token bucket), so a full bucket
  * is simply one whose time has passed: it carries no information and is dropped.

@@ -21,7 +21,7 @@ export const RUN_STATUS = { queued: 1, running: 2, succeeded: 3, failed: 4 } as 
 export const WEBHOOK_STATUS = { enabled: 1, disabled: 2, deleted: 3 } as const;
 
 /** Which hash column (SlotColumns.h) holds what, per collection. */
-export const DOC_HASH = { sellerTaxId: 0, buyerTaxId: 1, externalId: 2 } as const;
+export const DOC_HASH = { sellerTaxId: 0, buyerTaxId: 1, externalId: 2, ksefNumber: 3 } as const;
 export const SUB_HASH = { sha256: 1, businessKey: 2 } as const;
 export const RUN_HASH = { source: 0 } as const;
 /** Which code column (SlotColumns.c) holds what, per collection. */
@@ -50,6 +50,7 @@ export function docColumns(json: Uint8Array): SlotColumns {
       sellerTaxId: d.seller?.tax_id ? hash32(d.seller.tax_id) : 0,
       buyerTaxId: d.buyer?.tax_id ? hash32(d.buyer.tax_id) : 0,
       externalId: externalIdHash(d.source, d.external_id),
+      ksefNumber: d.ksef_number ? hash32(d.ksef_number) : 0,
     }),
     c: _columns(DOC_CODE, { type: d.type ? TYPE_CODES[d.type] : 0, format: d.format ? FORMAT_CODES[d.format] : 0, xmlAvailable: d.xml_available ? 1 : 0 }),
   };

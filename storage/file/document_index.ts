@@ -1,7 +1,7 @@
 /**
  * The file store's document index: page mode (API.md §4.1) and filtered feed pages as index walks, not scans.
  * Three orders (issue date, sync time, feed position; document_order.ts) carry per-block counts of the packed
- * type/format/xml code, so counts and offsets skip whole blocks; exact-match filters (tax ids) have posting lists
+ * type/format/xml code, so counts and offsets skip whole blocks; exact-match filters (tax ids, KSeF numbers) have posting lists
  * per value in each order, and the smallest one drives an intersection. Posting lists are keyed by a 32-bit hash,
  * so each list is verified once against the records' real values (`total` is exact). Documents that change after
  * a build are killed in the orders and served from a small delta until the next build merges them in. Built from
@@ -19,11 +19,12 @@ import type { RecordLog } from "./record_log.ts";
 
 /**
  * Filters answered by posting lists and compared on the real value: the filter's field, the slot column with
- * its hash, and the record's value. `ksef_number` (hash column 3 is free) joins with one line once documents carry it.
+ * its hash, and the record's value.
  */
-const EXACT: readonly { filter: "seller_tax_id" | "buyer_tax_id"; column: number; valueOf: (d: DocumentRecord) => string | null }[] = [
+const EXACT: readonly { filter: "seller_tax_id" | "buyer_tax_id" | "ksef_number"; column: number; valueOf: (d: DocumentRecord) => string | null }[] = [
   { filter: "seller_tax_id", column: DOC_HASH.sellerTaxId, valueOf: (d) => d.seller?.tax_id ?? null },
   { filter: "buyer_tax_id", column: DOC_HASH.buyerTaxId, valueOf: (d) => d.buyer?.tax_id ?? null },
+  { filter: "ksef_number", column: DOC_HASH.ksefNumber, valueOf: (d) => d.ksef_number ?? null },
 ];
 /** Changed documents served from the delta (each query checks them all) before the orders are merged again. */
 const DELTA_MAX = 4096;

@@ -57,7 +57,7 @@ export class FileDocuments {
       const unchanged = input.xml
         ? old.xml_available && old.sha256 === input.xml.sha256
         : old.xml_available || sameFields(fieldsOf(old), input.fields); // metadata never replaces XML
-      if (unchanged) return { document: old, outcome: "unchanged" };
+      if (unchanged && (input.ksef_number == null || input.ksef_number === old.ksef_number)) return { document: old, outcome: "unchanged" };
     }
     const isNew = ordinal < 0;
     if (isNew) ordinal = this.log.count;
@@ -66,6 +66,7 @@ export class FileDocuments {
       source: input.source,
       external_id: input.external_id,
       ...input.fields,
+      ksef_number: input.ksef_number ?? old?.ksef_number ?? null,
       xml_available: input.xml !== null,
       sha256: input.xml?.sha256 ?? null,
       size: input.xml?.size ?? null,

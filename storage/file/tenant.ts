@@ -8,8 +8,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type {
-  ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Stored, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
+  IdempotencyTag, RawChange, Redelivery, Stored, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { LocalLeases } from "../../lib/contracts/local_leases.ts";
 import { BlobDir } from "./blob_dir.ts";
@@ -228,5 +228,21 @@ export class FileTenantStore implements TenantStore {
 
   async saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void> {
     this.#webhooks.saveDeliveryState(webhookId, state);
+  }
+
+  async appendDeliveryAttempt(webhookId: string, attempt: Omit<DeliveryAttempt, "seq">): Promise<void> {
+    this.#webhooks.attempts.append(webhookId, attempt);
+  }
+
+  async deliveryAttempts(webhookId: string, after: number, limit: number, notBefore: string): Promise<{ items: DeliveryAttempt[]; hasMore: boolean }> {
+    return this.#webhooks.attempts.page(webhookId, after, limit, notBefore);
+  }
+
+  async requestRedelivery(webhookId: string, request: Redelivery): Promise<void> {
+    this.#webhooks.attempts.request(webhookId, request);
+  }
+
+  async takeRedeliveries(webhookId: string): Promise<Redelivery[]> {
+    return this.#webhooks.attempts.take(webhookId);
   }
 }

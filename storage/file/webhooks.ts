@@ -1,6 +1,6 @@
 /**
- * The webhook endpoints of a file-store tenant (API.md §6) in a record log, and each endpoint's delivery state
- * in its own small file (rewritten atomically; it is not part of any feed). It does not take locks: the tenant
+ * The webhook endpoints of a file-store tenant (API.md §6) in a record log, each endpoint's delivery state in its
+ * own small file (rewritten atomically; it is not part of any feed), and its attempt log (delivery_log.ts). It does not take locks: the tenant
  * store runs every call inside its write or read step.
  * @module
  */
@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { DeliveryState, IdempotencyTag, WebhookRecord } from "../../lib/contracts/storage.ts";
 import { writeFileAtomic } from "../atomic.ts";
+import { DeliveryLogFiles } from "./delivery_log.ts";
 import { idemMeta, parseRecord, STATUS_CODE, WEBHOOK_STATUS, webhookColumns } from "./columns.ts";
 import type { IdempotencyFiles } from "./idempotency.ts";
 import { RecordLog } from "./record_log.ts";
@@ -21,11 +22,14 @@ export class FileWebhooks {
   readonly log: RecordLog;
   #idem: IdempotencyFiles;
   #deliveryDir: string;
+  /** The endpoints' attempt logs and retry-now queues. */
+  readonly attempts: DeliveryLogFiles;
 
   constructor(dir: string, durable: boolean, idem: IdempotencyFiles) {
     this.log = new RecordLog(dir, "webhooks", { durable, columnsOf: webhookColumns });
     this.#idem = idem;
     this.#deliveryDir = join(dir, "delivery");
+    this.attempts = new DeliveryLogFiles(this.#deliveryDir);
   }
 
   /** Takes in what other processes appended to a shared directory. */

@@ -40,6 +40,7 @@ function _filterSql(f: DocumentFilter, params: unknown[], codesOnly = false): st
   if (codesOnly) return sql;
   if (f.seller_tax_id !== undefined) add("seller_tax_id =", f.seller_tax_id);
   if (f.buyer_tax_id !== undefined) add("buyer_tax_id =", f.buyer_tax_id);
+  if (f.ksef_number !== undefined) add("ksef_number =", f.ksef_number);
   // Day numbers, as the file store compares them; a document without a date never passes a date filter.
   if (f.issue_date_from !== undefined) add("issue_day >=", f.issue_date_from ? dayNumber(f.issue_date_from) : NULL_DAY);
   if (f.issue_date_to !== undefined) add("issue_day <=", f.issue_date_to ? dayNumber(f.issue_date_to) : MAX_DAY);
@@ -49,12 +50,12 @@ function _filterSql(f: DocumentFilter, params: unknown[], codesOnly = false): st
 /**
  * The SQL of a page's total, a sum over the kept counts where one fits the filter: per (type, format,
  * xml_available); per tax id when the filter names one tax id and no dates; per issue day when it names dates
- * and no tax id. Otherwise (a tax id with dates, or two tax ids) a count through the tax id's index.
+ * and no tax id. Otherwise (a tax id with dates, two tax ids, a KSeF number) a count through the most selective index.
  */
 function _totalSql(f: DocumentFilter, params: unknown[]): string {
   const taxes = [["seller", f.seller_tax_id], ["buyer", f.buyer_tax_id]].filter(([, v]) => v !== undefined) as [string, string][];
   const dated = f.issue_date_from !== undefined || f.issue_date_to !== undefined;
-  if (taxes.length > 1 || (taxes.length === 1 && dated)) return `SELECT count(*) AS total FROM documents WHERE tenant = $1${_filterSql(f, params)}`;
+  if (taxes.length > 1 || (taxes.length === 1 && dated) || f.ksef_number !== undefined) return `SELECT count(*) AS total FROM documents WHERE tenant = $1${_filterSql(f, params)}`;
   let sql = _filterSql(f, params, true);
   const add = (cond: string, value: unknown): void => {
     params.push(value);
@@ -94,6 +95,7 @@ function _recounts(old: DocumentRecord, doc: DocumentRecord): boolean {
 }
 
 function _unchanged(old: DocumentRecord, input: DocumentInput): boolean {
+  if (input.ksef_number != null && input.ksef_number !== old.ksef_number) return false; // a new KSeF number is a change
   return input.xml
     ? old.xml_available && old.sha256 === input.xml.sha256
     : old.xml_available || sameFields(fieldsOf(old), input.fields); // metadata never replaces XML
@@ -126,20 +128,22 @@ export class PostgresDocuments {
       const doc: DocumentRecord = {
         id: old?.id ?? newId("doc", Date.parse(now)),
         source: input.source, external_id: input.external_id, ...input.fields,
+        ksef_number: input.ksef_number ?? old?.ksef_number ?? null,
         xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
         received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
       };
       const json = documentJson(doc);
       const day = dayNumber(doc.issue_date);
       await c.query(`WITH d AS (
-          INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json)
-          VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5)
+          INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json, ksef_number)
+          VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5, $17)
           ON CONFLICT (tenant, source, external_id) DO UPDATE SET seq = EXCLUDED.seq, type = EXCLUDED.type, format = EXCLUDED.format,
             issue_day = EXCLUDED.issue_day, seller_tax_id = EXCLUDED.seller_tax_id, buyer_tax_id = EXCLUDED.buyer_tax_id,
-            xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json),
+            xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json,
+            ksef_number = EXCLUDED.ksef_number),
         ${APPEND_CHANGE} SELECT 1`,
       [this.#tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, day === NULL_DAY ? null : day,
-        doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now]);
+        doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now, doc.ksef_number]);
       if (!old || _recounts(old, doc)) {
         if (old) await _count(c, this.#tenant, old, -1);
         await _count(c, this.#tenant, doc, 1);

@@ -184,6 +184,37 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    name: "webhook attempt logs and retry-now requests",
+    statements: [
+      // Bounded by delivery_log.ts: each append deletes what is past the retention (API.md §6).
+      `CREATE TABLE webhook_attempts (
+        tenant text NOT NULL,
+        webhook_id text NOT NULL,
+        seq bigint NOT NULL,
+        attempted_at timestamptz NOT NULL,
+        json text NOT NULL,
+        PRIMARY KEY (tenant, webhook_id, seq)
+      )`,
+      `CREATE TABLE webhook_redeliveries (
+        tenant text NOT NULL,
+        webhook_id text NOT NULL,
+        event_id text NOT NULL,
+        requested_at timestamptz NOT NULL,
+        json text NOT NULL,
+        PRIMARY KEY (tenant, webhook_id, event_id)
+      )`,
+    ],
+  },
+  {
+    version: 4,
+    name: "documents.ksef_number for the ksef_number filter (API.md §4.1)",
+    statements: [
+      `ALTER TABLE documents ADD COLUMN ksef_number text`,
+      `CREATE INDEX documents_ksef_number ON documents (tenant, ksef_number)`,
+    ],
+  },
+  {
+    version: 5,
     name: "page mode and filtered feeds as index walks (issue 16)",
     statements: [
       // Covering indexes: a page's keys come from an index-only scan, and only its own rows are fetched.

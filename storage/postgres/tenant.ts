@@ -7,10 +7,11 @@
  */
 import { createHash } from "node:crypto";
 import type {
-  BlobInfo, ChangePage, Collection, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Stored, StoredBlob, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
+  IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { byteaParam, bytesOf, numberOf, type PgPool } from "./client.ts";
+import * as deliveryLog from "./delivery_log.ts";
 import { PostgresDocuments } from "./documents.ts";
 import { PostgresIdempotency } from "./idempotency.ts";
 import { PostgresSubmissions } from "./submissions.ts";
@@ -199,5 +200,21 @@ export class PostgresTenantStore implements TenantStore {
 
   async saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void> {
     return this.#webhooks.saveDeliveryState(webhookId, state);
+  }
+
+  appendDeliveryAttempt(webhookId: string, attempt: Omit<DeliveryAttempt, "seq">): Promise<void> {
+    return deliveryLog.appendAttempt(this.#pool, this.tenant, webhookId, attempt);
+  }
+
+  deliveryAttempts(webhookId: string, after: number, limit: number, notBefore: string): Promise<{ items: DeliveryAttempt[]; hasMore: boolean }> {
+    return deliveryLog.attemptPage(this.#pool, this.tenant, webhookId, after, limit, notBefore);
+  }
+
+  requestRedelivery(webhookId: string, request: Redelivery): Promise<void> {
+    return deliveryLog.requestRedelivery(this.#pool, this.tenant, webhookId, request);
+  }
+
+  takeRedeliveries(webhookId: string): Promise<Redelivery[]> {
+    return deliveryLog.takeRedeliveries(this.#pool, this.tenant, webhookId);
   }
 }

@@ -4,7 +4,8 @@
  * each document's XML. The upstream cursor is stored only after every item of
  * a page has been stored here (API.md §4.1, from the client's side), so a crash
  * re-reads at most one page. Network errors and 5xx are retried with backoff;
- * after the last retry the run fails with UPSTREAM_ERROR.
+ * after the last retry the run fails with UPSTREAM_ERROR. A tenant's http sources
+ * are listed in `<data>/sources.json` (read by server.ts).
  * @module
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";

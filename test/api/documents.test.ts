@@ -12,6 +12,8 @@ import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { fixturePath, startServer, type TestServer } from "../support/server.ts";
 import { errorOf } from "../support/api.ts";
+import { invoiceJson } from "../../lib/api/documents/invoice_json.ts";
+import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 
 // ---------------------------------------------------------------- fixtures
 
@@ -454,15 +456,31 @@ describe("GET /api/v1/documents over real invoices", () => {
   });
 
   describe("GET /api/v1/documents/{id}", () => {
+    test("expand=invoice puts the invoice of GET one on every item, in both modes; other values are 400", async () => {
+      for (const mode of ["limit=500", "page=1&per_page=200"]) {
+        const plain = await getJson<FeedPage>(s, `/api/v1/documents?${mode}`, token);
+        assert.ok(plain.data.every((d) => !("invoice" in d)), `${mode}: compact without expand`);
+        const expanded = await getJson<FeedPage>(s, `/api/v1/documents?${mode}&expand=invoice`, token);
+        assert.deepEqual(expanded.data.map((d) => d.id), plain.data.map((d) => d.id), mode);
+        for (const d of expanded.data) assert.deepEqual(d, await getJson<Doc>(s, `/api/v1/documents/${d.id}`, token), `${mode} ${d.id}`);
+        assert.ok(expanded.data.some((d) => (d as Record<string, unknown>).invoice === null), `${mode}: a document without XML has invoice null`);
+      }
+      const error = await errorOf(await s.fetch("/api/v1/documents?expand=lines", token), 400, "BAD_REQUEST");
+      assert.equal(error.details.field, "expand");
+    });
+
     test("a document's JSON has the fields of API.md §4, in order, with the values of its invoice", async () => {
       const { data } = await getJson<FeedPage>(s, "/api/v1/documents?limit=500", token);
       const keys = ["id", "source", "external_id", "format", "type", "number", "issue_date", "currency", "seller", "buyer", "totals",
-        "xml_available", "sha256", "size", "received_at", "synced_at", "updated_at", "links"];
+        "ksef_number", "xml_available", "sha256", "size", "received_at", "synced_at", "updated_at", "links"];
       for (const f of FIXTURES) {
         const listed = data.find((d) => d.external_id === f.name)!;
-        const doc = await getJson<Doc & Record<string, unknown>>(s, `/api/v1/documents/${listed.id}`, token);
-        assert.deepEqual(doc, listed, `${f.name}: the same JSON in the list and alone`);
-        assert.deepEqual(Object.keys(doc), keys, f.name);
+        const full = await getJson<Doc & Record<string, unknown>>(s, `/api/v1/documents/${listed.id}`, token);
+        const { invoice, ...doc } = full;
+        assert.deepEqual(doc, listed, `${f.name}: the same JSON in the list and alone, plus the invoice`);
+        assert.deepEqual(Object.keys(full), [...keys, "invoice"], f.name);
+        // The invoice object is the model read from the same bytes (API.md §4.6); null without XML.
+        assert.deepEqual(invoice, f.bytes ? JSON.parse(invoiceJson(readInvoiceXml(f.bytes))) : null, f.name);
         assert.match(doc.id, /^doc_[0-9A-HJKMNP-TV-Z]{26}$/);
         assert.equal(doc.source, "inbox");
         assert.deepEqual(

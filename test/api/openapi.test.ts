@@ -199,7 +199,7 @@ describe("the OpenAPI document", () => {
     const good = {
       id: "doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T", source: "inbox", external_id: "A", format: "ubl", type: "invoice", number: "1",
       issue_date: "2026-11-20", currency: "EUR", seller: { name: "S", tax_id: "1" }, buyer: null,
-      totals: { net: "1000.00", tax: "230.00", gross: "1230.00" }, xml_available: true, sha256: "a".repeat(64), size: 10,
+      totals: { net: "1000.00", tax: "230.00", gross: "1230.00" }, ksef_number: null, xml_available: true, sha256: "a".repeat(64), size: 10,
       received_at: null, synced_at: "2026-11-21T08:00:00.000Z", updated_at: "2026-11-21T08:00:00.000Z",
       links: { self: "/api/v1/documents/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T", xml: "/api/v1/documents/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T/xml", pdf: "/api/v1/documents/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T/pdf" },
     };
@@ -257,6 +257,28 @@ describe("the OpenAPI document", () => {
     await checkError(doc, await s.fetch(`${path}/${UNKNOWN.whk}`, null, { method: "DELETE" }), "DELETE", `${path}/{id}`, 401, "UNAUTHENTICATED");
   });
 
+  test("PATCH, the deliveries list and retry-now conform", async () => {
+    const path = "/api/v1/webhooks";
+    const tenant = (await s.token("deliveries")).token;
+    const hook = await check(doc, await postJson(s, path, tenant, { url: "http://127.0.0.1:9/hook", events: ["submission.created"] }), "POST", path);
+    await upload(s, tenant, FA3);
+    await s.app.webhooks!.runOnce();
+    const shown = await check(doc, await s.fetch(`${path}/${hook.id}`, tenant), "GET", `${path}/{id}`);
+    assert.equal(typeof shown.last_success_at, "string");
+    const list = await check(doc, await s.fetch(`${path}/${hook.id}/deliveries?limit=1`, tenant), "GET", `${path}/{id}/deliveries`);
+    assert.equal(list.data.length, 1);
+    await checkError(doc, await s.fetch(`${path}/${hook.id}/deliveries?cursor=x`, tenant), "GET", `${path}/{id}/deliveries`, 400, "BAD_REQUEST");
+    await checkError(doc, await s.fetch(`${path}/${UNKNOWN.whk}/deliveries`, tenant), "GET", `${path}/{id}/deliveries`, 404, "NOT_FOUND");
+    const retry = `${path}/{id}/deliveries/{evt_id}/retry`;
+    await check(doc, await s.fetch(`${path}/${hook.id}/deliveries/${list.data[0].event_id}/retry`, tenant, { method: "POST" }), "POST", retry);
+    await checkError(doc, await s.fetch(`${path}/${hook.id}/deliveries/evt_00000000000000000000000000/retry`, tenant, { method: "POST" }), "POST", retry, 404, "NOT_FOUND");
+    const patch = (body: unknown) => s.fetch(`${path}/${hook.id}`, tenant, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const changed = await check(doc, await patch({ description: "changed", status: "disabled" }), "PATCH", `${path}/{id}`);
+    assert.equal(changed.status, "disabled");
+    await checkError(doc, await patch({ status: "paused" }), "PATCH", `${path}/{id}`, 422, "VALIDATION_ERROR");
+    await checkError(doc, await s.fetch(`${path}/${hook.id}`, tenant, { method: "PATCH", headers: { "content-type": "application/json" }, body: "{" }), "PATCH", `${path}/{id}`, 400, "BAD_REQUEST");
+  });
+
   test("submissions of every sample, their feed, downloads and errors conform", async () => {
     const path = "/api/v1/submissions";
     const statuses = new Set<number>();
@@ -270,7 +292,8 @@ describe("the OpenAPI document", () => {
     let cursor: string | null = null;
     let seen = 0;
     for (;;) {
-      const page: Body = await check(doc, await s.fetch(`${path}?limit=7${cursor ? `&cursor=${cursor}` : ""}`, token), "GET", path);
+      // expand=invoice: every sample's whole invoice is checked against the Invoice schema (API.md §4.6).
+      const page: Body = await check(doc, await s.fetch(`${path}?limit=7&expand=invoice${cursor ? `&cursor=${cursor}` : ""}`, token), "GET", path);
       seen += page.data.length;
       cursor = page.next_cursor;
       if (!page.has_more) break;
@@ -346,7 +369,7 @@ describe("the OpenAPI document", () => {
     await checkError(doc, await s.fetch(sync, (await s.token("acme", ["documents:read"])).token, { method: "POST" }), "POST", sync, 403, "FORBIDDEN");
 
     const path = "/api/v1/documents";
-    const feed = await check(doc, await s.fetch(`${path}?limit=500`, token), "GET", path);
+    const feed = await check(doc, await s.fetch(`${path}?limit=500&expand=invoice`, token), "GET", path);
     assert.equal(feed.data.length, SAMPLES.length + 1);
     assert.equal(feed.has_more, false);
     const page = await check(doc, await s.fetch(`${path}?page=2&per_page=5&sort=synced_at&type=invoice&xml_available=true`, token), "GET", path);

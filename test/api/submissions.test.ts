@@ -396,7 +396,12 @@ describe("the 201 Created answer (API.md §5)", () => {
     const sub = await created(await upload(s, token, PEPPOL));
     const res = await s.fetch(`/api/v1/submissions/${sub.id}`, token);
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), sub);
+    const { invoice, ...compact } = (await res.json()) as Record<string, unknown>;
+    assert.deepEqual(compact, sub);
+    // The 201 stays compact; GET one adds the whole invoice (API.md §4.6).
+    assert.equal("invoice" in sub, false);
+    assert.equal((invoice as { number: string }).number, (sub as { number: string }).number);
+    assert.ok(Array.isArray((invoice as { lines: unknown[] }).lines) && (invoice as { lines: unknown[] }).lines.length > 0);
   });
 });
 
@@ -875,7 +880,12 @@ describe("GET /api/v1/submissions (cursor mode, newest last)", () => {
     const page = (await (await s.fetch("/api/v1/submissions", token)).json()) as FeedPage;
     assert.deepEqual(page.data.map((d) => d.id), ids);
     assert.equal(page.has_more, false);
-    for (const d of page.data) assert.deepEqual(d, await (await s.fetch(`/api/v1/submissions/${d.id}`, token)).json());
+    for (const d of page.data) {
+      const { invoice: _invoice, ...compact } = (await (await s.fetch(`/api/v1/submissions/${d.id}`, token)).json()) as Record<string, unknown>;
+      assert.deepEqual(d, compact);
+    }
+    const expanded = (await (await s.fetch("/api/v1/submissions?expand=invoice", token)).json()) as FeedPage;
+    for (const d of expanded.data) assert.deepEqual(d, await (await s.fetch(`/api/v1/submissions/${d.id}`, token)).json());
   });
 
   test("walking with a small limit sees every submission once, in order, with next_cursor on every page", async () => {

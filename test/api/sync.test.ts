@@ -159,6 +159,13 @@ describe("POST /api/v1/documents/sync", () => {
     }
   });
 
+  test("an unknown source's message lists the tenant's sources", async () => {
+    const res = await post(s, token, { source: "erp" });
+    assert.equal(res.status, 422);
+    const { error } = (await res.json()) as { error: { message: string } };
+    assert.equal(error.message, 'Unknown source "erp": this tenant\'s sources are inbox');
+  });
+
   test("the named default source is accepted", async () => {
     const res = await post(s, token, { source: "inbox" });
     assert.equal(res.status, 202);

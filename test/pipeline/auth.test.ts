@@ -71,6 +71,14 @@ describe("authentication (API.md §3)", () => {
     assert.equal(answers.size, 1, "one message for all");
   });
 
+  test("the 401 names the X-API-Token header, and says that Authorization: Bearer is not accepted when it came", async () => {
+    const plain = await errorOf(await s.fetch("/api/v1/documents", null), 401, "UNAUTHENTICATED");
+    assert.equal(plain.message, "Missing or invalid API token: send it in the X-API-Token header");
+    const bearer = await errorOf(await s.fetch("/api/v1/documents", null, { headers: { authorization: `Bearer ${good}` } }), 401, "UNAUTHENTICATED");
+    assert.equal(bearer.message, "Missing or invalid API token: send it in the X-API-Token header (Authorization: Bearer is not accepted)");
+    assert.ok(!bearer.message.includes(good), "the token is not echoed");
+  });
+
   test("a token that expires later is accepted until then", async () => {
     const soon = await s.token("acme", ["documents:read"], { expires_at: new Date(Date.now() + 60_000).toISOString() });
     const res = await s.fetch("/api/v1/documents", soon.token);
@@ -145,6 +153,12 @@ describe("scopes (API.md §3)", () => {
     { scope: "webhooks:read", route: "GET /webhooks/{id}", method: "GET", path: () => `/api/v1/webhooks/${WHK}`, unknownId: true },
     { scope: "webhooks:write", route: "POST /webhooks", method: "POST", path: () => "/api/v1/webhooks" },
     { scope: "webhooks:write", route: "DELETE /webhooks/{id}", method: "DELETE", path: () => `/api/v1/webhooks/${WHK}`, unknownId: true },
+    { scope: "webhooks:write", route: "PATCH /webhooks/{id}", method: "PATCH", path: () => `/api/v1/webhooks/${WHK}`, unknownId: true },
+    { scope: "webhooks:read", route: "GET /webhooks/{id}/deliveries", method: "GET", path: () => `/api/v1/webhooks/${WHK}/deliveries`, unknownId: true },
+    {
+      scope: "webhooks:write", route: "POST /webhooks/{id}/deliveries/{evt_id}/retry", method: "POST",
+      path: () => `/api/v1/webhooks/${WHK}/deliveries/evt_01JD0000000000000000000000/retry`, unknownId: true,
+    },
   ];
 
   for (const row of table) {

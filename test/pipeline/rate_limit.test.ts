@@ -6,6 +6,7 @@ import {
   formatRateLimit,
   formatRateLimitPolicy,
   parseRateLimit,
+  perWorkerRateLimit,
   rateLimitHeaders,
 } from "../../lib/pipeline/rate_limit.ts";
 import type { RateLimitConfig } from "../../lib/pipeline/rate_limit.ts";
@@ -194,4 +195,12 @@ test("rateLimitHeaders() gives the draft's fields, and Retry-After no earlier th
   const headers = rateLimitHeaders(config, r);
   assert.equal(headers.ratelimit, '"default";r=0;t=1');
   assert.equal(headers["retry-after"], "1");
+});
+
+test("perWorkerRateLimit() gives each worker its share of requests and burst, at least 1", () => {
+  const limit: RateLimitConfig = { requests: 600, windowMs: 60_000, burst: 100 };
+  assert.equal(perWorkerRateLimit(limit, 1), limit);
+  assert.equal(perWorkerRateLimit(null, 4), null);
+  assert.deepEqual(perWorkerRateLimit(limit, 4), { requests: 150, windowMs: 60_000, burst: 25 });
+  assert.deepEqual(perWorkerRateLimit({ requests: 3, windowMs: 1_000, burst: 1 }, 8), { requests: 1, windowMs: 1_000, burst: 1 });
 });

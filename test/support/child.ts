@@ -60,3 +60,25 @@ export function startChild(args: string[], env: Record<string, string> = {}): Pr
     child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
 }
+
+/** Resolves once the child's combined output matches `re`. */
+export function waitForOutput(server: ChildServer, re: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = (): boolean => {
+      const m = re.exec(server.stdout());
+      if (m) resolve(m);
+      return m !== null;
+    };
+    if (check()) return;
+    const onData = (): void => {
+      if (check()) {
+        server.child.stdout!.off("data", onData);
+        server.child.stderr!.off("data", onData);
+      }
+    };
+    // startChild's own listeners run first (registered earlier), so stdout() already holds the new chunk.
+    server.child.stdout!.on("data", onData);
+    server.child.stderr!.on("data", onData);
+    server.child.once("exit", () => reject(new Error(`exited before ${re}: ${server.stdout()}`)));
+  });
+}

@@ -15,8 +15,9 @@ const TYPES = ["invoice", "credit_note", "correction", "other"] as const;
 const FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"] as const;
 const SELLERS = [...COLLIDING_TAX_IDS.seller, "1111111111", "2222222222"];
 const BUYERS = [...COLLIDING_TAX_IDS.buyer, "3333333333"];
+const KSEF_NUMBERS = ["5265877635-20250826-0100001AF629-AF", "5265877635-20250826-0100001AF630-0B", "1111111111-20250101-010000000001-01"];
 const SORTS: DocumentSort[] = ["issue_date", "-issue_date", "synced_at", "-synced_at"];
-const FILTER_FIELDS = ["type", "format", "xml_available", "seller_tax_id", "buyer_tax_id", "dates"] as const;
+const FILTER_FIELDS = ["type", "format", "xml_available", "seller_tax_id", "buyer_tax_id", "ksef_number", "dates"] as const;
 
 /** The part of a tenant store that listings use. */
 export type ListingStore = Pick<TenantStore, "upsertDocument" | "documentPage" | "documentChanges">;
@@ -60,14 +61,16 @@ export async function seedListingData(t: ListingStore, seed: number, n: number):
     entries.set(input.external_id, { record: document, created: old?.created ?? entries.size, lastChange: feed++ });
   };
   for (let i = 0; i < n; i++) {
-    await put({ source: "inbox", external_id: `E${i}`, fields: fieldsOf(i), xml: rand() < 0.6 ? xml() : null, received_at: null });
+    const ksef = rand() < 0.5 ? pick(KSEF_NUMBERS) : null;
+    await put({ source: "inbox", external_id: `E${i}`, fields: fieldsOf(i), xml: rand() < 0.6 ? xml() : null, received_at: null, ksef_number: ksef });
   }
   return {
     entries,
     async update(count, between) {
       for (let i = 0; i < count; i++) {
         const id = `E${Math.floor(rand() * n)}`;
-        await put({ source: "inbox", external_id: id, fields: fieldsOf(i), xml: rand() < 0.5 ? xml() : null, received_at: null });
+        const ksef = rand() < 0.3 ? pick(KSEF_NUMBERS) : null;
+        await put({ source: "inbox", external_id: id, fields: fieldsOf(i), xml: rand() < 0.5 ? xml() : null, received_at: null, ksef_number: ksef });
         if (i % 2 === 1) await between();
       }
     },
@@ -86,6 +89,7 @@ function _filter(mask: number, rand: () => number): DocumentFilter {
     else if (field === "xml_available") f.xml_available = rand() < 0.5;
     else if (field === "seller_tax_id") f.seller_tax_id = pick(SELLERS);
     else if (field === "buyer_tax_id") f.buyer_tax_id = pick(BUYERS);
+    else if (field === "ksef_number") f.ksef_number = pick(KSEF_NUMBERS);
     else {
       const r = rand(), a = day(), b = day();
       if (r < 0.7) f.issue_date_from = a < b ? a : b;
@@ -100,6 +104,7 @@ function _matches(d: DocumentRecord, f: DocumentFilter): boolean {
     (f.xml_available === undefined || d.xml_available === f.xml_available) &&
     (f.seller_tax_id === undefined || d.seller?.tax_id === f.seller_tax_id) &&
     (f.buyer_tax_id === undefined || d.buyer?.tax_id === f.buyer_tax_id) &&
+    (f.ksef_number === undefined || d.ksef_number === f.ksef_number) &&
     (f.issue_date_from === undefined || (d.issue_date !== null && d.issue_date >= f.issue_date_from)) &&
     (f.issue_date_to === undefined || (d.issue_date !== null && d.issue_date <= f.issue_date_to));
 }
@@ -127,7 +132,7 @@ const idsOf = (items: Uint8Array[]): string[] => items.map((b) => String((JSON.p
 export async function checkListings(t: ListingStore, data: ListingData, seed: number, sample?: number): Promise<void> {
   const rand = createRandom(seed);
   const all = [...data.entries.values()];
-  const combos = sample === undefined ? Array.from({ length: 1 << FILTER_FIELDS.length }, (_, m) => m) : Array.from({ length: sample }, () => Math.floor(rand() * 64));
+  const combos = sample === undefined ? Array.from({ length: 1 << FILTER_FIELDS.length }, (_, m) => m) : Array.from({ length: sample }, () => Math.floor(rand() * (1 << FILTER_FIELDS.length)));
   for (const mask of combos) {
     const filter = _filter(mask, rand);
     const matching = all.filter((e) => _matches(e.record, filter));

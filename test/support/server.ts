@@ -14,6 +14,7 @@ import type { Storage } from "../../lib/contracts/storage.ts";
 import { FileStorage } from "../../storage/file/store.ts";
 import { inboxSource } from "../../storage/sources/inbox.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
+import { readPdfFontFiles } from "../../storage/fonts/font_files.ts";
 
 export interface TestServer {
   url: string;
@@ -39,6 +40,7 @@ export async function startServer(options: { storage?: "file" | "memory"; dataDi
     // Off unless a test is about limits: suites send hundreds of requests with one token.
     rateLimit: null,
     anonymousLimit: null,
+    pdfFonts: readPdfFontFiles(),
     ...options,
     storage,
   });

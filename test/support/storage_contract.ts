@@ -92,7 +92,7 @@ export function storageContract(name: string, make: () => Promise<Storage>): voi
       const s = await make();
       const t = s.tenant("acme");
       await t.upsertDocument(input("A", { fields: fields({ issue_date: "2026-01-01", seller: { name: "X", tax_id: "111" } }) }), at(1));
-      await t.upsertDocument(input("B", { fields: fields({ issue_date: "2026-02-01", format: "cii", buyer: { name: "Y", tax_id: "222" } }) }), at(2));
+      await t.upsertDocument(input("B", { fields: fields({ issue_date: "2026-02-01", format: "cii", buyer: { name: "Y", tax_id: "222" } }), ksef_number: "5265877635-20260201-0100001AF629-AF" }), at(2));
       await t.upsertDocument(input("C", { fields: fields({ issue_date: null, type: "correction" }) }), at(3));
       const cases: [Record<string, unknown>, string[]][] = [
         [{ seller_tax_id: "111" }, ["A"]],
@@ -103,6 +103,8 @@ export function storageContract(name: string, make: () => Promise<Storage>): voi
         [{ issue_date_from: "2026-01-02" }, ["B"]],
         [{ xml_available: true }, []],
         [{ xml_available: false }, ["A", "B", "C"]],
+        [{ ksef_number: "5265877635-20260201-0100001AF629-AF" }, ["B"]],
+        [{ ksef_number: "5265877635-20260201-0100001AF629-AA" }, []],
       ];
       for (const [filter, expected] of cases) {
         const feed = await t.documentChanges(0, 10, filter, 1000);
@@ -228,6 +230,56 @@ export function storageContract(name: string, make: () => Promise<Storage>): voi
       assert.deepEqual((await t.activeRuns()).map((r) => r.source), ["http"]);
       assert.equal((await t.requestRun("inbox", at(4))).created, true);
       assert.equal(await s.tenant("other").getRun(a.run.id), null);
+      await s.close();
+    });
+
+    test("a webhook's attempt log keeps the newest 1,000 attempts and none older than 30 days", async () => {
+      const s = await make();
+      const t = s.tenant("acme");
+      const hook = await t.createWebhook({ url: "https://example.com/", events: ["*"], description: null, secret: "whsec_AA==", created_at: at(0) });
+      const day = 86_400_000;
+      const start = Date.UTC(2026, 0, 1);
+      const attempt = (i: number, ms: number) => ({
+        event_id: `evt_${String(i).padStart(26, "0")}`, type: "document.created", attempt: 1, manual: false,
+        attempted_at: new Date(ms).toISOString(), status_code: 500, duration_ms: 3, error: "HTTP 500", collection: "documents" as const, change_seq: i,
+      });
+      const epoch = new Date(0).toISOString();
+      // Three attempts a day apart: all kept, paged oldest first, with increasing seq.
+      for (let i = 0; i < 3; i++) await t.appendDeliveryAttempt(hook.id, attempt(i, start + i * day));
+      const first = await t.deliveryAttempts(hook.id, 0, 2, epoch);
+      assert.deepEqual(first.items.map((a) => a.change_seq), [0, 1]);
+      assert.equal(first.hasMore, true);
+      assert.equal(first.items[0]!.error, "HTTP 500");
+      const rest = await t.deliveryAttempts(hook.id, first.items[1]!.seq, 10, epoch);
+      assert.deepEqual(rest.items.map((a) => a.change_seq), [2]);
+      assert.equal(rest.hasMore, false);
+      assert.ok(rest.items[0]!.seq > first.items[1]!.seq);
+      // notBefore hides what is older; another endpoint and another tenant see nothing.
+      assert.deepEqual((await t.deliveryAttempts(hook.id, 0, 10, new Date(start + day).toISOString())).items.map((a) => a.change_seq), [1, 2]);
+      assert.equal((await s.tenant("other").deliveryAttempts(hook.id, 0, 10, epoch)).items.length, 0);
+      // An attempt 31 days after the second drops the first two.
+      await t.appendDeliveryAttempt(hook.id, attempt(3, start + 32 * day));
+      assert.deepEqual((await t.deliveryAttempts(hook.id, 0, 10, epoch)).items.map((a) => a.change_seq), [2, 3]);
+      // 1,100 more: the newest 1,000 are kept.
+      for (let i = 4; i < 1_104; i++) await t.appendDeliveryAttempt(hook.id, attempt(i, start + 32 * day + i));
+      const all = await t.deliveryAttempts(hook.id, 0, 2_000, epoch);
+      assert.equal(all.items.length, 1_000);
+      assert.equal(all.items[0]!.change_seq, 104);
+      assert.equal(all.items.at(-1)!.change_seq, 1_103);
+      await s.close();
+    });
+
+    test("retry-now requests are queued once per event and taken once", async () => {
+      const s = await make();
+      const t = s.tenant("acme");
+      const hook = await t.createWebhook({ url: "https://example.com/", events: ["*"], description: null, secret: "whsec_AA==", created_at: at(0) });
+      const r = (n: number, sec: number) => ({ event_id: `evt_${String(n).padStart(26, "0")}`, attempt: 2, collection: "runs" as const, change_seq: n, requested_at: at(sec) });
+      await t.requestRedelivery(hook.id, r(2, 2));
+      await t.requestRedelivery(hook.id, r(1, 1));
+      await t.requestRedelivery(hook.id, r(2, 3)); // already queued
+      assert.deepEqual(await s.tenant("other").takeRedeliveries(hook.id), []);
+      assert.deepEqual(await t.takeRedeliveries(hook.id), [r(1, 1), r(2, 2)]);
+      assert.deepEqual(await t.takeRedeliveries(hook.id), []);
       await s.close();
     });
 

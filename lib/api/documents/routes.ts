@@ -11,32 +11,35 @@ import type { ApiResponse } from "../../http/types.ts";
 import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
 import { parseListQuery } from "../list_query.ts";
 import { pdfResponse } from "../pdf_download.ts";
+import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
 
 /** A store that examines feed entries one by one stops after this many per request, so a page cannot cost O(n). */
 export const FEED_SCAN_LIMIT = 10_000;
 
 async function listDocuments(ctx: Context): Promise<ApiResponse> {
   const q = parseListQuery(ctx.req.query);
+  const expand = wantsInvoice(ctx.req.query);
   const scope = `${ctx.tenant.tenant}\u0000documents`;
   const version = await ctx.tenant.feedLength("documents");
   if (q.mode === "page") {
     // As feed pages: the same bytes until the feed changes, so kept for the feed length they were made at.
-    const key = `${scope}\u0000page\u0000${q.page}\u0000${q.perPage}\u0000${q.sort}\u0000${q.filterKey}`;
+    const key = `${scope}\u0000page\u0000${q.page}\u0000${q.perPage}\u0000${q.sort}\u0000${q.filterKey}\u0000${expand}`;
     let body = ctx.app.pages.get(key, version);
     if (!body) {
-      const { items, total } = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
-      body = listBody(items, `"page":${q.page},"per_page":${q.perPage},"total":${total},"total_pages":${Math.ceil(total / q.perPage)}`);
+      const page = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
+      const items = expand ? await withInvoices(ctx, page.items) : page.items;
+      body = listBody(items, `"page":${q.page},"per_page":${q.perPage},"total":${page.total},"total_pages":${Math.ceil(page.total / q.perPage)}`);
       ctx.app.pages.set(key, version, body);
     }
     return json(200, body);
   }
   const from = q.cursor === null ? 0 : ctx.app.cursors.decode(scope, q.cursor, q.filterKey);
-  const key = `${scope}\u0000${from}\u0000${q.limit}\u0000${q.filterKey}`;
+  const key = `${scope}\u0000${from}\u0000${q.limit}\u0000${q.filterKey}\u0000${expand}`;
   let body = ctx.app.pages.get(key, version);
   if (!body) {
     const page = await ctx.tenant.documentChanges(from, q.limit, q.filter, FEED_SCAN_LIMIT);
     const next = ctx.app.cursors.encode(scope, page.next, q.filterKey);
-    body = listBody(page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`);
+    body = listBody(expand ? await withInvoices(ctx, page.items) : page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`);
     ctx.app.pages.set(key, version, body);
   }
   return json(200, body);
@@ -66,15 +69,20 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findDocument(ctx);
-  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id) : null;
+  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.ksef_number ?? null) : null;
   if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (API.md §2)
   return res;
+}
+
+async function getDocument(ctx: Context): Promise<ApiResponse> {
+  const { record, json: body } = await findDocument(ctx);
+  return json(200, await withInvoice(ctx, body, record.xml_available ? record.sha256 : null));
 }
 
 /** The documents routes. */
 export const documentRoutes: ApiRoute[] = [
   { method: "GET", pattern: "/api/v1/documents", scope: "documents:read", handle: listDocuments },
-  { method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: async (ctx) => json(200, (await findDocument(ctx)).json) },
+  { method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: getDocument },
   { method: "GET", pattern: "/api/v1/documents/:id/xml", scope: "documents:read", handle: downloadXml },
   { method: "GET", pattern: "/api/v1/documents/:id/pdf", scope: "documents:read", handle: downloadPdf },
 ];

@@ -9,6 +9,7 @@
  */
 import type { ApiRoute } from "../context.ts";
 import { ERROR_STATUS, type ErrorCode } from "../../http/errors.ts";
+import { invoiceSchemas } from "./invoice_schema.ts";
 import { ERROR_CODES, errorSchemaName, headers, parameters, ref, schemas, type Json } from "./schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
 
@@ -29,7 +30,7 @@ interface _Operation {
 }
 
 const JSON_MEDIA = "application/json";
-const FILTERS = ["Type", "Format", "IssueDateFrom", "IssueDateTo", "SellerTaxId", "BuyerTaxId", "XmlAvailable"];
+const FILTERS = ["Type", "Format", "IssueDateFrom", "IssueDateTo", "SellerTaxId", "BuyerTaxId", "XmlAvailable", "KsefNumber"];
 const DOWNLOAD_PARAMS = ["IfNoneMatch", "Range", "IfRange"];
 
 /** The headers of every `/api/v1/*` response. */
@@ -88,7 +89,7 @@ const OPERATIONS: Record<string, _Operation> = {
   "GET /api/v1/documents": {
     id: "listDocuments", tag: "Documents", summary: "List documents: the change feed or pages",
     description: "Without `page`: cursor mode, the change feed in order of last change, oldest first (a document that changes again moves to the end; delivery is at-least-once, deduplicate by id). With `page`: page mode for browsing. Filters apply to both.",
-    params: ["Cursor", "Limit", "Page", "PerPage", "Sort", ...FILTERS],
+    params: ["Cursor", "Limit", "Page", "PerPage", "Sort", ...FILTERS, "Expand"],
     ok: { 200: _json("A page of documents", ref("DocumentList")) },
   },
   "GET /api/v1/documents/:id": {
@@ -125,7 +126,7 @@ const OPERATIONS: Record<string, _Operation> = {
     errors: ["DUPLICATE_SUBMISSION", "VALIDATION_ERROR"],
   },
   "GET /api/v1/submissions": {
-    id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)", params: ["Cursor", "Limit"],
+    id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)", params: ["Cursor", "Limit", "Expand"],
     ok: { 200: _json("A page of submissions", ref("SubmissionFeedPage")) },
   },
   "GET /api/v1/submissions/:id": {
@@ -155,6 +156,24 @@ const OPERATIONS: Record<string, _Operation> = {
   "GET /api/v1/webhooks/:id": {
     id: "getWebhook", tag: "Webhooks", summary: "Get a webhook endpoint", params: ["WebhookId"],
     ok: { 200: _json("The endpoint, without its secret", ref("Webhook")) }, errors: ["NOT_FOUND"],
+  },
+  "PATCH /api/v1/webhooks/:id": {
+    id: "updateWebhook", tag: "Webhooks", summary: "Change a webhook endpoint",
+    description: "Any of `url`, `events`, `description`, `status`, validated as on registration. Setting `status` to `enabled` on a disabled endpoint resumes delivery from where it stopped, nothing skipped; `disabled` pauses it.",
+    params: ["WebhookId"], body: "json",
+    ok: { 200: _json("The endpoint, without its secret", ref("Webhook")) }, errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+  },
+  "GET /api/v1/webhooks/:id/deliveries": {
+    id: "listWebhookDeliveries", tag: "Webhooks", summary: "List an endpoint's recent delivery attempts",
+    description: "Cursor mode, newest last: store `next_cursor` and ask again later for the attempts made since. Attempts are kept 30 days or the last 1,000 per endpoint, whichever is less.",
+    params: ["WebhookId", "Cursor", "Limit"],
+    ok: { 200: _json("A page of attempts", ref("DeliveryList")) }, errors: ["NOT_FOUND"],
+  },
+  "POST /api/v1/webhooks/:id/deliveries/:evt_id/retry": {
+    id: "retryWebhookDelivery", tag: "Webhooks", summary: "Send an event to an endpoint once more, now",
+    description: "For an event in the endpoint's deliveries. One attempt, also while the endpoint is disabled; the retry schedule is unaffected.",
+    params: ["WebhookId", "EventId"],
+    ok: { 202: _json("Queued", ref("RedeliveryAccepted")) }, errors: ["NOT_FOUND"],
   },
   "DELETE /api/v1/webhooks/:id": {
     id: "deleteWebhook", tag: "Webhooks", summary: "Delete a webhook endpoint", params: ["WebhookId"],
@@ -214,6 +233,7 @@ function _codes(route: ApiRoute, op: _Operation): Set<ErrorCode> {
 const JSON_BODIES: Record<string, { name: string; required: boolean }> = {
   "POST /api/v1/documents/sync": { name: "SyncRunRequest", required: false },
   "POST /api/v1/webhooks": { name: "WebhookRequest", required: true },
+  "PATCH /api/v1/webhooks/:id": { name: "WebhookPatch", required: true },
 };
 
 /** The request body of a route that reads one. */
@@ -360,7 +380,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       description: [
         "E-invoice documents, submissions, sync runs and webhooks for integrators.",
         "Every endpoint under /api/v1/ except this document needs an `X-API-Token` with the operation's scope (401 without a usable token, 403 without the scope).",
-        "Times are ISO 8601 UTC with milliseconds; money is a decimal string; ids are opaque and typed by prefix (`doc_`, `sub_`, `sync_`, `whk_`).",
+        "Times are ISO 8601 UTC with milliseconds; money is a decimal string; ids are opaque and typed by prefix (`doc_`, `sub_`, `sync_`, `whk_`, `evt_`).",
         "HEAD is answered wherever GET is. A method a path does not support answers 405 with `Allow` (components/responses/MethodNotAllowed); an unknown path under /api/v1/ answers 404 (components/responses/NotFound). Unknown query parameters are ignored.",
         "Errors are `{\"error\": {code, message, details, request_id}}` with the closed list of codes in components/schemas/ErrorCode.",
       ].join("\n\n"),
@@ -379,7 +399,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       securitySchemes: {
         ApiToken: { type: "apiKey", in: "header", name: "X-API-Token", description: "`itk_<key id>_<secret>`; a token in the query string is ignored" },
       },
-      schemas: schemas(),
+      schemas: { ...schemas(), ...invoiceSchemas() },
       parameters: params,
       headers: headers(),
       responses,

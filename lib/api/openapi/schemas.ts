@@ -12,6 +12,7 @@ import type { ErrorCode } from "../../http/errors.ts";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../jobs/webhooks/address_guard.ts";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
 import { MAX_DESCRIPTION } from "../webhooks/routes.ts";
+import { DELIVERY_ATTEMPTS_KEPT, DELIVERY_ATTEMPTS_MAX_AGE_MS } from "../../contracts/storage.ts";
 
 /** A JSON Schema or another OpenAPI object, as plain JSON. */
 export type Json = Record<string, unknown>;
@@ -36,6 +37,12 @@ const DECIMAL: Json = {
 };
 const SHA256: Json = { type: "string", pattern: "^[0-9a-f]{64}$", description: "Hex SHA-256 of the XML bytes" };
 const COUNT: Json = { type: "integer", minimum: 0 };
+// The KsefNumber schema of KSeF's own open-api.json (CIRFMF/ksef-docs).
+const KSEF_NUMBER: Json = {
+  type: "string", minLength: 35, maxLength: 36,
+  pattern: "^([1-9](\\d[1-9]|[1-9]\\d)\\d{7})-(20[2-9][0-9]|2[1-9]\\d{2}|[3-9]\\d{3})(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])-([0-9A-F]{6})-?([0-9A-F]{6})-([0-9A-F]{2})$",
+  examples: ["5265877635-20250826-0100001AF629-AF"],
+};
 
 /** `schema` that also allows null (its `type` becomes a type array). */
 function _orNull(schema: Json): Json {
@@ -63,6 +70,11 @@ function _links(collection: string, prefix: string, downloads: boolean): Json {
 
 const PARTY: Json = _object({ name: _orNull(STRING), tax_id: _orNull(STRING) });
 const TOTALS: Json = _object({ net: _orNull(DECIMAL), tax: _orNull(DECIMAL), gross: _orNull(DECIMAL) });
+/** The `invoice` property of documents and submissions (API.md §4, §4.6). */
+const INVOICE: Json = {
+  oneOf: [ref("Invoice"), { type: "null" }],
+  description: "The whole invoice (API.md §4.6). On GET of one document or submission, and on list items with `expand=invoice`; absent from other list items, 201 answers and webhook payloads; null while the XML is not available",
+};
 const FEED_TAIL: Record<string, Json> = {
   next_cursor: {
     type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$",
@@ -86,6 +98,15 @@ function _webhook(withSecret: boolean): Json {
     };
   }
   props.created_at = ref("Timestamp");
+  props.last_attempt_at = { ..._orNull(TIMESTAMP), description: "When a delivery to the endpoint was last attempted" };
+  props.last_success_at = { ..._orNull(TIMESTAMP), description: "When a delivery last succeeded (a 2xx within 10 s)" };
+  props.last_error = {
+    type: ["object", "null"], required: ["status", "message"], additionalProperties: false,
+    description: "The last failure while failures continue; null after a success",
+    properties: { status: { type: ["integer", "null"], description: "The receiver's HTTP status; null for a network error or timeout" }, message: STRING },
+  };
+  props.consecutive_failures = { ...COUNT, description: "Failed attempts since the last success" };
+  props.next_attempt_at = { ..._orNull(TIMESTAMP), description: "When the next scheduled retry is due; null when none waits or the endpoint is disabled" };
   return _object(props);
 }
 
@@ -178,6 +199,7 @@ export function schemas(): Record<string, Json> {
         seller: _orNull(PARTY),
         buyer: _orNull(PARTY),
         totals: _orNull(TOTALS),
+        ksef_number: { ..._orNull(KSEF_NUMBER), description: "The number KSeF assigned, when the source knows it (the `ksef` source always does)" },
         xml_available: { type: "boolean" },
         sha256: _orNull(SHA256),
         size: _orNull({ type: "integer", minimum: 0, description: "Bytes of the XML" }),
@@ -185,7 +207,8 @@ export function schemas(): Record<string, Json> {
         synced_at: ref("Timestamp"),
         updated_at: ref("Timestamp"),
         links: _links("documents", "doc", true),
-      }),
+        invoice: INVOICE,
+      }, ["invoice"]),
     },
     DocumentFeedPage: {
       description: "Cursor mode (no `page` parameter): the change feed, oldest change first",
@@ -219,7 +242,8 @@ export function schemas(): Record<string, Json> {
         size: { type: "integer", minimum: 1 },
         created_at: ref("Timestamp"),
         links: _links("submissions", "sub", true),
-      }),
+        invoice: INVOICE,
+      }, ["invoice"]),
     },
     SubmissionFeedPage: {
       description: "The submissions feed, oldest first",
@@ -244,6 +268,7 @@ export function schemas(): Record<string, Json> {
         requested_at: ref("Timestamp"),
         started_at: _orNull(TIMESTAMP),
         finished_at: _orNull(TIMESTAMP),
+        waiting_until: { ..._orNull(TIMESTAMP), description: "While the run waits out a limit of the source (e.g. KSeF's 429 `Retry-After` or its documented hourly limits): until when; null otherwise" },
         counts: _object({ fetched: COUNT, created: COUNT, updated: COUNT, unchanged: COUNT, failed: COUNT }),
         errors: {
           type: "array", maxItems: 100, description: "Documents that failed to import (the first 100)",
@@ -265,6 +290,38 @@ export function schemas(): Record<string, Json> {
     Webhook: { description: "A webhook endpoint, without its secret", ..._webhook(false) },
     WebhookCreated: { description: "A new webhook endpoint with its secret, shown only once", ..._webhook(true) },
     WebhookList: _object({ data: { type: "array", items: ref("Webhook") } }),
+    WebhookPatch: {
+      type: "object", examples: [{ status: "enabled" }],
+      description: "Any of the fields; each is validated as on registration. `enabled` on a disabled endpoint resumes delivery where it stopped, nothing skipped; `disabled` pauses it",
+      properties: {
+        url: { type: "string", format: "uri", maxLength: MAX_WEBHOOK_URL_LENGTH },
+        events: { type: "array", minItems: 1, items: ref("WebhookEventName") },
+        description: { type: ["string", "null"], maxLength: MAX_DESCRIPTION },
+        status: { type: "string", enum: ["enabled", "disabled"] },
+      },
+    },
+    EventId: _id("evt"),
+    DeliveryAttempt: {
+      description: "One delivery attempt to an endpoint",
+      ..._object({
+        event_id: ref("EventId"),
+        type: { type: "string", enum: [...WEBHOOK_EVENT_TYPES] },
+        attempt: { type: "integer", minimum: 1, description: "The event's scheduled attempt number (from 1 again after a disabled endpoint is re-enabled); a manual retry repeats the number of the attempt before it" },
+        manual: { type: "boolean", description: "True for an attempt asked for with the retry endpoint" },
+        attempted_at: ref("Timestamp"),
+        status_code: { type: ["integer", "null"], description: "The receiver's HTTP status; null when no answer came" },
+        duration_ms: COUNT,
+        error: { type: ["string", "null"], description: "Why the attempt failed; null on success" },
+      }),
+    },
+    DeliveryList: {
+      description: `The endpoint's recent attempts, newest last (kept ${DELIVERY_ATTEMPTS_MAX_AGE_MS / 86_400_000} days or the last ${DELIVERY_ATTEMPTS_KEPT}, whichever is less)`,
+      ..._object({ data: { type: "array", items: ref("DeliveryAttempt") }, ...FEED_TAIL }),
+    },
+    RedeliveryAccepted: {
+      description: "The event will be sent once more, now; the retry schedule is unaffected",
+      ..._object({ webhook_id: ref("WebhookId"), event_id: ref("EventId"), status: { type: "string", const: "queued" }, requested_at: ref("Timestamp") }),
+    },
     ErrorCode: { type: "string", enum: Object.keys(ERROR_CODES) },
     Error: {
       description: "The error envelope of API.md §2: exactly one top-level key",
@@ -298,6 +355,7 @@ export function parameters(): Record<string, Json> {
     SubmissionId: _pathId("SubmissionId", "submission"),
     SyncRunId: _pathId("SyncRunId", "sync run"),
     WebhookId: _pathId("WebhookId", "webhook"),
+    EventId: { name: "evt_id", in: "path", required: true, schema: ref("EventId"), description: "The event's id (`webhook-id` of its deliveries); one never delivered to this endpoint answers 404" },
     XCorrelationId: {
       name: "X-Correlation-Id", in: "header", required: false,
       schema: { type: "string", pattern: "^[!-~]{1,128}$" },
@@ -312,6 +370,7 @@ export function parameters(): Record<string, Json> {
     Range: { name: "Range", in: "header", required: false, schema: { type: "string", examples: ["bytes=0-1023"] }, description: "A single byte range: 206, or 416 when unsatisfiable" },
     IfRange: { name: "If-Range", in: "header", required: false, schema: STRING, description: "Honour `Range` only while the ETag still matches" },
     Cursor: _query("cursor", { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" }, "Opaque `next_cursor` of a previous page; absent = from the beginning. Tampered, foreign or made with other filters: 400"),
+    Expand: _query("expand", { type: "string", enum: ["invoice"] }, "`invoice` puts the whole invoice (API.md §4.6) on every item; any other value is 400"),
     Limit: _query("limit", { type: "integer", minimum: CURSOR_LIMIT.min, maximum: CURSOR_LIMIT.max, default: CURSOR_LIMIT.default }, "Items per page in cursor mode"),
     Page: _query("page", { type: "integer", minimum: 1, maximum: PAGE_WINDOW }, `Chooses page mode. page × per_page may not exceed ${PAGE_WINDOW} (use cursor mode beyond); not together with cursor`),
     PerPage: _query("per_page", { type: "integer", minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }, "Items per page in page mode"),
@@ -323,6 +382,7 @@ export function parameters(): Record<string, Json> {
     SellerTaxId: _query("seller_tax_id", { type: "string", minLength: 1, maxLength: 64 }, "Seller tax id as written"),
     BuyerTaxId: _query("buyer_tax_id", { type: "string", minLength: 1, maxLength: 64 }, "Buyer tax id as written"),
     XmlAvailable: _query("xml_available", { type: "boolean" }, "`true` or `false`"),
+    KsefNumber: _query("ksef_number", KSEF_NUMBER, "Only the document with this KSeF number"),
     Lang: _query("lang", { type: "string", enum: ["pl", "en"] }, "Language of the rendering; by default chosen from the invoice"),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { fieldsFromInvoice } from "../../contracts/record_json.ts";
 import { pdfResponse } from "../pdf_download.ts";
+import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
 import { readInvoiceXml } from "../../formats/invoice/read_xml.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
@@ -39,12 +40,13 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
 async function listSubmissions(ctx: Context): Promise<ApiResponse> {
   const q = ctx.req.query;
   const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
+  const expand = wantsInvoice(q);
   const scope = `${ctx.tenant.tenant}\u0000submissions`;
   const cursor = q.get("cursor");
   const from = cursor === null ? 0 : ctx.app.cursors.decode(scope, cursor, "");
   const page = await ctx.tenant.submissionChanges(from, limit, SCAN_LIMIT);
   const next = ctx.app.cursors.encode(scope, page.next, "");
-  return json(200, listBody(page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`));
+  return json(200, listBody(expand ? await withInvoices(ctx, page.items) : page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`));
 }
 
 async function findSubmission(ctx: Context): Promise<Stored<SubmissionRecord>> {
@@ -70,11 +72,16 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   return res;
 }
 
+async function getSubmission(ctx: Context): Promise<ApiResponse> {
+  const { record, json: body } = await findSubmission(ctx);
+  return json(200, await withInvoice(ctx, body, record.sha256));
+}
+
 /** The submissions routes. */
 export const submissionRoutes: ApiRoute[] = [
   { method: "POST", pattern: "/api/v1/submissions", scope: "submissions:write", body: "multipart", handle: createSubmission },
   { method: "GET", pattern: "/api/v1/submissions", scope: "submissions:read", handle: listSubmissions },
-  { method: "GET", pattern: "/api/v1/submissions/:id", scope: "submissions:read", handle: async (ctx) => json(200, (await findSubmission(ctx)).json) },
+  { method: "GET", pattern: "/api/v1/submissions/:id", scope: "submissions:read", handle: getSubmission },
   { method: "GET", pattern: "/api/v1/submissions/:id/xml", scope: "submissions:read", handle: downloadXml },
   { method: "GET", pattern: "/api/v1/submissions/:id/pdf", scope: "submissions:read", handle: downloadPdf },
 ];

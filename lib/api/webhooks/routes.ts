@@ -1,7 +1,8 @@
 /**
  * The webhooks endpoints (API.md §6): register (the secret is shown once),
- * list, read and delete endpoints. Deliveries start from the changes made after
- * registration.
+ * list, read, change and delete endpoints. Deliveries start from the changes
+ * made after registration; re-enabling a disabled endpoint resumes them where
+ * they stopped. The delivery log and retry-now are in deliveries.ts.
  * @module
  */
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
@@ -13,16 +14,19 @@ import { validateWebhookUrl } from "../../jobs/webhooks/address_guard.ts";
 import { validateEvents } from "../../jobs/webhooks/events.ts";
 import { generateWebhookSecret } from "../../jobs/webhooks/signature.ts";
 import { initialDeliveryState } from "../../jobs/webhooks/worker.ts";
+import { webhookView } from "./view.ts";
 
 /** Longest webhook description accepted. */
 export const MAX_DESCRIPTION = 500;
 
-/** The JSON of an endpoint; the secret only when it was just created. */
-export function webhookView(w: WebhookRecord, withSecret: boolean): Record<string, unknown> {
-  return {
-    id: w.id, url: w.url, events: w.events, description: w.description, status: w.status,
-    ...(withSecret ? { secret: w.secret } : {}), created_at: w.created_at,
-  };
+/** The statuses a client may set (API.md §6); "deleted" is DELETE's. */
+export const SETTABLE_STATUSES = ["enabled", "disabled"] as const;
+
+function _description(d: unknown): string | null {
+  if (d !== undefined && d !== null && (typeof d !== "string" || d.length > MAX_DESCRIPTION)) {
+    throw validationError("description", "invalid_value", `description must be a string of at most ${MAX_DESCRIPTION} characters`);
+  }
+  return typeof d === "string" ? d : null;
 }
 
 async function createWebhook(ctx: Context): Promise<ApiResponse> {
@@ -30,36 +34,66 @@ async function createWebhook(ctx: Context): Promise<ApiResponse> {
   if (typeof body.url !== "string") throw validationError("url", "required", "url is required");
   const url = validateWebhookUrl(body.url, ctx.app.webhookAllowPrivate);
   const events = validateEvents(body.events);
-  const d = body.description;
-  if (d !== undefined && d !== null && (typeof d !== "string" || d.length > MAX_DESCRIPTION)) {
-    throw validationError("description", "invalid_value", `description must be a string of at most ${MAX_DESCRIPTION} characters`);
-  }
+  const description = _description(body.description);
   const created = (text: string): StoredResponse => {
     const w = JSON.parse(text) as WebhookRecord;
-    return { status: 201, location: `/api/v1/webhooks/${w.id}`, body: JSON.stringify(webhookView(w, true)) };
+    return { status: 201, location: `/api/v1/webhooks/${w.id}`, body: JSON.stringify(webhookView(w, true, null, 0)) };
   };
   const hook = await ctx.tenant.createWebhook(
-    { url: url.href, events, description: typeof d === "string" ? d : null, secret: generateWebhookSecret(), created_at: new Date(ctx.app.now()).toISOString() },
+    { url: url.href, events, description, secret: generateWebhookSecret(), created_at: new Date(ctx.app.now()).toISOString() },
     idempotencyTag(ctx, created),
   );
   await ctx.tenant.saveDeliveryState(hook.id, await initialDeliveryState(ctx.tenant));
-  return json(201, webhookView(hook, true), { location: `/api/v1/webhooks/${hook.id}` });
+  return json(201, webhookView(hook, true, null, 0), { location: `/api/v1/webhooks/${hook.id}` });
 }
 
-async function findWebhook(ctx: Context): Promise<WebhookRecord> {
+/** The endpoint of the path's id, or 404. */
+export async function findWebhook(ctx: Context): Promise<WebhookRecord> {
   const w = await ctx.tenant.getWebhook(ctx.params.id!);
   if (!w) throw notFound("Webhook not found");
   return w;
 }
 
+async function showWebhook(ctx: Context, w: WebhookRecord): Promise<ApiResponse> {
+  return json(200, webhookView(w, false, await ctx.tenant.getDeliveryState(w.id), ctx.app.now()));
+}
+
+// PATCH: any of url, events, description, status, validated as on POST.
+async function updateWebhook(ctx: Context): Promise<ApiResponse> {
+  const body = ctx.body.kind === "json" ? ctx.body.value : {};
+  const w = await findWebhook(ctx);
+  const next: WebhookRecord = { ...w };
+  if (body.url !== undefined) {
+    if (typeof body.url !== "string") throw validationError("url", "invalid_type", "url must be a string");
+    next.url = validateWebhookUrl(body.url, ctx.app.webhookAllowPrivate).href;
+  }
+  if (body.events !== undefined) next.events = validateEvents(body.events);
+  if (body.description !== undefined) next.description = _description(body.description);
+  if (body.status !== undefined) {
+    const status = SETTABLE_STATUSES.find((s) => s === body.status);
+    if (!status) throw validationError("status", "invalid_value", `status must be one of ${SETTABLE_STATUSES.join(", ")}`);
+    if (status === "enabled" && w.status === "disabled") {
+      next.resumed_at = new Date(ctx.app.now()).toISOString();
+      next.disabled_reason = null;
+    }
+    next.status = status;
+  }
+  await ctx.tenant.saveWebhook(next);
+  return showWebhook(ctx, next);
+}
+
+async function listWebhooks(ctx: Context): Promise<ApiResponse> {
+  const data = [];
+  for (const w of await ctx.tenant.listWebhooks()) data.push(webhookView(w, false, await ctx.tenant.getDeliveryState(w.id), ctx.app.now()));
+  return json(200, { data });
+}
+
 /** The webhooks routes. */
 export const webhookRoutes: ApiRoute[] = [
   { method: "POST", pattern: "/api/v1/webhooks", scope: "webhooks:write", body: "json", handle: createWebhook },
-  {
-    method: "GET", pattern: "/api/v1/webhooks", scope: "webhooks:read",
-    handle: async (ctx) => json(200, { data: (await ctx.tenant.listWebhooks()).map((w) => webhookView(w, false)) }),
-  },
-  { method: "GET", pattern: "/api/v1/webhooks/:id", scope: "webhooks:read", handle: async (ctx) => json(200, webhookView(await findWebhook(ctx), false)) },
+  { method: "GET", pattern: "/api/v1/webhooks", scope: "webhooks:read", handle: listWebhooks },
+  { method: "GET", pattern: "/api/v1/webhooks/:id", scope: "webhooks:read", handle: async (ctx) => showWebhook(ctx, await findWebhook(ctx)) },
+  { method: "PATCH", pattern: "/api/v1/webhooks/:id", scope: "webhooks:write", body: "json", handle: updateWebhook },
   {
     method: "DELETE", pattern: "/api/v1/webhooks/:id", scope: "webhooks:write",
     handle: async (ctx) => {

@@ -1,283 +1,280 @@
 /**
  * Reads a UN/CEFACT Cross Industry Invoice D16B (EN 16931 CII syntax binding,
- * XRechnung CII, Factur-X / ZUGFeRD 2.x, any profile) into the invoice model.
- * Amounts are copied as written. ZUGFeRD 1.0's CrossIndustryDocument is out of
- * scope. Does not validate business rules: what is missing is null, nothing throws.
+ * XRechnung CII, Factur-X / ZUGFeRD 2.x, any profile) into the whole invoice model
+ * (API.md §4.6). Amounts are copied as written. ZUGFeRD 1.0's CrossIndustryDocument
+ * is out of scope. Does not validate business rules: what is missing is null,
+ * nothing throws. Parties and lines: cii_party, cii_line.
  * @module
  */
 
 import type { XmlElement } from "../xml/tree.ts";
+import { blankInvoice, blankPayment } from "./blank.ts";
+import { readCiiLine } from "./cii_line.ts";
+import { ciiDate, RAM, readCiiAddress, readCiiAllowanceCharge, readCiiParty, readCiiPeriod } from "./cii_party.ts";
+import { codeOf, UNCL_4461, UNCL_5305, UNTDID_1001 } from "./code_lists.ts";
 import { parseDecimal } from "./decimal.ts";
 import { documentTypeFromCode } from "./document_type.ts";
-import type { Address, Invoice, InvoiceLine, Party, Payment } from "./model.ts";
-import { attr, child, childText, compact, descend, parseDate, textOf } from "./query.ts";
+import type { Invoice, Payment } from "./model.ts";
+import { attr, child, childText, identifierOf, textOf } from "./query.ts";
 
 /** Root namespace of a CII D16B invoice. */
 export const CII_RSM_NS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
-const RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
 
-/** UN/EDIFACT 2379 date format code CCYYMMDD, the one EN 16931 allows for dates. */
-const DATE_FORMAT_102 = "102";
+/** UNTDID 1001 document codes of ram:AdditionalReferencedDocument/TypeCode with a business term. */
+const DOC_INVOICED_OBJECT = "130"; // BT-18
+const DOC_TENDER = "50"; // BT-17
 
 /** Reads a CrossIndustryInvoice root element. */
 export function readCii(root: XmlElement): Invoice {
   const ns = root.ns;
-  const inv: Invoice = {
-    format: "cii", profile: null, type: "other", type_code: null, number: null, issue_date: null,
-    sale_date: null, currency: null, seller: _emptyParty(), buyer: _emptyParty(), lines: [],
-    vat_breakdown: [], totals: { net: null, tax: null, gross: null, payable: null }, payment: null,
-    corrected_invoices: [], correction_reason: null, notes: [],
-  };
+  const inv = blankInvoice("cii");
   for (const c of root.children) {
     if (c.ns !== ns) continue;
     switch (c.local) {
       case "ExchangedDocumentContext":
         inv.profile = childText(child(c, RAM, "GuidelineSpecifiedDocumentContextParameter"), RAM, "ID");
+        inv.business_process = childText(child(c, RAM, "BusinessProcessSpecifiedDocumentContextParameter"), RAM, "ID");
         break;
-      case "ExchangedDocument":
-        _readDocument(c, inv);
-        break;
+      case "ExchangedDocument": _document(c, inv); break;
       case "SupplyChainTradeTransaction":
-        _readTransaction(c, inv);
+        for (const t of c.children) {
+          if (t.ns !== RAM) continue;
+          if (t.local === "IncludedSupplyChainTradeLineItem") inv.lines.push(readCiiLine(t));
+          else if (t.local === "ApplicableHeaderTradeAgreement") _agreement(t, inv);
+          else if (t.local === "ApplicableHeaderTradeDelivery") _delivery(t, inv);
+          else if (t.local === "ApplicableHeaderTradeSettlement") _settlement(t, inv);
+        }
         break;
     }
   }
-  inv.type = documentTypeFromCode(inv.type_code, "other");
+  // Unlike a UBL Invoice root, the CII root says nothing about the type: no code is "other".
+  inv.type = documentTypeFromCode(inv.kind?.code ?? null, "other");
   return inv;
 }
 
-/** rsm:ExchangedDocument: BT-1 number, BT-3 type, BT-2 date, BG-1 notes. */
-function _readDocument(doc: XmlElement, inv: Invoice): void {
-  for (const c of doc.children) {
-    if (c.ns !== RAM) continue;
-    switch (c.local) {
-      case "ID": inv.number = textOf(c); break;
-      case "TypeCode": inv.type_code = textOf(c); break;
-      case "IssueDateTime": inv.issue_date = _date(c); break;
-      case "IncludedNote":
-        for (const content of c.children) {
-          if (content.ns !== RAM || content.local !== "Content") continue;
-          const note = textOf(content);
-          if (note !== null) inv.notes.push(note);
-        }
-        break;
-    }
-  }
-}
-
-/** rsm:SupplyChainTradeTransaction: lines, then the header agreement, delivery and settlement. */
-function _readTransaction(tx: XmlElement, inv: Invoice): void {
-  for (const c of tx.children) {
-    if (c.ns !== RAM) continue;
-    switch (c.local) {
-      case "IncludedSupplyChainTradeLineItem":
-        inv.lines.push(_line(c));
-        break;
-      case "ApplicableHeaderTradeAgreement":
-        inv.seller = _party(child(c, RAM, "SellerTradeParty"));
-        inv.buyer = _party(child(c, RAM, "BuyerTradeParty"));
-        break;
-      case "ApplicableHeaderTradeDelivery":
-        // BT-72 actual delivery date.
-        inv.sale_date = _date(descend(c, RAM, "ActualDeliverySupplyChainEvent", "OccurrenceDateTime"));
-        break;
-      case "ApplicableHeaderTradeSettlement":
-        _readSettlement(c, inv);
-        break;
-    }
-  }
-}
-
-/** ram:ApplicableHeaderTradeSettlement: currency, payment, VAT breakdown, totals, preceding invoices. */
-function _readSettlement(s: XmlElement, inv: Invoice): void {
-  let summation: XmlElement | null = null;
-  let due: string | null = null;
-  let means: string | null = null;
-  let account: string | null = null;
-  let bank: string | null = null;
-  const terms: string[] = [];
-  for (const c of s.children) {
-    if (c.ns !== RAM) continue;
-    switch (c.local) {
-      case "InvoiceCurrencyCode":
-        inv.currency = textOf(c);
-        break;
-      case "SpecifiedTradeSettlementPaymentMeans": {
-        means ??= childText(c, RAM, "TypeCode");
-        const acct = child(c, RAM, "PayeePartyCreditorFinancialAccount");
-        if (acct !== null && account === null) {
-          account = childText(acct, RAM, "IBANID") ?? childText(acct, RAM, "ProprietaryID");
-          bank = childText(child(c, RAM, "PayeeSpecifiedCreditorFinancialInstitution"), RAM, "Name");
-        }
-        break;
-      }
-      case "ApplicableTradeTax":
-        inv.vat_breakdown.push({
-          rate: childText(c, RAM, "RateApplicablePercent"),
-          category: childText(c, RAM, "CategoryCode"),
-          net: parseDecimal(childText(c, RAM, "BasisAmount")),
-          tax: parseDecimal(childText(c, RAM, "CalculatedAmount")),
-        });
-        break;
-      case "SpecifiedTradePaymentTerms": {
-        due ??= _date(child(c, RAM, "DueDateDateTime"));
-        const text = childText(c, RAM, "Description");
-        if (text !== null) terms.push(text);
-        break;
-      }
-      case "SpecifiedTradeSettlementHeaderMonetarySummation":
-        summation ??= c;
-        break;
-      case "InvoiceReferencedDocument":
-        // BG-3 preceding invoice reference.
-        inv.corrected_invoices.push({
-          number: childText(c, RAM, "IssuerAssignedID"),
-          issue_date: _date(child(c, RAM, "FormattedIssueDateTime")),
-          ksef_number: null,
-        });
-        break;
-    }
-  }
-  if (summation !== null) _readSummation(summation, inv);
-  const termsText = terms.length === 0 ? null : terms.join("\n");
-  if (due !== null || means !== null || account !== null || bank !== null || termsText !== null) {
-    const payment: Payment = { due_date: due, means, account, bank_name: bank, terms: termsText };
-    inv.payment = payment;
-  }
-}
-
-/**
- * BT-109, BT-110, BT-112, BT-115. BT-110 is the TaxTotalAmount in the invoice
- * currency; a second one may give BT-111 in the VAT accounting currency. Without
- * a currencyID it counts when it is the only one.
- */
-function _readSummation(sum: XmlElement, inv: Invoice): void {
-  const taxes: XmlElement[] = [];
-  for (const c of sum.children) {
-    if (c.ns !== RAM) continue;
-    switch (c.local) {
-      case "TaxBasisTotalAmount": inv.totals.net = parseDecimal(textOf(c)); break;
-      case "TaxTotalAmount": taxes.push(c); break;
-      case "GrandTotalAmount": inv.totals.gross = parseDecimal(textOf(c)); break;
-      case "DuePayableAmount": inv.totals.payable = parseDecimal(textOf(c)); break;
-    }
-  }
-  let tax: XmlElement | null = null;
-  if (inv.currency !== null) {
-    for (const t of taxes) {
-      if (attr(t, "currencyID") === inv.currency) {
-        tax = t;
-        break;
-      }
-    }
-  }
-  if (tax === null && taxes.length === 1) {
-    const only = taxes[0] as XmlElement;
-    if (attr(only, "currencyID") === null || inv.currency === null) tax = only;
-  }
-  inv.totals.tax = tax === null ? null : parseDecimal(textOf(tax));
-}
-
-function _emptyParty(): Party {
-  return { name: null, tax_id: null, tax_id_prefix: null, address: null, email: null };
-}
-
-/**
- * SellerTradeParty / BuyerTradeParty. Tax id: SpecifiedTaxRegistration/ID with
- * schemeID VA (VAT id, BT-31/BT-48), else FC (local tax number, BT-32).
- */
-function _party(party: XmlElement | null): Party {
-  const p = _emptyParty();
-  if (party === null) return p;
-  let fiscalId: string | null = null;
-  let uriEmail: string | null = null;
-  for (const c of party.children) {
-    if (c.ns !== RAM) continue;
-    switch (c.local) {
-      case "Name":
-        p.name ??= textOf(c);
-        break;
-      case "PostalTradeAddress":
-        p.address ??= _address(c);
-        break;
-      case "SpecifiedTaxRegistration": {
-        const id = child(c, RAM, "ID");
-        const scheme = attr(id, "schemeID");
-        if (scheme === "VA") p.tax_id ??= textOf(id);
-        else if (scheme === "FC") fiscalId ??= textOf(id);
-        break;
-      }
-      case "DefinedTradeContact":
-        p.email ??= childText(child(c, RAM, "EmailURIUniversalCommunication"), RAM, "URIID");
-        break;
-      case "URIUniversalCommunication": {
-        const uri = child(c, RAM, "URIID");
-        if (attr(uri, "schemeID") === "EM") uriEmail ??= textOf(uri);
-        break;
-      }
-    }
-  }
-  p.tax_id ??= fiscalId;
-  p.email ??= uriEmail;
-  return p;
-}
-
-function _address(el: XmlElement): Address {
-  return {
-    lines: compact([childText(el, RAM, "LineOne"), childText(el, RAM, "LineTwo"), childText(el, RAM, "LineThree")]),
-    city: childText(el, RAM, "CityName"),
-    postal_code: childText(el, RAM, "PostcodeCode"),
-    country: childText(el, RAM, "CountryID"),
-  };
-}
-
-/** ram:IncludedSupplyChainTradeLineItem (BG-25). */
-function _line(el: XmlElement): InvoiceLine {
-  const line: InvoiceLine = {
-    number: null, name: null, quantity: null, unit: null, unit_price: null, gross_priced: false,
-    amount: null, vat_rate: null, vat_category: null, vat_amount: null, before_correction: false,
-  };
+/** rsm:ExchangedDocument: BT-1, BT-3, BT-2, BG-1. */
+function _document(el: XmlElement, inv: Invoice): void {
   for (const c of el.children) {
     if (c.ns !== RAM) continue;
     switch (c.local) {
-      case "AssociatedDocumentLineDocument": line.number = childText(c, RAM, "LineID"); break;
-      case "SpecifiedTradeProduct": line.name = childText(c, RAM, "Name"); break;
-      case "SpecifiedLineTradeAgreement":
-        line.unit_price = parseDecimal(childText(child(c, RAM, "NetPriceProductTradePrice"), RAM, "ChargeAmount"));
-        break;
-      case "SpecifiedLineTradeDelivery": {
-        const qty = child(c, RAM, "BilledQuantity");
-        line.quantity = parseDecimal(textOf(qty));
-        line.unit = attr(qty, "unitCode");
-        break;
-      }
-      case "SpecifiedLineTradeSettlement": {
-        const tax = child(c, RAM, "ApplicableTradeTax");
-        line.vat_category = childText(tax, RAM, "CategoryCode");
-        line.vat_rate = childText(tax, RAM, "RateApplicablePercent");
-        line.amount = parseDecimal(
-          childText(child(c, RAM, "SpecifiedTradeSettlementLineMonetarySummation"), RAM, "LineTotalAmount"),
-        );
+      case "ID": inv.number = textOf(c); break;
+      case "TypeCode": inv.kind = codeOf(UNTDID_1001, textOf(c)); break;
+      case "IssueDateTime": inv.issue_date = ciiDate(c); break;
+      case "IncludedNote": {
+        const text = childText(c, RAM, "Content");
+        if (text !== null) inv.notes.push({ subject_code: childText(c, RAM, "SubjectCode"), text });
         break;
       }
     }
   }
-  return line;
 }
 
-/**
- * A date container (IssueDateTime, DueDateDateTime…): its udt:DateTimeString or
- * DateString child (qdt: in some places, so matched by local name), format 102;
- * a string without a format attribute is read as 102 when it fits.
- */
-function _date(container: XmlElement | null): string | null {
-  if (container === null) return null;
-  for (const c of container.children) {
-    if (c.local !== "DateTimeString" && c.local !== "DateString") continue;
-    const format = attr(c, "format");
-    if (format !== null && format !== DATE_FORMAT_102) return null;
-    const text = textOf(c);
-    return text !== null && text.length === 8 ? parseDate(text) : null;
+/** ram:ApplicableHeaderTradeAgreement: parties and references. */
+function _agreement(el: XmlElement, inv: Invoice): void {
+  const r = inv.references;
+  for (const c of el.children) {
+    if (c.ns !== RAM) continue;
+    switch (c.local) {
+      case "BuyerReference": r.buyer_reference = textOf(c); break;
+      case "SellerTradeParty": inv.seller = readCiiParty(c); break;
+      case "BuyerTradeParty": inv.buyer = readCiiParty(c); break;
+      case "SellerTaxRepresentativeTradeParty": inv.tax_representative = readCiiParty(c); break;
+      case "SellerOrderReferencedDocument": r.sales_order = childText(c, RAM, "IssuerAssignedID"); break;
+      case "BuyerOrderReferencedDocument": r.order = childText(c, RAM, "IssuerAssignedID"); break;
+      case "ContractReferencedDocument": r.contract = childText(c, RAM, "IssuerAssignedID"); break;
+      case "SpecifiedProcuringProject": r.project = childText(c, RAM, "ID"); break;
+      case "AdditionalReferencedDocument": _additionalDocument(c, inv); break;
+    }
   }
-  return null;
+}
+
+/** ram:AdditionalReferencedDocument: BT-18 (130), BT-17 (50), else a supporting document (BG-24, 916). */
+function _additionalDocument(el: XmlElement, inv: Invoice): void {
+  const id = childText(el, RAM, "IssuerAssignedID");
+  const type = childText(el, RAM, "TypeCode");
+  if (type === DOC_INVOICED_OBJECT) {
+    inv.references.invoiced_object = id === null ? null : { value: id, scheme: childText(el, RAM, "ReferenceTypeCode") };
+    return;
+  }
+  if (type === DOC_TENDER) {
+    inv.references.tender = id;
+    return;
+  }
+  const bin = child(el, RAM, "AttachmentBinaryObject");
+  inv.attachments.push({
+    id, description: childText(el, RAM, "Name"), url: childText(el, RAM, "URIID"),
+    filename: attr(bin, "filename"), mime_code: attr(bin, "mimeCode"), meta: [], paragraphs: [], tables: [],
+  });
+}
+
+/** ram:ApplicableHeaderTradeDelivery: BG-13, BT-15, BT-16, delivery notes. */
+function _delivery(el: XmlElement, inv: Invoice): void {
+  inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
+  const d = inv.delivery;
+  for (const c of el.children) {
+    if (c.ns !== RAM) continue;
+    switch (c.local) {
+      case "ShipToTradeParty": {
+        d.party_name = childText(c, RAM, "Name");
+        d.location_id = identifierOf(child(c, RAM, "GlobalID")) ?? identifierOf(child(c, RAM, "ID"));
+        const a = child(c, RAM, "PostalTradeAddress");
+        if (a !== null) d.address = readCiiAddress(a);
+        break;
+      }
+      case "ActualDeliverySupplyChainEvent": d.date = ciiDate(child(c, RAM, "OccurrenceDateTime")); break;
+      case "DespatchAdviceReferencedDocument": inv.references.despatch_advice = childText(c, RAM, "IssuerAssignedID"); break;
+      case "ReceivingAdviceReferencedDocument": inv.references.receiving_advice = childText(c, RAM, "IssuerAssignedID"); break;
+      case "DeliveryNoteReferencedDocument": {
+        const n = childText(c, RAM, "IssuerAssignedID");
+        if (n !== null) inv.references.delivery_notes.push(n);
+        break;
+      }
+    }
+  }
+}
+
+/** ram:ApplicableHeaderTradeSettlement: currencies, payee, payment, VAT, allowances, totals, preceding invoices. */
+function _settlement(el: XmlElement, inv: Invoice): void {
+  const p = blankPayment();
+  let paymentSeen = false;
+  const taxTotals: XmlElement[] = [];
+  for (const c of el.children) {
+    if (c.ns !== RAM) continue;
+    const v = textOf(c);
+    switch (c.local) {
+      case "CreditorReferenceID": (p.direct_debit ??= _debit()).creditor_id = v; paymentSeen = true; break;
+      case "PaymentReference": p.remittance_info = v; paymentSeen = true; break;
+      case "TaxCurrencyCode": inv.tax_currency = v; break;
+      case "InvoiceCurrencyCode": inv.currency = v; break;
+      case "InvoiceeTradeParty":
+        inv.third_parties.push({
+          ...readCiiParty(c), role: { code: "invoicee", text: "Invoicee (CII InvoiceeTradeParty)" },
+          role_description: null, share: null,
+        });
+        break;
+      case "PayeeTradeParty": inv.payee = readCiiParty(c); break;
+      case "SpecifiedTradeSettlementPaymentMeans": _means(c, p); paymentSeen = true; break;
+      case "ApplicableTradeTax": _tax(c, inv); break;
+      case "BillingSpecifiedPeriod":
+        inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
+        inv.delivery.period = readCiiPeriod(c);
+        break;
+      case "SpecifiedTradeAllowanceCharge": inv.allowances_charges.push(readCiiAllowanceCharge(c)); break;
+      case "SpecifiedLogisticsServiceCharge": {
+        // A ZUGFeRD/Factur-X Extended logistics charge is a document-level charge (BG-21).
+        const tax = child(c, RAM, "AppliedTradeTax");
+        inv.allowances_charges.push({
+          charge: true, amount: parseDecimal(childText(c, RAM, "AppliedAmount")), base_amount: null, percentage: null,
+          vat_category: codeOf(UNCL_5305, childText(tax, RAM, "CategoryCode")),
+          vat_rate: parseDecimal(childText(tax, RAM, "RateApplicablePercent")),
+          reason: childText(c, RAM, "Description"), reason_code: null,
+        });
+        break;
+      }
+      case "SpecifiedTradePaymentTerms": _terms(c, p); paymentSeen = true; break;
+      case "SpecifiedTradeSettlementHeaderMonetarySummation": _totals(c, inv, taxTotals); break;
+      case "InvoiceReferencedDocument":
+        inv.references.preceding_invoices.push({
+          number: childText(c, RAM, "IssuerAssignedID"), issue_date: ciiDate(child(c, RAM, "FormattedIssueDateTime")),
+          ksef_number: null, in_ksef: null,
+        });
+        break;
+      case "ReceivableSpecifiedTradeAccountingAccount": inv.references.accounting_reference = childText(c, RAM, "ID"); break;
+      case "TaxApplicableTradeCurrencyExchange": {
+        const rate = parseDecimal(childText(c, RAM, "ConversionRate"));
+        if (rate !== null) {
+          inv.exchange_rates.push({
+            applies_to: "invoice", line_number: null, from_currency: childText(c, RAM, "SourceCurrencyCode"),
+            to_currency: childText(c, RAM, "TargetCurrencyCode"), rate, date: ciiDate(child(c, RAM, "ConversionRateDateTime")),
+          });
+        }
+        break;
+      }
+    }
+  }
+  // BT-110 is the TaxTotalAmount in the document currency, BT-111 the one in the tax currency.
+  for (const t of taxTotals) {
+    const currency = attr(t, "currencyID");
+    const amount = parseDecimal(textOf(t));
+    if (currency !== null && currency !== inv.currency && currency === inv.tax_currency) inv.totals.tax_in_tax_currency = amount;
+    else inv.totals.tax ??= amount;
+  }
+  if (paymentSeen) inv.payment = p;
+}
+
+function _debit(): NonNullable<Payment["direct_debit"]> {
+  return { mandate: null, creditor_id: null, debited_account: null };
+}
+
+/** ram:SpecifiedTradeSettlementPaymentMeans (BG-16…BG-19). */
+function _means(el: XmlElement, p: Payment): void {
+  p.means ??= codeOf(UNCL_4461, childText(el, RAM, "TypeCode"));
+  p.means_text ??= childText(el, RAM, "Information");
+  const card = child(el, RAM, "ApplicableTradeSettlementFinancialCard");
+  if (card !== null) p.card = { pan: childText(card, RAM, "ID"), holder: childText(card, RAM, "CardholderName") };
+  const debtor = childText(child(el, RAM, "PayerPartyDebtorFinancialAccount"), RAM, "IBANID");
+  if (debtor !== null) (p.direct_debit ??= _debit()).debited_account = debtor;
+  const acct = child(el, RAM, "PayeePartyCreditorFinancialAccount");
+  if (acct !== null) {
+    p.accounts.push({
+      number: childText(acct, RAM, "IBANID") ?? childText(acct, RAM, "ProprietaryID"),
+      name: childText(acct, RAM, "AccountName"),
+      bic: childText(child(el, RAM, "PayeeSpecifiedCreditorFinancialInstitution"), RAM, "BICID"),
+      bank_name: null, description: null, bank_own_account: null, factor: false,
+    });
+  }
+}
+
+/** ram:SpecifiedTradePaymentTerms: BT-20, BT-9, BT-89, and a payment discount (Extended). */
+function _terms(el: XmlElement, p: Payment): void {
+  const text = childText(el, RAM, "Description");
+  if (text !== null) p.terms = p.terms === null ? text : `${p.terms}\n${text}`;
+  const due = ciiDate(child(el, RAM, "DueDateDateTime"));
+  if (due !== null) p.due_dates.push({ date: due, description: null, quantity: null, unit: null, start_event: null });
+  const mandate = childText(el, RAM, "DirectDebitMandateID");
+  if (mandate !== null) (p.direct_debit ??= _debit()).mandate = mandate;
+  const discount = child(el, RAM, "ApplicableTradePaymentDiscountTerms");
+  if (discount !== null) {
+    const period = child(discount, RAM, "BasisPeriodMeasure");
+    const unit = attr(period, "unitCode");
+    const conditions = textOf(period);
+    p.discount = {
+      conditions: conditions === null ? null : unit === null ? conditions : `${conditions} ${unit}`,
+      amount: childText(discount, RAM, "CalculationPercent"),
+    };
+  }
+}
+
+/** ram:ApplicableTradeTax of the header (BG-23; BT-7, BT-8). */
+function _tax(el: XmlElement, inv: Invoice): void {
+  inv.tax_point_date ??= ciiDate(child(el, RAM, "TaxPointDate"));
+  inv.tax_point_date_code ??= childText(el, RAM, "DueDateTypeCode");
+  inv.vat_breakdown.push({
+    category: codeOf(UNCL_5305, childText(el, RAM, "CategoryCode")),
+    rate: childText(el, RAM, "RateApplicablePercent"),
+    taxable_amount: parseDecimal(childText(el, RAM, "BasisAmount")),
+    tax_amount: parseDecimal(childText(el, RAM, "CalculatedAmount")),
+    tax_amount_tax_currency: null,
+    exemption_reason: childText(el, RAM, "ExemptionReason"),
+    exemption_reason_code: childText(el, RAM, "ExemptionReasonCode"),
+    tax_scheme: childText(el, RAM, "TypeCode"),
+    line_total_basis_amount: parseDecimal(childText(el, RAM, "LineTotalBasisAmount")),
+    allowance_charge_basis_amount: parseDecimal(childText(el, RAM, "AllowanceChargeBasisAmount")),
+    ksef_field: null,
+  });
+}
+
+/** ram:SpecifiedTradeSettlementHeaderMonetarySummation (BG-22); TaxTotalAmount elements are sorted by the caller. */
+function _totals(el: XmlElement, inv: Invoice, taxTotals: XmlElement[]): void {
+  const t = inv.totals;
+  const amount = (local: string) => parseDecimal(childText(el, RAM, local));
+  t.line_net = amount("LineTotalAmount");
+  t.charges = amount("ChargeTotalAmount");
+  t.allowances = amount("AllowanceTotalAmount");
+  t.net = amount("TaxBasisTotalAmount");
+  t.rounding = amount("RoundingAmount");
+  t.gross = amount("GrandTotalAmount");
+  t.prepaid = amount("TotalPrepaidAmount");
+  t.payable = amount("DuePayableAmount");
+  for (const c of el.children) if (c.ns === RAM && c.local === "TaxTotalAmount") taxTotals.push(c);
 }

@@ -1,18 +1,23 @@
 /**
  * Reads a KSeF structured invoice, FA(2) or FA(3) (schemat_FA(2)_v1-0E.xsd,
- * schemat_FA(3)_v1-0E.xsd), into the invoice model. Net and tax totals are the
- * exact sums of the P_13_* and P_14_* fields (API.md §8). Does not validate
- * against the XSD: what is missing is null, nothing here throws.
+ * schemat_FA(3)_v1-0E.xsd), into the whole invoice model (API.md §4.6). Net and
+ * tax totals are the exact sums of the P_13_* and P_14_* fields (API.md §8). Does
+ * not validate against the XSD: what is missing is null, nothing here throws.
+ * Parties, lines, payment and annexes are read by the ksef_* modules.
  * @module
  */
 
 import type { XmlElement } from "../xml/tree.ts";
+import { blankInvoice } from "./blank.ts";
+import { codeOf, KSEF_CORRECTION_TYPES, KSEF_INVOICE_KINDS } from "./code_lists.ts";
 import { parseDecimal, sumDecimals } from "./decimal.ts";
 import { documentTypeFromKsef } from "./document_type.ts";
-import type {
-  Address, CorrectedInvoice, Decimal, Invoice, InvoiceLine, Party, Payment, VatBreakdown,
-} from "./model.ts";
-import { attr, child, childText, compact, parseDate, textOf } from "./query.ts";
+import { readKsefAnnotations, readKsefAttachments, readKsefFooter } from "./ksef_annex.ts";
+import { ksefVatCategory, readKsefLine } from "./ksef_line.ts";
+import { readKsefParty, readKsefThirdParty } from "./ksef_party.ts";
+import { readKsefPayment, readKsefSettlement, readKsefTransactionTerms } from "./ksef_payment.ts";
+import type { Correction, Decimal, ExchangeRate, Invoice, InvoiceLine } from "./model.ts";
+import { attr, children, field, fieldsOf, parseDate, textOf } from "./query.ts";
 
 /** Namespace of KSeF FA(2) (FIELDS.md). */
 export const KSEF_FA2_NS = "http://crd.gov.pl/wzor/2023/06/29/12648/";
@@ -22,7 +27,8 @@ export const KSEF_FA3_NS = "http://crd.gov.pl/wzor/2025/06/25/13775/";
 /**
  * The VAT summary fields of Fa, in schema order, with the rate each one stands
  * for (XSD documentation of P_13_x). `alt` is the other rate the same field may
- * carry (23 or 22, 8 or 7, 4 or 3); the line rates decide between them.
+ * carry (23 or 22, 8 or 7, 4 or 3); the line rates decide between them. The PLN
+ * amount of a tax field is the same name with "W" (P_14_1W).
  */
 const VAT_FIELDS: readonly { net: string; tax: string | null; rate: string; alt: string | null }[] = [
   { net: "P_13_1", tax: "P_14_1", rate: "23", alt: "22" },
@@ -32,6 +38,8 @@ const VAT_FIELDS: readonly { net: string; tax: string | null; rate: string; alt:
   { net: "P_13_4", tax: "P_14_4", rate: "4", alt: "3" },
   // Special procedure of dział XII rozdział 6a (OSS): the rates are other member states'.
   { net: "P_13_5", tax: "P_14_5", rate: "OSS", alt: null },
+  // FA(2) has one 0 % field before FA(3) split it by kind of supply.
+  { net: "P_13_6", tax: null, rate: "0", alt: null },
   { net: "P_13_6_1", tax: null, rate: "0 KR", alt: null },
   { net: "P_13_6_2", tax: null, rate: "0 WDT", alt: null },
   { net: "P_13_6_3", tax: null, rate: "0 EX", alt: null },
@@ -47,118 +55,185 @@ const VAT_FIELDS: readonly { net: string; tax: string | null; rate: string; alt:
 /** Reads a Faktura root element in FA(2) or FA(3). */
 export function readKsef(root: XmlElement, format: "ksef-fa2" | "ksef-fa3"): Invoice {
   const ns = root.ns;
-  let profile: string | null = null;
-  let seller = _emptyParty();
-  let buyer = _emptyParty();
-  let fa: XmlElement | null = null;
-  const footers: string[] = [];
+  const inv = blankInvoice(format);
   for (const c of root.children) {
     if (c.ns !== ns) continue;
     switch (c.local) {
-      case "Naglowek":
-        profile = attr(child(c, ns, "KodFormularza"), "kodSystemowy");
+      case "Naglowek": {
+        const f = fieldsOf(c, ns);
+        inv.profile = attr(f.get("KodFormularza") ?? null, "kodSystemowy");
+        inv.created_at = field(f, "DataWytworzeniaFa");
+        inv.system_info = field(f, "SystemInfo");
         break;
-      case "Podmiot1":
-        seller = _party(c, ns);
+      }
+      case "Podmiot1": inv.seller = readKsefParty(c, ns); break;
+      case "Podmiot2": inv.buyer = readKsefParty(c, ns); break;
+      case "Podmiot3": inv.third_parties.push(readKsefThirdParty(c, ns)); break;
+      case "PodmiotUpowazniony": inv.authorized_party = readKsefThirdParty(c, ns); break;
+      case "Fa": if (inv.kind === null) _readFa(c, ns, inv); break;
+      case "Stopka": {
+        const s = readKsefFooter(c, ns);
+        inv.footer.push(...s.footer);
+        inv.registers.push(...s.registers);
         break;
-      case "Podmiot2":
-        buyer = _party(c, ns);
-        break;
-      case "Fa":
-        fa ??= c;
-        break;
-      case "Stopka":
-        for (const info of c.children) {
-          if (info.ns === ns && info.local === "Informacje") {
-            const footer = childText(info, ns, "StopkaFaktury");
-            if (footer !== null) footers.push(footer);
-          }
-        }
-        break;
+      }
+      case "Zalacznik": inv.attachments.push(...readKsefAttachments(c, ns)); break;
     }
   }
-  const inv: Invoice = {
-    format, profile, type: "other", type_code: null, number: null, issue_date: null, sale_date: null,
-    currency: null, seller, buyer, lines: [], vat_breakdown: [],
-    totals: { net: null, tax: null, gross: null, payable: null },
-    payment: null, corrected_invoices: [], correction_reason: null, notes: [],
-  };
-  if (fa !== null) _readFa(fa, ns, inv);
-  for (const f of footers) inv.notes.push(f);
   return inv;
 }
 
-/** One pass over Fa's children: header fields, VAT summary, lines, payment, corrections. */
+/** One pass over Fa's children. */
 function _readFa(fa: XmlElement, ns: string, inv: Invoice): void {
   const sums = new Map<string, string>();
+  const correction: Correction = {
+    reason: null, type: null, corrected_number: null, period: null, seller_before: null, buyers_before: [],
+    amount_before: null, exchange_rate_before: null,
+  };
+  let corrects = false;
+  const rate = (applies_to: ExchangeRate["applies_to"], value: string | null, line: string | null = null): void => {
+    const r = parseDecimal(value);
+    if (r !== null) {
+      inv.exchange_rates.push({
+        applies_to, line_number: line, from_currency: inv.currency, to_currency: "PLN", rate: r, date: null,
+      });
+    }
+  };
   for (const c of fa.children) {
     if (c.ns !== ns) continue;
     const local = c.local;
+    const v = textOf(c);
     switch (local) {
-      case "KodWaluty":
-        inv.currency = textOf(c);
-        break;
-      case "P_1":
-        inv.issue_date = parseDate(textOf(c));
-        break;
-      case "P_2":
-        inv.number = textOf(c);
-        break;
-      case "P_6":
-        inv.sale_date = parseDate(textOf(c));
-        break;
-      case "P_15": {
-        const gross = parseDecimal(textOf(c));
-        inv.totals.gross = gross;
-        inv.totals.payable = gross;
+      case "KodWaluty": inv.currency = v; break;
+      case "P_1": inv.issue_date = parseDate(v); break;
+      case "P_1M": inv.issue_place = v; break;
+      case "P_2": inv.number = v; break;
+      case "WZ": if (v !== null) inv.references.delivery_notes.push(v); break;
+      case "P_6": _delivery(inv).date = parseDate(v); break;
+      case "OkresFa": {
+        const f = fieldsOf(c, ns);
+        _delivery(inv).period = { start: parseDate(field(f, "P_6_Od")), end: parseDate(field(f, "P_6_Do")), description: null };
         break;
       }
-      case "RodzajFaktury":
-        inv.type_code = textOf(c);
+      case "P_15": inv.totals.gross = parseDecimal(v); break;
+      case "KursWalutyZ": rate("advance", v); break;
+      case "Adnotacje": inv.annotations = readKsefAnnotations(c, ns); break;
+      case "RodzajFaktury": inv.kind = codeOf(KSEF_INVOICE_KINDS, v); break;
+      case "PrzyczynaKorekty": correction.reason = v; corrects = true; break;
+      case "TypKorekty": correction.type = codeOf(KSEF_CORRECTION_TYPES, v); corrects = true; break;
+      case "DaneFaKorygowanej": {
+        const f = fieldsOf(c, ns);
+        inv.references.preceding_invoices.push({
+          number: field(f, "NrFaKorygowanej"),
+          issue_date: parseDate(field(f, "DataWystFaKorygowanej")),
+          // NrKSeFN = 1 says the corrected invoice has no KSeF number: that stays null.
+          ksef_number: field(f, "NrKSeFFaKorygowanej"),
+          in_ksef: field(f, "NrKSeF") === "1" ? true : field(f, "NrKSeFN") === "1" ? false : null,
+        });
+        corrects = true;
         break;
-      case "PrzyczynaKorekty":
-        inv.correction_reason = textOf(c);
+      }
+      case "OkresFaKorygowanej": correction.period = v; corrects = true; break;
+      case "NrFaKorygowany": correction.corrected_number = v; corrects = true; break;
+      case "Podmiot1K": correction.seller_before = readKsefParty(c, ns); corrects = true; break;
+      case "Podmiot2K": correction.buyers_before.push(readKsefParty(c, ns)); corrects = true; break;
+      case "P_15ZK": correction.amount_before = parseDecimal(v); corrects = true; break;
+      case "KursWalutyZK":
+        correction.exchange_rate_before = parseDecimal(v);
+        rate("before_correction", v);
+        corrects = true;
         break;
-      case "DaneFaKorygowanej":
-        inv.corrected_invoices.push(_corrected(c, ns));
+      case "ZaliczkaCzesciowa": {
+        const f = fieldsOf(c, ns);
+        inv.advance_payments.push({
+          amount: parseDecimal(field(f, "P_15Z")), date: parseDate(field(f, "P_6Z")), means: null,
+          exchange_rate: parseDecimal(field(f, "KursWalutyZW")),
+        });
         break;
+      }
+      case "FP":
+      case "TP":
+      case "ZwrotAkcyzy": {
+        inv.markers ??= { receipt_invoice: false, related_parties: false, excise_refund: false };
+        const key = local === "FP" ? "receipt_invoice" : local === "TP" ? "related_parties" : "excise_refund";
+        inv.markers[key] = v === "1";
+        break;
+      }
       case "DodatkowyOpis": {
-        const note = _description(c, ns);
-        if (note !== null) inv.notes.push(note);
+        const f = fieldsOf(c, ns);
+        inv.additional_info.push({ line_number: field(f, "NrWiersza"), key: field(f, "Klucz"), value: field(f, "Wartosc") });
         break;
       }
-      case "FaWiersz":
-        inv.lines.push(_line(c, ns));
+      case "FakturaZaliczkowa": {
+        const f = fieldsOf(c, ns);
+        inv.references.advance_invoices.push({
+          number: field(f, "NrFaZaliczkowej"), ksef_number: field(f, "NrKSeFFaZaliczkowej"),
+        });
         break;
-      case "Platnosc":
-        inv.payment ??= _payment(c, ns);
+      }
+      case "FaWiersz": {
+        const line = readKsefLine(c, ns);
+        inv.lines.push(line);
+        if (line.exchange_rate !== null) rate("line", line.exchange_rate, line.number);
         break;
+      }
+      case "Rozliczenie": inv.settlement = readKsefSettlement(c, ns); break;
+      case "Platnosc": inv.payment ??= readKsefPayment(c, ns); break;
+      case "WarunkiTransakcji": {
+        const t = readKsefTransactionTerms(c, ns);
+        inv.transaction_terms = t;
+        if (t.contract_rate !== null) {
+          inv.exchange_rates.push({
+            applies_to: "contract", line_number: null, from_currency: t.contract_currency, to_currency: "PLN",
+            rate: t.contract_rate, date: null,
+          });
+        }
+        break;
+      }
+      case "Zamowienie": {
+        const f = fieldsOf(c, ns);
+        inv.orders.push({
+          value: parseDecimal(field(f, "WartoscZamowienia")),
+          lines: children(c, ns, "ZamowienieWiersz").map((z) => readKsefLine(z, ns, true)),
+        });
+        break;
+      }
       default:
-        // P_13_x / P_14_x (but not the P_14_xW PLN amounts, which VAT_FIELDS never names).
-        // An empty element counts as absent.
-        if (local.startsWith("P_13_") || local.startsWith("P_14_")) {
-          const value = textOf(c);
-          if (value !== null && !sums.has(local)) sums.set(local, value);
+        // P_13_x, P_14_x and P_14_xW. An empty element counts as absent.
+        if ((local.startsWith("P_13_") || local.startsWith("P_14_")) && v !== null && !sums.has(local)) {
+          sums.set(local, v);
         }
     }
   }
-  inv.type = documentTypeFromKsef(inv.type_code);
+  inv.type = documentTypeFromKsef(inv.kind?.code ?? null);
+  if (corrects || inv.type === "correction") inv.correction = correction;
+  if (inv.currency !== null && inv.currency !== "PLN") inv.tax_currency = "PLN";
+  for (const r of inv.exchange_rates) r.from_currency ??= inv.currency;
   _readVatSummary(sums, inv);
+  inv.totals.payable = inv.settlement?.to_pay ?? inv.totals.gross;
 }
 
-/** Totals and the VAT breakdown from the P_13_x / P_14_x fields. */
+function _delivery(inv: Invoice): NonNullable<Invoice["delivery"]> {
+  inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
+  return inv.delivery;
+}
+
+/** Totals and the VAT breakdown from the P_13_x / P_14_x / P_14_xW fields. */
 function _readVatSummary(sums: ReadonlyMap<string, string>, inv: Invoice): void {
   const nets: Decimal[] = [];
   const taxes: Decimal[] = [];
+  const plnTaxes: Decimal[] = [];
   // A field that is present but not a number makes its total unknown, not smaller.
   let netUnknown = false;
   let taxUnknown = false;
   for (const f of VAT_FIELDS) {
     const netText = sums.get(f.net);
     const taxText = f.tax === null ? undefined : sums.get(f.tax);
-    if (netText === undefined && taxText === undefined) continue;
+    const plnText = f.tax === null ? undefined : sums.get(`${f.tax}W`);
+    if (netText === undefined && taxText === undefined && plnText === undefined) continue;
     const net = netText === undefined ? null : parseDecimal(netText);
     const tax = taxText === undefined ? null : parseDecimal(taxText);
+    const pln = plnText === undefined ? null : parseDecimal(plnText);
     if (netText !== undefined) {
       if (net === null) netUnknown = true;
       else nets.push(net);
@@ -167,12 +242,23 @@ function _readVatSummary(sums: ReadonlyMap<string, string>, inv: Invoice): void 
       if (tax === null) taxUnknown = true;
       else taxes.push(tax);
     }
+    if (pln !== null) plnTaxes.push(pln);
     const rate = f.alt !== null && _linesUseOnly(inv.lines, f.alt, f.rate) ? f.alt : f.rate;
-    const row: VatBreakdown = { rate, category: null, net, tax };
-    inv.vat_breakdown.push(row);
+    inv.vat_breakdown.push({
+      category: ksefVatCategory(rate), rate, taxable_amount: net, tax_amount: tax, tax_amount_tax_currency: pln,
+      exemption_reason: rate === "zw" ? _exemptionBasis(inv) : null, exemption_reason_code: null, tax_scheme: null,
+      line_total_basis_amount: null, allowance_charge_basis_amount: null, ksef_field: f.net,
+    });
   }
   inv.totals.net = netUnknown ? null : sumDecimals(nets);
   inv.totals.tax = taxUnknown ? null : sumDecimals(taxes);
+  inv.totals.tax_in_tax_currency = sumDecimals(plnTaxes);
+}
+
+/** The exemption basis of Adnotacje/Zwolnienie (P_19A, P_19B or P_19C). */
+function _exemptionBasis(inv: Invoice): string | null {
+  const e = inv.annotations?.exemption;
+  return e === undefined ? null : (e.act ?? e.directive ?? e.other);
 }
 
 /** True when some line has rate `alt` and none has `rate` (only asked for P_13_1, P_13_2, P_13_4). */
@@ -183,178 +269,4 @@ function _linesUseOnly(lines: readonly InvoiceLine[], alt: string, rate: string)
     if (l.vat_rate === alt) seen = true;
   }
   return seen;
-}
-
-function _emptyParty(): Party {
-  return { name: null, tax_id: null, tax_id_prefix: null, address: null, email: null };
-}
-
-/** Podmiot1 / Podmiot2: the id is NIP, KodUE + NrVatUE, KodKraju + NrID, or BrakID. */
-function _party(el: XmlElement, ns: string): Party {
-  const p = _emptyParty();
-  for (const c of el.children) {
-    if (c.ns !== ns) continue;
-    switch (c.local) {
-      case "PrefiksPodatnika":
-        p.tax_id_prefix = textOf(c);
-        break;
-      case "DaneIdentyfikacyjne":
-        for (const d of c.children) {
-          if (d.ns !== ns) continue;
-          switch (d.local) {
-            case "NIP":
-            case "NrVatUE":
-            case "NrID":
-              p.tax_id = textOf(d);
-              break;
-            case "KodUE":
-            case "KodKraju":
-              p.tax_id_prefix = textOf(d);
-              break;
-            case "Nazwa":
-              p.name = textOf(d);
-              break;
-          }
-        }
-        break;
-      case "Adres":
-        p.address ??= _address(c, ns);
-        break;
-      case "DaneKontaktowe":
-        p.email ??= childText(c, ns, "Email");
-        break;
-    }
-  }
-  return p;
-}
-
-function _address(el: XmlElement, ns: string): Address {
-  return {
-    lines: compact([childText(el, ns, "AdresL1"), childText(el, ns, "AdresL2")]),
-    city: null,
-    postal_code: null,
-    country: childText(el, ns, "KodKraju"),
-  };
-}
-
-function _corrected(el: XmlElement, ns: string): CorrectedInvoice {
-  return {
-    number: childText(el, ns, "NrFaKorygowanej"),
-    issue_date: parseDate(childText(el, ns, "DataWystFaKorygowanej")),
-    // NrKSeFN = 1 says the corrected invoice has no KSeF number: that stays null.
-    ksef_number: childText(el, ns, "NrKSeFFaKorygowanej"),
-  };
-}
-
-function _description(el: XmlElement, ns: string): string | null {
-  const key = childText(el, ns, "Klucz");
-  const value = childText(el, ns, "Wartosc");
-  if (key === null) return value;
-  return value === null ? key : `${key}: ${value}`;
-}
-
-/**
- * One FaWiersz. The amount decides whether the line is net or gross priced:
- * P_11 (net) pairs with P_9A, P_11A (gross) with P_9B; a line without either
- * amount follows its price.
- */
-function _line(el: XmlElement, ns: string): InvoiceLine {
-  let number: string | null = null;
-  let name: string | null = null;
-  let unit: string | null = null;
-  let quantity: string | null = null;
-  let netPrice: string | null = null;
-  let grossPrice: string | null = null;
-  let net: string | null = null;
-  let gross: string | null = null;
-  let rate: string | null = null;
-  let ossRate: string | null = null;
-  let vat: string | null = null;
-  let before = false;
-  for (const c of el.children) {
-    if (c.ns !== ns) continue;
-    switch (c.local) {
-      case "NrWierszaFa": number = textOf(c); break;
-      case "P_7": name = textOf(c); break;
-      case "P_8A": unit = textOf(c); break;
-      case "P_8B": quantity = textOf(c); break;
-      case "P_9A": netPrice = textOf(c); break;
-      case "P_9B": grossPrice = textOf(c); break;
-      case "P_11": net = textOf(c); break;
-      case "P_11A": gross = textOf(c); break;
-      case "P_11Vat": vat = textOf(c); break;
-      case "P_12": rate = textOf(c); break;
-      case "P_12_XII": ossRate = textOf(c); break;
-      case "StanPrzed": before = textOf(c) === "1"; break;
-    }
-  }
-  const grossPriced = net === null && (gross !== null || (netPrice === null && grossPrice !== null));
-  return {
-    number,
-    name,
-    quantity: parseDecimal(quantity),
-    unit,
-    unit_price: parseDecimal(grossPriced ? grossPrice : netPrice),
-    gross_priced: grossPriced,
-    amount: parseDecimal(grossPriced ? gross : net),
-    vat_rate: rate ?? ossRate,
-    vat_category: null,
-    vat_amount: parseDecimal(vat),
-    before_correction: before,
-  };
-}
-
-/** Platnosc: the first due date, the payment form, the first bank account. */
-function _payment(el: XmlElement, ns: string): Payment | null {
-  let due: string | null = null;
-  let terms: string | null = null;
-  let means: string | null = null;
-  let account: string | null = null;
-  let bank: string | null = null;
-  let factorAccount: XmlElement | null = null;
-  let accountSeen = false;
-  for (const c of el.children) {
-    if (c.ns !== ns) continue;
-    switch (c.local) {
-      case "TerminPlatnosci":
-        due ??= parseDate(childText(c, ns, "Termin"));
-        terms ??= _termDescription(child(c, ns, "TerminOpis"), ns);
-        break;
-      case "FormaPlatnosci":
-        means ??= textOf(c);
-        break;
-      case "OpisPlatnosci":
-        // PlatnoscInna = 1 with a free-text description instead of a FormaPlatnosci code.
-        means ??= textOf(c);
-        break;
-      case "RachunekBankowy":
-        if (!accountSeen) {
-          accountSeen = true;
-          account = childText(c, ns, "NrRB");
-          bank = childText(c, ns, "NazwaBanku");
-        }
-        break;
-      case "RachunekBankowyFaktora":
-        factorAccount ??= c;
-        break;
-    }
-  }
-  // With factoring the buyer pays the factor: its account is the one to pay into.
-  if (!accountSeen && factorAccount !== null) {
-    account = childText(factorAccount, ns, "NrRB");
-    bank = childText(factorAccount, ns, "NazwaBanku");
-  }
-  if (due === null && terms === null && means === null && account === null && bank === null) return null;
-  return { due_date: due, means, account, bank_name: bank, terms };
-}
-
-/** TerminOpis: free text in FA(2); Ilosc + Jednostka + ZdarzeniePoczatkowe in FA(3). */
-function _termDescription(el: XmlElement | null, ns: string): string | null {
-  if (el === null) return null;
-  const text = textOf(el);
-  if (text !== null) return text;
-  const parts = compact([
-    childText(el, ns, "Ilosc"), childText(el, ns, "Jednostka"), childText(el, ns, "ZdarzeniePoczatkowe"),
-  ]);
-  return parts.length === 0 ? null : parts.join(" ");
 }

@@ -101,3 +101,27 @@ export function parseDate(input: string | null): string | null {
 function _isLeapYear(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
+
+/** The first child of each local name in `ns`, for flat KSeF structures read field by field. */
+export function fieldsOf(el: XmlElement | null, ns: string): Map<string, XmlElement> {
+  const out = new Map<string, XmlElement>();
+  if (el === null) return out;
+  for (const c of el.children) if (c.ns === ns && !out.has(c.local)) out.set(c.local, c);
+  return out;
+}
+
+/** The trimmed text of a field from `fieldsOf`, or null. */
+export function field(fields: ReadonlyMap<string, XmlElement>, local: string): string | null {
+  return textOf(fields.get(local) ?? null);
+}
+
+/** True when a KSeF TWybor1/TWybor1_2 field is "1". */
+export function flag(fields: ReadonlyMap<string, XmlElement>, local: string): boolean {
+  return field(fields, local) === "1";
+}
+
+/** An identifier element's text with its `schemeID` attribute (EN 16931 identifiers), or null. */
+export function identifierOf(el: XmlElement | null): { value: string; scheme: string | null } | null {
+  const value = textOf(el);
+  return value === null ? null : { value, scheme: attr(el, "schemeID") };
+}

@@ -2,7 +2,7 @@
  * The entry point for invoices: detects the format by the root element's
  * namespace and local name (FIELDS.md) and reads it into the one invoice model
  * (API.md §8); checks the fields a submission needs (API.md §5). Parsing the
- * bytes is lib/xml's job; this module only sees the tree.
+ * bytes is lib/formats/xml's job; this module only sees the tree.
  * @module
  */
 
@@ -10,7 +10,7 @@ import { InvoiceError } from "./errors.ts";
 import type { XmlDocument } from "../xml/tree.ts";
 import { CII_RSM_NS, readCii } from "./cii.ts";
 import { KSEF_FA2_NS, KSEF_FA3_NS, readKsef } from "./ksef.ts";
-import type { Invoice } from "./model.ts";
+import type { Invoice, Party } from "./model.ts";
 import { readUbl, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./ubl.ts";
 
 /**
@@ -40,12 +40,20 @@ export function readInvoice(doc: XmlDocument): Invoice {
   return inv;
 }
 
+/**
+ * The one tax id of a party for the compact JSON and the duplicate key: the VAT
+ * id (BT-31, KSeF NIP / NrVatUE / NrID), else the first other tax id (BT-32).
+ */
+export function partyTaxId(p: Party): string | null {
+  return p.tax_id?.value ?? p.other_tax_ids[0]?.value ?? null;
+}
+
 /** Throws InvoiceError `required`, naming the XML path, when the number, issue date or seller tax id is missing. */
 export function requireSubmissionFields(inv: Invoice): void {
   const paths = _paths(inv);
   if (inv.number === null) throw _required(paths.number, "invoice number");
   if (inv.issue_date === null) throw _required(paths.issueDate, "issue date");
-  if (inv.seller.tax_id === null) throw _required(paths.sellerTaxId, "seller tax id");
+  if (partyTaxId(inv.seller) === null) throw _required(paths.sellerTaxId, "seller tax id");
 }
 
 function _required(path: string, what: string) {

@@ -1,113 +1,216 @@
 /**
  * Reads a UBL 2.1 Invoice or CreditNote (EN 16931 UBL syntax binding, Peppol BIS
- * Billing 3.0, XRechnung UBL) into the invoice model. Amounts are copied as
- * written, never recomputed. Does not validate business rules: what is missing
- * is null, nothing here throws.
+ * Billing 3.0, XRechnung UBL) into the whole invoice model (API.md §4.6). Amounts
+ * are copied as written, never recomputed. Does not validate business rules: what
+ * is missing is null, nothing here throws. Parties and lines: ubl_party, ubl_line.
  * @module
  */
 
 import type { XmlElement } from "../xml/tree.ts";
+import { blankInvoice, blankPayment } from "./blank.ts";
+import { codeOf, UNCL_4461, UNCL_5305, UNTDID_1001 } from "./code_lists.ts";
 import { parseDecimal } from "./decimal.ts";
 import { documentTypeFromCode } from "./document_type.ts";
-import type { Address, Invoice, InvoiceLine, Party, Payment, VatBreakdown } from "./model.ts";
-import { attr, child, childText, compact, parseDate, textOf } from "./query.ts";
+import type { Invoice, Payment } from "./model.ts";
+import { attr, child, childText, identifierOf, parseDate, textOf } from "./query.ts";
+import { readUblAllowanceCharge, readUblLine, readUblPeriod } from "./ubl_line.ts";
+import { CAC, CBC, readUblAddress, readUblParty } from "./ubl_party.ts";
 
 /** Root namespace of a UBL 2.1 Invoice. */
 export const UBL_INVOICE_NS = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
 /** Root namespace of a UBL 2.1 CreditNote. */
 export const UBL_CREDIT_NOTE_NS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
-const CAC = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
-const CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+
+/** UNTDID 1001 code 130 "Invoicing data sheet": an AdditionalDocumentReference that is BT-18. */
+const INVOICED_OBJECT_CODE = "130";
 
 /** Reads an Invoice or CreditNote root element. */
 export function readUbl(root: XmlElement): Invoice {
   const creditNote = root.local === "CreditNote";
-  const inv: Invoice = {
-    format: "ubl", profile: null, type: "other", type_code: null, number: null, issue_date: null,
-    sale_date: null, currency: null, seller: _emptyParty(), buyer: _emptyParty(), lines: [],
-    vat_breakdown: [], totals: { net: null, tax: null, gross: null, payable: null }, payment: null,
-    corrected_invoices: [], correction_reason: null, notes: [],
-  };
-  let dueDate: string | null = null;
-  const paymentMeans: XmlElement[] = [];
-  const terms: string[] = [];
+  const inv = blankInvoice("ubl");
+  const payment = blankPayment();
+  let paymentSeen = false;
   const taxTotals: XmlElement[] = [];
   for (const c of root.children) {
     if (c.ns === CBC) {
+      const v = textOf(c);
       switch (c.local) {
-        case "CustomizationID": inv.profile = textOf(c); break;
-        case "ID": inv.number = textOf(c); break;
-        case "IssueDate": inv.issue_date = parseDate(textOf(c)); break;
-        case "DueDate": dueDate = parseDate(textOf(c)); break;
+        case "CustomizationID": inv.profile = v; break;
+        case "ProfileID": inv.business_process = v; break;
+        case "ID": inv.number = v; break;
+        case "IssueDate": inv.issue_date = parseDate(v); break;
+        case "DueDate": payment.due_dates.push(_due(v)); paymentSeen = true; break;
         case "InvoiceTypeCode":
         case "CreditNoteTypeCode":
-          inv.type_code = textOf(c);
+          inv.kind = codeOf(UNTDID_1001, v);
           break;
-        case "Note": {
-          const note = textOf(c);
-          if (note !== null) inv.notes.push(note);
-          break;
-        }
-        case "DocumentCurrencyCode": inv.currency = textOf(c); break;
+        case "Note": if (v !== null) inv.notes.push(_note(v)); break;
+        case "TaxPointDate": inv.tax_point_date = parseDate(v); break;
+        case "DocumentCurrencyCode": inv.currency = v; break;
+        case "TaxCurrencyCode": inv.tax_currency = v; break;
+        case "AccountingCost": inv.references.accounting_reference = v; break;
+        case "BuyerReference": inv.references.buyer_reference = v; break;
       }
-    } else if (c.ns === CAC) {
-      switch (c.local) {
-        case "BillingReference": {
-          const ref = child(c, CAC, "InvoiceDocumentReference");
-          if (ref !== null) {
-            inv.corrected_invoices.push({
-              number: childText(ref, CBC, "ID"),
-              issue_date: parseDate(childText(ref, CBC, "IssueDate")),
-              ksef_number: null,
-            });
-          }
-          break;
+      continue;
+    }
+    if (c.ns !== CAC) continue;
+    switch (c.local) {
+      case "InvoicePeriod": _delivery(inv).period = readUblPeriod(c); break;
+      case "OrderReference":
+        inv.references.order = childText(c, CBC, "ID");
+        inv.references.sales_order = childText(c, CBC, "SalesOrderID");
+        break;
+      case "BillingReference": {
+        const ref = child(c, CAC, "InvoiceDocumentReference");
+        if (ref !== null) {
+          inv.references.preceding_invoices.push({
+            number: childText(ref, CBC, "ID"), issue_date: parseDate(childText(ref, CBC, "IssueDate")),
+            ksef_number: null, in_ksef: null,
+          });
         }
-        case "AccountingSupplierParty":
-          inv.seller = _party(child(c, CAC, "Party"));
-          break;
-        case "AccountingCustomerParty":
-          inv.buyer = _party(child(c, CAC, "Party"));
-          break;
-        case "Delivery":
-          inv.sale_date ??= parseDate(childText(c, CBC, "ActualDeliveryDate"));
-          break;
-        case "PaymentMeans": paymentMeans.push(c); break;
-        case "PaymentTerms": {
-          const note = childText(c, CBC, "Note");
-          if (note !== null) terms.push(note);
-          break;
-        }
-        case "TaxTotal": taxTotals.push(c); break;
-        case "LegalMonetaryTotal":
-          inv.totals.net = parseDecimal(childText(c, CBC, "TaxExclusiveAmount"));
-          inv.totals.gross = parseDecimal(childText(c, CBC, "TaxInclusiveAmount"));
-          inv.totals.payable = parseDecimal(childText(c, CBC, "PayableAmount"));
-          break;
-        case "InvoiceLine":
-        case "CreditNoteLine":
-          inv.lines.push(_line(c));
-          break;
+        break;
       }
+      case "DespatchDocumentReference": inv.references.despatch_advice = childText(c, CBC, "ID"); break;
+      case "ReceiptDocumentReference": inv.references.receiving_advice = childText(c, CBC, "ID"); break;
+      case "OriginatorDocumentReference": inv.references.tender = childText(c, CBC, "ID"); break;
+      case "ContractDocumentReference": inv.references.contract = childText(c, CBC, "ID"); break;
+      case "ProjectReference": inv.references.project = childText(c, CBC, "ID"); break;
+      case "AdditionalDocumentReference": _additionalDocument(c, inv); break;
+      case "AccountingSupplierParty": inv.seller = readUblParty(child(c, CAC, "Party")); break;
+      case "AccountingCustomerParty": inv.buyer = readUblParty(child(c, CAC, "Party")); break;
+      case "PayeeParty": inv.payee = readUblParty(c); break;
+      case "TaxRepresentativeParty": inv.tax_representative = readUblParty(c); break;
+      case "Delivery": _readDelivery(c, inv); break;
+      case "PaymentMeans": _paymentMeans(c, payment); paymentSeen = true; break;
+      case "PaymentTerms": {
+        const note = childText(c, CBC, "Note");
+        if (note !== null) payment.terms = payment.terms === null ? note : `${payment.terms}\n${note}`;
+        paymentSeen = true;
+        break;
+      }
+      case "AllowanceCharge": inv.allowances_charges.push(readUblAllowanceCharge(c)); break;
+      case "TaxTotal": taxTotals.push(c); break;
+      case "LegalMonetaryTotal": _totals(c, inv); break;
+      case "InvoiceLine":
+      case "CreditNoteLine":
+        inv.lines.push(readUblLine(c));
+        break;
     }
   }
   // An Invoice root without a type code is still an invoice; a CreditNote root is a credit note.
-  inv.type = creditNote ? "credit_note" : documentTypeFromCode(inv.type_code, "invoice");
+  inv.type = creditNote ? "credit_note" : documentTypeFromCode(inv.kind?.code ?? null, "invoice");
   _readTaxTotals(taxTotals, inv);
-  inv.payment = _payment(dueDate, paymentMeans, terms);
+  // BT-90, the SEPA creditor id, is a party identifier of the payee or the seller (scheme "SEPA").
+  if (payment.direct_debit !== null) {
+    const party = inv.payee ?? inv.seller;
+    payment.direct_debit.creditor_id = party.identifiers.find((i) => i.scheme === "SEPA")?.value ?? null;
+  }
+  if (paymentSeen) inv.payment = payment;
   return inv;
 }
 
+function _due(v: string | null): Payment["due_dates"][number] {
+  return { date: parseDate(v), description: null, quantity: null, unit: null, start_event: null };
+}
+
+/** BT-21/BT-22: XRechnung and Peppol may write the subject code as "#AAI#text"; the text stays as written. */
+function _note(text: string): Invoice["notes"][number] {
+  const m = /^#([A-Z]{3})#/.exec(text);
+  return { subject_code: m === null ? null : (m[1] as string), text };
+}
+
+function _delivery(inv: Invoice): NonNullable<Invoice["delivery"]> {
+  inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
+  return inv.delivery;
+}
+
+/** cac:Delivery (BG-13): BT-72 date, BT-71 location id, BG-15 address, BT-70 party name. */
+function _readDelivery(el: XmlElement, inv: Invoice): void {
+  const d = _delivery(inv);
+  d.date ??= parseDate(childText(el, CBC, "ActualDeliveryDate"));
+  const loc = child(el, CAC, "DeliveryLocation");
+  d.location_id ??= identifierOf(child(loc, CBC, "ID"));
+  const address = child(loc, CAC, "Address");
+  if (address !== null) d.address ??= readUblAddress(address);
+  d.party_name ??= childText(child(child(el, CAC, "DeliveryParty"), CAC, "PartyName"), CBC, "Name");
+}
+
+/** cac:AdditionalDocumentReference: BT-18 when its type code is 130, else a supporting document (BG-24). */
+function _additionalDocument(el: XmlElement, inv: Invoice): void {
+  const id = child(el, CBC, "ID");
+  if (childText(el, CBC, "DocumentTypeCode") === INVOICED_OBJECT_CODE) {
+    inv.references.invoiced_object = identifierOf(id);
+    return;
+  }
+  const att = child(el, CAC, "Attachment");
+  const bin = child(att, CBC, "EmbeddedDocumentBinaryObject");
+  inv.attachments.push({
+    id: textOf(id),
+    description: childText(el, CBC, "DocumentDescription") ?? childText(el, CBC, "DocumentType"),
+    url: childText(child(att, CAC, "ExternalReference"), CBC, "URI"),
+    filename: attr(bin, "filename"),
+    mime_code: attr(bin, "mimeCode"),
+    meta: [], paragraphs: [], tables: [],
+  });
+}
+
+/** cac:PaymentMeans (BG-16…BG-19). The first means code is BT-81; every account is kept. */
+function _paymentMeans(el: XmlElement, p: Payment): void {
+  const code = child(el, CBC, "PaymentMeansCode");
+  p.means ??= codeOf(UNCL_4461, textOf(code));
+  p.means_text ??= attr(code, "name");
+  p.remittance_info ??= childText(el, CBC, "PaymentID");
+  const due = parseDate(childText(el, CBC, "PaymentDueDate"));
+  if (due !== null) p.due_dates.push(_due(due));
+  const acct = child(el, CAC, "PayeeFinancialAccount");
+  if (acct !== null) {
+    const branch = child(acct, CAC, "FinancialInstitutionBranch");
+    p.accounts.push({
+      number: childText(acct, CBC, "ID"),
+      name: childText(acct, CBC, "Name"),
+      bic: childText(branch, CBC, "ID"),
+      bank_name: childText(branch, CBC, "Name") ?? childText(child(branch, CAC, "FinancialInstitution"), CBC, "Name"),
+      description: null,
+      bank_own_account: null,
+      factor: false,
+    });
+  }
+  const card = child(el, CAC, "CardAccount");
+  if (card !== null) p.card = { pan: childText(card, CBC, "PrimaryAccountNumberID"), holder: childText(card, CBC, "HolderName") };
+  const mandate = child(el, CAC, "PaymentMandate");
+  if (mandate !== null) {
+    p.direct_debit = {
+      mandate: childText(mandate, CBC, "ID"),
+      creditor_id: null,
+      debited_account: childText(child(mandate, CAC, "PayerFinancialAccount"), CBC, "ID"),
+    };
+  }
+}
+
+/** cac:LegalMonetaryTotal (BG-22). */
+function _totals(el: XmlElement, inv: Invoice): void {
+  const t = inv.totals;
+  const amount = (local: string) => parseDecimal(childText(el, CBC, local));
+  t.line_net = amount("LineExtensionAmount");
+  t.net = amount("TaxExclusiveAmount");
+  t.gross = amount("TaxInclusiveAmount");
+  t.allowances = amount("AllowanceTotalAmount");
+  t.charges = amount("ChargeTotalAmount");
+  t.prepaid = amount("PrepaidAmount");
+  t.rounding = amount("PayableRoundingAmount");
+  t.payable = amount("PayableAmount");
+}
+
 /**
- * BT-110 is the TaxTotal/TaxAmount in the document currency (a second TaxTotal
- * may give the tax in the VAT accounting currency, BT-111); with no currencyID
- * it counts when it is the only one. The breakdown comes from that TaxTotal.
+ * BT-110 is the TaxTotal/TaxAmount in the document currency, BT-111 the one in
+ * the tax currency (BT-6); with no currencyID the only TaxTotal is BT-110. The
+ * breakdown comes from the document-currency TaxTotal.
  */
 function _readTaxTotals(taxTotals: readonly XmlElement[], inv: Invoice): void {
   let chosen: XmlElement | null = null;
   for (const t of taxTotals) {
-    const amount = child(t, CBC, "TaxAmount");
-    if (amount !== null && inv.currency !== null && attr(amount, "currencyID") === inv.currency) {
+    const currency = attr(child(t, CBC, "TaxAmount"), "currencyID");
+    if (currency !== null && currency === inv.currency) {
       chosen = t;
       break;
     }
@@ -117,147 +220,30 @@ function _readTaxTotals(taxTotals: readonly XmlElement[], inv: Invoice): void {
     const currency = attr(child(only, CBC, "TaxAmount"), "currencyID");
     if (currency === null || inv.currency === null) chosen = only;
   }
+  for (const t of taxTotals) {
+    const amount = child(t, CBC, "TaxAmount");
+    const currency = attr(amount, "currencyID");
+    if (t !== chosen && currency !== null && currency === inv.tax_currency) {
+      inv.totals.tax_in_tax_currency = parseDecimal(textOf(amount));
+    }
+  }
   if (chosen === null) return;
   inv.totals.tax = parseDecimal(childText(chosen, CBC, "TaxAmount"));
   for (const sub of chosen.children) {
     if (sub.ns !== CAC || sub.local !== "TaxSubtotal") continue;
     const category = child(sub, CAC, "TaxCategory");
-    const row: VatBreakdown = {
+    inv.vat_breakdown.push({
+      category: codeOf(UNCL_5305, childText(category, CBC, "ID")),
       rate: childText(category, CBC, "Percent"),
-      category: childText(category, CBC, "ID"),
-      net: parseDecimal(childText(sub, CBC, "TaxableAmount")),
-      tax: parseDecimal(childText(sub, CBC, "TaxAmount")),
-    };
-    inv.vat_breakdown.push(row);
+      taxable_amount: parseDecimal(childText(sub, CBC, "TaxableAmount")),
+      tax_amount: parseDecimal(childText(sub, CBC, "TaxAmount")),
+      tax_amount_tax_currency: null,
+      exemption_reason: childText(category, CBC, "TaxExemptionReason"),
+      exemption_reason_code: childText(category, CBC, "TaxExemptionReasonCode"),
+      tax_scheme: childText(child(category, CAC, "TaxScheme"), CBC, "ID"),
+      line_total_basis_amount: null,
+      allowance_charge_basis_amount: null,
+      ksef_field: null,
+    });
   }
-}
-
-function _emptyParty(): Party {
-  return { name: null, tax_id: null, tax_id_prefix: null, address: null, email: null };
-}
-
-/**
- * cac:Party. Name: BT-27 RegistrationName, else PartyName/Name (BT-28). Tax id:
- * the PartyTaxScheme whose TaxScheme is VAT (BT-31), else the first other one
- * (BT-32, the local tax number, TaxScheme "FC" in XRechnung). PartyLegalEntity/
- * CompanyID is a company register number (BT-30), not a tax id: never used.
- */
-function _party(party: XmlElement | null): Party {
-  const p = _emptyParty();
-  if (party === null) return p;
-  let tradingName: string | null = null;
-  let otherTaxId: string | null = null;
-  let endpointEmail: string | null = null;
-  for (const c of party.children) {
-    if (c.ns === CBC) {
-      if (c.local === "EndpointID" && attr(c, "schemeID") === "EM") endpointEmail = textOf(c);
-      continue;
-    }
-    if (c.ns !== CAC) continue;
-    switch (c.local) {
-      case "PartyName":
-        tradingName ??= childText(c, CBC, "Name");
-        break;
-      case "PostalAddress":
-        p.address = _address(c);
-        break;
-      case "PartyTaxScheme": {
-        const id = childText(c, CBC, "CompanyID");
-        if (id === null) break;
-        const scheme = childText(child(c, CAC, "TaxScheme"), CBC, "ID");
-        if (scheme === "VAT") p.tax_id ??= id;
-        else otherTaxId ??= id;
-        break;
-      }
-      case "PartyLegalEntity":
-        p.name ??= childText(c, CBC, "RegistrationName");
-        break;
-      case "Contact":
-        p.email ??= childText(c, CBC, "ElectronicMail");
-        break;
-    }
-  }
-  p.name ??= tradingName;
-  p.tax_id ??= otherTaxId;
-  p.email ??= endpointEmail;
-  return p;
-}
-
-function _address(el: XmlElement): Address {
-  const lines: (string | null)[] = [];
-  let city: string | null = null;
-  let postal: string | null = null;
-  let country: string | null = null;
-  for (const c of el.children) {
-    if (c.ns === CBC) {
-      switch (c.local) {
-        case "StreetName":
-        case "AdditionalStreetName":
-          lines.push(textOf(c));
-          break;
-        case "CityName": city = textOf(c); break;
-        case "PostalZone": postal = textOf(c); break;
-      }
-    } else if (c.ns === CAC) {
-      if (c.local === "AddressLine") lines.push(childText(c, CBC, "Line"));
-      else if (c.local === "Country") country = childText(c, CBC, "IdentificationCode");
-    }
-  }
-  return { lines: compact(lines), city, postal_code: postal, country };
-}
-
-/** InvoiceLine / CreditNoteLine (BG-25). The unit price is per cbc:BaseQuantity, as written. */
-function _line(el: XmlElement): InvoiceLine {
-  const line: InvoiceLine = {
-    number: null, name: null, quantity: null, unit: null, unit_price: null, gross_priced: false,
-    amount: null, vat_rate: null, vat_category: null, vat_amount: null, before_correction: false,
-  };
-  for (const c of el.children) {
-    if (c.ns === CBC) {
-      switch (c.local) {
-        case "ID": line.number = textOf(c); break;
-        case "InvoicedQuantity":
-        case "CreditedQuantity":
-          line.quantity = parseDecimal(textOf(c));
-          line.unit = attr(c, "unitCode");
-          break;
-        case "LineExtensionAmount": line.amount = parseDecimal(textOf(c)); break;
-      }
-    } else if (c.ns === CAC) {
-      switch (c.local) {
-        case "Item": {
-          line.name = childText(c, CBC, "Name");
-          const category = child(c, CAC, "ClassifiedTaxCategory");
-          line.vat_category = childText(category, CBC, "ID");
-          line.vat_rate = childText(category, CBC, "Percent");
-          break;
-        }
-        case "Price": line.unit_price = parseDecimal(childText(c, CBC, "PriceAmount")); break;
-        // UBL 2.1 allows a line TaxTotal (Peppol forbids it); read it when present.
-        case "TaxTotal": line.vat_amount = parseDecimal(childText(c, CBC, "TaxAmount")); break;
-      }
-    }
-  }
-  return line;
-}
-
-/** BT-9 due date (CreditNote: PaymentMeans/PaymentDueDate), BT-81 means code, BT-84 account, BT-20 terms. */
-function _payment(dueDate: string | null, means: readonly XmlElement[], terms: readonly string[]): Payment | null {
-  let due = dueDate;
-  let code: string | null = null;
-  let account: string | null = null;
-  let bank: string | null = null;
-  for (const m of means) {
-    due ??= parseDate(childText(m, CBC, "PaymentDueDate"));
-    code ??= childText(m, CBC, "PaymentMeansCode");
-    const acct = child(m, CAC, "PayeeFinancialAccount");
-    if (acct !== null && account === null) {
-      account = childText(acct, CBC, "ID");
-      const branch = child(acct, CAC, "FinancialInstitutionBranch");
-      bank = childText(branch, CBC, "Name") ?? childText(child(branch, CAC, "FinancialInstitution"), CBC, "Name");
-    }
-  }
-  const termsText: string | null = terms.length === 0 ? null : terms.join("\n");
-  if (due === null && code === null && account === null && bank === null && termsText === null) return null;
-  return { due_date: due, means: code, account, bank_name: bank, terms: termsText };
 }

@@ -5,9 +5,9 @@
  * @module
  */
 
+import type { PdfFonts } from "./pdf_fonts.ts";
 import type { Invoice } from "../invoice/model.ts";
 import type { PageCanvas } from "./canvas.ts";
-import { sanitizeText } from "./encoding.ts";
 import type { Lang } from "./format.ts";
 import type { Labels } from "./labels.ts";
 import { CONTENT_WIDTH, type Flow, LEFT, wrapText } from "./layout.ts";
@@ -18,19 +18,21 @@ export interface RenderContext {
   lang: Lang;
   labels: Labels;
   flow: Flow;
+  /** The document's fonts: what they draw and how wide text is. */
+  fonts: PdfFonts;
   /** Characters replaced by "?" because no font has them, in order of first use. */
   missing: Set<string>;
 }
 
 /** Sanitized single-line text: "" for null, "?" for characters no font draws (recorded). */
 export function clean(ctx: RenderContext, s: string | null): string {
-  return s === null ? "" : sanitizeText(s, ctx.missing);
+  return s === null ? "" : ctx.fonts.sanitize(s, ctx.missing);
 }
 
 /** Sanitized paragraphs of a text that may contain line breaks; blank lines dropped. */
 export function paragraphs(ctx: RenderContext, s: string | null): string[] {
   if (s === null) return [];
-  return s.split(/\r\n|\r|\n/).map((p) => sanitizeText(p, ctx.missing).trim()).filter((p) => p !== "");
+  return s.split(/\r\n|\r|\n/).map((p) => ctx.fonts.sanitize(p, ctx.missing).trim()).filter((p) => p !== "");
 }
 
 /** A line of text with its style; `lead` is the distance from the previous baseline. */
@@ -43,9 +45,9 @@ export interface StyledLine {
 }
 
 /** Sanitized text wrapped to `width`, as styled lines; the first line gets `gapBefore` extra lead. */
-export function styled(s: string, width: number, size: number, bold = false, gray = 0, gapBefore = 0): StyledLine[] {
+export function styled(ctx: RenderContext, s: string, width: number, size: number, bold = false, gray = 0, gapBefore = 0): StyledLine[] {
   if (s === "") return [];
-  return wrapText(s, width, size, bold).map((line, i) => ({ s: line, size, bold, gray, lead: size * 1.25 + (i === 0 ? gapBefore : 0) }));
+  return wrapText(ctx.fonts, s, width, size, bold).map((line, i) => ({ s: line, size, bold, gray, lead: size * 1.25 + (i === 0 ? gapBefore : 0) }));
 }
 
 /** Height of a block of styled lines, down to the last line's descenders. */
@@ -79,14 +81,14 @@ export function flowBlock(ctx: RenderContext, x: number, lines: readonly StyledL
 }
 
 /** Section heading lines (bold, grey) for a block of the given width. */
-export function headingLines(text: string, width = CONTENT_WIDTH): StyledLine[] {
-  return styled(text, width, 9, true, 0.25);
+export function headingLines(ctx: RenderContext, text: string, width = CONTENT_WIDTH): StyledLine[] {
+  return styled(ctx, text, width, 9, true, 0.25);
 }
 
 /** Draws a heading at the cursor with a rule under it, keeping it with `keep` points of what follows. */
 export function flowHeading(ctx: RenderContext, text: string, keep: number): void {
   const f = ctx.flow;
-  const lines = headingLines(text);
+  const lines = headingLines(ctx, text);
   f.ensure(blockHeight(lines) + 4 + keep);
   drawBlock(f.page, LEFT, f.y, lines);
   f.y += blockHeight(lines) + 1;

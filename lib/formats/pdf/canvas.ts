@@ -2,22 +2,17 @@
  * One page's content stream (ISO 32000-1 §8, §9.4): text, filled rectangles, lines and QR
  * modules, in top-down coordinates (y grows downwards from the top edge, as layouts think).
  * Operators are collected as strings and joined once; text must already be sanitized
- * (encoding.ts sanitizeText). No clipping, images or colour spaces other than DeviceGray.
+ * (PdfFonts.sanitize). No clipping, images or colour spaces other than DeviceGray.
  * @module
  */
 
-import { showText, textWidth } from "./encoding.ts";
+import type { FontUsage } from "./encoding.ts";
 import type { QrCode } from "./qr.ts";
 import { num } from "./writer.ts";
 
 /** A4 in points (ISO 216: 210 × 297 mm). */
 export const PAGE_WIDTH = 595.28;
 export const PAGE_HEIGHT = 841.89;
-
-/** Which of the secondary fonts a document used, shared by all its pages. */
-export interface FontUsage {
-  secondary: boolean;
-}
 
 /** Drawing operations for one page. */
 export class PageCanvas {
@@ -33,12 +28,12 @@ export class PageCanvas {
   text(x: number, y: number, s: string, size: number, bold = false, gray = 0): void {
     if (s === "") return;
     this.#setFill(gray);
-    this.#ops.push(`BT ${num(x)} ${num(PAGE_HEIGHT - y)} Td ${showText(s, bold, num(size), this.#used)} ET`);
+    this.#ops.push(`BT ${num(x)} ${num(PAGE_HEIGHT - y)} Td ${this.#used.show(s, bold, num(size))} ET`);
   }
 
   /** Draws text whose right edge is at `right`. */
   textRight(right: number, y: number, s: string, size: number, bold = false, gray = 0): void {
-    this.text(right - textWidth(s, bold, size), y, s, size, bold, gray);
+    this.text(right - this.#used.fonts.textWidth(s, bold, size), y, s, size, bold, gray);
   }
 
   /** Fills a rectangle whose top-left corner is (x, y). */

@@ -8,7 +8,6 @@
 
 import type { InvoiceLine } from "../invoice/model.ts";
 import { blockHeight, clean, drawBlock, flowBlock, flowHeading, headingLines, paragraphs, styled, type RenderContext, type StyledLine } from "./blocks.ts";
-import { textWidth } from "./encoding.ts";
 import { addDecimals, formatAmount, formatDecimal, formatMoney, formatRate } from "./format.ts";
 import { ksefVerificationLink } from "./ksef_link.ts";
 import { paymentMeansName, unitName } from "./labels.ts";
@@ -33,10 +32,10 @@ const _SHADE_BEFORE = 0.93;
 export function drawLineTable(ctx: RenderContext): void {
   const { invoice: inv, labels: L, flow } = ctx;
   if (inv.lines.length === 0) return;
-  const gross = inv.lines.filter((l) => l.gross_priced).length;
+  const gross = inv.lines.filter(_grossPriced).length;
   const all = gross === inv.lines.length;
   const mixed = gross > 0 && !all;
-  const head = wrapCells([
+  const head = wrapCells(ctx.fonts, [
     L.lineNo, L.name, L.quantity, L.unit,
     mixed ? L.unitPriceMixed : all ? L.unitPriceGross : L.unitPriceNet,
     mixed ? L.amountMixed : all ? L.amountGross : L.amountNet, L.vatRate,
@@ -74,14 +73,14 @@ const _MARK_H = _MARK_SIZE * 1.3;
 
 function _lineRow(ctx: RenderContext, line: InvoiceLine, index: number, mark: string): _Row {
   const { invoice: inv, lang } = ctx;
-  const cells = wrapCells([
+  const cells = wrapCells(ctx.fonts, [
     clean(ctx, line.number ?? String(index + 1)),
     clean(ctx, line.name),
     line.quantity === null ? "" : clean(ctx, formatDecimal(line.quantity, lang, 0)),
     clean(ctx, unitName(inv, line.unit, lang)),
-    clean(ctx, formatAmount(line.unit_price, lang)),
-    clean(ctx, formatAmount(line.amount, lang)),
-    clean(ctx, formatRate(line.vat_rate, line.vat_category, lang)),
+    clean(ctx, formatAmount(_grossPriced(line) ? line.price_with_vat : line.net_price, lang)),
+    clean(ctx, formatAmount(_grossPriced(line) ? line.amount_with_vat : line.net_amount, lang)),
+    clean(ctx, formatRate(line.vat_rate, line.vat_category?.code ?? null, lang)),
   ], _LINE_COLUMNS, _CELL_SIZE);
   const lines = Math.max(1, ...cells.map((c) => c.length));
   return { cells, mark: clean(ctx, mark), before: line.before_correction, height: lines * _CELL_LEAD + _ROW_PAD + (mark === "" ? 0 : _MARK_H) };
@@ -142,11 +141,11 @@ export function drawSummary(ctx: RenderContext): void {
 
 function _vatRows(ctx: RenderContext): string[][][] {
   const { invoice: inv, lang } = ctx;
-  return inv.vat_breakdown.map((v) => wrapCells([
-    clean(ctx, formatRate(v.rate, v.category, lang)), clean(ctx, formatAmount(v.net, lang)),
-    clean(ctx, formatAmount(v.tax, lang)),
+  return inv.vat_breakdown.map((v) => wrapCells(ctx.fonts, [
+    clean(ctx, formatRate(v.rate, v.category?.code ?? null, lang)), clean(ctx, formatAmount(v.taxable_amount, lang)),
+    clean(ctx, formatAmount(v.tax_amount, lang)),
     // No tax amount (zw, np, 0%): the gross is the net.
-    clean(ctx, formatAmount(addDecimals(v.net, v.tax ?? "0"), lang)),
+    clean(ctx, formatAmount(addDecimals(v.taxable_amount, v.tax_amount ?? "0"), lang)),
   ], _VAT_COLUMNS, _CELL_SIZE));
 }
 
@@ -167,7 +166,7 @@ function _summaryHeight(ctx: RenderContext): number {
   const rows = _vatRows(ctx);
   let h = 0;
   if (rows.length > 0) {
-    h += blockHeight(headingLines(ctx.labels.vatSummary, _VAT_WIDTH)) + 4 + _HEAD_LEAD + 5;
+    h += blockHeight(headingLines(ctx, ctx.labels.vatSummary, _VAT_WIDTH)) + 4 + _HEAD_LEAD + 5;
     for (const r of rows) h += rowHeight(r, _CELL_LEAD);
     h += 8;
   }
@@ -184,10 +183,10 @@ function _drawVatAndTotals(ctx: RenderContext, top: number): void {
   const rows = _vatRows(ctx);
   if (rows.length > 0) {
     const title = inv.currency === null ? L.vatSummary : `${L.vatSummary} (${clean(ctx, inv.currency)})`;
-    const heading = headingLines(title, _VAT_WIDTH);
+    const heading = headingLines(ctx, title, _VAT_WIDTH);
     drawBlock(page, x, y, heading);
     y += blockHeight(heading) + 4;
-    const head = wrapCells([L.vatRate, L.net, L.vat, L.gross], _VAT_COLUMNS, _HEAD_SIZE, true);
+    const head = wrapCells(ctx.fonts, [L.vatRate, L.net, L.vat, L.gross], _VAT_COLUMNS, _HEAD_SIZE, true);
     const headH = _HEAD_LEAD + 5;
     page.rect(x, y, _VAT_WIDTH, headH, _SHADE_HEAD);
     drawCells(page, x, y, _VAT_COLUMNS, head, _HEAD_SIZE, _HEAD_LEAD, true);
@@ -202,7 +201,7 @@ function _drawVatAndTotals(ctx: RenderContext, top: number): void {
   for (const [label, value, bold] of _totals(ctx)) {
     y += _TOTAL_LEAD;
     const v = clean(ctx, value);
-    page.textRight(RIGHT - Math.max(110, textWidth(v, bold, 9) + 8), y - 3, clean(ctx, `${label}:`), 8.5, bold, 0.25);
+    page.textRight(RIGHT - Math.max(110, ctx.fonts.textWidth(v, bold, 9) + 8), y - 3, clean(ctx, `${label}:`), 8.5, bold, 0.25);
     page.textRight(RIGHT, y - 3, v, 9, bold);
   }
   if (inv.totals.payable !== null) {
@@ -222,23 +221,30 @@ function _paymentLines(ctx: RenderContext, width: number): StyledLine[] {
   const add = (label: string, value: string | null, bold = false) => {
     const paras = paragraphs(ctx, value);
     if (paras.length === 0) return;
-    out.push(...styled(clean(ctx, label), width, 7, false, 0.35, out.length === 0 ? 0 : 3));
-    for (const para of paras) out.push(...styled(para, width, 9, bold));
+    out.push(...styled(ctx, clean(ctx, label), width, 7, false, 0.35, out.length === 0 ? 0 : 3));
+    for (const para of paras) out.push(...styled(ctx, para, width, 9, bold));
   };
-  add(L.dueDate, p.due_date, true);
-  add(L.means, p.means === null ? null : paymentMeansName(inv, p.means, ctx.lang));
-  add(L.account, p.account, true);
-  add(L.bank, p.bank_name);
+  const means = p.means?.code ?? p.means_text;
+  // With factoring the buyer pays the factor: its account is the one to pay into.
+  const account = p.accounts.find((a) => !a.factor) ?? p.accounts[0] ?? null;
+  add(L.dueDate, p.due_dates[0]?.date ?? null, true);
+  add(L.means, means === null ? null : paymentMeansName(inv, means, ctx.lang));
+  add(L.account, account?.number ?? null, true);
+  add(L.bank, account?.bank_name ?? null);
   add(L.terms, p.terms);
-  return out.length === 0 ? [] : [...headingLines(L.payment, width), ...out.map((l, i) => (i === 0 ? { ...l, lead: l.lead + 4 } : l))];
+  return out.length === 0 ? [] : [...headingLines(ctx, L.payment, width), ...out.map((l, i) => (i === 0 ? { ...l, lead: l.lead + 4 } : l))];
 }
 
 /** Draws the notes, flowing over pages. */
 export function drawNotes(ctx: RenderContext): void {
-  const paras = ctx.invoice.notes.flatMap((n) => paragraphs(ctx, n));
+  const paras = [
+    ...ctx.invoice.notes.map((n) => n.text),
+    ...ctx.invoice.additional_info.map((a) => (a.key === null ? a.value : a.value === null ? a.key : `${a.key}: ${a.value}`)),
+    ...ctx.invoice.footer,
+  ].flatMap((n) => paragraphs(ctx, n));
   if (paras.length === 0) return;
   flowHeading(ctx, ctx.labels.notes, 12);
-  for (const p of paras) flowBlock(ctx, LEFT, styled(p, CONTENT_WIDTH, 8.5, false, 0, 2));
+  for (const p of paras) flowBlock(ctx, LEFT, styled(ctx, p, CONTENT_WIDTH, 8.5, false, 0, 2));
   ctx.flow.y += 10;
 }
 
@@ -256,17 +262,25 @@ export function drawKsefQr(ctx: RenderContext, xmlSha256: Uint8Array | string, k
   const side = code.size * _QR_MODULE;
   const quiet = _QR_QUIET * _QR_MODULE;
   const under = [
-    ...styled(clean(ctx, ksefNumber), CONTENT_WIDTH - quiet, 8, true),
-    ...styled(clean(ctx, link), CONTENT_WIDTH - quiet, 7, false, 0.2),
+    ...styled(ctx, clean(ctx, ksefNumber), CONTENT_WIDTH - quiet, 8, true),
+    ...styled(ctx, clean(ctx, link), CONTENT_WIDTH - quiet, 7, false, 0.2),
   ];
   const h = quiet + side + quiet + blockHeight(under);
   flow.ensure(h + 24);
   flowHeading(ctx, L.qrTitle, h);
   const top = flow.y + quiet;
   flow.page.qr(LEFT + quiet, top, _QR_MODULE, code);
-  const caption = styled(clean(ctx, L.qrCaption), CONTENT_WIDTH - side - 3 * quiet, 9, true);
+  const caption = styled(ctx, clean(ctx, L.qrCaption), CONTENT_WIDTH - side - 3 * quiet, 9, true);
   drawBlock(flow.page, LEFT + side + 2 * quiet, top + side / 2 - blockHeight(caption) / 2, caption);
   // The text starts about a quiet zone below the symbol, so scanners still find its edge.
   drawBlock(flow.page, LEFT + quiet, top + side + quiet - 6, under);
   flow.y = top + side + quiet - 6 + blockHeight(under) + 8;
+}
+
+/**
+ * A line priced gross (KSeF P_9B/P_11A): P_11 (net) pairs with P_9A, P_11A (gross)
+ * with P_9B; a line without either amount follows its price.
+ */
+function _grossPriced(l: InvoiceLine): boolean {
+  return l.net_amount === null && (l.amount_with_vat !== null || (l.net_price === null && l.price_with_vat !== null));
 }

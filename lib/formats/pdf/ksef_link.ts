@@ -37,7 +37,7 @@ export function hashXmlForKsef(xml: Uint8Array): string {
 
 /** The verification link of a KSeF invoice, or null when the seller NIP or a YYYY-MM-DD issue date is missing. */
 export function ksefVerificationLink(invoice: Invoice, xmlSha256: Uint8Array | string): string | null {
-  const nip = invoice.seller.tax_id?.trim() ?? "";
+  const nip = invoice.seller.tax_id?.value.trim() ?? "";
   const date = _ISO_DATE.exec(invoice.issue_date?.trim() ?? "");
   if (nip === "" || date === null) return null;
   return `${_BASE}${encodeURIComponent(nip)}/${date[3]}-${date[2]}-${date[1]}/${sha256Base64Url(xmlSha256)}`;

@@ -89,7 +89,7 @@ const _TYPE_TITLES: Record<Invoice["type"], readonly [string, string]> = {
 
 /** The document title: by KSeF type for KSeF formats, by UNCL1001 code otherwise, else by `type`. */
 export function documentTitle(invoice: Invoice, lang: Lang): string {
-  const code = invoice.type_code ?? "";
+  const code = invoice.kind?.code ?? "";
   const ksef = isKsefFormat(invoice.format);
   const t = (ksef ? _KSEF_TITLES[code] : _UNCL1001_TITLES[code]) ?? _TYPE_TITLES[invoice.type];
   return t[lang === "pl" ? 0 : 1];

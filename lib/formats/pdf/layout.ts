@@ -6,8 +6,9 @@
  * @module
  */
 
-import { PAGE_HEIGHT, PAGE_WIDTH, PageCanvas, type FontUsage } from "./canvas.ts";
-import { textWidth } from "./encoding.ts";
+import type { PdfFonts } from "./pdf_fonts.ts";
+import { PAGE_HEIGHT, PAGE_WIDTH, PageCanvas } from "./canvas.ts";
+import type { FontUsage } from "./encoding.ts";
 
 /** Page margins in points (about 14 mm). */
 export const MARGIN = 40;
@@ -65,15 +66,15 @@ export class Flow {
 const _SOFT_BREAKS = "/-_.,;:?&=";
 
 /** Sanitized text wrapped to `width` points: words greedily, over-long words split. */
-export function wrapText(text: string, width: number, size: number, bold = false): string[] {
-  if (textWidth(text, bold, size) <= width) return [text.trim()];
-  const space = textWidth(" ", bold, size);
+export function wrapText(fonts: PdfFonts, text: string, width: number, size: number, bold = false): string[] {
+  if (fonts.textWidth(text, bold, size) <= width) return [text.trim()];
+  const space = fonts.textWidth(" ", bold, size);
   const lines: string[] = [];
   let line = "";
   let lineW = 0;
   for (const word of text.split(" ")) {
     if (word === "") continue;
-    const w = textWidth(word, bold, size);
+    const w = fonts.textWidth(word, bold, size);
     if (line !== "" && lineW + space + w <= width) {
       line += ` ${word}`;
       lineW += space + w;
@@ -85,9 +86,9 @@ export function wrapText(text: string, width: number, size: number, bold = false
       lineW = w;
       continue;
     }
-    const parts = _splitWord(word, width, size, bold);
+    const parts = _splitWord(fonts, word, width, size, bold);
     line = parts.pop() ?? "";
-    lineW = textWidth(line, bold, size);
+    lineW = fonts.textWidth(line, bold, size);
     lines.push(...parts);
   }
   if (line !== "" || lines.length === 0) lines.push(line);
@@ -95,20 +96,20 @@ export function wrapText(text: string, width: number, size: number, bold = false
 }
 
 /** Splits a word wider than `width` into pieces that fit, preferring a break after / - _ . etc. */
-function _splitWord(word: string, width: number, size: number, bold: boolean): string[] {
+function _splitWord(fonts: PdfFonts, word: string, width: number, size: number, bold: boolean): string[] {
   const out: string[] = [];
   let start = 0;
   let w = 0;
   let soft = -1;
   for (let i = 0; i < word.length; i++) {
     const ch = word[i] ?? "";
-    const cw = textWidth(ch, bold, size);
+    const cw = fonts.textWidth(ch, bold, size);
     if (w + cw > width && i > start) {
       // Break after the last soft break if it is in the second half of the piece.
       const cut = soft > start + (i - start) / 2 ? soft : i;
       out.push(word.slice(start, cut));
       start = cut;
-      w = textWidth(word.slice(cut, i), bold, size);
+      w = fonts.textWidth(word.slice(cut, i), bold, size);
       soft = -1;
     }
     w += cw;
@@ -129,8 +130,8 @@ export const CELL_PAD_X = 3;
 export const CELL_PAD_Y = 2.5;
 
 /** Each cell's text wrapped to its column. */
-export function wrapCells(cells: readonly string[], columns: readonly Column[], size: number, bold = false): string[][] {
-  return cells.map((c, i) => (c === "" ? [] : wrapText(c, (columns[i]?.width ?? 0) - 2 * CELL_PAD_X, size, bold)));
+export function wrapCells(fonts: PdfFonts, cells: readonly string[], columns: readonly Column[], size: number, bold = false): string[][] {
+  return cells.map((c, i) => (c === "" ? [] : wrapText(fonts, c, (columns[i]?.width ?? 0) - 2 * CELL_PAD_X, size, bold)));
 }
 
 /** Height of a row of wrapped cells. */

@@ -96,6 +96,9 @@ export function isPublicAddress(bytes: Uint8Array): boolean {
   return !_IPV6_NOT_PUBLIC_BYTES.some(([net, bits]) => _inRange(bytes, net, bits));
 }
 
+/** The setting that allows plain http and private targets (API.md §11), named in the messages that refuse them. */
+const ALLOW_PRIVATE_SETTING = "WEBHOOK_ALLOW_PRIVATE";
+
 /**
  * The webhook URL, parsed, or a 422 VALIDATION_ERROR on `url`: unparsable, not http(s),
  * with credentials, or (unless `allowPrivate`) plain http, a non-public IP literal or localhost.
@@ -118,11 +121,13 @@ export function validateWebhookUrl(url: string, allowPrivate: boolean): URL {
     throw validationError("url", "credentials_not_allowed", "Webhook URL must not contain credentials");
   }
   if (allowPrivate) return parsed;
-  if (parsed.protocol !== "https:") throw validationError("url", "not_https", "Webhook URL must use https");
+  if (parsed.protocol !== "https:") {
+    throw validationError("url", "not_https", `Webhook URL must use https (plain http and private addresses are allowed only when the server runs with ${ALLOW_PRIVATE_SETTING}=on, for development)`);
+  }
   const host = parsed.hostname.endsWith(".") ? parsed.hostname.slice(0, -1) : parsed.hostname;
   const ip = parseIpLiteral(host);
   if ((ip !== null && !isPublicAddress(ip)) || host === "localhost" || host.endsWith(".localhost")) {
-    throw validationError("url", "private_address", "Webhook URL must not point to a private, loopback or link-local address");
+    throw validationError("url", "private_address", `Webhook URL must not point to a private, loopback or link-local address (allowed only with ${ALLOW_PRIVATE_SETTING}=on, for development)`);
   }
   return parsed;
 }

@@ -40,7 +40,7 @@ export function validateEvents(value: unknown): string[] {
     if (typeof item !== "string") throw validationError("events", "invalid_type", "events must contain only strings");
     if (item !== ALL_EVENTS && !_KNOWN.has(item)) {
       const shown = JSON.stringify(item.length > _MAX_ECHO ? item.slice(0, _MAX_ECHO) + "…" : item);
-      throw validationError("events", "unknown_event", `Unknown event type ${shown}`);
+      throw validationError("events", "unknown_event", `Unknown event type ${shown}: use ${WEBHOOK_EVENT_TYPES.join(", ")}, or ["*"] for all`);
     }
     names.add(item);
   }

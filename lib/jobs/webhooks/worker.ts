@@ -12,8 +12,9 @@ import { createHash } from "node:crypto";
 import { deterministicId } from "../../contracts/ids.ts";
 import type { Logger } from "../../observe/log.ts";
 import type { Metrics } from "../../observe/metrics.ts";
-import type { Collection, DeliveryState, RawChange, Storage, SyncRunRecord, TenantStore, WebhookRecord } from "../../contracts/storage.ts";
+import type { Collection, DeliveryState, RawChange, Redelivery, Storage, SyncRunRecord, TenantStore, WebhookRecord } from "../../contracts/storage.ts";
 import { runJson } from "../../contracts/record_json.ts";
+import { applyResume, recordAttempt, statusMessage, type AttemptOf, type AttemptOutcome } from "./delivery_health.ts";
 import { buildEventBody, eventMatches, type WebhookEventType } from "./events.ts";
 import { nextAttemptDelay, parseRetryAfter } from "./retry_schedule.ts";
 import { webhookHeaders } from "./signature.ts";
@@ -102,42 +103,60 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   let timer: ReturnType<typeof setInterval> | null = null;
   let stopped = false;
 
-  async function attempt(t: TenantStore, hook: WebhookRecord, ev: WebhookEvent): Promise<{ ok: boolean; gone: boolean; retryAfterMs: number | null }> {
+  // One POST of an event; its outcome is recorded in the endpoint's health and attempt log.
+  async function attempt(t: TenantStore, hook: WebhookRecord, state: DeliveryState, ev: WebhookEvent, of: AttemptOf): Promise<AttemptOutcome & { retryAfterMs: number | null }> {
     const body = buildEventBody(ev.type, ev.timestamp, ev.data);
     const headers = { "content-type": "application/json", ...webhookHeaders(hook.secret, ev.id, Math.floor(o.now() / 1000), body) };
+    const started = performance.now();
+    let r: AttemptOutcome & { retryAfterMs: number | null };
     try {
       const res = await o.transport({ url: hook.url, headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
       const ok = res.status >= 200 && res.status < 300;
       o.metrics?.inc("webhook_deliveries_total", "Webhook delivery attempts by outcome.", { outcome: ok ? "success" : `http_${res.status}` });
-      return { ok, gone: res.status === 410, retryAfterMs: parseRetryAfter(res.retryAfter, o.now()) };
+      r = { ok, status: res.status, error: ok ? null : statusMessage(res.status), durationMs: performance.now() - started, retryAfterMs: parseRetryAfter(res.retryAfter, o.now()) };
     } catch (e) {
       o.metrics?.inc("webhook_deliveries_total", "Webhook delivery attempts by outcome.", { outcome: "error" });
-      o.logger.debug("webhook attempt failed", { tenant: t.tenant, webhook: hook.id, event: ev.id, error: String(e) });
-      return { ok: false, gone: false, retryAfterMs: null };
+      r = { ok: false, status: null, error: e instanceof Error ? e.message : String(e), durationMs: performance.now() - started, retryAfterMs: null };
     }
+    await recordAttempt(t, hook.id, state, of, r, o.now(), o.logger);
+    return r;
   }
 
-  async function disable(t: TenantStore, hook: WebhookRecord, reason: string): Promise<void> {
+  // The failed event stays in the retry list, due at once: re-enabling the endpoint delivers it first (nothing skipped).
+  async function disable(t: TenantStore, hook: WebhookRecord, state: DeliveryState, of: AttemptOf, reason: string): Promise<void> {
+    state.retries.push({ event_id: of.eventId, type: of.type, collection: of.collection, seq: of.changeSeq, attempts: of.attempt, next_at: o.now() });
     const current = await t.getWebhook(hook.id);
     if (current && current.status === "enabled") await t.saveWebhook({ ...current, status: "disabled", disabled_reason: reason });
-    o.logger.warn("webhook disabled", { tenant: t.tenant, webhook: hook.id, reason });
+    o.logger.error("webhook disabled", { tenant: t.tenant, webhook: hook.id, event: of.eventId, reason });
   }
 
   // Attempts one event; on failure schedules its retry. Returns false when the endpoint got disabled.
   async function deliver(t: TenantStore, hook: WebhookRecord, state: DeliveryState, c: Collection, seq: number, ev: WebhookEvent, attemptsBefore: number): Promise<boolean> {
-    const r = await attempt(t, hook, ev);
+    const of: AttemptOf = { eventId: ev.id, type: ev.type, collection: c, changeSeq: seq, attempt: attemptsBefore + 1, manual: false };
+    const r = await attempt(t, hook, state, ev, of);
     if (r.ok) return true;
-    if (r.gone) {
-      await disable(t, hook, "receiver answered 410 Gone");
+    if (r.status === 410) {
+      await disable(t, hook, state, of, "receiver answered 410 Gone");
       return false;
     }
     const delay = nextAttemptDelay(o.schedule, attemptsBefore + 1, random, r.retryAfterMs);
     if (delay === null) {
-      await disable(t, hook, `event ${ev.id} failed ${attemptsBefore + 1} times`);
+      await disable(t, hook, state, of, `event ${ev.id} failed ${attemptsBefore + 1} times`);
       return false;
     }
     state.retries.push({ event_id: ev.id, type: ev.type, collection: c, seq, attempts: attemptsBefore + 1, next_at: o.now() + delay });
     return true;
+  }
+
+  // Retry-now requests (POST …/deliveries/{evt_id}/retry): one attempt each, outside the schedule, also while disabled.
+  async function redeliver(t: TenantStore, hook: WebhookRecord, state: DeliveryState, requests: Redelivery[]): Promise<void> {
+    for (const r of requests) {
+      const [change] = await t.rawChanges(r.collection, r.change_seq, 1);
+      const ev = change ? eventOf(t.tenant, r.collection, change) : null;
+      if (!ev || ev.id !== r.event_id) continue;
+      await attempt(t, hook, state, ev, { eventId: ev.id, type: ev.type, collection: r.collection, changeSeq: r.change_seq, attempt: r.attempt, manual: true });
+      await t.saveDeliveryState(hook.id, state);
+    }
   }
 
   async function serveEndpoint(t: TenantStore, hook: WebhookRecord): Promise<void> {
@@ -151,7 +170,12 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   }
 
   async function serveClaimed(t: TenantStore, hook: WebhookRecord, renew: () => Promise<boolean>): Promise<void> {
+    const requests = await t.takeRedeliveries(hook.id);
+    if (hook.status !== "enabled" && requests.length === 0) return;
     const state = (await t.getDeliveryState(hook.id)) ?? (await initialDeliveryState(t));
+    await redeliver(t, hook, state, requests);
+    if (hook.status !== "enabled") return;
+    if (applyResume(state, hook.resumed_at, o.now())) await t.saveDeliveryState(hook.id, state);
     // Due retries first, oldest first.
     const due = state.retries.filter((r) => r.next_at <= o.now()).sort((a, b) => a.next_at - b.next_at);
     for (const r of due) {
@@ -184,7 +208,8 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
     for (const tenantId of await o.storage.tenants()) {
       const t = o.storage.tenant(tenantId);
       for (const hook of await t.listWebhooks()) {
-        if (hook.status !== "enabled" || busy.has(hook.id)) continue;
+        // Disabled endpoints are visited only for their retry-now requests.
+        if (hook.status === "deleted" || busy.has(hook.id)) continue;
         const p = serveEndpoint(t, hook)
           .catch((e: unknown) => o.logger.error("webhook worker failed", { tenant: tenantId, webhook: hook.id, error: String(e) }))
           .finally(() => busy.delete(hook.id));

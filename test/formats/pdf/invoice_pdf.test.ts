@@ -7,18 +7,21 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { after, describe, test } from "node:test";
 import type { Invoice } from "../../../lib/formats/invoice/model.ts";
-import { readInvoice } from "../../../lib/formats/invoice/read.ts";
-import { canDraw, sanitizeText, textWidth } from "../../../lib/formats/pdf/encoding.ts";
+import { blankPayment, blankReferences } from "../../../lib/formats/invoice/blank.ts";
+import { partyTaxId, readInvoice } from "../../../lib/formats/invoice/read.ts";
+import { PdfFonts } from "../../../lib/formats/pdf/pdf_fonts.ts";
 import { addDecimals, formatDecimal, formatMoney, formatRate } from "../../../lib/formats/pdf/format.ts";
 import { renderInvoicePdf } from "../../../lib/formats/pdf/invoice_pdf.ts";
 import { ksefVerificationLink, sha256Base64Url } from "../../../lib/formats/pdf/ksef_link.ts";
 import { wrapText } from "../../../lib/formats/pdf/layout.ts";
 import { parseXml } from "../../../lib/formats/xml/parse.ts";
-import { pdfInvoice, pdfLine } from "../../fixtures/pdf_invoice.ts";
+import { readPdfFontFiles } from "../../../storage/fonts/font_files.ts";
+import { pdfInvoice, pdfLine, pdfVatRow } from "../../fixtures/pdf_invoice.ts";
 
 const run = promisify(execFile);
+const fonts = new PdfFonts(readPdfFontFiles());
 const SAMPLES = join(import.meta.dirname, "..", "..", "fixtures", "samples");
-const TOOLS = ["qpdf", "pdftotext", "pdftoppm", "zbarimg"];
+const TOOLS = ["qpdf", "pdftotext", "pdftoppm", "zbarimg", "pdffonts"];
 const missingTools = TOOLS.filter((t) => spawnSync(t, ["--version"]).error !== undefined);
 // Tests that need the tools fail when they are missing, unless PDF_TOOLS=skip says to skip them.
 const skipTools = missingTools.length > 0 && process.env.PDF_TOOLS === "skip" ? `not installed: ${missingTools.join(", ")}` : false;
@@ -93,11 +96,15 @@ describe("renderInvoicePdf()", () => {
     {
       what: "a UBL credit note (English by default, unit codes named)",
       input: pdfInvoice(3, {
-        format: "ubl", type: "credit_note", type_code: "381", number: "CN-0042", currency: "EUR",
-        vat_breakdown: [{ rate: "19.00", category: "S", net: "100.00", tax: "19.00" }, { rate: "0", category: "AE", net: "5", tax: "0" }],
-        totals: { net: "105.00", tax: "19.00", gross: "124.00", payable: "124.00" },
-        lines: [pdfLine(1, { unit: "C62", vat_rate: "19.00", vat_category: "S" }), pdfLine(2, { unit: "HUR" }), pdfLine(3, { unit: "XYZ" })],
-        payment: { due_date: "2026-12-20", means: "58", account: "DE89370400440532013000", bank_name: null, terms: "Net 30 days" },
+        format: "ubl", type: "credit_note", kind: { code: "381", text: "Credit note" }, number: "CN-0042", currency: "EUR",
+        vat_breakdown: [pdfVatRow("19.00", "S", "100.00", "19.00"), pdfVatRow("0", "AE", "5", "0")],
+        totals: { ...pdfInvoice(0).totals, net: "105.00", tax: "19.00", gross: "124.00", payable: "124.00" },
+        lines: [pdfLine(1, { unit: "C62", vat_rate: "19.00", vat_category: { code: "S", text: null } }), pdfLine(2, { unit: "HUR" }), pdfLine(3, { unit: "XYZ" })],
+        payment: {
+          ...blankPayment(), means: { code: "58", text: null }, terms: "Net 30 days",
+          due_dates: [{ date: "2026-12-20", description: null, quantity: null, unit: null, start_event: null }],
+          accounts: [{ number: "DE89370400440532013000", name: null, bic: null, bank_name: null, description: null, bank_own_account: null, factor: false }],
+        },
       }),
       expected: [
         "Credit note", "No. CN-0042", "2 pcs 1,234.50 2,469.00 19%", "2 h", "2 XYZ", "0% AE 5.00 0.00 5.00",
@@ -112,7 +119,7 @@ describe("renderInvoicePdf()", () => {
   ];
   for (const { what, input, lang, expected } of cases) {
     test(`renderInvoicePdf() prints ${what} with exact, extractable text`, { skip: skipTools }, async () => {
-      const r = renderInvoicePdf(input, lang === undefined ? {} : { lang });
+      const r = renderInvoicePdf(input, lang === undefined ? { fonts } : { fonts, lang });
       assert.deepEqual(r.missingGlyphs, []);
       const path = save(r.bytes);
       await qpdfCheck(path);
@@ -123,7 +130,7 @@ describe("renderInvoicePdf()", () => {
 
   test("renderInvoicePdf() breaks 300 lines over pages with the header repeated and pages numbered n / N", { skip: skipTools }, async () => {
     const inv = pdfInvoice(300);
-    const path = save(renderInvoicePdf(inv).bytes);
+    const path = save(renderInvoicePdf(inv, { fonts }).bytes);
     await qpdfCheck(path);
     const pages = await pageTexts(path);
     const n = pages.length;
@@ -148,7 +155,7 @@ describe("renderInvoicePdf()", () => {
     const expected = `https://qr.ksef.mf.gov.pl/invoice/5260250274/20-11-2026/${sha(xml).toString("base64url")}`;
     const ksefNumber = "5260250274-20261120-0100A0B4A8E7-A5";
     for (const xmlSha256 of [sha(xml), sha(xml).toString("hex"), sha(xml).toString("base64url")]) {
-      const path = save(renderInvoicePdf(pdfInvoice(3), { xmlSha256, ksefNumber }).bytes);
+      const path = save(renderInvoicePdf(pdfInvoice(3), { fonts, xmlSha256, ksefNumber }).bytes);
       const pages = await pageTexts(path);
       assert.equal(await decodeQr(path, pages.length), expected);
       const text = pages.join(" ");
@@ -159,25 +166,35 @@ describe("renderInvoicePdf()", () => {
 
   test("renderInvoicePdf() prints no QR code without the XML hash or for UBL and CII", { skip: skipTools }, async () => {
     for (const [inv, opts] of [[pdfInvoice(1), {}], [pdfInvoice(1, { format: "ubl" }), { xmlSha256: sha("x") }]] as const) {
-      const text = (await pageTexts(save(renderInvoicePdf(inv, opts).bytes))).join(" ");
+      const text = (await pageTexts(save(renderInvoicePdf(inv, { fonts, ...opts }).bytes))).join(" ");
       assert.ok(!text.includes("qr.ksef.mf.gov.pl"));
     }
   });
 
+  test("renderInvoicePdf() embeds subsets of both faces and keeps a one-page invoice under 100 KB", { skip: skipTools }, async () => {
+    const bytes = renderInvoicePdf(pdfInvoice(8), { fonts, xmlSha256: sha("x") }).bytes;
+    const path = save(bytes);
+    assert.equal((await pageTexts(path)).length, 1);
+    assert.ok(bytes.length < 100 * 1024, String(bytes.length));
+    const rows = (await run("pdffonts", [path])).stdout.trim().split("\n").slice(2);
+    assert.equal(rows.length, 2);
+    for (const row of rows) assert.match(row, /^[A-Z]{6}\+LiberationSans(-Bold)?\s+CID TrueType\s+Identity-H\s+yes yes yes/);
+  });
+
   test("renderInvoicePdf() gives the same bytes for the same invoice, with no dates in /Info", () => {
-    const a = renderInvoicePdf(pdfInvoice(40), { xmlSha256: sha("x") }).bytes;
-    const b = renderInvoicePdf(structuredClone(pdfInvoice(40)), { xmlSha256: sha("x") }).bytes;
+    const a = renderInvoicePdf(pdfInvoice(40), { fonts, xmlSha256: sha("x") }).bytes;
+    const b = renderInvoicePdf(structuredClone(pdfInvoice(40)), { fonts, xmlSha256: sha("x") }).bytes;
     assert.deepEqual(a, b);
     const head = Buffer.from(a).toString("latin1");
     assert.ok(!head.includes("/CreationDate") && !head.includes("/ModDate"));
     assert.match(head, /\/ID \[<[0-9A-F]{32}> <[0-9A-F]{32}>\]/);
-    const c = renderInvoicePdf(pdfInvoice(40, { number: "FV/2026/11/002" }), { xmlSha256: sha("x") }).bytes;
+    const c = renderInvoicePdf(pdfInvoice(40, { number: "FV/2026/11/002" }), { fonts, xmlSha256: sha("x") }).bytes;
     assert.notDeepEqual(a, c);
   });
 
   test("renderInvoicePdf() prints characters no font has as ? and reports each once", { skip: skipTools }, async () => {
-    const inv = pdfInvoice(1, { lines: [pdfLine(1, { name: "Tea 茶 ☕ 😀 and 茶 again" })], notes: ["Bell\u0007 end"] });
-    const r = renderInvoicePdf(inv);
+    const inv = pdfInvoice(1, { lines: [pdfLine(1, { name: "Tea 茶 ☕ 😀 and 茶 again" })], notes: [{ subject_code: null, text: "Bell\u0007 end" }] });
+    const r = renderInvoicePdf(inv, { fonts });
     assert.deepEqual(r.missingGlyphs, ["茶", "☕", "😀", "\u0007"]);
     const text = (await pageTexts(save(r.bytes))).join(" ");
     assert.ok(text.includes("Tea ? ? ? and ? again"));
@@ -187,12 +204,17 @@ describe("renderInvoicePdf()", () => {
   test("renderInvoicePdf() prints a correction: references, reason and marked before rows", { skip: skipTools }, async () => {
     const refs = Array.from({ length: 283 }, (_, i) => ({
       number: `FV/2026/10/${String(i + 1).padStart(4, "0")}`, issue_date: "2026-10-15", ksef_number: `5260250274-20261015-0100A0B4A8E${i % 10}-A5`,
+      in_ksef: true,
     }));
     const inv = pdfInvoice(0, {
-      type: "correction", type_code: "KOR", corrected_invoices: refs, correction_reason: "Błędna ilość\nRabat",
-      lines: [pdfLine(1, { before_correction: true }), pdfLine(1, { quantity: "1", amount: "1234.50" })],
+      type: "correction", kind: { code: "KOR", text: null }, references: { ...blankReferences(), preceding_invoices: refs },
+      correction: {
+        reason: "Błędna ilość\nRabat", type: null, corrected_number: null, period: null, seller_before: null,
+        buyers_before: [], amount_before: null, exchange_rate_before: null,
+      },
+      lines: [pdfLine(1, { before_correction: true }), pdfLine(1, { quantity: "1", net_amount: "1234.50" })],
     });
-    const path = save(renderInvoicePdf(inv).bytes);
+    const path = save(renderInvoicePdf(inv, { fonts }).bytes);
     await qpdfCheck(path);
     const pages = await pageTexts(path);
     const text = pages.join(" ");
@@ -207,7 +229,7 @@ describe("renderInvoicePdf()", () => {
 
   test("renderInvoicePdf() splits a line taller than a page and keeps every word", { skip: skipTools }, async () => {
     const name = Array.from({ length: 900 }, (_, i) => `słowo${i}`).join(" ");
-    const path = save(renderInvoicePdf(pdfInvoice(1, { lines: [pdfLine(1, { name })] })).bytes);
+    const path = save(renderInvoicePdf(pdfInvoice(1, { lines: [pdfLine(1, { name })] }), { fonts }).bytes);
     await qpdfCheck(path);
     const pages = await pageTexts(path);
     assert.ok(pages.length >= 2);
@@ -218,9 +240,9 @@ describe("renderInvoicePdf()", () => {
   });
 
   test("renderInvoicePdf() rejects an unknown language and a malformed hash", () => {
-    assert.throws(() => renderInvoicePdf(pdfInvoice(1), { lang: "de" as "en" }), RangeError);
-    assert.throws(() => renderInvoicePdf(pdfInvoice(1), { xmlSha256: "abc" }), TypeError);
-    assert.throws(() => renderInvoicePdf(pdfInvoice(1), { xmlSha256: new Uint8Array(31) }), TypeError);
+    assert.throws(() => renderInvoicePdf(pdfInvoice(1), { fonts, lang: "de" as "en" }), RangeError);
+    assert.throws(() => renderInvoicePdf(pdfInvoice(1), { fonts, xmlSha256: "abc" }), TypeError);
+    assert.throws(() => renderInvoicePdf(pdfInvoice(1), { fonts, xmlSha256: new Uint8Array(31) }), TypeError);
   });
 });
 
@@ -235,19 +257,19 @@ describe("sample invoices", () => {
     test(`renderInvoicePdf() renders ${file} readably`, { skip: skipTools }, async () => {
       const xml = readFileSync(join(SAMPLES, file));
       const inv = readInvoice(parseXml(xml));
-      const r = renderInvoicePdf(inv, { xmlSha256: sha(xml) });
+      const r = renderInvoicePdf(inv, { fonts, xmlSha256: sha(xml) });
       assert.deepEqual(r.missingGlyphs, []);
       const path = save(r.bytes);
       await qpdfCheck(path);
       const pages = await pageTexts(path);
       const text = pages.join(" ");
       const lang = inv.format.startsWith("ksef") ? "pl" : "en";
-      const want = [inv.number, inv.seller.name, inv.buyer.name, inv.seller.tax_id, inv.buyer.tax_id, ...inv.lines.map((l) => l.name)];
+      const want = [inv.number, inv.seller.name, inv.buyer.name, partyTaxId(inv.seller), partyTaxId(inv.buyer), ...inv.lines.map((l) => l.name)];
       if (inv.totals.gross !== null) want.push(formatMoney(inv.totals.gross, inv.currency, lang));
       for (const s of want) if (s !== null && s.trim() !== "") assert.ok(text.includes(norm(s)), `missing ${JSON.stringify(s)}`);
       if (inv.format.startsWith("ksef")) {
         const [y, m, d] = (inv.issue_date ?? "").split("-");
-        const link = `https://qr.ksef.mf.gov.pl/invoice/${encodeURIComponent(inv.seller.tax_id ?? "")}/${d}-${m}-${y}/${sha(xml).toString("base64url")}`;
+        const link = `https://qr.ksef.mf.gov.pl/invoice/${encodeURIComponent(inv.seller.tax_id?.value ?? "")}/${d}-${m}-${y}/${sha(xml).toString("base64url")}`;
         assert.equal(await decodeQr(path, pages.length), link);
       }
     });
@@ -288,29 +310,10 @@ describe("PDF text and number helpers", () => {
     assert.equal(addDecimals("10", null), null);
   });
 
-  test("sanitizeText() keeps drawable text, NFC-composes and reports the rest", () => {
-    const missing = new Set<string>();
-    assert.equal(sanitizeText("Zaz\u0307o\u0301\u0142c\u0301", missing), "Zażółć");
-    assert.equal(sanitizeText("a\tb\nc", missing), "a b c");
-    assert.deepEqual([...missing], []);
-    assert.equal(sanitizeText("x 𝄞 y", missing), "x ? y");
-    assert.deepEqual([...missing], ["𝄞"]);
-  });
-
-  test("canDraw() covers the letters the invoices need", () => {
-    for (const ch of LETTERS.replace(/ /g, "")) assert.ok(canDraw(ch.codePointAt(0) ?? 0), ch);
-    assert.ok(!canDraw(0x4e2d));
-  });
-
-  test("textWidth() uses the AFM widths of Helvetica and Helvetica-Bold", () => {
-    assert.equal(textWidth("Aą", false, 1000), 667 + 556);
-    assert.equal(textWidth("Aą", true, 1000), 722 + 556);
-  });
-
   test("wrapText() wraps at spaces and splits a word longer than the width after a slash", () => {
-    assert.deepEqual(wrapText("aaa bbb ccc", textWidth("aaa bbb", false, 10), 10), ["aaa bbb", "ccc"]);
+    assert.deepEqual(wrapText(fonts, "aaa bbb ccc", fonts.textWidth("aaa bbb", false, 10), 10), ["aaa bbb", "ccc"]);
     const url = "https://qr.ksef.mf.gov.pl/invoice/5260250274/20-11-2026/abc";
-    const lines = wrapText(url, textWidth("https://qr.ksef.mf.gov.pl/invoice/", false, 10) + 5, 10);
+    const lines = wrapText(fonts, url, fonts.textWidth("https://qr.ksef.mf.gov.pl/invoice/", false, 10) + 5, 10);
     assert.equal(lines[0], "https://qr.ksef.mf.gov.pl/invoice/");
     assert.equal(lines.join(""), url);
   });

@@ -303,3 +303,13 @@ test("checkResolvedAddress() refuses non-public and unparsable resolver answers 
     assert.equal(checkResolvedAddress(input, true), true, what);
   }
 });
+
+test("validateWebhookUrl() names WEBHOOK_ALLOW_PRIVATE when it refuses http: or a private address", () => {
+  for (const url of ["http://example.com/hook", "https://127.0.0.1/hook"]) {
+    assert.throws(() => validateWebhookUrl(url, false), (err: unknown) => {
+      assert.ok(err instanceof ApiError);
+      assert.match(err.message, /WEBHOOK_ALLOW_PRIVATE=on/, url);
+      return true;
+    });
+  }
+});

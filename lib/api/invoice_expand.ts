@@ -1,0 +1,113 @@
+/**
+ * The `invoice` object on document and submission JSON (API.md §4, §4.6): added
+ * to one document or submission, and to every item of a list asked with
+ * `expand=invoice`. The invoice is read from the stored XML on demand (parsing
+ * runs at about 100 MB/s) and its JSON kept in a bounded LRU keyed by the XML's
+ * SHA-256, so the same bytes are read once; nothing derived is stored. 201
+ * answers and webhook payloads stay compact: they never come through here.
+ * @module
+ */
+import type { Context } from "./context.ts";
+import { invoiceJson } from "./documents/invoice_json.ts";
+import { badRequest } from "../http/errors.ts";
+import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+
+/** Bytes of invoice JSON kept at most: a few thousand typical invoices (1–10 KB of JSON each). */
+export const MAX_CACHE_BYTES = 16 * 1024 * 1024;
+/** Larger invoice JSON (a 10 MB XML with thousands of lines) is made again each time rather than evict everything. */
+export const MAX_ENTRY_BYTES = 1024 * 1024;
+
+const CLOSE_BRACE = 0x7d;
+const INVOICE_KEY = new TextEncoder().encode(',"invoice":');
+const NULL_INVOICE = new TextEncoder().encode(',"invoice":null}');
+
+/** Invoice JSON by XML SHA-256, least recently used first out, bounded in bytes. */
+export class InvoiceJsonCache {
+  #entries = new Map<string, Uint8Array>();
+  #bytes = 0;
+
+  /** The invoice JSON of this XML, if kept. */
+  get(sha256: string): Uint8Array | undefined {
+    const hit = this.#entries.get(sha256);
+    if (hit === undefined) return undefined;
+    this.#entries.delete(sha256); // most recently used goes last
+    this.#entries.set(sha256, hit);
+    return hit;
+  }
+
+  /** Keeps the invoice JSON of this XML, evicting the least recently used beyond the bound. */
+  set(sha256: string, json: Uint8Array): void {
+    if (json.length > MAX_ENTRY_BYTES) return;
+    const old = this.#entries.get(sha256);
+    if (old !== undefined) {
+      this.#bytes -= old.length;
+      this.#entries.delete(sha256);
+    }
+    this.#entries.set(sha256, json);
+    this.#bytes += json.length;
+    for (const [k, v] of this.#entries) {
+      if (this.#bytes <= MAX_CACHE_BYTES) break;
+      this.#entries.delete(k);
+      this.#bytes -= v.length;
+    }
+  }
+}
+
+/** True when a list request asks for `expand=invoice`; any other `expand` value is 400. */
+export function wantsInvoice(query: URLSearchParams): boolean {
+  const v = query.get("expand");
+  if (v === null) return false;
+  if (v !== "invoice") throw badRequest("expand", "invalid_value", "expand must be invoice");
+  return true;
+}
+
+/** The invoice JSON of the XML blob `sha256`, or null when the blob is missing or unreadable. */
+export async function invoiceBytes(ctx: Context, sha256: string): Promise<Uint8Array | null> {
+  const cache = ctx.app.invoices;
+  const hit = cache.get(sha256);
+  if (hit !== undefined) return hit;
+  const blob = await ctx.tenant.getBlob(sha256);
+  if (blob === null) return null;
+  let json: Uint8Array;
+  try {
+    json = new TextEncoder().encode(invoiceJson(readInvoiceXml(await blob.bytes())));
+  } catch (e) {
+    // Stored XML was read once already, at import; failing now is a bug, not the client's error.
+    ctx.app.logger.warn("stored XML could not be read as an invoice", { request_id: ctx.requestId, sha256, error: String(e) });
+    return null;
+  }
+  cache.set(sha256, json);
+  return json;
+}
+
+/** A record's JSON with `"invoice"` added as its last key (null without XML). */
+export async function withInvoice(ctx: Context, json: Uint8Array, sha256: string | null): Promise<Uint8Array> {
+  const inv = sha256 === null ? null : await invoiceBytes(ctx, sha256);
+  if (json[json.length - 1] !== CLOSE_BRACE) throw new TypeError("Cannot add the invoice: the record JSON is not an object");
+  const head = json.subarray(0, json.length - 1);
+  if (inv === null) return _concat([head, NULL_INVOICE]);
+  return _concat([head, INVOICE_KEY, inv, new Uint8Array([CLOSE_BRACE])]);
+}
+
+/** Every list item with its invoice; each item's XML is named by its own `sha256` and `xml_available`. */
+export async function withInvoices(ctx: Context, items: readonly Uint8Array[]): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (const item of items) {
+    const r = JSON.parse(new TextDecoder().decode(item)) as { sha256?: string | null; xml_available?: boolean };
+    const sha = r.xml_available === false ? null : (r.sha256 ?? null);
+    out.push(await withInvoice(ctx, item, sha));
+  }
+  return out;
+}
+
+function _concat(parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

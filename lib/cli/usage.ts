@@ -1,0 +1,63 @@
+/**
+ * The command line's help texts (API.md §11): `server.ts --help` lists every
+ * flag with its environment variable and default, `server.ts token --help` the
+ * token subcommands and their flags. Built from the settings table, so a new
+ * setting shows up here by itself. Pure text: printing is server.ts's.
+ * @module
+ */
+import { SCOPES } from "../auth/tokens.ts";
+import { SETTINGS, type Setting } from "../config.ts";
+
+/** A flag of a subcommand that is not a setting. */
+interface _Option {
+  flag: string;
+  arg: string;
+  help: string;
+}
+
+/** The `token` subcommands' own flags. */
+export const TOKEN_OPTIONS: readonly _Option[] = [
+  { flag: "--tenant", arg: "ID", help: "the tenant (created when new); with list: only its tokens" },
+  { flag: "--scopes", arg: "a,b", help: `comma-separated, from: ${SCOPES.join(", ")}` },
+  { flag: "--expires-in", arg: "DURATION", help: "lifetime such as 30d or 12h (default: no expiry)" },
+];
+
+const _COMMAND = "server.ts";
+
+function _table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => `  ${r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ")}`.trimEnd()).join("\n");
+}
+
+function _settingRows(settings: readonly Setting[]): string[][] {
+  return settings.map((s) => [`${s.flag} ${s.arg}`, s.env, s.shown ?? s.def, s.help]);
+}
+
+/** `server.ts --help`. */
+export function serveUsage(): string {
+  return `Usage: ${_COMMAND} [serve] [options]
+       ${_COMMAND} token create|list|revoke …   (see ${_COMMAND} token --help)
+
+Serves the Integrator API. Every option is also an environment variable; flags win.
+Node 24+: node ${_COMMAND}   Node 20: node --import tsx ${_COMMAND}   Deno: deno run -A ${_COMMAND}
+
+Options:
+${_table([["flag", "variable", "default", "meaning"], ..._settingRows(Object.values(SETTINGS)), ["-h, --help", "", "", "print this help and exit"]])}
+`;
+}
+
+/** `server.ts token --help`. */
+export function tokenUsage(): string {
+  const storage = _settingRows([SETTINGS.dataDir, SETTINGS.databaseUrl]);
+  return `Usage: ${_COMMAND} token create --tenant ID --scopes a,b [--expires-in 30d]
+       ${_COMMAND} token list [--tenant ID]
+       ${_COMMAND} token revoke KEY_ID
+
+create prints the new token alone on stdout (shown once) and its key id on stderr;
+list never prints secrets; revoke needs the key id that create and list show.
+Works while a server runs on the same storage: it sees the change within a second.
+
+Options:
+${_table([["flag", "variable", "default", "meaning"], ...TOKEN_OPTIONS.map((o) => [`${o.flag} ${o.arg}`, "", "-", o.help]), ...storage, ["-h, --help", "", "", "print this help and exit"]])}
+`;
+}

@@ -1,0 +1,273 @@
+/**
+ * HTTP to KSeF 2.0 for the `ksef` source: authentication with a KSeF token
+ * (uwierzytelnianie.md §1–§5: challenge, encrypted token, status polling,
+ * redeem, refresh before expiry, a fresh authentication when refresh fails),
+ * pacing under the documented limits (pacing.ts), 429 waited out per
+ * `Retry-After` (limity/limity-api.md §2), and 5xx, timeouts and network errors
+ * retried with backoff. It never logs and never puts a token into an error.
+ * @module
+ */
+import { encryptKsefToken, challengeMillis, pickCertificate, type PublicKeyCertificate } from "./crypto.ts";
+import { describeException, KSEF_ERROR, ksefError } from "./errors.ts";
+import type { EndpointGroup, Pacer } from "./pacing.ts";
+
+/** Options of a KSeF client. */
+export interface KsefClientOptions {
+  /** The API root, e.g. `https://ksef-test.mf.gov.pl/api/v2` (srodowiska.md). */
+  baseUrl: string;
+  nip: string;
+  /** The KSeF token (tokeny-ksef.md); a secret. */
+  token: string;
+  pacer: Pacer;
+  now: () => number;
+  /** Resolves after `ms` or when `signal` aborts. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Delays before each retry of a 5xx, timeout or network error; their count is the number of retries. */
+  retryDelays: readonly number[];
+  /** Delays between polls of an asynchronous operation (authentication, export); the last one repeats. */
+  pollDelays: readonly number[];
+  /** How many polls before giving up on an operation that stays "in progress". */
+  maxPolls: number;
+  requestTimeoutMs: number;
+  /** One `Retry-After` second in ms (1000; tests shrink it). */
+  retryAfterUnitMs: number;
+  /** Consecutive 429 answers waited out before the run fails as KSEF_UNAVAILABLE. */
+  max429: number;
+  /** The access token is refreshed this long before its `validUntil`. */
+  refreshMarginMs: number;
+  /** Waits at least this long are reported to the run (`waiting_until`). */
+  reportWaitsFromMs: number;
+  /** Told when a wait starts (its end) and ends (null). */
+  onWait: (until: number | null) => Promise<void>;
+  fetch?: typeof fetch;
+}
+
+interface TokenInfo {
+  token: string;
+  validUntil: string;
+}
+
+interface SendOptions {
+  bearer?: string;
+  body?: unknown;
+  /** Answers that the caller handles itself (others below 500 fail the run). */
+  accept?: readonly number[];
+}
+
+/** A status of an asynchronous KSeF operation (open-api.json StatusInfo). */
+export interface StatusInfo {
+  code: number;
+  description?: string;
+  details?: string[] | null;
+}
+
+/** Talks to one KSeF context (NIP) with one KSeF token. */
+export class KsefClient {
+  #o: KsefClientOptions;
+  #fetch: typeof fetch;
+  #certs: PublicKeyCertificate[] | null = null;
+  #access: TokenInfo | null = null;
+  #refresh: TokenInfo | null = null;
+
+  constructor(options: KsefClientOptions) {
+    this.#o = options;
+    this.#fetch = options.fetch ?? fetch;
+  }
+
+  /** The public-key certificates (GET /security/public-key-certificates), fetched once per client. */
+  async certificates(signal: AbortSignal): Promise<PublicKeyCertificate[]> {
+    if (!this.#certs) {
+      const res = await this.#send("auth", "GET", "/security/public-key-certificates", {}, signal);
+      const list = (await _json(res)) as PublicKeyCertificate[];
+      if (!Array.isArray(list)) throw ksefError(KSEF_ERROR.protocol, "KSeF sent no list of public-key certificates");
+      this.#certs = list;
+    }
+    return this.#certs;
+  }
+
+  /** A JSON request to a protected endpoint with the access token; 401 refreshes (or re-authenticates) once. */
+  async call(group: EndpointGroup, method: string, path: string, body: unknown, signal: AbortSignal, accept: readonly number[] = []): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      const bearer = await this.#accessToken(signal);
+      const res = await this.#send(group, method, path, { bearer, body, accept: [...accept, 401, 403] }, signal);
+      if (res.status === 401 && attempt < 2) {
+        await res.body?.cancel();
+        // First a refresh, then (if the refresh token is gone too) a whole new authentication.
+        if (attempt === 0) this.#access = null;
+        else this.#access = this.#refresh = null;
+        continue;
+      }
+      if (res.status === 401) throw ksefError(KSEF_ERROR.tokenRejected, "KSeF refuses the access it granted: check that the KSeF token is still active (tokeny-ksef.md) and generate a new one if it was revoked");
+      if (res.status === 403) {
+        await res.body?.cancel();
+        throw ksefError(KSEF_ERROR.permissionDenied, `The KSeF token has no permission for ${method} ${_pathName(path)}: generate a token with the InvoiceRead permission (tokeny-ksef.md) for NIP ${this.#o.nip}`);
+      }
+      return res;
+    }
+  }
+
+  /** A part of an export package from its pre-signed URL (no token, no API limits: open-api.json InvoicePackagePart.url). */
+  async downloadPart(url: string, signal: AbortSignal): Promise<Uint8Array> {
+    const res = await this.#send(null, "GET", url, {}, signal);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  // uwierzytelnianie.md §4–§5: reuse the access token until shortly before `validUntil`, then refresh it; when the
+  // refresh fails (expired or revoked), authenticate again from the challenge.
+  async #accessToken(signal: AbortSignal): Promise<string> {
+    const now = this.#o.now();
+    if (this.#access && now < Date.parse(this.#access.validUntil) - this.#o.refreshMarginMs) return this.#access.token;
+    this.#access = null;
+    if (this.#refresh && now < Date.parse(this.#refresh.validUntil)) {
+      const res = await this.#send("auth", "POST", "/auth/token/refresh", { bearer: this.#refresh.token, accept: [400, 401, 403] }, signal);
+      if (res.ok) {
+        this.#access = _tokenInfo((await _json(res) as { accessToken?: unknown }).accessToken);
+        return this.#access.token;
+      }
+      await res.body?.cancel();
+      this.#refresh = null;
+    }
+    await this.#authenticate(signal);
+    return this.#access!.token;
+  }
+
+  // uwierzytelnianie.md §1 (challenge), §2.2 (token|timestamp encrypted, POST /auth/ksef-token), §3 (poll
+  // GET /auth/{referenceNumber} with the authentication token), §4 (POST /auth/token/redeem, once).
+  async #authenticate(signal: AbortSignal): Promise<void> {
+    const challenge = (await _json(await this.#send("auth", "POST", "/auth/challenge", {}, signal))) as { challenge?: string; timestamp?: string };
+    if (typeof challenge.challenge !== "string" || typeof challenge.timestamp !== "string") throw ksefError(KSEF_ERROR.protocol, "KSeF sent a challenge without challenge or timestamp");
+    const cert = pickCertificate(await this.certificates(signal), "KsefTokenEncryption", this.#o.now());
+    const request: Record<string, unknown> = {
+      challenge: challenge.challenge,
+      contextIdentifier: { type: "Nip", value: this.#o.nip },
+      encryptedToken: encryptKsefToken(cert, this.#o.token, challengeMillis(challenge.timestamp)),
+    };
+    // klucze-publiczne-do-szyfrowania.md §4.2: newer API versions name the key used; sent only when KSeF published one.
+    if (cert.publicKeyId) request.publicKeyId = cert.publicKeyId;
+    const init = await this.#send("auth", "POST", "/auth/ksef-token", { body: request, accept: [400] }, signal);
+    if (init.status === 400) {
+      throw ksefError(KSEF_ERROR.tokenRejected, `KSeF refused the authentication request (${describeException(await _json(init, true))}): check the token and NIP in sources.json`);
+    }
+    const started = (await _json(init)) as { referenceNumber?: string; authenticationToken?: unknown };
+    if (typeof started.referenceNumber !== "string") throw ksefError(KSEF_ERROR.protocol, "KSeF started an authentication without a reference number");
+    const auth = _tokenInfo(started.authenticationToken);
+    const status = await this.poll(async () => {
+      const res = await this.#send("auth", "GET", `/auth/${encodeURIComponent(started.referenceNumber!)}`, { bearer: auth.token }, signal);
+      return ((await _json(res)) as { status?: StatusInfo }).status;
+    }, signal);
+    _authOutcome(status, this.#o.nip);
+    const tokens = (await _json(await this.#send("auth", "POST", "/auth/token/redeem", { bearer: auth.token }, signal))) as { accessToken?: unknown; refreshToken?: unknown };
+    this.#access = _tokenInfo(tokens.accessToken);
+    this.#refresh = _tokenInfo(tokens.refreshToken);
+  }
+
+  /** Polls an operation's status until its code is no longer 100 ("in progress"). */
+  async poll(read: () => Promise<StatusInfo | undefined>, signal: AbortSignal): Promise<StatusInfo> {
+    for (let i = 0; i < this.#o.maxPolls; i++) {
+      const status = await read();
+      if (!status || typeof status.code !== "number") throw ksefError(KSEF_ERROR.protocol, "KSeF sent an operation status without a code");
+      if (status.code !== 100) return status;
+      const d = this.#o.pollDelays;
+      await this.#wait(d[Math.min(i, d.length - 1)] ?? 1000, signal, false);
+    }
+    throw ksefError(KSEF_ERROR.unavailable, `A KSeF operation stayed in progress after ${this.#o.maxPolls} polls: KSeF is slow or overloaded, retry the sync later`);
+  }
+
+  // One request: own pacing first, then the answer; 429 waits per Retry-After, 5xx and network errors back off.
+  async #send(group: EndpointGroup | null, method: string, path: string, s: SendOptions, signal: AbortSignal): Promise<Response> {
+    const url = group === null ? path : `${this.#o.baseUrl}${path}`;
+    let failures = 0;
+    let throttled = 0;
+    for (;;) {
+      if (group) {
+        const pace = this.#o.pacer.delay(group, this.#o.now());
+        if (pace > 0) await this.#wait(pace, signal, true);
+        this.#o.pacer.record(group, this.#o.now());
+      }
+      let res: Response | null = null;
+      let problem = "";
+      try {
+        const headers: Record<string, string> = { accept: "application/json" };
+        if (s.bearer) headers.authorization = `Bearer ${s.bearer}`;
+        if (s.body !== undefined) headers["content-type"] = "application/json";
+        res = await this.#fetch(url, {
+          method, headers, redirect: "error",
+          body: s.body === undefined ? null : JSON.stringify(s.body),
+          signal: AbortSignal.any([signal, AbortSignal.timeout(this.#o.requestTimeoutMs)]),
+        });
+      } catch (e) {
+        if (signal.aborted) throw e;
+        problem = (e as Error).name === "TimeoutError" ? `no answer within ${this.#o.requestTimeoutMs} ms` : "network error";
+      }
+      if (res && res.status === 429) {
+        await res.body?.cancel();
+        if (++throttled > this.#o.max429) throw ksefError(KSEF_ERROR.unavailable, `KSeF kept answering 429 Too Many Requests (${throttled} times) for ${_pathName(path)}: another client may share this NIP and IP; retry later`);
+        await this.#wait(_retryAfter(res.headers.get("retry-after"), this.#o.now()) * this.#o.retryAfterUnitMs, signal, true);
+        continue;
+      }
+      if (res && res.status < 500) {
+        if (res.ok || s.accept?.includes(res.status)) return res;
+        const body = await _json(res, true);
+        throw ksefError(KSEF_ERROR.protocol, `KSeF answered HTTP ${res.status} to ${method} ${_pathName(path)} (${describeException(body)})`);
+      }
+      if (res) {
+        problem = `HTTP ${res.status}`;
+        await res.body?.cancel();
+      }
+      const delay = this.#o.retryDelays[failures++];
+      if (delay === undefined) throw ksefError(KSEF_ERROR.unavailable, `KSeF is not reachable or failing (${problem} for ${_pathName(path)}, ${failures} attempts): check KSeF's status page and retry the sync later`);
+      await this.#wait(delay, signal, false);
+    }
+  }
+
+  async #wait(ms: number, signal: AbortSignal, report: boolean): Promise<void> {
+    if (ms <= 0) return;
+    const shown = report && ms >= this.#o.reportWaitsFromMs;
+    if (shown) await this.#o.onWait(this.#o.now() + ms);
+    await this.#o.sleep(ms, signal);
+    if (shown) await this.#o.onWait(null);
+    if (signal.aborted) throw signal.reason ?? new Error("aborted");
+  }
+}
+
+// open-api.json AuthenticationOperationStatusResponse codes: 200 success; 415 no permissions in the context;
+// 425 revoked; 450 wrong/expired/revoked/inactive token; 460 certificate errors; 500 unknown; 550 cancelled.
+function _authOutcome(status: StatusInfo, nip: string): void {
+  if (status.code === 200) return;
+  const what = [status.description, ...(status.details ?? [])].filter(Boolean).join(": ").slice(0, 300);
+  if (status.code === 450 || status.code === 425) throw ksefError(KSEF_ERROR.tokenRejected, `KSeF rejected the KSeF token (${status.code} ${what}): generate a new token in KSeF and put it into sources.json`);
+  if (status.code === 415) throw ksefError(KSEF_ERROR.wrongNip, `The KSeF token has no permissions in the context of NIP ${nip} (415 ${what}): check "nip" in sources.json, or grant the token's owner rights for that NIP`);
+  if (status.code === 460) throw ksefError(KSEF_ERROR.certificateExpired, `KSeF refused a certificate (460 ${what}): retry later; if it persists, KSeF's keys are being rotated`);
+  if (status.code === 500 || status.code === 550) throw ksefError(KSEF_ERROR.unavailable, `KSeF could not finish the authentication (${status.code} ${what}): retry the sync later`);
+  throw ksefError(KSEF_ERROR.protocol, `KSeF ended the authentication with status ${status.code} (${what})`);
+}
+
+function _tokenInfo(v: unknown): TokenInfo {
+  const t = v as TokenInfo | null;
+  if (!t || typeof t.token !== "string" || typeof t.validUntil !== "string" || Number.isNaN(Date.parse(t.validUntil))) {
+    throw ksefError(KSEF_ERROR.protocol, "KSeF sent a token without token or validUntil");
+  }
+  return { token: t.token, validUntil: t.validUntil };
+}
+
+// limity-api.md §2: Retry-After in seconds; an HTTP date is accepted too (RFC 9110 §10.2.3). Missing: 1 s.
+function _retryAfter(v: string | null, now: number): number {
+  if (v === null) return 1;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? 1 : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+// For messages: the path without query strings (pre-signed part URLs carry signatures).
+function _pathName(path: string): string {
+  return path.startsWith("http") ? new URL(path).pathname : path.split("?")[0]!;
+}
+
+async function _json(res: Response, lenient = false): Promise<unknown> {
+  try {
+    return await res.json();
+  } catch {
+    if (lenient) return null;
+    throw ksefError(KSEF_ERROR.protocol, `KSeF sent a body that is not JSON (HTTP ${res.status})`);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The `ksef` entries of `sources.json` (API.md §4.5): `{"name", "type": "ksef",
+ * "environment": "test" | "demo" | "prod" | "<base URL>", "nip", "token",
+ * "subjects"}`, checked at startup so a typo fails with a message that names
+ * the field instead of failing every sync. Environments are srodowiska.md's.
+ * @module
+ */
+import { SUBJECT_TYPES, type SubjectType } from "./export.ts";
+
+/** srodowiska.md: the API roots of the public KSeF 2.0 environments. */
+export const KSEF_ENVIRONMENTS = {
+  test: "https://ksef-test.mf.gov.pl/api/v2",
+  demo: "https://ksef-demo.mf.gov.pl/api/v2",
+  prod: "https://ksef.mf.gov.pl/api/v2",
+} as const;
+
+/** A checked ksef source entry. */
+export interface KsefSourceConfig {
+  name: string;
+  baseUrl: string;
+  nip: string;
+  token: string;
+  subjects: SubjectType[];
+}
+
+// Default roles: seller, buyer, third party (the guide's example leaves out SubjectAuthorized, which is rare).
+const DEFAULT_SUBJECTS: SubjectType[] = ["Subject1", "Subject2", "Subject3"];
+const NIP_WEIGHTS = [6, 5, 7, 2, 3, 4, 5, 6, 7];
+
+/** True for a 10-digit NIP with a valid check digit. */
+export function isValidNip(nip: string): boolean {
+  if (!/^\d{10}$/.test(nip)) return false;
+  const sum = NIP_WEIGHTS.reduce((s, w, i) => s + w * Number(nip[i]), 0);
+  return sum % 11 === Number(nip[9]);
+}
+
+/**
+ * The NIP a KSeF token belongs to, when its context part says so: tokens read
+ * `<reference>|<type>-<identifier>|<secret>` (open-api.json POST /tokens example, e.g. `nip-5265877635`).
+ */
+export function tokenNip(token: string): string | null {
+  const m = /^[^|]+\|nip-(\d{10})\|/.exec(token);
+  return m ? m[1]! : null;
+}
+
+/** Checks one `sources.json` entry of type ksef; throws RangeError naming the field (never echoing the token). */
+export function parseKsefSourceConfig(entry: Record<string, unknown>, where: string): KsefSourceConfig {
+  const fail = (msg: string): never => {
+    throw new RangeError(`sources.json ${where}: ${msg}`);
+  };
+  const name = entry.name;
+  if (typeof name !== "string" || !/^[a-z0-9][a-z0-9_-]{0,62}$/.test(name)) fail(`"name" must be 1-63 lowercase letters, digits, "_" or "-"`);
+  const env = entry.environment;
+  let baseUrl = "";
+  if (typeof env === "string" && env in KSEF_ENVIRONMENTS) baseUrl = KSEF_ENVIRONMENTS[env as keyof typeof KSEF_ENVIRONMENTS];
+  else if (typeof env === "string" && /^https?:\/\//.test(env)) {
+    try {
+      baseUrl = new URL(env).href.replace(/\/+$/, "");
+    } catch {
+      fail(`"environment" is not a valid URL`);
+    }
+  } else fail(`"environment" must be "test", "demo", "prod" or the API's base URL (e.g. https://ksef-test.mf.gov.pl/api/v2)`);
+  const nip = entry.nip;
+  if (typeof nip !== "string" || !isValidNip(nip)) fail(`"nip" must be the 10-digit NIP of the company (digits only, valid check digit)`);
+  const token = entry.token;
+  if (typeof token !== "string" || token.length < 16 || token.length > 1024) fail(`"token" must be the KSeF token generated in KSeF (see README, "KSeF")`);
+  const own = tokenNip(token as string);
+  if (own !== null && own !== nip) fail(`"token" belongs to NIP ${own}, not to "nip" ${nip as string}: use a token generated in the context of NIP ${nip as string}`);
+  let subjects = DEFAULT_SUBJECTS;
+  if (entry.subjects !== undefined) {
+    const s = entry.subjects;
+    if (!Array.isArray(s) || s.length === 0 || s.some((x) => !SUBJECT_TYPES.includes(x as SubjectType)) || new Set(s).size !== s.length) {
+      fail(`"subjects" must be a non-empty list of distinct ${SUBJECT_TYPES.join(", ")} (seller, buyer, third party, authorized subject)`);
+    }
+    subjects = s as SubjectType[];
+  }
+  return { name: name as string, baseUrl, nip: nip as string, token: token as string, subjects };
+}
