@@ -1,5 +1,5 @@
 /**
- * Cost of rendering an invoice model to PDF: a one-page (20 lines) and a five-page (100 lines)
+ * Cost of rendering an invoice model to PDF: a 20-line (two pages with notes and QR) and a 100-line
  * KSeF invoice with its QR code and both fonts embedded as subsets (fonts parsed once, outside
  * the loop, as the server does). Baseline (same run): deflateSync of the same documents'
  * uncompressed streams (content and font subsets), the part every PDF writer pays; reported as

@@ -17,25 +17,12 @@ import { toNodeListener } from "../../lib/http/node_adapter.ts";
 import { createJsonLogger } from "../../lib/observe/log.ts";
 import type { TenantStore } from "../../lib/contracts/storage.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
+import { errorOf } from "../support/api.ts";
 import { fixturePath, startServer, type TestServer } from "../support/server.ts";
 
 const REQUEST_ID_RE = /^req_[0-9A-HJKMNP-TV-Z]{26}$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SAMPLE = fixturePath("samples", "ksef-fa3", "FA_3_complex.xml");
-
-/** Checks the error envelope of API.md §2 and returns its `error` member. */
-async function expectError(res: Response, status: number, code: string): Promise<{ code: string; message: string; details: Record<string, unknown>; request_id: string }> {
-  assert.equal(res.status, status, `status of ${code}`);
-  assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(body), ["error"], "exactly one top-level key");
-  const error = body.error as { code: string; message: string; details: Record<string, unknown>; request_id: string };
-  assert.equal(error.code, code);
-  assert.equal(typeof error.message, "string");
-  assert.ok(error.details !== null && typeof error.details === "object" && !Array.isArray(error.details), "details is an object");
-  assert.equal(error.request_id, res.headers.get("x-request-id"), "X-Request-Id equals error.request_id");
-  return error;
-}
 
 /** A request through node:http, which sends header bytes as latin1 (fetch refuses some of the values tested here). */
 function nodeRequest(url: string, path: string, headers: Record<string, string>, method = "GET"): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
@@ -209,26 +196,26 @@ describe("nosniff and the error envelope on every response (API.md §1, §2)", (
       { path: "/api/v1/documents", status: 401, code: "UNAUTHENTICATED", token: null },
     ];
     for (const c of cases) {
-      const error = await expectError(await s.fetch(c.path, c.token === undefined ? token : c.token), c.status, c.code);
+      const error = await errorOf(await s.fetch(c.path, c.token === undefined ? token : c.token), c.status, c.code);
       assert.deepEqual(Object.keys(error).sort(), ["code", "details", "message", "request_id"], c.path);
       assert.doesNotMatch(error.message, /\n\s+at |\/work\/|node_modules/, "no stack traces or paths");
     }
   });
 
   test("details is {} when there is nothing to add", async () => {
-    const error = await expectError(await s.fetch("/api/v1/nope", token), 404, "NOT_FOUND");
+    const error = await errorOf(await s.fetch("/api/v1/nope", token), 404, "NOT_FOUND");
     assert.deepEqual(error.details, {});
   });
 
   test("an unknown path under /api/v1 is 404 NOT_FOUND, with or without a token", async () => {
     for (const path of ["/api/v1/nope", "/api/v1", "/api/v1/", "/api/v1/documents/doc_x/xml/more", "/api/v1/documents/"]) {
-      await expectError(await s.fetch(path, token), 404, "NOT_FOUND");
-      await expectError(await s.fetch(path, null), 404, "NOT_FOUND");
+      await errorOf(await s.fetch(path, token), 404, "NOT_FOUND");
+      await errorOf(await s.fetch(path, null), 404, "NOT_FOUND");
     }
   });
 
   test("a bad query value is 400 with details.field and details.issue", async () => {
-    const error = await expectError(await s.fetch("/api/v1/documents?limit=abc", token), 400, "BAD_REQUEST");
+    const error = await errorOf(await s.fetch("/api/v1/documents?limit=abc", token), 400, "BAD_REQUEST");
     assert.equal(error.details.field, "limit");
     assert.equal(typeof error.details.issue, "string");
   });
@@ -262,7 +249,7 @@ describe("405 and HEAD (API.md §1)", () => {
     ];
     for (const c of cases) {
       const res = await s.fetch(c.path, token, { method: c.method });
-      const error = await expectError(res, 405, "METHOD_NOT_ALLOWED");
+      const error = await errorOf(res, 405, "METHOD_NOT_ALLOWED");
       assert.ok(error.message.length > 0);
       assert.deepEqual(allowOf(res), c.allow, c.what);
       assert.equal(res.headers.get("x-content-type-options"), "nosniff");
@@ -271,7 +258,7 @@ describe("405 and HEAD (API.md §1)", () => {
 
   test("405 is answered before authentication, so a client learns the methods without a token", async () => {
     const res = await s.fetch("/api/v1/documents", null, { method: "DELETE" });
-    await expectError(res, 405, "METHOD_NOT_ALLOWED");
+    await errorOf(res, 405, "METHOD_NOT_ALLOWED");
     assert.deepEqual(allowOf(res), ["GET", "HEAD"]);
   });
 
@@ -279,7 +266,7 @@ describe("405 and HEAD (API.md §1)", () => {
     test(`a method ${path} does not support is 405 with Allow: GET, HEAD`, async () => {
       for (const method of ["POST", "DELETE"]) {
         const res = await s.fetch(path, null, { method });
-        await expectError(res, 405, "METHOD_NOT_ALLOWED");
+        await errorOf(res, 405, "METHOD_NOT_ALLOWED");
         assert.deepEqual(allowOf(res), ["GET", "HEAD"]);
       }
     });
@@ -382,14 +369,14 @@ describe("JSON request bodies on POST /api/v1/documents/sync (API.md §2, §9)",
 
   test("a body that is not declared as JSON is 415 UNSUPPORTED_MEDIA_TYPE with details.expected", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp"]) {
-      const error = await expectError(await post({ body: "{}", headers: { "content-type": type } }), 415, "UNSUPPORTED_MEDIA_TYPE");
+      const error = await errorOf(await post({ body: "{}", headers: { "content-type": type } }), 415, "UNSUPPORTED_MEDIA_TYPE");
       assert.equal(error.details.expected, "application/json", type);
     }
   });
 
   test("a JSON body without any Content-Type is 415", async () => {
     const res = await post({ body: new Blob(["{}"]) }); // a Blob without a type sends no Content-Type
-    await expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
+    await errorOf(res, 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
   test("malformed JSON is 400 BAD_REQUEST with details.field and details.issue", async () => {
@@ -403,7 +390,7 @@ describe("JSON request bodies on POST /api/v1/documents/sync (API.md §2, §9)",
       { what: "a string", input: '"inbox"' },
     ];
     for (const { what, input } of cases) {
-      const error = await expectError(await post({ body: input, headers: { "content-type": "application/json" } }), 400, "BAD_REQUEST");
+      const error = await errorOf(await post({ body: input, headers: { "content-type": "application/json" } }), 400, "BAD_REQUEST");
       assert.equal(typeof error.details.field, "string", what);
       assert.equal(typeof error.details.issue, "string", what);
     }
@@ -411,7 +398,7 @@ describe("JSON request bodies on POST /api/v1/documents/sync (API.md §2, §9)",
 
   test("a body over the JSON limit is 413 PAYLOAD_TOO_LARGE with details.limit_bytes", async () => {
     const big = JSON.stringify({ source: "inbox", pad: "x".repeat(64 * 1024) });
-    const error = await expectError(await post({ body: big, headers: { "content-type": "application/json" } }), 413, "PAYLOAD_TOO_LARGE");
+    const error = await errorOf(await post({ body: big, headers: { "content-type": "application/json" } }), 413, "PAYLOAD_TOO_LARGE");
     assert.equal(error.details.limit_bytes, 64 * 1024);
   });
 
@@ -425,7 +412,7 @@ describe("JSON request bodies on POST /api/v1/documents/sync (API.md §2, §9)",
       },
     });
     const res = await post({ body, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
-    const error = await expectError(res, 413, "PAYLOAD_TOO_LARGE");
+    const error = await errorOf(res, 413, "PAYLOAD_TOO_LARGE");
     assert.equal(error.details.limit_bytes, 64 * 1024);
   });
 
@@ -488,7 +475,7 @@ describe("unexpected errors (API.md §1, §2)", () => {
 
   test("a bug is 500 INTERNAL_ERROR in the usual envelope, without its message", async () => {
     const res = await failingRequest();
-    const error = await expectError(res, 500, "INTERNAL_ERROR");
+    const error = await errorOf(res, 500, "INTERNAL_ERROR");
     assert.deepEqual(error.details, {});
     assert.ok(!error.message.includes("EACCES") && !error.message.includes("/var/lib"), error.message);
     assert.equal(res.headers.get("x-correlation-id"), "corr-500");
@@ -498,7 +485,7 @@ describe("unexpected errors (API.md §1, §2)", () => {
   test("a bug is logged once, with the request id and the correlation id and without the token", async () => {
     lines.length = 0;
     const res = await failingRequest();
-    const error = await expectError(res, 500, "INTERNAL_ERROR");
+    const error = await errorOf(res, 500, "INTERNAL_ERROR");
     const logged = errorLines();
     assert.equal(logged.length, 1, lines.join(""));
     const line = JSON.stringify(logged[0]);

@@ -1,16 +1,21 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { runCli, startChild } from "../support/child.ts";
+import { runCli, startChild, waitForOutput } from "../support/child.ts";
 import { fixturePath } from "../support/server.ts";
 
-test("SIGTERM during an upload lets the upload finish, refuses new connections and exits 0", async () => {
+test("SIGTERM during an upload lets the upload finish, refuses new connections and exits 0", async (t) => {
   const data = mkdtempSync(join(tmpdir(), "term-"));
   const token = runCli(["token", "create", "--data", data, "--tenant", "acme", "--scopes", "submissions:write,submissions:read"]).stdout.trim();
   const server = await startChild(["--data", data, "--shutdown-grace", "5s"]);
+  t.after(async () => {
+    server.child.kill("SIGKILL"); // a no-op once it exited, as it should have
+    await server.exited;
+    rmSync(data, { recursive: true, force: true });
+  });
   const xml = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_complex.xml"));
   const boundary = "----term";
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="xml"; filename="a.xml"\r\nContent-Type: application/xml\r\n\r\n`);
@@ -20,24 +25,26 @@ test("SIGTERM during an upload lets the upload finish, refuses new connections a
 
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, method: "POST", path: "/api/v1/submissions", headers: {
-      "x-api-token": token, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(body.length),
+      "x-api-token": token, expect: "100-continue", "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(body.length),
     } }, (res) => {
       let text = "";
       res.on("data", (d: Buffer) => (text += d.toString()));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
     });
     req.on("error", reject);
-    // Half the body now, SIGTERM, then the rest.
-    req.write(body.subarray(0, body.length >> 1));
-    setTimeout(() => {
+    // The server's 100 Continue says it has parsed the head and is handling the request: half the body now,
+    // SIGTERM, and the rest once the server has logged that it is shutting down (its listener is closed by then).
+    req.once("continue", () => {
+      req.write(body.subarray(0, body.length >> 1));
       server.child.kill("SIGTERM");
-      setTimeout(async () => {
-        // The listener is closed: a new connection is refused while the upload is still open.
+      waitForOutput(server, /"msg":"shutting down"/).then(async () => {
+        // A new connection is refused while the upload is still open.
         const refused = await fetch(`${server.url}/healthz`).then(() => false, () => true);
         assert.ok(refused, "new connection refused during shutdown");
         req.end(body.subarray(body.length >> 1));
-      }, 300);
-    }, 200);
+      }).catch(reject);
+    });
+    req.flushHeaders();
   });
   const res = await answer;
   assert.equal(res.status, 201, res.body);

@@ -1,17 +1,19 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { FileStorage } from "../../storage/file/store.ts";
+import { finishedRun } from "../support/api.ts";
 import { runCli, startChild } from "../support/child.ts";
 import { fixturePath } from "../support/server.ts";
 
 const ubl = readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"), "utf8");
 const invoice = (n: string): string => ubl.replace("<cbc:ID>Snippet1</cbc:ID>", `<cbc:ID>${n}</cbc:ID>`);
 
-test("WORKERS=2 serves one data directory from two processes with concurrent writers", { skip: "Deno" in globalThis ? "node:cluster is Node's" : false }, async () => {
+test("WORKERS=2 serves one data directory from two processes with concurrent writers", { skip: "Deno" in globalThis ? "node:cluster is Node's" : false }, async (t) => {
   const data = mkdtempSync(join(tmpdir(), "workers-"));
+  t.after(() => rmSync(data, { recursive: true, force: true })); // after the finally below has stopped the server
   const token = runCli(["token", "create", "--data", data, "--tenant", "acme", "--scopes", "documents:read,documents:write,submissions:read,submissions:write"]).stdout.trim();
   const inbox = join(data, "inbox", "acme");
   mkdirSync(inbox, { recursive: true });
@@ -38,13 +40,9 @@ test("WORKERS=2 serves one data directory from two processes with concurrent wri
     // Coalesced while the first was queued or running; a later one may start after it finished.
     assert.ok(runIds.size <= 3, `sync requests coalesce: ${runIds.size} runs`);
 
-    let docs: { external_id: string }[] = [];
-    for (let i = 0; i < 200; i++) {
-      const page = (await (await fetch(`${server.url}/api/v1/documents?limit=500`, { headers: h })).json()) as { data: { external_id: string }[] };
-      docs = page.data;
-      if (docs.length >= 60) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // Every file was in the inbox before the first request, so once each run has finished all are documents.
+    for (const id of runIds) assert.equal((await finishedRun(server.url, token, id)).status, "succeeded");
+    const docs = ((await (await fetch(`${server.url}/api/v1/documents?limit=500`, { headers: h })).json()) as { data: { external_id: string }[] }).data;
     const ids = docs.map((d) => d.external_id);
     assert.equal(ids.length, 60);
     assert.equal(new Set(ids).size, 60, "no document twice");

@@ -1,21 +1,32 @@
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { FileStorage } from "../../storage/file/store.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
 import { fields, storageContract } from "../support/storage_contract.ts";
 
+const dirs: string[] = [];
+/** A new temp directory for a file store; all are removed after this file's tests. */
+function storeDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "store-"));
+  dirs.push(dir);
+  return dir;
+}
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
 storageContract("memory", async () => new MemoryStorage());
-storageContract("file", async () => new FileStorage(mkdtempSync(join(tmpdir(), "store-"))));
+storageContract("file", async () => new FileStorage(storeDir()));
 
 const doc = (id: string) => ({ source: "inbox", external_id: id, fields: fields({ number: id }), xml: null, received_at: null });
 const now = "2026-11-01T00:00:00.000Z";
 
 describe("file store", () => {
   test("keeps everything across a reopen", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "store-"));
+    const dir = storeDir();
     let s = new FileStorage(dir);
     const a = await s.tenant("acme").upsertDocument(doc("A"), now);
     await s.tenant("acme").upsertDocument(doc("B"), now);
@@ -30,7 +41,7 @@ describe("file store", () => {
   });
 
   test("cuts off a torn log tail and re-derives feed entries and slots that a crash left behind", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "store-"));
+    const dir = storeDir();
     let s = new FileStorage(dir);
     for (const id of ["A", "B", "C"]) await s.tenant("acme").upsertDocument(doc(id), now);
     await s.close();
@@ -53,7 +64,7 @@ describe("file store", () => {
   });
 
   test("re-applies a slot that lags its feed entry", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "store-"));
+    const dir = storeDir();
     let s = new FileStorage(dir);
     await s.tenant("acme").upsertDocument(doc("A"), now);
     await s.tenant("acme").upsertDocument(doc("B"), now);

@@ -13,11 +13,28 @@ export interface ApiErrorBody {
 export async function errorOf(res: Response, status: number, code: string): Promise<ApiErrorBody> {
   const text = await res.text();
   assert.equal(res.status, status, text);
+  assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
   const body = JSON.parse(text) as { error: ApiErrorBody };
   assert.deepEqual(Object.keys(body), ["error"], "exactly one top-level key");
   assert.equal(body.error.code, code, text);
   assert.equal(typeof body.error.message, "string");
-  assert.equal(typeof body.error.details, "object");
-  assert.equal(body.error.request_id, res.headers.get("x-request-id"));
+  const details: unknown = body.error.details;
+  assert.ok(details !== null && typeof details === "object" && !Array.isArray(details), "details is an object");
+  assert.equal(body.error.request_id, res.headers.get("x-request-id"), "X-Request-Id equals error.request_id");
   return body.error;
+}
+
+/** How often `finishedRun` asks: the run executes in another process, and its status is the only sign of its end. */
+const RUN_POLL_MS = 25;
+
+/** The sync run `id` (API.md §4.4) once it has succeeded or failed, asked of the server at `baseUrl`; the caller's test timeout bounds the wait. */
+export async function finishedRun(baseUrl: string, token: string, id: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/v1/documents/sync/${id}`, { headers: { "x-api-token": token } });
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    const run = JSON.parse(text) as Record<string, unknown>;
+    if (run.status === "succeeded" || run.status === "failed") return run;
+    await new Promise((r) => setTimeout(r, RUN_POLL_MS));
+  }
 }

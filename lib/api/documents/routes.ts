@@ -4,26 +4,22 @@
  * @module
  */
 import type { ApiRoute, Context } from "../context.ts";
-import { downloadResponse } from "../../http/download.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { json, listBody } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
 import { parseListQuery } from "../list_query.ts";
-import { pdfResponse } from "../pdf_download.ts";
+import { pdfResponse, xmlDownload } from "../downloads.ts";
+import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
-
-/** A store that examines feed entries one by one stops after this many per request, so a page cannot cost O(n). */
-export const FEED_SCAN_LIMIT = 10_000;
 
 async function listDocuments(ctx: Context): Promise<ApiResponse> {
   const q = parseListQuery(ctx.req.query);
   const expand = wantsInvoice(ctx.req.query);
-  const scope = `${ctx.tenant.tenant}\u0000documents`;
-  const version = await ctx.tenant.feedLength("documents");
   if (q.mode === "page") {
     // As feed pages: the same bytes until the feed changes, so kept for the feed length they were made at.
-    const key = `${scope}\u0000page\u0000${q.page}\u0000${q.perPage}\u0000${q.sort}\u0000${q.filterKey}\u0000${expand}`;
+    const version = await ctx.tenant.feedLength("documents");
+    const key = `${ctx.tenant.tenant}\u0000documents\u0000page\u0000${q.page}\u0000${q.perPage}\u0000${q.sort}\u0000${q.filterKey}\u0000${expand}`;
     let body = ctx.app.pages.get(key, version);
     if (!body) {
       const page = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
@@ -33,16 +29,10 @@ async function listDocuments(ctx: Context): Promise<ApiResponse> {
     }
     return json(200, body);
   }
-  const from = q.cursor === null ? 0 : ctx.app.cursors.decode(scope, q.cursor, q.filterKey);
-  const key = `${scope}\u0000${from}\u0000${q.limit}\u0000${q.filterKey}\u0000${expand}`;
-  let body = ctx.app.pages.get(key, version);
-  if (!body) {
-    const page = await ctx.tenant.documentChanges(from, q.limit, q.filter, FEED_SCAN_LIMIT);
-    const next = ctx.app.cursors.encode(scope, page.next, q.filterKey);
-    body = listBody(expand ? await withInvoices(ctx, page.items) : page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`);
-    ctx.app.pages.set(key, version, body);
-  }
-  return json(200, body);
+  return feedListing(ctx, {
+    collection: "documents", cursor: q.cursor, limit: q.limit, filterKey: q.filterKey, expand,
+    read: (from, limit, maxScan) => ctx.tenant.documentChanges(from, limit, q.filter, maxScan),
+  });
 }
 
 /** The document of the `id` path parameter, or 404. */
@@ -61,10 +51,7 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
   const { record } = await findDocument(ctx);
   const blob = record.sha256 ? await ctx.tenant.getBlob(record.sha256) : null;
   if (!record.xml_available || !blob) throw xmlNotAvailable();
-  return downloadResponse(ctx.req, {
-    size: blob.size, hash: blob.sha256, contentType: "application/xml", extension: "xml",
-    filename: record.number ?? record.external_id, body: blob.size <= 256 * 1024 ? await blob.bytes() : blob,
-  });
+  return xmlDownload(ctx, blob, record.number ?? record.external_id);
 }
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {

@@ -5,20 +5,17 @@
  * @module
  */
 import { fieldsFromInvoice } from "../../contracts/record_json.ts";
-import { pdfResponse } from "../pdf_download.ts";
-import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
+import { pdfResponse, xmlDownload } from "../downloads.ts";
+import { feedListing } from "../feed_listing.ts";
+import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
 import { readInvoiceXml } from "../../formats/invoice/read_xml.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
-import { downloadResponse } from "../../http/download.ts";
 import { ApiError, notFound, validationError } from "../../http/errors.ts";
-import { json, listBody } from "../../http/respond.ts";
+import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
 import type { Stored, StoredResponse, SubmissionRecord } from "../../contracts/storage.ts";
-
-/** Feed entries looked at per list request at most (see FEED_SCAN_LIMIT in documents). */
-const SCAN_LIMIT = 10_000;
 
 async function createSubmission(ctx: Context): Promise<ApiResponse> {
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
@@ -40,13 +37,10 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
 async function listSubmissions(ctx: Context): Promise<ApiResponse> {
   const q = ctx.req.query;
   const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
-  const expand = wantsInvoice(q);
-  const scope = `${ctx.tenant.tenant}\u0000submissions`;
-  const cursor = q.get("cursor");
-  const from = cursor === null ? 0 : ctx.app.cursors.decode(scope, cursor, "");
-  const page = await ctx.tenant.submissionChanges(from, limit, SCAN_LIMIT);
-  const next = ctx.app.cursors.encode(scope, page.next, "");
-  return json(200, listBody(expand ? await withInvoices(ctx, page.items) : page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`));
+  return feedListing(ctx, {
+    collection: "submissions", cursor: q.get("cursor"), limit, filterKey: "", expand: wantsInvoice(q),
+    read: (from, n, maxScan) => ctx.tenant.submissionChanges(from, n, maxScan),
+  });
 }
 
 async function findSubmission(ctx: Context): Promise<Stored<SubmissionRecord>> {
@@ -59,10 +53,7 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
   const { record } = await findSubmission(ctx);
   const blob = await ctx.tenant.getBlob(record.sha256);
   if (!blob) throw new ApiError("INTERNAL_ERROR", "Submission XML is missing");
-  return downloadResponse(ctx.req, {
-    size: blob.size, hash: blob.sha256, contentType: "application/xml", extension: "xml",
-    filename: record.number ?? record.id, body: blob.size <= 256 * 1024 ? await blob.bytes() : blob,
-  });
+  return xmlDownload(ctx, blob, record.number ?? record.id);
 }
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {

@@ -20,8 +20,15 @@ export interface RenderContext {
   flow: Flow;
   /** The document's fonts: what they draw and how wide text is. */
   fonts: PdfFonts;
+  /** Scale of the space between sections: 1, or less to keep the QR code on the first page. */
+  spacing: number;
   /** Characters replaced by "?" because no font has them, in order of first use. */
   missing: Set<string>;
+}
+
+/** Moves the cursor down by `points` of space between blocks, scaled by the context's spacing. */
+export function space(ctx: RenderContext, points: number): void {
+  ctx.flow.y += points * ctx.spacing;
 }
 
 /** Sanitized single-line text: "" for null, "?" for characters no font draws (recorded). */
@@ -42,7 +49,13 @@ export interface StyledLine {
   bold: boolean;
   gray: number;
   lead: number;
+  /** A grey label printed before `s` on the same line (a field's "Label: "), and its width. */
+  label?: string;
+  labelW?: number;
 }
+
+/** Grey of field labels. */
+const _LABEL_GRAY = 0.4;
 
 /** Sanitized text wrapped to `width`, as styled lines; the first line gets `gapBefore` extra lead. */
 export function styled(ctx: RenderContext, s: string, width: number, size: number, bold = false, gray = 0, gapBefore = 0): StyledLine[] {
@@ -63,8 +76,38 @@ export function drawBlock(page: PageCanvas, x: number, top: number, lines: reado
   let y = top;
   for (const l of lines) {
     y += l.lead;
-    page.text(x, y - l.size * 0.25, l.s, l.size, l.bold, l.gray);
+    _drawLine(page, x, y, l);
   }
+}
+
+function _drawLine(page: PageCanvas, x: number, y: number, l: StyledLine): void {
+  if (l.label !== undefined) page.text(x, y - l.size * 0.25, l.label, l.size, false, _LABEL_GRAY);
+  page.text(x + (l.labelW ?? 0), y - l.size * 0.25, l.s, l.size, l.bold, l.gray);
+}
+
+/**
+ * A "Label: value" field wrapped to `width`: the label grey, the value black, continuing under
+ * the label; each line break in the value starts a new line. No lines without a value.
+ */
+export function fieldLines(ctx: RenderContext, label: string, value: string | null, width: number, size = 8, gapBefore = 0): StyledLine[] {
+  const paras = paragraphs(ctx, value);
+  if (paras.length === 0) return [];
+  const head = `${clean(ctx, label)}: `;
+  const out: StyledLine[] = [];
+  paras.forEach((p, i) => {
+    const lines = wrapText(ctx.fonts, i === 0 ? head + p : p, width, size);
+    lines.forEach((line, j) => out.push({ s: line, size, bold: false, gray: 0, lead: size * 1.3 + (i === 0 && j === 0 ? gapBefore : 0) }));
+  });
+  const first = out[0] as StyledLine;
+  if (first.s.startsWith(head)) {
+    first.label = head;
+    first.labelW = ctx.fonts.textWidth(head, false, size);
+    first.s = first.s.slice(head.length);
+  } else if (first.s === head.trimEnd()) {
+    first.label = first.s;
+    first.s = "";
+  }
+  return out;
 }
 
 /** Draws styled lines at the flow's cursor, moving to a new page whenever a line does not fit. */
@@ -75,7 +118,7 @@ export function flowBlock(ctx: RenderContext, x: number, lines: readonly StyledL
     // A line at the top of a new page needs no extra gap.
     const lead = f.atTop() ? l.size * 1.25 : l.lead;
     f.y += lead;
-    f.page.text(x, f.y - l.size * 0.25, l.s, l.size, l.bold, l.gray);
+    _drawLine(f.page, x, f.y, l);
   }
   if (lines.length > 0) f.y += (lines[lines.length - 1]?.size ?? 0) * 0.3;
 }

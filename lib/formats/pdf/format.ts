@@ -1,9 +1,10 @@
 /**
  * Number and rate formatting for the printed invoice: exact decimal strings in, localized
  * strings out ("1 230,00" in Polish, "1,230.00" in English), never through floating point.
- * Sums (net + VAT per rate) use BigInt. Dates are printed as written (YYYY-MM-DD).
+ * Sums (net + VAT per rate) are the invoice model's exact decimals. Dates are printed as written (YYYY-MM-DD).
  * @module
  */
+import { addDecimals as addExact, parseDecimal } from "../invoice/decimal.ts";
 
 /** Languages the PDF is printed in. */
 export type Lang = "pl" | "en";
@@ -45,33 +46,20 @@ export function formatMoney(value: string | null, currency: string | null, lang:
   return currency === null ? formatAmount(value, lang) : `${formatAmount(value, lang)} ${currency}`;
 }
 
-/** A VAT rate: "23" → "23%", "19.00" → "19%", "0 KR" → "0% KR"; words ("zw", "np") as written. */
+/**
+ * A VAT rate: "23" → "23%", "19.00" → "19%"; KSeF codes that are not a number ("0 KR", "zw",
+ * "np I") as written; followed by the UNCL5305 category when one is given ("19% S", "0% AE").
+ */
 export function formatRate(rate: string | null, category: string | null, lang: Lang): string {
   let out = "";
-  if (rate !== null) {
-    const m = /^(\d+(?:\.\d+)?)(\s+\S.*)?$/.exec(rate.trim());
-    out = m === null ? rate : `${formatDecimal(m[1] ?? "", lang, 0)}%${m[2] ?? ""}`;
-  }
-  // A category other than standard rate (UNCL5305 S) says why the rate is what it is: AE, E, K, G, Z, O.
-  if (category !== null && category !== "S" && !out.includes(category)) out = out === "" ? category : `${out} ${category}`;
+  if (rate !== null) out = /^\d+(?:\.\d+)?$/.test(rate.trim()) ? `${formatDecimal(rate.trim(), lang, 0)}%` : rate.trim();
+  if (category !== null && !out.split(" ").includes(category)) out = out === "" ? category : `${out} ${category}`;
   return out;
 }
 
 /** Exact sum of two decimal strings, or null when either is missing or not a decimal. */
 export function addDecimals(a: string | null, b: string | null): string | null {
-  if (a === null || b === null) return null;
-  const x = _DECIMAL.exec(a.trim());
-  const y = _DECIMAL.exec(b.trim());
-  if (x === null || y === null) return null;
-  const scale = Math.max((x[3] ?? "").length, (y[3] ?? "").length);
-  const big = (m: RegExpExecArray) => {
-    const digits = (m[2] ?? "") + (m[3] ?? "").padEnd(scale, "0");
-    const v = BigInt(digits === "" ? "0" : digits);
-    return m[1] === "-" ? -v : v;
-  };
-  const sum = big(x) + big(y);
-  const neg = sum < 0n;
-  const s = (neg ? -sum : sum).toString().padStart(scale + 1, "0");
-  const int = s.slice(0, s.length - scale);
-  return (neg ? "-" : "") + (scale === 0 ? int : `${int}.${s.slice(s.length - scale)}`);
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  return x === null || y === null ? null : addExact(x, y);
 }

@@ -1,141 +1,126 @@
 /**
- * Polish and English wording of the printed invoice: labels, document titles by KSeF
- * RodzajFaktury or UNCL1001 type code, payment means (KSeF FormaPlatnosci, UNCL4461) and
- * common UN/ECE Recommendation 20 unit codes. Codes without a name are printed as written.
+ * Polish and English wording of the printed invoice: every label as a [Polish, English] pair,
+ * with the legal wording of the KSeF annotations as the Ministry of Finance's visualisation
+ * prints it. Code lists (document titles, payment means, units, KSeF codes) are in
+ * code_words.ts. Labels only; no layout.
  * @module
  */
 
-import type { Invoice } from "../invoice/model.ts";
-import { isKsefFormat } from "../invoice/vocabulary.ts";
 import type { Lang } from "./format.ts";
 
-/** Every fixed text on the page. */
-export interface Labels {
-  issueDate: string; saleDate: string; currency: string; format: string; number: string;
-  seller: string; buyer: string; taxId: string; email: string;
-  correctedInvoice: string; correctedInvoices: string; ksefNumber: string; dated: string; correctionReason: string;
-  lineNo: string; name: string; quantity: string; unit: string; unitPriceNet: string; unitPriceGross: string;
-  unitPriceMixed: string; amountNet: string; amountGross: string; amountMixed: string; vatRate: string;
-  beforeCorrection: string; afterCorrection: string;
-  vatSummary: string; net: string; vat: string; gross: string;
-  totalNet: string; totalTax: string; totalGross: string; payable: string;
-  payment: string; dueDate: string; means: string; account: string; bank: string; terms: string;
-  notes: string; qrTitle: string; qrCaption: string;
+const _PAIRS = {
+  // Header and page
+  issueDate: ["Data wystawienia", "Issue date"], saleDate: ["Data sprzedaży", "Date of supply"],
+  currency: ["Waluta", "Currency"], format: ["Format", "Format"], number: ["Nr", "No."], ksefNumber: ["Nr KSeF", "KSeF number"],
+  // Parties
+  seller: ["Sprzedawca", "Seller"], buyer: ["Nabywca", "Buyer"], taxId: ["NIP", "Tax ID (NIP)"],
+  euVat: ["Nr VAT UE", "EU VAT number"], vatId: ["Nr VAT", "VAT identifier"], foreignTaxId: ["Identyfikator podatkowy", "Tax identifier"],
+  taxRegistration: ["Nr rejestracji podatkowej", "Tax registration number"], noTaxId: ["Brak identyfikatora podatkowego", "No tax identifier"],
+  vatPrefix: ["Prefiks VAT UE", "EU VAT prefix"], identifier: ["Identyfikator", "Identifier"], internalId: ["Identyfikator wewnętrzny", "Internal identifier"],
+  eori: ["Nr EORI", "EORI number"], electronicAddress: ["Adres elektroniczny", "Electronic address"],
+  legalRegistration: ["Nr rejestrowy", "Legal registration"], legalInfo: ["Informacje prawne", "Additional legal information"],
+  tradingName: ["Nazwa handlowa", "Trading name"], corrAddress: ["Adres korespondencyjny", "Correspondence address"],
+  gln: ["GLN", "GLN"], contact: ["Kontakt", "Contact"], phone: ["Tel.", "Phone"], email: ["E-mail", "Email"], fax: ["Faks", "Fax"],
+  department: ["Dział", "Department"], status: ["Status podatnika", "Taxpayer status"], customerNumber: ["Numer klienta", "Customer number"],
+  buyerId: ["Identyfikator nabywcy", "Buyer identifier"], jst: ["Jednostka podrzędna JST", "Subordinate local government unit (JST)"],
+  gv: ["Członek grupy VAT (GV)", "VAT group member (GV)"], yes: ["tak", "yes"],
+  thirdParty: ["Podmiot trzeci", "Third party"], share: ["Udział", "Share"],
+  authorizedParty: ["Podmiot upoważniony", "Authorised party"], payee: ["Odbiorca płatności", "Payee"],
+  taxRepresentative: ["Przedstawiciel podatkowy", "Seller's tax representative"], itemSeller: ["Sprzedawca pozycji", "Item seller"],
+  deliverTo: ["Miejsce dostawy", "Deliver to"], location: ["Lokalizacja", "Location"],
+  sellerBefore: ["Dane sprzedawcy przed korektą", "Seller as on the corrected invoice"],
+  buyerBefore: ["Dane nabywcy przed korektą", "Buyer as on the corrected invoice"],
+  // Details and references
+  details: ["Szczegóły", "Details"], issuePlace: ["Miejsce wystawienia", "Place of issue"],
+  advanceDate: ["Data otrzymania zapłaty", "Date the payment was received"],
+  period: ["Okres", "Period"], from: ["od", "from"], to: ["do", "to"], taxPointDate: ["Data obowiązku podatkowego", "VAT point date"],
+  taxPointCode: ["Kod daty obowiązku podatkowego", "VAT point date code"], taxCurrency: ["Waluta rozliczenia VAT", "VAT accounting currency"],
+  exchangeRate: ["Kurs waluty", "Exchange rate"], rateOfAdvance: ["Kurs waluty zaliczki", "Exchange rate of the advance"],
+  kind: ["Rodzaj faktury", "Invoice kind"], createdAt: ["Data wytworzenia", "Created"],
+  buyerReference: ["Referencja nabywcy", "Buyer reference"], project: ["Projekt", "Project"], contract: ["Umowa", "Contract"],
+  order: ["Zamówienie", "Purchase order"], salesOrder: ["Zamówienie sprzedawcy", "Sales order"], receivingAdvice: ["Przyjęcie towaru", "Receiving advice"],
+  despatchAdvice: ["Awizo wysyłki", "Despatch advice"], tender: ["Przetarg lub część", "Tender or lot"], invoicedObject: ["Identyfikator obiektu", "Invoiced object"],
+  accountingRef: ["Konto księgowe nabywcy", "Buyer accounting reference"], advanceInvoices: ["Faktury zaliczkowe", "Advance invoices"],
+  deliveryNotes: ["Dokumenty WZ", "Goods-issue notes (WZ)"], receiptInvoice: ["Faktura do paragonu (FP)", "Invoice for a receipt (FP)"],
+  relatedParties: ["Powiązania między nabywcą a dostawcą (TP)", "Related parties (TP)"], exciseRefund: ["Zwrot akcyzy", "Excise refund"],
+  // Corrections
+  correction: ["Korekta", "Correction"], correctedInvoice: ["Faktura korygowana", "Corrected invoice"], correctedInvoices: ["Faktury korygowane", "Corrected invoices"],
+  dated: ["z dnia", "of"], correctionReason: ["Przyczyna korekty", "Reason for correction"], correctionType: ["Typ skutku korekty", "Correction takes effect"],
+  correctedNumber: ["Poprawny numer faktury", "Correct invoice number"], correctedPeriod: ["Okres, którego dotyczy rabat", "Period corrected"],
+  amountBefore: ["Kwota zapłaty przed korektą", "Amount before the correction"], rateBefore: ["Kurs waluty przed korektą", "Exchange rate before the correction"],
+  outsideKsef: ["poza KSeF", "outside KSeF"],
+  // Lines
+  lines: ["Pozycje", "Lines"], lineNo: ["Lp.", "No."], name: ["Nazwa towaru lub usługi", "Description"], quantity: ["Ilość", "Quantity"], unit: ["J.m.", "Unit"],
+  unitPriceNet: ["Cena jedn. netto", "Unit price (net)"], unitPriceGross: ["Cena jedn. brutto", "Unit price (gross)"], discount: ["Rabat", "Discount"],
+  amountNet: ["Wartość netto", "Net amount"], amountGross: ["Wartość brutto", "Gross amount"], vatRate: ["Stawka VAT", "VAT rate"],
+  vatAmount: ["Kwota VAT", "VAT amount"], beforeCorrection: ["przed korektą", "before correction"], afterCorrection: ["po korekcie", "after correction"],
+  moreColumns: ["Pozycje – dalsze kolumny", "Lines – further columns"], description: ["Opis", "Description"], sellerItemId: ["Indeks", "Seller's item ID"],
+  buyerItemId: ["Indeks nabywcy", "Buyer's item ID"], standardItemId: ["Identyfikator towaru", "Standard item ID"], classification: ["Klasyfikacja", "Classification"],
+  origin: ["Kraj pochodzenia", "Country of origin"], lineDate: ["Data dostawy", "Date of supply"], objectId: ["Identyfikator obiektu", "Object identifier"],
+  orderLine: ["Pozycja zamówienia", "Order line"], uuId: ["UU_ID", "UU_ID"], excise: ["Kwota akcyzy", "Excise"], annex15: ["Załącznik nr 15", "Annex 15 goods"],
+  ossRate: ["Stawka OSS", "OSS rate"], gtu: ["GTU", "GTU"], procedure: ["Procedura", "Procedure"],
+  exemptionReason: ["Podstawa zwolnienia", "Exemption reason"], categoryOrReason: ["Kategoria lub podstawa zwolnienia", "Category or exemption reason"], priceBase: ["Ilość bazowa ceny", "Price base quantity"],
+  listPrice: ["Cena przed rabatem", "Price before discount"], priceDiscount: ["Rabat od ceny", "Price discount"], allowance: ["Obniżka", "Allowance"],
+  charge: ["Obciążenie", "Charge"], parentLine: ["Pozycja nadrzędna", "Parent line"], lineStatus: ["Status pozycji", "Line status"], note: ["Uwagi", "Note"],
+  // Totals and VAT
+  vatSummary: ["Podsumowanie stawek VAT", "VAT summary"], net: ["Netto", "Net"], vat: ["VAT", "VAT"], gross: ["Brutto", "Gross"],
+  totalNet: ["Razem netto", "Total net"], totalTax: ["Razem VAT", "Total VAT"], totalGross: ["Razem brutto", "Total gross"],
+  lineNet: ["Suma wartości pozycji", "Sum of line net amounts"], allowancesTotal: ["Suma obniżek", "Sum of allowances"],
+  chargesTotal: ["Suma obciążeń", "Sum of charges"], prepaid: ["Zapłacono wcześniej", "Paid amount"], rounding: ["Zaokrąglenie", "Rounding"],
+  payable: ["Do zapłaty", "Amount due"], refund: ["Do zwrotu", "Amount to refund"], paidInFull: ["Zapłacono", "Paid"],
+  paidOn: ["Data zapłaty", "Paid on"], allowancesCharges: ["Obniżki i obciążenia", "Allowances and charges"], reason: ["Przyczyna", "Reason"],
+  baseAmount: ["Podstawa", "Base amount"], percentage: ["Procent", "Percentage"], amount: ["Kwota", "Amount"],
+  settlement: ["Rozliczenie", "Settlement"], deductions: ["Odliczenia", "Deductions"],
+  deductionsTotal: ["Suma odliczeń", "Sum of deductions"], toSettle: ["Do rozliczenia", "To settle"],
+  // Annotations (the Ministry's wording)
+  annotations: ["Adnotacje", "Annotations"], cashAccounting: ["Metoda kasowa", "Cash accounting (metoda kasowa)"],
+  selfBilling: ["Samofakturowanie", "Self-billing (samofakturowanie)"], reverseCharge: ["Odwrotne obciążenie", "Reverse charge (odwrotne obciążenie)"],
+  splitPayment: ["Mechanizm podzielonej płatności", "Split payment mechanism (mechanizm podzielonej płatności)"],
+  exemption: ["Dostawa towarów lub świadczenie usług zwolnionych od podatku", "Supply exempt from VAT"],
+  exemptAct: ["Przepis ustawy albo aktu wydanego na podstawie ustawy", "Provision of the VAT act or its regulations"],
+  exemptDirective: ["Przepis dyrektywy 2006/112/WE", "Provision of Directive 2006/112/EC"], exemptOther: ["Inna podstawa prawna", "Other legal basis"],
+  newTransport: ["Wewnątrzwspólnotowa dostawa nowych środków transportu", "Intra-Community supply of new means of transport"],
+  art42: ["art. 42 ust. 5 ustawy", "art. 42(5) of the VAT act"],
+  triangular: ["Procedura uproszczona (WE) – art. 135 ust. 1 pkt 4 lit. b i c oraz art. 136", "Simplified triangular procedure (art. 135(1)(4)(b,c) and art. 136)"],
+  margin: ["Procedura marży", "Margin scheme (procedura marży)"], firstUse: ["Data dopuszczenia do użytku", "Date of first use"],
+  make: ["Marka", "Make"], model: ["Model", "Model"], colour: ["Kolor", "Colour"], registration: ["Nr rejestracyjny", "Registration"],
+  year: ["Rok produkcji", "Year"], line: ["Pozycja", "Line"],
+  // Payment
+  payment: ["Płatność", "Payment"], dueDate: ["Termin płatności", "Due date"], means: ["Forma płatności", "Payment means"],
+  meansText: ["Opis płatności", "Payment means text"], account: ["Numer rachunku", "Account"],
+  bank: ["Bank", "Bank"], bic: ["SWIFT/BIC", "SWIFT/BIC"], accountName: ["Nazwa rachunku", "Account name"], accountDesc: ["Opis rachunku", "Account description"],
+  ownAccount: ["Rachunek własny banku", "Bank's own account"], factorAccount: ["Rachunek faktora", "Factor's account"], terms: ["Warunki płatności", "Payment terms"],
+  remittance: ["Tytuł płatności", "Remittance information"], card: ["Karta płatnicza", "Payment card"], cardHolder: ["Posiadacz", "Holder"],
+  mandate: ["Mandat", "Mandate reference"], creditorId: ["Identyfikator wierzyciela", "Creditor identifier"],
+  debitedAccount: ["Rachunek obciążany", "Debited account"], partialStatus: ["Status zapłaty", "Payment status"],
+  partialPayments: ["Zapłata częściowa", "Partial payment"], advancePayments: ["Otrzymana zaliczka", "Advance payment received"],
+  cashDiscount: ["Skonto", "Cash discount"], paymentLink: ["Link do płatności", "Payment link"],
+  ksefPaymentId: ["Identyfikator płatności KSeF", "KSeF payment identifier"],
+  // Transaction terms and orders
+  transactionTerms: ["Warunki transakcji", "Transaction terms"],
+  batch: ["Numery partii towaru", "Batch numbers"], deliveryTerms: ["Warunki dostawy", "Delivery terms"], contractRate: ["Kurs umowny", "Contract rate"],
+  contractCurrency: ["Waluta umowna", "Contract currency"], transportKind: ["Rodzaj transportu", "Mode of transport"],
+  carrier: ["Przewoźnik", "Carrier"], transportOrder: ["Nr zlecenia transportu", "Transport order"], cargo: ["Ładunek", "Cargo"],
+  packaging: ["Jednostka opakowania", "Packaging unit"], start: ["Rozpoczęcie", "Start"], end: ["Zakończenie", "End"],
+  shipFrom: ["Wysyłka z", "Shipped from"], shipVia: ["Wysyłka przez", "Shipped via"], shipTo: ["Wysyłka do", "Shipped to"],
+  intermediary: ["Podmiot pośredniczący", "Intermediary"], orderTable: ["Zamówienie", "Order"], orderValue: ["Wartość zamówienia", "Order value"],
+  // Notes, attachments, footer
+  notes: ["Uwagi", "Notes"], additionalInfo: ["Dodatkowe informacje", "Additional information"], attachments: ["Załączniki", "Attachments"],
+  supportingDocs: ["Dokumenty uzupełniające", "Supporting documents"], file: ["Plik", "File"], url: ["Adres", "Location"],
+  registers: ["Rejestry", "Registers"], fullName: ["Pełna nazwa", "Full name"], krs: ["KRS", "KRS"], regon: ["REGON", "REGON"], bdo: ["BDO", "BDO"],
+  footer: ["Stopka", "Footer"], columnTypes: ["Typy danych kolumn", "Column data types"],
+  qrTitle: ["Kod weryfikujący KSeF (KOD I)", "KSeF verification code (KOD I)"],
+  qrCaption: ["Zeskanuj kod lub otwórz link poniżej, aby zweryfikować fakturę w KSeF.", "Scan the code or open the link below to verify the invoice in KSeF."],
+} as const satisfies Record<string, readonly [string, string]>;
+
+/** Every fixed text on the page, by name. */
+export type Labels = { readonly [K in keyof typeof _PAIRS]: string };
+
+function _pick(i: 0 | 1): Labels {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(_PAIRS)) out[k] = v[i];
+  return out as Labels;
 }
 
 /** The labels of each language. */
-export const LABELS: Record<Lang, Labels> = {
-  pl: {
-    issueDate: "Data wystawienia", saleDate: "Data sprzedaży", currency: "Waluta", format: "Format", number: "Nr",
-    seller: "Sprzedawca", buyer: "Nabywca", taxId: "NIP", email: "E-mail",
-    correctedInvoice: "Faktura korygowana", correctedInvoices: "Faktury korygowane", ksefNumber: "Nr KSeF", dated: "z dnia",
-    correctionReason: "Przyczyna korekty",
-    lineNo: "Lp.", name: "Nazwa towaru lub usługi", quantity: "Ilość", unit: "J.m.", unitPriceNet: "Cena jedn. netto",
-    unitPriceGross: "Cena jedn. brutto", unitPriceMixed: "Cena jedn. netto / brutto", amountNet: "Wartość netto", amountGross: "Wartość brutto",
-    amountMixed: "Wartość netto / brutto", vatRate: "Stawka VAT",
-    beforeCorrection: "przed korektą", afterCorrection: "po korekcie",
-    vatSummary: "Podsumowanie VAT", net: "Netto", vat: "VAT", gross: "Brutto",
-    totalNet: "Razem netto", totalTax: "Razem VAT", totalGross: "Razem brutto", payable: "Do zapłaty",
-    payment: "Płatność", dueDate: "Termin płatności", means: "Forma płatności", account: "Numer rachunku", bank: "Bank",
-    terms: "Warunki płatności", notes: "Uwagi",
-    qrTitle: "Kod weryfikujący KSeF (KOD I)", qrCaption: "Zeskanuj kod lub otwórz link poniżej, aby zweryfikować fakturę w KSeF.",
-  },
-  en: {
-    issueDate: "Issue date", saleDate: "Date of supply", currency: "Currency", format: "Format", number: "No.",
-    seller: "Seller", buyer: "Buyer", taxId: "VAT ID", email: "Email",
-    correctedInvoice: "Corrected invoice", correctedInvoices: "Corrected invoices", ksefNumber: "KSeF number", dated: "of",
-    correctionReason: "Reason for correction",
-    lineNo: "No.", name: "Description", quantity: "Quantity", unit: "Unit", unitPriceNet: "Unit price (net)",
-    unitPriceGross: "Unit price (gross)", unitPriceMixed: "Unit price (net / gross)", amountNet: "Net amount", amountGross: "Gross amount",
-    amountMixed: "Net / gross amount", vatRate: "VAT rate",
-    beforeCorrection: "before correction", afterCorrection: "after correction",
-    vatSummary: "VAT summary", net: "Net", vat: "VAT", gross: "Gross",
-    totalNet: "Total net", totalTax: "Total VAT", totalGross: "Total gross", payable: "Amount due",
-    payment: "Payment", dueDate: "Due date", means: "Payment means", account: "Account", bank: "Bank",
-    terms: "Payment terms", notes: "Notes",
-    qrTitle: "KSeF verification code (KOD I)", qrCaption: "Scan the code or open the link below to verify the invoice in KSeF.",
-  },
-};
-
-/** KSeF RodzajFaktury → [Polish, English] title. */
-const _KSEF_TITLES: Record<string, readonly [string, string]> = {
-  VAT: ["Faktura VAT", "VAT invoice"],
-  KOR: ["Faktura korygująca", "Corrected invoice"],
-  ZAL: ["Faktura zaliczkowa", "Advance invoice"],
-  ROZ: ["Faktura rozliczeniowa", "Settlement invoice"],
-  UPR: ["Faktura uproszczona", "Simplified invoice"],
-  KOR_ZAL: ["Faktura korygująca fakturę zaliczkową", "Corrected advance invoice"],
-  KOR_ROZ: ["Faktura korygująca fakturę rozliczeniową", "Corrected settlement invoice"],
-};
-
-/** UNCL1001 document type codes (EN 16931 BT-3) → [Polish, English] title. */
-const _UNCL1001_TITLES: Record<string, readonly [string, string]> = {
-  "380": ["Faktura", "Invoice"],
-  "381": ["Nota kredytowa", "Credit note"],
-  "383": ["Nota obciążeniowa", "Debit note"],
-  "384": ["Faktura korygująca", "Corrected invoice"],
-  "386": ["Faktura zaliczkowa", "Prepayment invoice"],
-  "389": ["Faktura (samofakturowanie)", "Self-billed invoice"],
-  "326": ["Faktura częściowa", "Partial invoice"],
-  "751": ["Faktura (informacja księgowa)", "Invoice information for accounting purposes"],
-};
-
-const _TYPE_TITLES: Record<Invoice["type"], readonly [string, string]> = {
-  invoice: ["Faktura", "Invoice"],
-  credit_note: ["Nota kredytowa", "Credit note"],
-  correction: ["Faktura korygująca", "Corrected invoice"],
-  other: ["Dokument", "Document"],
-};
-
-/** The document title: by KSeF type for KSeF formats, by UNCL1001 code otherwise, else by `type`. */
-export function documentTitle(invoice: Invoice, lang: Lang): string {
-  const code = invoice.kind?.code ?? "";
-  const ksef = isKsefFormat(invoice.format);
-  const t = (ksef ? _KSEF_TITLES[code] : _UNCL1001_TITLES[code]) ?? _TYPE_TITLES[invoice.type];
-  return t[lang === "pl" ? 0 : 1];
-}
-
-/** Printable name of each format. */
-export const FORMAT_NAMES: Record<Invoice["format"], string> = {
-  "ksef-fa2": "KSeF FA (2)", "ksef-fa3": "KSeF FA (3)", ubl: "UBL 2.1", cii: "UN/CEFACT CII",
-};
-
-/** KSeF FormaPlatnosci (TFormaPlatnosci). */
-const _KSEF_MEANS: Record<string, readonly [string, string]> = {
-  "1": ["gotówka", "cash"], "2": ["karta", "card"], "3": ["bon", "voucher"], "4": ["czek", "cheque"],
-  "5": ["kredyt", "credit"], "6": ["przelew", "bank transfer"], "7": ["mobilna", "mobile payment"],
-};
-
-/** UNCL4461 payment means codes (EN 16931 BT-81), the ones seen on invoices. */
-const _UNCL4461_MEANS: Record<string, readonly [string, string]> = {
-  "1": ["nieokreślona", "not defined"], "10": ["gotówka", "cash"], "20": ["czek", "cheque"],
-  "30": ["przelew", "credit transfer"], "31": ["polecenie przelewu", "debit transfer"],
-  "42": ["wpłata na rachunek bankowy", "payment to bank account"], "48": ["karta płatnicza", "bank card"],
-  "49": ["polecenie zapłaty", "direct debit"], "57": ["zlecenie stałe", "standing agreement"],
-  "58": ["przelew SEPA", "SEPA credit transfer"], "59": ["polecenie zapłaty SEPA", "SEPA direct debit"],
-  "97": ["kompensata", "clearing between partners"], ZZZ: ["uzgodniona przez strony", "mutually defined"],
-};
-
-/** Payment means as words, with the code in brackets when it was a code. */
-export function paymentMeansName(invoice: Invoice, means: string, lang: Lang): string {
-  const ksef = isKsefFormat(invoice.format);
-  const t = (ksef ? _KSEF_MEANS : _UNCL4461_MEANS)[means.trim()];
-  return t === undefined ? means : `${t[lang === "pl" ? 0 : 1]} (${means.trim()})`;
-}
-
-/** UN/ECE Recommendation 20 unit codes → [Polish, English]. */
-const _UNITS: Record<string, readonly [string, string]> = {
-  C62: ["szt.", "pcs"], H87: ["szt.", "pcs"], EA: ["szt.", "each"], XPP: ["szt.", "piece"], SET: ["kpl.", "set"],
-  HUR: ["godz.", "h"], MIN: ["min", "min"], DAY: ["dzień", "day"], WEE: ["tydz.", "week"], MON: ["mies.", "month"],
-  ANN: ["rok", "year"], KGM: ["kg", "kg"], GRM: ["g", "g"], TNE: ["t", "t"], MTR: ["m", "m"], KMT: ["km", "km"],
-  MTK: ["m²", "m²"], MTQ: ["m³", "m³"], LTR: ["l", "l"], KWH: ["kWh", "kWh"], LS: ["ryczałt", "lump sum"],
-  P1: ["%", "%"], XBX: ["karton", "box"], XPK: ["opak.", "pack"], E48: ["usługa", "service"],
-};
-
-/** A unit as printed: UN/ECE codes of UBL and CII named, KSeF units (already words) as written. */
-export function unitName(invoice: Invoice, unit: string | null, lang: Lang): string {
-  if (unit === null) return "";
-  if (isKsefFormat(invoice.format)) return unit;
-  const t = _UNITS[unit.trim()];
-  return t === undefined ? unit : t[lang === "pl" ? 0 : 1];
-}
+export const LABELS: Record<Lang, Labels> = { pl: _pick(0), en: _pick(1) };

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -9,8 +9,9 @@ const cols = (): SlotColumns => ({ time: 0, day: NO_DAY, h: [0, 0, 0, 0], c: [0,
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-test("RecordLog grows past any slot-buffer size and keeps every record across a reopen", () => {
+test("RecordLog grows past any slot-buffer size and keeps every record across a reopen", (t) => {
   const dir = mkdtempSync(join(tmpdir(), "rlog-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const N = 120_000; // past the 88,574 records where a byte-based growth once broke the typed-array views
   let log = new RecordLog(dir, "t", { durable: false, columnsOf: cols });
   for (let i = 0; i < N; i++) log.write(i, enc.encode(`{"i":${i}}`), cols());

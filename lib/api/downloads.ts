@@ -1,7 +1,8 @@
 /**
- * The `/pdf` downloads (API.md §4.3, §5, §8): an invoice's rendering, made once
- * per XML content, language and renderer version and then kept, so repeated
- * downloads cost a file read. Rendering is deterministic, so the key that names
+ * The `/xml` and `/pdf` downloads of documents and submissions (API.md §4.3,
+ * §5, §8). The XML is the stored blob as it is. The PDF is rendered once per
+ * XML content, language and renderer version and then kept, so repeated
+ * downloads cost a file read; rendering is deterministic, so the key that names
  * a rendering also identifies its bytes and serves as the strong ETag.
  * @module
  */
@@ -10,11 +11,23 @@ import type { Context } from "./context.ts";
 import { downloadResponse } from "../http/download.ts";
 import { badRequest } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
+import type { StoredBlob } from "../contracts/storage.ts";
 import { renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 
+/** Files up to this size are sent from memory in one write; larger ones are streamed in chunks (API.md §4.3). */
+export const SMALL_FILE_BYTES = 256 * 1024;
+
+/** The `/xml` download of a stored blob, named after the invoice. */
+export async function xmlDownload(ctx: Context, blob: StoredBlob, filename: string): Promise<ApiResponse> {
+  return downloadResponse(ctx.req, {
+    size: blob.size, hash: blob.sha256, contentType: "application/xml", extension: "xml",
+    filename, body: blob.size <= SMALL_FILE_BYTES ? await blob.bytes() : blob,
+  });
+}
+
 /** Bump when the renderer's output changes, so kept renderings are made anew. */
-export const RENDERER_VERSION = 2;
+export const RENDERER_VERSION = 3;
 
 /** The PDF download of the invoice whose XML blob is `sha256`, or null when that XML is missing. */
 export async function pdfResponse(ctx: Context, sha256: string, filename: string, ksefNumber: string | null = null): Promise<ApiResponse | null> {
@@ -37,6 +50,6 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
   }
   return downloadResponse(ctx.req, {
     size: pdf.size, hash: createHash("sha256").update(key).digest("hex"), contentType: "application/pdf", extension: "pdf",
-    filename, body: pdf.size <= 256 * 1024 ? await pdf.bytes() : pdf,
+    filename, body: pdf.size <= SMALL_FILE_BYTES ? await pdf.bytes() : pdf,
   });
 }
