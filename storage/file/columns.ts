@@ -20,6 +20,15 @@ export function parseRecord<T>(bytes: Uint8Array): T {
 export const RUN_STATUS = { queued: 1, running: 2, succeeded: 3, failed: 4 } as const;
 export const WEBHOOK_STATUS = { enabled: 1, disabled: 2, deleted: 3 } as const;
 
+/** Which hash column (SlotColumns.h) holds what, per collection. */
+export const DOC_HASH = { sellerTaxId: 0, buyerTaxId: 1, externalId: 2, ksefNumber: 3 } as const;
+export const SUB_HASH = { sha256: 1, businessKey: 2 } as const;
+export const RUN_HASH = { source: 0 } as const;
+/** Which code column (SlotColumns.c) holds what, per collection. */
+export const DOC_CODE = { type: 0, format: 1, xmlAvailable: 2 } as const;
+/** Runs and webhooks keep their status code in code column 0. */
+export const STATUS_CODE = 0;
+
 /** What an effect record carries of the request that caused it (committed in the same write). */
 export interface IdemMeta {
   key: string;
@@ -37,8 +46,13 @@ export function docColumns(json: Uint8Array): SlotColumns {
   return {
     time: Date.parse(d.synced_at),
     day: dayNumber(d.issue_date),
-    h: [d.seller?.tax_id ? hash32(d.seller.tax_id) : 0, d.buyer?.tax_id ? hash32(d.buyer.tax_id) : 0, hash32(`${d.source}\u0000${d.external_id}`), d.ksef_number ? hash32(d.ksef_number) : 0],
-    c: [d.type ? TYPE_CODES[d.type] : 0, d.format ? FORMAT_CODES[d.format] : 0, d.xml_available ? 1 : 0, 0],
+    h: _columns(DOC_HASH, {
+      sellerTaxId: d.seller?.tax_id ? hash32(d.seller.tax_id) : 0,
+      buyerTaxId: d.buyer?.tax_id ? hash32(d.buyer.tax_id) : 0,
+      externalId: externalIdHash(d.source, d.external_id),
+      ksefNumber: d.ksef_number ? hash32(d.ksef_number) : 0,
+    }),
+    c: _columns(DOC_CODE, { type: d.type ? TYPE_CODES[d.type] : 0, format: d.format ? FORMAT_CODES[d.format] : 0, xmlAvailable: d.xml_available ? 1 : 0 }),
   };
 }
 
@@ -47,19 +61,34 @@ export function subColumns(json: Uint8Array): SlotColumns {
   return {
     time: Date.parse(s.created_at),
     day: dayNumber(s.issue_date),
-    h: [0, hash32(s.sha256), hash32(businessKey(s)), 0],
+    h: _columns(SUB_HASH, { sha256: hash32(s.sha256), businessKey: hash32(businessKey(s)) }),
     c: [0, 0, 0, 0],
   };
 }
 
 export function webhookColumns(json: Uint8Array): SlotColumns {
   const w = parseRecord<WebhookRecord>(json);
-  return { time: Date.parse(w.created_at), day: NULL_DAY, h: [0, 0, 0, 0], c: [WEBHOOK_STATUS[w.status], 0, 0, 0] };
+  return { time: Date.parse(w.created_at), day: NULL_DAY, h: [0, 0, 0, 0], c: _columns({ status: STATUS_CODE }, { status: WEBHOOK_STATUS[w.status] }) };
 }
 
 export function runColumns(json: Uint8Array): SlotColumns {
   const r = parseRecord<SyncRunRecord>(json);
-  return { time: Date.parse(r.requested_at), day: NULL_DAY, h: [hash32(r.source), 0, 0, 0], c: [RUN_STATUS[r.status], 0, 0, 0] };
+  return {
+    time: Date.parse(r.requested_at), day: NULL_DAY,
+    h: _columns(RUN_HASH, { source: hash32(r.source) }), c: _columns({ status: STATUS_CODE }, { status: RUN_STATUS[r.status] }),
+  };
+}
+
+/** The hash under which a document is found by (source, external_id). */
+export function externalIdHash(source: string, externalId: string): number {
+  return hash32(`${source}\u0000${externalId}`);
+}
+
+// Four columns from named values placed by a layout (unnamed columns are 0).
+function _columns<K extends string>(layout: Record<K, number>, values: Record<K, number>): [number, number, number, number] {
+  const out: [number, number, number, number] = [0, 0, 0, 0];
+  for (const k in layout) out[layout[k]] = values[k];
+  return out;
 }
 
 // Walks the feed from `after`: an entry counts only if it is its record's latest change.
@@ -75,7 +104,7 @@ export function walkFeed(
     const ords = log.feedOrdinals(seq, Math.min(BATCH, end - seq));
     for (let i = 0; i < ords.length; i++, seq++) {
       const o = ords[i]!;
-      if (log.u32[o * 12 + 3] !== seq || !pass(o)) continue;
+      if (log.latestSeq(o) !== seq || !pass(o)) continue;
       if (exact && !exact(log.read(o))) continue;
       picked.push(o);
       if (picked.length === limit) {

@@ -25,6 +25,16 @@ import { crc32 } from "./crc32.ts";
 const HEADER = 16;
 const FEED_ENTRY = 16;
 const SLOT = 48;
+/** Where each field of a slot lies, in bytes from the slot's start (8-byte aligned for the f64 fields). */
+const SLOT_AT = {
+  offset: 0, // f64: log offset of the latest version
+  length: 8, // u32: its JSON length
+  seq: 12, // u32: its feed position
+  time: 16, // f64: SlotColumns.time
+  day: 24, // i32: SlotColumns.day
+  hashes: 28, // 4 × u32: SlotColumns.h
+  codes: 44, // 4 × u8: SlotColumns.c
+} as const;
 /** Slot byte 12-15 holds the latest seq; 0xffffffff marks a slot not yet written. */
 const NO_SEQ = 0xffffffff;
 const MAX_RECORD = 64 * 1024 * 1024; // a record is one document's JSON: far below this
@@ -63,10 +73,10 @@ export class RecordLog {
   #feedCount = 0;
   #count = 0;
   #buf = new ArrayBuffer(0);
-  f64 = new Float64Array(0);
-  u32 = new Uint32Array(0);
-  i32 = new Int32Array(0);
-  u8 = new Uint8Array(0);
+  #f64 = new Float64Array(0);
+  #u32 = new Uint32Array(0);
+  #i32 = new Int32Array(0);
+  #u8 = new Uint8Array(0);
   #durable: boolean;
   #lastMeta: Uint8Array | null = null;
 
@@ -144,8 +154,8 @@ export class RecordLog {
 
   /** The latest JSON of a record. */
   read(ordinal: number): Uint8Array {
-    const buf = Buffer.allocUnsafe(this.u32[ordinal * 12 + 2]!);
-    _readAll(this.#logFd, buf, this.f64[ordinal * 6]! + HEADER);
+    const buf = Buffer.allocUnsafe(this.#length(ordinal));
+    _readAll(this.#logFd, buf, this.#offset(ordinal) + HEADER);
     return buf;
   }
 
@@ -154,7 +164,7 @@ export class RecordLog {
     if (ordinals.length === 0) return [];
     let lo = Infinity, hi = 0, sum = 0;
     for (const o of ordinals) {
-      const off = this.f64[o * 6]!, len = this.u32[o * 12 + 2]!;
+      const off = this.#offset(o), len = this.#length(o);
       lo = Math.min(lo, off);
       hi = Math.max(hi, off + HEADER + len);
       sum += HEADER + len;
@@ -164,8 +174,8 @@ export class RecordLog {
     const span = Buffer.allocUnsafe(hi - lo);
     _readAll(this.#logFd, span, lo);
     return ordinals.map((o) => {
-      const start = this.f64[o * 6]! - lo + HEADER;
-      return span.subarray(start, start + this.u32[o * 12 + 2]!);
+      const start = this.#offset(o) - lo + HEADER;
+      return span.subarray(start, start + this.#length(o));
     });
   }
 
@@ -181,7 +191,35 @@ export class RecordLog {
 
   /** The seq of a record's latest version. */
   latestSeq(ordinal: number): number {
-    return this.u32[ordinal * 12 + 3]!;
+    return this.#u32[(ordinal * SLOT + SLOT_AT.seq) >> 2]!;
+  }
+
+  /** The slot's time column (SlotColumns.time). */
+  timeOf(ordinal: number): number {
+    return this.#f64[(ordinal * SLOT + SLOT_AT.time) >> 3]!;
+  }
+
+  /** The slot's day column (SlotColumns.day). */
+  dayOf(ordinal: number): number {
+    return this.#i32[(ordinal * SLOT + SLOT_AT.day) >> 2]!;
+  }
+
+  /** Hash column `k` (0–3) of the slot (SlotColumns.h). */
+  hashOf(ordinal: number, k: number): number {
+    return this.#u32[((ordinal * SLOT + SLOT_AT.hashes) >> 2) + k]!;
+  }
+
+  /** Code column `k` (0–3) of the slot (SlotColumns.c). */
+  codeOf(ordinal: number, k: number): number {
+    return this.#u8[ordinal * SLOT + SLOT_AT.codes + k]!;
+  }
+
+  #offset(ordinal: number): number {
+    return this.#f64[(ordinal * SLOT + SLOT_AT.offset) >> 3]!;
+  }
+
+  #length(ordinal: number): number {
+    return this.#u32[(ordinal * SLOT + SLOT_AT.length) >> 2]!;
   }
 
   close(): void {
@@ -202,15 +240,16 @@ export class RecordLog {
     return seq;
   }
 
-  #setSlot(o: number, offset: number, len: number, seq: number, cols: SlotColumns): void {
-    this.f64[o * 6] = offset;
-    this.u32[o * 12 + 2] = len;
-    this.u32[o * 12 + 3] = seq;
-    this.f64[o * 6 + 2] = cols.time;
-    this.i32[o * 12 + 6] = cols.day;
+  #setSlot(ordinal: number, offset: number, len: number, seq: number, cols: SlotColumns): void {
+    const at = ordinal * SLOT;
+    this.#f64[(at + SLOT_AT.offset) >> 3] = offset;
+    this.#u32[(at + SLOT_AT.length) >> 2] = len;
+    this.#u32[(at + SLOT_AT.seq) >> 2] = seq;
+    this.#f64[(at + SLOT_AT.time) >> 3] = cols.time;
+    this.#i32[(at + SLOT_AT.day) >> 2] = cols.day;
     for (let k = 0; k < 4; k++) {
-      this.u32[o * 12 + 7 + k] = cols.h[k]!;
-      this.u8[o * SLOT + 44 + k] = cols.c[k]!;
+      this.#u32[((at + SLOT_AT.hashes) >> 2) + k] = cols.h[k]!;
+      this.#u8[at + SLOT_AT.codes + k] = cols.c[k]!;
     }
   }
 
@@ -237,9 +276,10 @@ export class RecordLog {
   /**
    * Takes in the changes that other processes appended to a shared data directory since this one last looked
    * (one fstat when nothing changed). With `writer`, also repairs what a writer that died left behind; the
-   * caller must then hold the cross-process lock. Returns the first ordinal that is new to this process.
+   * caller must then hold the cross-process lock. Returns the first ordinal that is new to this process;
+   * `onChange` hears of every ordinal that got a new version.
    */
-  catchUp(columnsOf: (json: Uint8Array) => SlotColumns, writer: boolean): number {
+  catchUp(columnsOf: (json: Uint8Array) => SlotColumns, writer: boolean, onChange?: (ordinal: number) => void): number {
     const firstNew = this.#count;
     const n = Math.floor(fstatSync(this.#feedFd).size / FEED_ENTRY);
     if (n > this.#feedCount) {
@@ -256,9 +296,14 @@ export class RecordLog {
         // From the record itself, not the slots file: its writer may not have written the slot yet.
         this.#setSlot(ord, off, len, this.#feedCount, columnsOf(json));
         this.#logSize = off + HEADER + len + head.readUInt32LE(12);
+        onChange?.(ord);
       }
     }
-    if (writer) this.#repairTail(columnsOf);
+    if (writer) {
+      const seq = this.#feedCount;
+      this.#repairTail(columnsOf);
+      if (onChange) for (const e of this.rawFeed(seq, this.#feedCount - seq)) onChange(e.ordinal);
+    }
     return firstNew;
   }
 
@@ -282,12 +327,12 @@ export class RecordLog {
       const next = new ArrayBuffer(Math.max(count, Math.ceil((this.#buf.byteLength / SLOT) * 1.5), 1024) * SLOT);
       new Uint8Array(next).set(new Uint8Array(this.#buf));
       this.#buf = next;
-      this.f64 = new Float64Array(next);
-      this.u32 = new Uint32Array(next);
-      this.i32 = new Int32Array(next);
-      this.u8 = new Uint8Array(next);
+      this.#f64 = new Float64Array(next);
+      this.#u32 = new Uint32Array(next);
+      this.#i32 = new Int32Array(next);
+      this.#u8 = new Uint8Array(next);
     }
-    for (let o = this.#count; o < count; o++) this.u32[o * 12 + 3] = NO_SEQ;
+    for (let o = this.#count; o < count; o++) this.#u32[(o * SLOT + SLOT_AT.seq) >> 2] = NO_SEQ;
     this.#count = count;
   }
 
@@ -319,7 +364,7 @@ export class RecordLog {
       const e = Buffer.allocUnsafe(FEED_ENTRY);
       _readAll(this.#feedFd, e, seq * FEED_ENTRY);
       const ord = e.readUInt32LE(8);
-      if (ord < this.#count && this.u32[ord * 12 + 3] !== NO_SEQ && this.u32[ord * 12 + 3]! >= seq) break;
+      if (ord < this.#count && this.latestSeq(ord) !== NO_SEQ && this.latestSeq(ord) >= seq) break;
       if (ord >= this.#count) this.#grow(ord + 1);
       const off = e.readDoubleLE(0), len = e.readUInt32LE(12) & LEN_MASK;
       const json = Buffer.allocUnsafe(len);

@@ -15,6 +15,23 @@ export interface Migration {
   statements: readonly string[];
 }
 
+/**
+ * Fills the kept document counts from the documents table (`$WHERE` narrows it, e.g. to a tenant): used by
+ * migration 3 and by bulk loads that insert documents directly.
+ */
+export const COUNTS_BACKFILL: readonly string[] = [
+  `INSERT INTO document_counts (tenant, type, format, xml_available, n)
+    SELECT tenant, coalesce(type, ''), coalesce(format, ''), xml_available, count(*) FROM documents $WHERE GROUP BY 1, 2, 3, 4`,
+  `INSERT INTO document_tax_counts (tenant, role, tax_id, type, format, xml_available, n)
+    SELECT tenant, role, tax_id, coalesce(type, ''), coalesce(format, ''), xml_available, count(*)
+    FROM (SELECT tenant, 'seller' AS role, seller_tax_id AS tax_id, type, format, xml_available FROM documents $WHERE
+      UNION ALL SELECT tenant, 'buyer', buyer_tax_id, type, format, xml_available FROM documents $WHERE) p
+    WHERE tax_id IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6`,
+  `INSERT INTO document_day_counts (tenant, issue_day, type, format, xml_available, n)
+    SELECT tenant, issue_day, coalesce(type, ''), coalesce(format, ''), xml_available, count(*)
+    FROM (SELECT * FROM documents $WHERE) d WHERE issue_day IS NOT NULL GROUP BY 1, 2, 3, 4, 5`,
+];
+
 /** Every migration, oldest first. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -194,6 +211,63 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: [
       `ALTER TABLE documents ADD COLUMN ksef_number text`,
       `CREATE INDEX documents_ksef_number ON documents (tenant, ksef_number)`,
+    ],
+  },
+  {
+    version: 5,
+    name: "page mode and filtered feeds as index walks (issue 16)",
+    statements: [
+      // Covering indexes: a page's keys come from an index-only scan, and only its own rows are fetched.
+      `DROP INDEX documents_issue_asc`,
+      `DROP INDEX documents_issue_desc`,
+      `DROP INDEX documents_synced`,
+      `DROP INDEX documents_seller`,
+      `DROP INDEX documents_buyer`,
+      `CREATE INDEX documents_issue_asc ON documents (tenant, issue_day ASC NULLS LAST, ord ASC) INCLUDE (type, format, xml_available, id)`,
+      `CREATE INDEX documents_issue_desc ON documents (tenant, issue_day DESC NULLS LAST, ord DESC) INCLUDE (type, format, xml_available, id)`,
+      `CREATE INDEX documents_synced ON documents (tenant, synced_at, ord) INCLUDE (type, format, xml_available, issue_day, id)`,
+      // A tax id's pages: in sync-time order, and in issue-date order both ways (nulls last both ways needs two).
+      `CREATE INDEX documents_seller ON documents (tenant, seller_tax_id, synced_at, ord) INCLUDE (type, format, xml_available, issue_day, buyer_tax_id, id)`,
+      `CREATE INDEX documents_buyer ON documents (tenant, buyer_tax_id, synced_at, ord) INCLUDE (type, format, xml_available, issue_day, seller_tax_id, id)`,
+      `CREATE INDEX documents_seller_issue_asc ON documents (tenant, seller_tax_id, issue_day ASC NULLS LAST, ord ASC) INCLUDE (type, format, xml_available, buyer_tax_id, id)`,
+      `CREATE INDEX documents_seller_issue_desc ON documents (tenant, seller_tax_id, issue_day DESC NULLS LAST, ord DESC) INCLUDE (type, format, xml_available, buyer_tax_id, id)`,
+      `CREATE INDEX documents_buyer_issue_asc ON documents (tenant, buyer_tax_id, issue_day ASC NULLS LAST, ord ASC) INCLUDE (type, format, xml_available, seller_tax_id, id)`,
+      `CREATE INDEX documents_buyer_issue_desc ON documents (tenant, buyer_tax_id, issue_day DESC NULLS LAST, ord DESC) INCLUDE (type, format, xml_available, seller_tax_id, id)`,
+      // Filtered feeds: the feed order with every filter column, and a tax id's own feed order.
+      `CREATE INDEX documents_feed_filters ON documents (tenant, seq) INCLUDE (type, format, xml_available, issue_day, seller_tax_id, buyer_tax_id, id)`,
+      `CREATE INDEX documents_seller_feed ON documents (tenant, seller_tax_id, seq) INCLUDE (type, format, xml_available, issue_day, buyer_tax_id, id)`,
+      `CREATE INDEX documents_buyer_feed ON documents (tenant, buyer_tax_id, seq) INCLUDE (type, format, xml_available, issue_day, seller_tax_id, id)`,
+      // Counts kept by the upserts that change them ('' stands for a null type or format), so that a page's total
+      // is a sum of a few rows, not a count of up to every document: per (type, format, xml_available); the same
+      // per seller or buyer tax id; the same per issue day (a date range sums its days).
+      `CREATE TABLE document_counts (
+        tenant text NOT NULL,
+        type text NOT NULL,
+        format text NOT NULL,
+        xml_available boolean NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (tenant, type, format, xml_available)
+      )`,
+      `CREATE TABLE document_tax_counts (
+        tenant text NOT NULL,
+        role text NOT NULL CHECK (role IN ('seller', 'buyer')),
+        tax_id text NOT NULL,
+        type text NOT NULL,
+        format text NOT NULL,
+        xml_available boolean NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (tenant, role, tax_id, type, format, xml_available)
+      )`,
+      `CREATE TABLE document_day_counts (
+        tenant text NOT NULL,
+        issue_day integer NOT NULL,
+        type text NOT NULL,
+        format text NOT NULL,
+        xml_available boolean NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (tenant, issue_day, type, format, xml_available)
+      )`,
+      ...COUNTS_BACKFILL.map((sql) => sql.replaceAll("$WHERE", "")),
     ],
   },
 ];

@@ -103,12 +103,12 @@ function _checkPage(v: unknown): FeedPage | string {
 }
 
 /** An http source. */
-export function httpSource(o: HttpSourceOptions): DocumentSource {
-  const delays = o.retryDelays ?? DEFAULT_RETRIES;
-  const base = o.url.replace(/\/+$/, "");
-  const timeoutMs = o.timeoutMs ?? REQUEST_TIMEOUT_MS;
+export function httpSource(options: HttpSourceOptions): DocumentSource {
+  const delays = options.retryDelays ?? DEFAULT_RETRIES;
+  const base = options.url.replace(/\/+$/, "");
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const fail = (what: string): never => {
-    throw new SourceError("UPSTREAM_ERROR", `Upstream ${o.name} ${what}`);
+    throw new SourceError("UPSTREAM_ERROR", `Upstream ${options.name} ${what}`);
   };
 
   // GET with retries, read whole within `max` bytes: the body, or null on 404 (XML not yet available). Other
@@ -119,7 +119,7 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
       try {
         // The timeout covers the body too: a hung upstream cannot outlast the run's lease.
         const res = await fetch(`${base}${path}`, {
-          headers: { "x-api-token": o.token }, redirect: "manual", signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+          headers: { "x-api-token": options.token }, redirect: "manual", signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
         });
         if (res.status >= 300 && res.status < 400) {
           await res.body?.cancel();
@@ -141,12 +141,12 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
   }
 
   async function page(cursor: string, signal: AbortSignal): Promise<FeedPage> {
-    const path = `/api/v1/documents?limit=${o.pageSize ?? PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    const path = `/api/v1/documents?limit=${options.pageSize ?? PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
     let body: Uint8Array | null;
     try {
-      body = await get(path, o.maxPageBytes ?? MAX_PAGE_BYTES, signal);
+      body = await get(path, options.maxPageBytes ?? MAX_PAGE_BYTES, signal);
     } catch (e) {
-      if (e instanceof _TooLarge) fail(`sent a feed page larger than ${o.maxPageBytes ?? MAX_PAGE_BYTES} bytes`);
+      if (e instanceof _TooLarge) fail(`sent a feed page larger than ${options.maxPageBytes ?? MAX_PAGE_BYTES} bytes`);
       throw e;
     }
     if (body === null) fail("has no document feed (HTTP 404)");
@@ -162,9 +162,9 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
   }
 
   return {
-    name: o.name,
+    name: options.name,
     async *pull(signal) {
-      let cursor = existsSync(o.positionFile) ? readFileSync(o.positionFile, "utf8").trim() : "";
+      let cursor = existsSync(options.positionFile) ? readFileSync(options.positionFile, "utf8").trim() : "";
       for (;;) {
         const p = await page(cursor, signal);
         for (const doc of p.data) {
@@ -173,17 +173,17 @@ export function httpSource(o: HttpSourceOptions): DocumentSource {
           const item: SourceItem = { external_id: id, xml: null, metadata: doc, ack: async () => {}, reject: async () => {} };
           if (doc.xml_available === true) {
             try {
-              item.xml = await get(`/api/v1/documents/${encodeURIComponent(id)}/xml`, o.maxXmlBytes ?? MAX_XML_BYTES, signal); // null: not available after all
+              item.xml = await get(`/api/v1/documents/${encodeURIComponent(id)}/xml`, options.maxXmlBytes ?? MAX_XML_BYTES, signal); // null: not available after all
             } catch (e) {
               if (!(e instanceof _TooLarge)) throw e;
-              item.error = { code: "PAYLOAD_TOO_LARGE", message: `The XML is larger than ${o.maxXmlBytes ?? MAX_XML_BYTES} bytes` };
+              item.error = { code: "PAYLOAD_TOO_LARGE", message: `The XML is larger than ${options.maxXmlBytes ?? MAX_XML_BYTES} bytes` };
             }
           }
           yield item;
         }
         // Every item of the page is stored: only now the position moves.
-        mkdirSync(dirname(o.positionFile), { recursive: true });
-        writeFileAtomic(o.positionFile, p.next_cursor);
+        mkdirSync(dirname(options.positionFile), { recursive: true });
+        writeFileAtomic(options.positionFile, p.next_cursor);
         cursor = p.next_cursor;
         if (!p.has_more) return;
       }

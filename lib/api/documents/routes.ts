@@ -17,11 +17,17 @@ async function listDocuments(ctx: Context): Promise<ApiResponse> {
   const q = parseListQuery(ctx.req.query);
   const expand = wantsInvoice(ctx.req.query);
   if (q.mode === "page") {
-    const page = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
-    const { total } = page;
-    const items = expand ? await withInvoices(ctx, page.items) : page.items;
-    const tail = `"page":${q.page},"per_page":${q.perPage},"total":${total},"total_pages":${Math.ceil(total / q.perPage)}`;
-    return json(200, listBody(items, tail));
+    // As feed pages: the same bytes until the feed changes, so kept for the feed length they were made at.
+    const version = await ctx.tenant.feedLength("documents");
+    const key = `${ctx.tenant.tenant}\u0000documents\u0000page\u0000${q.page}\u0000${q.perPage}\u0000${q.sort}\u0000${q.filterKey}\u0000${expand}`;
+    let body = ctx.app.pages.get(key, version);
+    if (!body) {
+      const page = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
+      const items = expand ? await withInvoices(ctx, page.items) : page.items;
+      body = listBody(items, `"page":${q.page},"per_page":${q.perPage},"total":${page.total},"total_pages":${Math.ceil(page.total / q.perPage)}`);
+      ctx.app.pages.set(key, version, body);
+    }
+    return json(200, body);
   }
   return feedListing(ctx, {
     collection: "documents", cursor: q.cursor, limit: q.limit, filterKey: q.filterKey, expand,

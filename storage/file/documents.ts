@@ -1,0 +1,104 @@
+/**
+ * The documents collection of a file-store tenant: upserts keyed by (source, external_id), lookups by id, the
+ * change feed and page mode (API.md §4.1). Records live in a RecordLog; this module keeps the in-memory index
+ * from external id to ordinal and the document index of filters and sorts (document_index.ts) up to date.
+ * It does not take locks: the tenant store runs every call inside its write or read step.
+ * @module
+ */
+import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
+import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
+import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
+import { DOC_HASH, docColumns, externalIdHash, parseRecord } from "./columns.ts";
+import { DocumentIndex, type DocumentIndexOptions } from "./document_index.ts";
+import { HashIndex } from "./hash_index.ts";
+import { RecordLog } from "./record_log.ts";
+
+const enc = new TextEncoder();
+
+/** A tenant's documents in `dir`. */
+export class FileDocuments {
+  /** The record log (the tenant store reads its feed and catches it up). */
+  readonly log: RecordLog;
+  #byExternalId = new HashIndex();
+  #index: DocumentIndex;
+
+  constructor(dir: string, durable: boolean, indexOptions: DocumentIndexOptions = {}) {
+    this.log = new RecordLog(dir, "documents", { durable, columnsOf: docColumns });
+    this.#indexIds(0);
+    this.#index = new DocumentIndex(this.log, indexOptions);
+  }
+
+  /** Takes in what other processes appended to a shared directory. */
+  catchUp(writer: boolean): void {
+    const changed = new Set<number>();
+    this.#indexIds(this.log.catchUp(docColumns, writer, (o) => changed.add(o)));
+    for (const o of changed) this.#index.changed(o, () => parseRecord<DocumentRecord>(this.log.read(o)));
+  }
+
+  // Adds ordinals from `from` on to the external id index.
+  #indexIds(from: number): void {
+    for (let o = from; o < this.log.count; o++) this.#byExternalId.add(this.log.hashOf(o, DOC_HASH.externalId), o);
+  }
+
+  /** Creates or updates the document of (source, external_id). */
+  upsert(input: DocumentInput, now: string): { document: DocumentRecord; outcome: UpsertOutcome } {
+    const key = externalIdHash(input.source, input.external_id);
+    let ordinal = -1;
+    let old: DocumentRecord | null = null;
+    for (const o of this.#byExternalId.find(key)) {
+      const d = parseRecord<DocumentRecord>(this.log.read(o));
+      if (d.source === input.source && d.external_id === input.external_id) {
+        ordinal = o;
+        old = d;
+        break;
+      }
+    }
+    if (old) {
+      const unchanged = input.xml
+        ? old.xml_available && old.sha256 === input.xml.sha256
+        : old.xml_available || sameFields(fieldsOf(old), input.fields); // metadata never replaces XML
+      if (unchanged && (input.ksef_number == null || input.ksef_number === old.ksef_number)) return { document: old, outcome: "unchanged" };
+    }
+    const isNew = ordinal < 0;
+    if (isNew) ordinal = this.log.count;
+    const doc: DocumentRecord = {
+      id: old?.id ?? encodeOrdinalId("doc", Date.parse(now), ordinal),
+      source: input.source,
+      external_id: input.external_id,
+      ...input.fields,
+      ksef_number: input.ksef_number ?? old?.ksef_number ?? null,
+      xml_available: input.xml !== null,
+      sha256: input.xml?.sha256 ?? null,
+      size: input.xml?.size ?? null,
+      received_at: input.received_at ?? old?.received_at ?? null,
+      synced_at: now,
+      updated_at: now,
+    };
+    const json = enc.encode(documentJson(doc));
+    this.log.write(ordinal, json, docColumns(json));
+    if (isNew) this.#byExternalId.add(key, ordinal);
+    this.#index.changed(ordinal, doc);
+    return { document: doc, outcome: isNew ? "created" : "updated" };
+  }
+
+  /** The document with this id, or null. */
+  get(id: string): Stored<DocumentRecord> | null {
+    const o = decodeOrdinalId("doc", id);
+    if (o < 0 || o >= this.log.count) return null;
+    const json = this.log.read(o);
+    const record = parseRecord<DocumentRecord>(json);
+    return record.id === id ? { record, json } : null;
+  }
+
+  /** The change feed from `after` (TenantStore.documentChanges): with an index, a page is full whenever enough documents match. */
+  changes(after: number, limit: number, filter: DocumentFilter, maxScan: number): ChangePage {
+    const { ordinals, next } = this.#index.changes(Math.max(0, after), limit, filter, maxScan);
+    return { items: this.log.readMany(ordinals), next, hasMore: next < this.log.feedLength };
+  }
+
+  /** Page mode (TenantStore.documentPage): an index walk, with an exact total. */
+  page(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): { items: Uint8Array[]; total: number } {
+    const { ordinals, total } = this.#index.page(filter, sort, offset, limit);
+    return { items: this.log.readMany(ordinals), total };
+  }
+}

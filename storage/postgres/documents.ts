@@ -1,0 +1,188 @@
+/**
+ * The documents of a PostgreSQL tenant: upserts keyed by (source, external_id) that append to the documents
+ * feed in the same transaction, lookups by id, the change feed and page mode (API.md §4.1) on the index
+ * columns of the documents table (schema.ts). Semantics mirror the memory and file stores.
+ * @module
+ */
+import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
+import { newId } from "../../lib/contracts/ids.ts";
+import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
+import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
+import { inTransaction, numberOf, type PgPool, type PgQueryable } from "./client.ts";
+import { APPEND_CHANGE, lockFeed, recordOf, walkTable } from "./feed.ts";
+
+const enc = new TextEncoder();
+const MAX_DAY = 0x7fffffff;
+
+/** The column a sort orders by (selected from the covering index with the ids). */
+const SORT_COLUMN: Record<DocumentSort, string> = { "issue_date": "issue_day", "-issue_date": "issue_day", "synced_at": "synced_at", "-synced_at": "synced_at" };
+
+const ORDER: Record<DocumentSort, (t: string) => string> = {
+  "issue_date": (t) => `${t}issue_day ASC NULLS LAST, ${t}ord ASC`,
+  "-issue_date": (t) => `${t}issue_day DESC NULLS LAST, ${t}ord DESC`,
+  "synced_at": (t) => `${t}synced_at ASC, ${t}ord ASC`,
+  "-synced_at": (t) => `${t}synced_at DESC, ${t}ord DESC`,
+};
+
+/**
+ * The SQL conditions of a filter (appended after `WHERE tenant = $1`), with their parameters pushed onto `params`;
+ * `codesOnly`: only those on type, format and xml_available (the columns of the kept counts).
+ */
+function _filterSql(f: DocumentFilter, params: unknown[], codesOnly = false): string {
+  let sql = "";
+  const add = (cond: string, value: unknown): void => {
+    params.push(value);
+    sql += ` AND ${cond} $${params.length}`;
+  };
+  if (f.type !== undefined) add("type =", f.type);
+  if (f.format !== undefined) add("format =", f.format);
+  if (f.xml_available !== undefined) add("xml_available =", f.xml_available);
+  if (codesOnly) return sql;
+  if (f.seller_tax_id !== undefined) add("seller_tax_id =", f.seller_tax_id);
+  if (f.buyer_tax_id !== undefined) add("buyer_tax_id =", f.buyer_tax_id);
+  if (f.ksef_number !== undefined) add("ksef_number =", f.ksef_number);
+  // Day numbers, as the file store compares them; a document without a date never passes a date filter.
+  if (f.issue_date_from !== undefined) add("issue_day >=", f.issue_date_from ? dayNumber(f.issue_date_from) : NULL_DAY);
+  if (f.issue_date_to !== undefined) add("issue_day <=", f.issue_date_to ? dayNumber(f.issue_date_to) : MAX_DAY);
+  return sql;
+}
+
+/**
+ * The SQL of a page's total, a sum over the kept counts where one fits the filter: per (type, format,
+ * xml_available); per tax id when the filter names one tax id and no dates; per issue day when it names dates
+ * and no tax id. Otherwise (a tax id with dates, two tax ids, a KSeF number) a count through the most selective index.
+ */
+function _totalSql(f: DocumentFilter, params: unknown[]): string {
+  const taxes = [["seller", f.seller_tax_id], ["buyer", f.buyer_tax_id]].filter(([, v]) => v !== undefined) as [string, string][];
+  const dated = f.issue_date_from !== undefined || f.issue_date_to !== undefined;
+  if (taxes.length > 1 || (taxes.length === 1 && dated) || f.ksef_number !== undefined) return `SELECT count(*) AS total FROM documents WHERE tenant = $1${_filterSql(f, params)}`;
+  let sql = _filterSql(f, params, true);
+  const add = (cond: string, value: unknown): void => {
+    params.push(value);
+    sql += ` AND ${cond} $${params.length}`;
+  };
+  const [tax] = taxes;
+  if (tax) {
+    add("role =", tax[0]);
+    add("tax_id =", tax[1]);
+    return `SELECT coalesce(sum(n), 0) AS total FROM document_tax_counts WHERE tenant = $1${sql}`;
+  }
+  if (!dated) return `SELECT coalesce(sum(n), 0) AS total FROM document_counts WHERE tenant = $1${sql}`;
+  if (f.issue_date_from !== undefined) add("issue_day >=", dayNumber(f.issue_date_from));
+  if (f.issue_date_to !== undefined) add("issue_day <=", dayNumber(f.issue_date_to));
+  return `SELECT coalesce(sum(n), 0) AS total FROM document_day_counts WHERE tenant = $1${sql}`;
+}
+
+// Moves a document into (delta 1) or out of (-1) the kept counts of its values, in the upsert's transaction.
+async function _count(c: PgQueryable, tenant: string, d: DocumentRecord, delta: number): Promise<void> {
+  const day = dayNumber(d.issue_date);
+  await c.query(`WITH a AS (INSERT INTO document_counts (tenant, type, format, xml_available, n) VALUES ($1, $2, $3, $4, $8)
+      ON CONFLICT (tenant, type, format, xml_available) DO UPDATE SET n = document_counts.n + EXCLUDED.n),
+    b AS (INSERT INTO document_tax_counts (tenant, role, tax_id, type, format, xml_available, n)
+      SELECT $1, role, tax_id, $2, $3, $4, $8 FROM (VALUES ('seller', $5::text), ('buyer', $6::text)) v (role, tax_id) WHERE tax_id IS NOT NULL
+      ON CONFLICT (tenant, role, tax_id, type, format, xml_available) DO UPDATE SET n = document_tax_counts.n + EXCLUDED.n),
+    d AS (INSERT INTO document_day_counts (tenant, issue_day, type, format, xml_available, n)
+      SELECT $1, $7::integer, $2, $3, $4, $8 WHERE $7::integer IS NOT NULL
+      ON CONFLICT (tenant, issue_day, type, format, xml_available) DO UPDATE SET n = document_day_counts.n + EXCLUDED.n)
+    SELECT 1`,
+  [tenant, d.type ?? "", d.format ?? "", d.xml_available, d.seller?.tax_id ?? null, d.buyer?.tax_id ?? null, day === NULL_DAY ? null : day, delta]);
+}
+
+// True when a change moves a document between kept counts.
+function _recounts(old: DocumentRecord, doc: DocumentRecord): boolean {
+  return old.type !== doc.type || old.format !== doc.format || old.xml_available !== doc.xml_available || old.issue_date !== doc.issue_date ||
+    (old.seller?.tax_id ?? null) !== (doc.seller?.tax_id ?? null) || (old.buyer?.tax_id ?? null) !== (doc.buyer?.tax_id ?? null);
+}
+
+function _unchanged(old: DocumentRecord, input: DocumentInput): boolean {
+  if (input.ksef_number != null && input.ksef_number !== old.ksef_number) return false; // a new KSeF number is a change
+  return input.xml
+    ? old.xml_available && old.sha256 === input.xml.sha256
+    : old.xml_available || sameFields(fieldsOf(old), input.fields); // metadata never replaces XML
+}
+
+/** A tenant's documents over a pool. */
+export class PostgresDocuments {
+  #tenant: string;
+  #pool: PgPool;
+
+  constructor(tenant: string, pool: PgPool) {
+    this.#tenant = tenant;
+    this.#pool = pool;
+  }
+
+  async #find(c: PgQueryable, source: string, externalId: string): Promise<DocumentRecord | null> {
+    const r = await c.query("SELECT json FROM documents WHERE tenant = $1 AND source = $2 AND external_id = $3", [this.#tenant, source, externalId]);
+    return r.rows[0] ? recordOf<DocumentRecord>(r.rows[0].json) : null;
+  }
+
+  /** Creates or updates the document of (source, external_id). */
+  async upsert(input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }> {
+    // Re-syncs mostly find nothing new: answer those without a transaction or a lock.
+    const seen = await this.#find(this.#pool, input.source, input.external_id);
+    if (seen && _unchanged(seen, input)) return { document: seen, outcome: "unchanged" };
+    return inTransaction(this.#pool, async (c) => {
+      const seq = await lockFeed(c, this.#tenant, "documents");
+      const old = await this.#find(c, input.source, input.external_id); // again, under the lock
+      if (old && _unchanged(old, input)) return { document: old, outcome: "unchanged" as const };
+      const doc: DocumentRecord = {
+        id: old?.id ?? newId("doc", Date.parse(now)),
+        source: input.source, external_id: input.external_id, ...input.fields,
+        ksef_number: input.ksef_number ?? old?.ksef_number ?? null,
+        xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
+        received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
+      };
+      const json = documentJson(doc);
+      const day = dayNumber(doc.issue_date);
+      await c.query(`WITH d AS (
+          INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json, ksef_number)
+          VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5, $17)
+          ON CONFLICT (tenant, source, external_id) DO UPDATE SET seq = EXCLUDED.seq, type = EXCLUDED.type, format = EXCLUDED.format,
+            issue_day = EXCLUDED.issue_day, seller_tax_id = EXCLUDED.seller_tax_id, buyer_tax_id = EXCLUDED.buyer_tax_id,
+            xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json,
+            ksef_number = EXCLUDED.ksef_number),
+        ${APPEND_CHANGE} SELECT 1`,
+      [this.#tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, day === NULL_DAY ? null : day,
+        doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now, doc.ksef_number]);
+      if (!old || _recounts(old, doc)) {
+        if (old) await _count(c, this.#tenant, old, -1);
+        await _count(c, this.#tenant, doc, 1);
+      }
+      return { document: doc, outcome: old ? "updated" as const : "created" as const };
+    });
+  }
+
+  /** The document with this id, or null. */
+  async get(id: string): Promise<Stored<DocumentRecord> | null> {
+    const r = await this.#pool.query("SELECT json FROM documents WHERE tenant = $1 AND id = $2", [this.#tenant, id]);
+    const json = r.rows[0]?.json;
+    return json === undefined ? null : { record: recordOf<DocumentRecord>(json), json: enc.encode(String(json)) };
+  }
+
+  /** The change feed from `after` (TenantStore.documentChanges). */
+  async changes(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage> {
+    return walkTable(this.#pool, this.#tenant, "documents", after, limit, maxScan, (params) => _filterSql(filter, params), true);
+  }
+
+  /**
+   * Page mode (TenantStore.documentPage): the page's ids come from an index-only scan of a covering index in
+   * sort order (skipping `offset` entries of the index, not rows), then only its own rows are read.
+   */
+  async page(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): Promise<{ items: Uint8Array[]; total: number }> {
+    const params: unknown[] = [this.#tenant];
+    const total = _totalSql(filter, params);
+    const where = _filterSql(filter, params);
+    params.push(offset, limit);
+    const key = SORT_COLUMN[sort];
+    // One statement, so the total and the page come from the same snapshot.
+    const r = await this.#pool.query(`SELECT t.total, p.json
+      FROM (${total}) t
+      LEFT JOIN LATERAL (SELECT d.json, k.${key}, k.ord
+        FROM (SELECT id, ${key}, ord FROM documents WHERE tenant = $1${where}
+          ORDER BY ${ORDER[sort]("")} OFFSET $${params.length - 1} LIMIT $${params.length}) k
+        JOIN documents d ON d.tenant = $1 AND d.id = k.id) p ON true
+      ORDER BY ${ORDER[sort]("p.")}`, params);
+    const items = r.rows.filter((row) => row.json !== null).map((row) => enc.encode(String(row.json)));
+    return { items, total: numberOf(r.rows[0]?.total ?? 0) };
+  }
+}
