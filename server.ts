@@ -142,7 +142,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   checkSourcesFile(dataDir);
   const storage = await openStorage(config);
   const app = await createApp({
-    // Large invoices are read on two worker threads, off the event loop (issue 15 #15); Deno reads them inline.
+    // Large invoices are read on a worker thread, off the event loop (issue 15 #15); Deno reads them inline.
     ...("Deno" in globalThis ? {} : { readInvoiceOffThread: createInvoiceWorkers(INVOICE_THREADS).read }),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts: readPdfFontFiles(),

@@ -12,7 +12,7 @@ import { ApiError } from "../http/errors.ts";
 
 /** Inputs from this size are "large": a hostile one of them takes ~0.1 s of CPU and tens of MB of tree. */
 export const LARGE_XML_BYTES = 256 * 1024;
-/** Large reads at once per process: two cores are shared by everything else too (README, benchmarks). */
+/** Large reads at once per process: with two cores, one for reading leaves the other to the event loop (bench/xml_pressure). */
 export const MAX_LARGE_READS = 1;
 /** Large reads that may wait for a slot; beyond, 503: sixteen 10 MiB uploads are already 160 MiB held. */
 export const MAX_WAITING_READS = 16;
