@@ -90,6 +90,9 @@ export class XmlReader {
   readonly #attrNames: NameEntry[] = [];
   readonly #attrValues: string[] = [];
   readonly #attrAt: number[] = [];
+  /** How many attributes the start tag has, and how many of them declare namespaces. */
+  #attrCount = 0;
+  #declCount = 0;
 
   /** Line bookkeeping: current line, where it starts, and the next LF (or the end). */
   #line = 1;
@@ -173,83 +176,123 @@ export class XmlReader {
     top.text += this.#nextAmp < b ? expandReferences(s, a, b, false, this.#start) : s.slice(a, b);
   }
 
+  /** `<name attrs>` or `<name attrs/>`: reads the tag, resolves its names, opens the element; returns the offset after it. */
   #startTag(lt: number): number {
     const s = this.#s;
+    this.#admitElement(lt);
+    const name = this.#elementName(lt);
+    let p = this.#attributes(lt + 1 + name.qname.length);
+    const n = this.#attrCount;
+    this.#nodes += 1 + n;
+    if (this.#nodes > this.#maxNodes) throw this.#fail(`Document has more than ${this.#maxNodes} elements and attributes for its size`, lt);
+    const empty = s.charCodeAt(p) === SLASH;
+    if (empty) {
+      if (s.charCodeAt(p + 1) !== GT) throw this.#unexpected(p + 1, "'>' after '/'");
+      p += 2;
+    } else {
+      p++;
+    }
+    const undo = this.#declCount > 0 ? this.#declare(n) : null;
+    const el = this.#element(name, n, lt);
+    if (empty) {
+      if (undo !== null) this.#scope.restore(undo);
+    } else {
+      const d = this.#depth++;
+      this.#elements[d] = el;
+      this.#qnames[d] = name.qname;
+      this.#undos[d] = undo;
+      this.#top = el;
+    }
+    return p;
+  }
+
+  /** Refuses a start tag at `lt` that would be a second root or pass the depth or element limit; counts it. */
+  #admitElement(lt: number): void {
     if (this.#top === null && this.#root !== null) throw this.#fail("Only one root element is allowed", lt);
     if (this.#depth >= this.#maxDepth) throw this.#fail(`Elements nest deeper than ${this.#maxDepth} levels`, lt);
     if (this.#count >= this.#maxElements) throw this.#fail(`Document has more than ${this.#maxElements} elements`, lt);
     this.#count++;
-    const names = this.#names;
+  }
+
+  /** The element name after `<` at `lt`; it ends at `lt + 1 + qname.length`. */
+  #elementName(lt: number): NameEntry {
+    const s = this.#s;
     // Documents repeat their element sequences: try the name that followed the previous
     // start tag's name last time, a single compare, before reading char by char.
     const prev = this.#prevName;
     const guess = prev.next;
     let name: NameEntry;
-    let p: number;
     if (guess !== null && s.startsWith(guess.qname, lt + 1) && _endsName(s.charCodeAt(lt + 1 + guess.qname.length))) {
       name = guess;
-      p = lt + 1 + guess.qname.length;
     } else {
       name = this.#name(lt + 1, "an element name");
-      p = names.end;
       prev.next = name;
     }
     this.#prevName = name;
+    return name;
+  }
+
+  /**
+   * Reads the attributes from `p` (just after the element name) into #attrNames,
+   * #attrValues and #attrAt; sets #attrCount and #declCount (namespace declarations
+   * among them). Returns the offset of the closing '>' or '/'.
+   */
+  #attributes(p: number): number {
+    const s = this.#s;
     let n = 0;
-    let decls = 0;
+    this.#declCount = 0;
     let c = s.charCodeAt(p);
     for (;;) {
       if (c === GT || c === SLASH) break;
       if (!_isWs(c)) throw this.#unexpected(p, "white space, '>' or '/>' in the start tag");
       do c = s.charCodeAt(++p); while (_isWs(c));
       if (c === GT || c === SLASH) break;
-      const attrAt = p;
-      const attr = this.#name(p, "an attribute name, '>' or '/>'");
-      p = names.end;
-      c = s.charCodeAt(p);
-      while (_isWs(c)) c = s.charCodeAt(++p);
-      if (c !== EQ) throw this.#unexpected(p, "'=' after the attribute name");
-      do c = s.charCodeAt(++p); while (_isWs(c));
-      if (c !== DQUOTE && c !== APOS) throw this.#unexpected(p, "a quoted attribute value");
-      const quote = c;
-      const valueAt = ++p;
-      let plain = true;
-      for (;;) {
-        c = s.charCodeAt(p);
-        if (c > LT) {
-          p++;
-          continue;
-        }
-        if (c === quote) break;
-        if (c === LT) throw this.#fail("'<' is not allowed in an attribute value", p);
-        if (c === AMP || c === LF || c === TAB) plain = false;
-        else if (p >= this.#len) throw this.#fail("Unexpected end of document in an attribute value", p);
-        p++;
-      }
-      const value = plain ? s.slice(valueAt, p) : expandReferences(s, valueAt, p, true, this.#start);
-      c = s.charCodeAt(++p);
-      if (n === this.#maxAttributes) throw this.#fail(`Element has more than ${this.#maxAttributes} attributes`, attrAt);
-      this.#attrNames[n] = attr;
-      this.#attrValues[n] = value;
-      this.#attrAt[n] = attrAt;
+      p = this.#attribute(p, n);
       n++;
-      if (attr.decl !== DECL_NONE) decls++;
+      c = s.charCodeAt(p);
     }
-    this.#nodes += 1 + n;
-    if (this.#nodes > this.#maxNodes) throw this.#fail(`Document has more than ${this.#maxNodes} elements and attributes for its size`, lt);
-    let empty = false;
-    if (c === SLASH) {
-      if (s.charCodeAt(p + 1) !== GT) throw this.#unexpected(p + 1, "'>' after '/'");
-      empty = true;
-      p += 2;
-    } else {
+    this.#attrCount = n;
+    return p;
+  }
+
+  /** Reads `name = "value"` at `p` into attribute slot `n`; returns the offset after the closing quote. */
+  #attribute(p: number, n: number): number {
+    const s = this.#s;
+    const attrAt = p;
+    const attr = this.#name(p, "an attribute name, '>' or '/>'");
+    p = this.#names.end;
+    let c = s.charCodeAt(p);
+    while (_isWs(c)) c = s.charCodeAt(++p);
+    if (c !== EQ) throw this.#unexpected(p, "'=' after the attribute name");
+    do c = s.charCodeAt(++p); while (_isWs(c));
+    if (c !== DQUOTE && c !== APOS) throw this.#unexpected(p, "a quoted attribute value");
+    const quote = c;
+    const valueAt = ++p;
+    let plain = true;
+    for (;;) {
+      c = s.charCodeAt(p);
+      if (c > LT) {
+        p++;
+        continue;
+      }
+      if (c === quote) break;
+      if (c === LT) throw this.#fail("'<' is not allowed in an attribute value", p);
+      if (c === AMP || c === LF || c === TAB) plain = false;
+      else if (p >= this.#len) throw this.#fail("Unexpected end of document in an attribute value", p);
       p++;
     }
+    const value = plain ? s.slice(valueAt, p) : expandReferences(s, valueAt, p, true, this.#start);
+    if (n === this.#maxAttributes) throw this.#fail(`Element has more than ${this.#maxAttributes} attributes`, attrAt);
+    this.#attrNames[n] = attr;
+    this.#attrValues[n] = value;
+    this.#attrAt[n] = attrAt;
+    if (attr.decl !== DECL_NONE) this.#declCount++;
+    return p + 1;
+  }
 
-    const scope = this.#scope;
-    let undo: (string | undefined)[] | null = null;
-    if (decls > 0) undo = this.#declare(n);
-    const ns = scope.resolve(name);
+  /** Builds the element of the start tag at `lt` with its `n` attributes, names resolved, and appends it to its parent. */
+  #element(name: NameEntry, n: number, lt: number): XmlElement {
+    const ns = this.#scope.resolve(name);
     if (ns === undefined || name.prefix === "xmlns") {
       throw this.#fail(
         name.prefix === "xmlns" ? "Element names must not have the prefix 'xmlns'" : `Undeclared namespace prefix ${quoteXml(name.prefix)}`,
@@ -257,9 +300,8 @@ export class XmlReader {
       );
     }
     const attrs: XmlAttribute[] = [];
-    for (let i = 0; i < n; i++) attrs.push(this.#attribute(i));
+    for (let i = 0; i < n; i++) attrs.push(this.#resolveAttribute(i));
     if (n > 1) this.#checkUnique(attrs);
-
     if (this.#nextLf < lt) this.#advanceLines(lt);
     const el: XmlElement = {
       ns,
@@ -274,16 +316,7 @@ export class XmlReader {
     const parent = this.#top;
     if (parent === null) this.#root = el;
     else parent.children.push(el);
-    if (empty) {
-      if (undo !== null) scope.restore(undo);
-    } else {
-      const d = this.#depth++;
-      this.#elements[d] = el;
-      this.#qnames[d] = name.qname;
-      this.#undos[d] = undo;
-      this.#top = el;
-    }
-    return p;
+    return el;
   }
 
   /** Binds the namespace declarations among the first `n` attributes; returns the undo list. */
@@ -302,7 +335,7 @@ export class XmlReader {
   }
 
   /** Resolves the name of attribute `i` of the start tag. */
-  #attribute(i: number): XmlAttribute {
+  #resolveAttribute(i: number): XmlAttribute {
     const name = this.#attrNames[i]!;
     let ns = "";
     if (name.decl !== DECL_NONE) ns = XMLNS_NS;
