@@ -83,7 +83,7 @@ export function readKsef(root: XmlElement, format: "ksef-fa2" | "ksef-fa3"): Inv
   return inv;
 }
 
-/** One pass over Fa's children. */
+/** One pass over Fa's children: each section reader takes the fields it knows, the rest are VAT sums. */
 function _readFa(fa: XmlElement, ns: string, inv: Invoice): void {
   const sums = new Map<string, string>();
   const correction: Correction = {
@@ -91,119 +91,13 @@ function _readFa(fa: XmlElement, ns: string, inv: Invoice): void {
     amount_before: null, exchange_rate_before: null,
   };
   let corrects = false;
-  const rate = (applies_to: ExchangeRate["applies_to"], value: string | null, line: string | null = null): void => {
-    const r = parseDecimal(value);
-    if (r !== null) {
-      inv.exchange_rates.push({
-        applies_to, line_number: line, from_currency: inv.currency, to_currency: "PLN", rate: r, date: null,
-      });
-    }
-  };
   for (const c of fa.children) {
     if (c.ns !== ns) continue;
-    const local = c.local;
     const v = textOf(c);
-    switch (local) {
-      case "KodWaluty": inv.currency = v; break;
-      case "P_1": inv.issue_date = parseDate(v); break;
-      case "P_1M": inv.issue_place = v; break;
-      case "P_2": inv.number = v; break;
-      case "WZ": if (v !== null) inv.references.delivery_notes.push(v); break;
-      case "P_6": _delivery(inv).date = parseDate(v); break;
-      case "OkresFa": {
-        const f = fieldsOf(c, ns);
-        _delivery(inv).period = { start: parseDate(field(f, "P_6_Od")), end: parseDate(field(f, "P_6_Do")), description: null };
-        break;
-      }
-      case "P_15": inv.totals.gross = parseDecimal(v); break;
-      case "KursWalutyZ": rate("advance", v); break;
-      case "Adnotacje": inv.annotations = readKsefAnnotations(c, ns); break;
-      case "RodzajFaktury": inv.kind = codeOf(KSEF_INVOICE_KINDS, v); break;
-      case "PrzyczynaKorekty": correction.reason = v; corrects = true; break;
-      case "TypKorekty": correction.type = codeOf(KSEF_CORRECTION_TYPES, v); corrects = true; break;
-      case "DaneFaKorygowanej": {
-        const f = fieldsOf(c, ns);
-        inv.references.preceding_invoices.push({
-          number: field(f, "NrFaKorygowanej"),
-          issue_date: parseDate(field(f, "DataWystFaKorygowanej")),
-          // NrKSeFN = 1 says the corrected invoice has no KSeF number: that stays null.
-          ksef_number: field(f, "NrKSeFFaKorygowanej"),
-          in_ksef: field(f, "NrKSeF") === "1" ? true : field(f, "NrKSeFN") === "1" ? false : null,
-        });
-        corrects = true;
-        break;
-      }
-      case "OkresFaKorygowanej": correction.period = v; corrects = true; break;
-      case "NrFaKorygowany": correction.corrected_number = v; corrects = true; break;
-      case "Podmiot1K": correction.seller_before = readKsefParty(c, ns); corrects = true; break;
-      case "Podmiot2K": correction.buyers_before.push(readKsefParty(c, ns)); corrects = true; break;
-      case "P_15ZK": correction.amount_before = parseDecimal(v); corrects = true; break;
-      case "KursWalutyZK":
-        correction.exchange_rate_before = parseDecimal(v);
-        rate("before_correction", v);
-        corrects = true;
-        break;
-      case "ZaliczkaCzesciowa": {
-        const f = fieldsOf(c, ns);
-        inv.advance_payments.push({
-          amount: parseDecimal(field(f, "P_15Z")), date: parseDate(field(f, "P_6Z")), means: null,
-          exchange_rate: parseDecimal(field(f, "KursWalutyZW")),
-        });
-        break;
-      }
-      case "FP":
-      case "TP":
-      case "ZwrotAkcyzy": {
-        inv.markers ??= { receipt_invoice: false, related_parties: false, excise_refund: false };
-        const key = local === "FP" ? "receipt_invoice" : local === "TP" ? "related_parties" : "excise_refund";
-        inv.markers[key] = v === "1";
-        break;
-      }
-      case "DodatkowyOpis": {
-        const f = fieldsOf(c, ns);
-        inv.additional_info.push({ line_number: field(f, "NrWiersza"), key: field(f, "Klucz"), value: field(f, "Wartosc") });
-        break;
-      }
-      case "FakturaZaliczkowa": {
-        const f = fieldsOf(c, ns);
-        inv.references.advance_invoices.push({
-          number: field(f, "NrFaZaliczkowej"), ksef_number: field(f, "NrKSeFFaZaliczkowej"),
-        });
-        break;
-      }
-      case "FaWiersz": {
-        const line = readKsefLine(c, ns);
-        inv.lines.push(line);
-        if (line.exchange_rate !== null) rate("line", line.exchange_rate, line.number);
-        break;
-      }
-      case "Rozliczenie": inv.settlement = readKsefSettlement(c, ns); break;
-      case "Platnosc": inv.payment ??= readKsefPayment(c, ns); break;
-      case "WarunkiTransakcji": {
-        const t = readKsefTransactionTerms(c, ns);
-        inv.transaction_terms = t;
-        if (t.contract_rate !== null) {
-          inv.exchange_rates.push({
-            applies_to: "contract", line_number: null, from_currency: t.contract_currency, to_currency: "PLN",
-            rate: t.contract_rate, date: null,
-          });
-        }
-        break;
-      }
-      case "Zamowienie": {
-        const f = fieldsOf(c, ns);
-        inv.orders.push({
-          value: parseDecimal(field(f, "WartoscZamowienia")),
-          lines: children(c, ns, "ZamowienieWiersz").map((z) => readKsefLine(z, ns, true)),
-        });
-        break;
-      }
-      default:
-        // P_13_x, P_14_x and P_14_xW. An empty element counts as absent.
-        if ((local.startsWith("P_13_") || local.startsWith("P_14_")) && v !== null && !sums.has(local)) {
-          sums.set(local, v);
-        }
-    }
+    if (_readFaDocument(c, v, ns, inv) || _readFaContent(c, v, ns, inv)) continue;
+    if (_readFaCorrection(c, v, ns, inv, correction)) corrects = true;
+    // P_13_x, P_14_x and P_14_xW. An empty element counts as absent.
+    else if ((c.local.startsWith("P_13_") || c.local.startsWith("P_14_")) && v !== null && !sums.has(c.local)) sums.set(c.local, v);
   }
   inv.type = documentTypeFromKsef(inv.kind?.code ?? null);
   if (corrects || inv.type === "correction") inv.correction = correction;
@@ -211,6 +105,128 @@ function _readFa(fa: XmlElement, ns: string, inv: Invoice): void {
   for (const r of inv.exchange_rates) r.from_currency ??= inv.currency;
   _readVatSummary(sums, inv);
   inv.totals.payable = inv.settlement?.to_pay ?? inv.totals.gross;
+}
+
+/** The document's own fields: currency, kind, number, dates and places, markers, annotations, references; false for others. */
+function _readFaDocument(c: XmlElement, v: string | null, ns: string, inv: Invoice): boolean {
+  switch (c.local) {
+    case "KodWaluty": inv.currency = v; break;
+    case "P_1": inv.issue_date = parseDate(v); break;
+    case "P_1M": inv.issue_place = v; break;
+    case "P_2": inv.number = v; break;
+    case "WZ": if (v !== null) inv.references.delivery_notes.push(v); break;
+    case "P_6": _delivery(inv).date = parseDate(v); break;
+    case "OkresFa": {
+      const f = fieldsOf(c, ns);
+      _delivery(inv).period = { start: parseDate(field(f, "P_6_Od")), end: parseDate(field(f, "P_6_Do")), description: null };
+      break;
+    }
+    case "P_15": inv.totals.gross = parseDecimal(v); break;
+    case "Adnotacje": inv.annotations = readKsefAnnotations(c, ns); break;
+    case "RodzajFaktury": inv.kind = codeOf(KSEF_INVOICE_KINDS, v); break;
+    case "FP":
+    case "TP":
+    case "ZwrotAkcyzy": {
+      inv.markers ??= { receipt_invoice: false, related_parties: false, excise_refund: false };
+      const key = c.local === "FP" ? "receipt_invoice" : c.local === "TP" ? "related_parties" : "excise_refund";
+      inv.markers[key] = v === "1";
+      break;
+    }
+    case "DodatkowyOpis": {
+      const f = fieldsOf(c, ns);
+      inv.additional_info.push({ line_number: field(f, "NrWiersza"), key: field(f, "Klucz"), value: field(f, "Wartosc") });
+      break;
+    }
+    case "FakturaZaliczkowa": {
+      const f = fieldsOf(c, ns);
+      inv.references.advance_invoices.push({ number: field(f, "NrFaZaliczkowej"), ksef_number: field(f, "NrKSeFFaZaliczkowej") });
+      break;
+    }
+    default: return false;
+  }
+  return true;
+}
+
+/** What was sold and how it is paid: lines, orders, advances, exchange rates, payment, settlement, terms; false for others. */
+function _readFaContent(c: XmlElement, v: string | null, ns: string, inv: Invoice): boolean {
+  switch (c.local) {
+    case "KursWalutyZ": _addRate(inv, "advance", v); break;
+    case "ZaliczkaCzesciowa": {
+      const f = fieldsOf(c, ns);
+      inv.advance_payments.push({
+        amount: parseDecimal(field(f, "P_15Z")), date: parseDate(field(f, "P_6Z")), means: null,
+        exchange_rate: parseDecimal(field(f, "KursWalutyZW")),
+      });
+      break;
+    }
+    case "FaWiersz": {
+      const line = readKsefLine(c, ns);
+      inv.lines.push(line);
+      if (line.exchange_rate !== null) _addRate(inv, "line", line.exchange_rate, line.number);
+      break;
+    }
+    case "Rozliczenie": inv.settlement = readKsefSettlement(c, ns); break;
+    case "Platnosc": inv.payment ??= readKsefPayment(c, ns); break;
+    case "WarunkiTransakcji": {
+      const t = readKsefTransactionTerms(c, ns);
+      inv.transaction_terms = t;
+      if (t.contract_rate !== null) {
+        inv.exchange_rates.push({
+          applies_to: "contract", line_number: null, from_currency: t.contract_currency, to_currency: "PLN",
+          rate: t.contract_rate, date: null,
+        });
+      }
+      break;
+    }
+    case "Zamowienie": {
+      const f = fieldsOf(c, ns);
+      inv.orders.push({
+        value: parseDecimal(field(f, "WartoscZamowienia")),
+        lines: children(c, ns, "ZamowienieWiersz").map((z) => readKsefLine(z, ns, true)),
+      });
+      break;
+    }
+    default: return false;
+  }
+  return true;
+}
+
+/** The fields of a correcting invoice (the invoice corrected, the reason, the values before); false for others. */
+function _readFaCorrection(c: XmlElement, v: string | null, ns: string, inv: Invoice, correction: Correction): boolean {
+  switch (c.local) {
+    case "PrzyczynaKorekty": correction.reason = v; break;
+    case "TypKorekty": correction.type = codeOf(KSEF_CORRECTION_TYPES, v); break;
+    case "DaneFaKorygowanej": {
+      const f = fieldsOf(c, ns);
+      inv.references.preceding_invoices.push({
+        number: field(f, "NrFaKorygowanej"),
+        issue_date: parseDate(field(f, "DataWystFaKorygowanej")),
+        // NrKSeFN = 1 says the corrected invoice has no KSeF number: that stays null.
+        ksef_number: field(f, "NrKSeFFaKorygowanej"),
+        in_ksef: field(f, "NrKSeF") === "1" ? true : field(f, "NrKSeFN") === "1" ? false : null,
+      });
+      break;
+    }
+    case "OkresFaKorygowanej": correction.period = v; break;
+    case "NrFaKorygowany": correction.corrected_number = v; break;
+    case "Podmiot1K": correction.seller_before = readKsefParty(c, ns); break;
+    case "Podmiot2K": correction.buyers_before.push(readKsefParty(c, ns)); break;
+    case "P_15ZK": correction.amount_before = parseDecimal(v); break;
+    case "KursWalutyZK":
+      correction.exchange_rate_before = parseDecimal(v);
+      _addRate(inv, "before_correction", v);
+      break;
+    default: return false;
+  }
+  return true;
+}
+
+/** Adds the exchange rate `value` to PLN (from the invoice currency as read so far) when it is a number. */
+function _addRate(inv: Invoice, applies_to: ExchangeRate["applies_to"], value: string | null, line: string | null = null): void {
+  const r = parseDecimal(value);
+  if (r !== null) {
+    inv.exchange_rates.push({ applies_to, line_number: line, from_currency: inv.currency, to_currency: "PLN", rate: r, date: null });
+  }
 }
 
 function _delivery(inv: Invoice): NonNullable<Invoice["delivery"]> {

@@ -33,68 +33,9 @@ export function readUbl(root: XmlElement): Invoice {
   const taxTotals: XmlElement[] = [];
   for (const c of root.children) {
     if (c.ns === CBC) {
-      const v = textOf(c);
-      switch (c.local) {
-        case "CustomizationID": inv.profile = v; break;
-        case "ProfileID": inv.business_process = v; break;
-        case "ID": inv.number = v; break;
-        case "IssueDate": inv.issue_date = parseDate(v); break;
-        case "DueDate": payment.due_dates.push(_due(v)); paymentSeen = true; break;
-        case "InvoiceTypeCode":
-        case "CreditNoteTypeCode":
-          inv.kind = codeOf(UNTDID_1001, v);
-          break;
-        case "Note": if (v !== null) inv.notes.push(_note(v)); break;
-        case "TaxPointDate": inv.tax_point_date = parseDate(v); break;
-        case "DocumentCurrencyCode": inv.currency = v; break;
-        case "TaxCurrencyCode": inv.tax_currency = v; break;
-        case "AccountingCost": inv.references.accounting_reference = v; break;
-        case "BuyerReference": inv.references.buyer_reference = v; break;
-      }
-      continue;
-    }
-    if (c.ns !== CAC) continue;
-    switch (c.local) {
-      case "InvoicePeriod": _delivery(inv).period = readUblPeriod(c); break;
-      case "OrderReference":
-        inv.references.order = childText(c, CBC, "ID");
-        inv.references.sales_order = childText(c, CBC, "SalesOrderID");
-        break;
-      case "BillingReference": {
-        const ref = child(c, CAC, "InvoiceDocumentReference");
-        if (ref !== null) {
-          inv.references.preceding_invoices.push({
-            number: childText(ref, CBC, "ID"), issue_date: parseDate(childText(ref, CBC, "IssueDate")),
-            ksef_number: null, in_ksef: null,
-          });
-        }
-        break;
-      }
-      case "DespatchDocumentReference": inv.references.despatch_advice = childText(c, CBC, "ID"); break;
-      case "ReceiptDocumentReference": inv.references.receiving_advice = childText(c, CBC, "ID"); break;
-      case "OriginatorDocumentReference": inv.references.tender = childText(c, CBC, "ID"); break;
-      case "ContractDocumentReference": inv.references.contract = childText(c, CBC, "ID"); break;
-      case "ProjectReference": inv.references.project = childText(c, CBC, "ID"); break;
-      case "AdditionalDocumentReference": _additionalDocument(c, inv); break;
-      case "AccountingSupplierParty": inv.seller = readUblParty(child(c, CAC, "Party")); break;
-      case "AccountingCustomerParty": inv.buyer = readUblParty(child(c, CAC, "Party")); break;
-      case "PayeeParty": inv.payee = readUblParty(c); break;
-      case "TaxRepresentativeParty": inv.tax_representative = readUblParty(c); break;
-      case "Delivery": _readDelivery(c, inv); break;
-      case "PaymentMeans": _paymentMeans(c, payment); paymentSeen = true; break;
-      case "PaymentTerms": {
-        const note = childText(c, CBC, "Note");
-        if (note !== null) payment.terms = payment.terms === null ? note : `${payment.terms}\n${note}`;
-        paymentSeen = true;
-        break;
-      }
-      case "AllowanceCharge": inv.allowances_charges.push(readUblAllowanceCharge(c)); break;
-      case "TaxTotal": taxTotals.push(c); break;
-      case "LegalMonetaryTotal": _totals(c, inv); break;
-      case "InvoiceLine":
-      case "CreditNoteLine":
-        inv.lines.push(readUblLine(c));
-        break;
+      if (_readBasic(c, inv, payment)) paymentSeen = true;
+    } else if (c.ns === CAC) {
+      if (_readAggregate(c, inv, payment, taxTotals)) paymentSeen = true;
     }
   }
   // An Invoice root without a type code is still an invoice; a CreditNote root is a credit note.
@@ -107,6 +48,82 @@ export function readUbl(root: XmlElement): Invoice {
   }
   if (paymentSeen) inv.payment = payment;
   return inv;
+}
+
+/** A cbc: child of the root (BT-1…BT-10, BT-19, BT-22…BT-24); true when it belongs to the payment (BT-9). */
+function _readBasic(c: XmlElement, inv: Invoice, payment: Payment): boolean {
+  const v = textOf(c);
+  switch (c.local) {
+    case "CustomizationID": inv.profile = v; break;
+    case "ProfileID": inv.business_process = v; break;
+    case "ID": inv.number = v; break;
+    case "IssueDate": inv.issue_date = parseDate(v); break;
+    case "DueDate": payment.due_dates.push(_due(v)); return true;
+    case "InvoiceTypeCode":
+    case "CreditNoteTypeCode":
+      inv.kind = codeOf(UNTDID_1001, v);
+      break;
+    case "Note": if (v !== null) inv.notes.push(_note(v)); break;
+    case "TaxPointDate": inv.tax_point_date = parseDate(v); break;
+    case "DocumentCurrencyCode": inv.currency = v; break;
+    case "TaxCurrencyCode": inv.tax_currency = v; break;
+    case "AccountingCost": inv.references.accounting_reference = v; break;
+    case "BuyerReference": inv.references.buyer_reference = v; break;
+  }
+  return false;
+}
+
+/** A cac: child of the root; TaxTotal elements are collected for later. True when it belongs to the payment (BG-16…BG-19, BT-20). */
+function _readAggregate(c: XmlElement, inv: Invoice, payment: Payment, taxTotals: XmlElement[]): boolean {
+  switch (c.local) {
+    case "InvoicePeriod": _delivery(inv).period = readUblPeriod(c); break;
+    case "AccountingSupplierParty": inv.seller = readUblParty(child(c, CAC, "Party")); break;
+    case "AccountingCustomerParty": inv.buyer = readUblParty(child(c, CAC, "Party")); break;
+    case "PayeeParty": inv.payee = readUblParty(c); break;
+    case "TaxRepresentativeParty": inv.tax_representative = readUblParty(c); break;
+    case "Delivery": _readDelivery(c, inv); break;
+    case "PaymentMeans": _paymentMeans(c, payment); return true;
+    case "PaymentTerms": {
+      const note = childText(c, CBC, "Note");
+      if (note !== null) payment.terms = payment.terms === null ? note : `${payment.terms}\n${note}`;
+      return true;
+    }
+    case "AllowanceCharge": inv.allowances_charges.push(readUblAllowanceCharge(c)); break;
+    case "TaxTotal": taxTotals.push(c); break;
+    case "LegalMonetaryTotal": _totals(c, inv); break;
+    case "InvoiceLine":
+    case "CreditNoteLine":
+      inv.lines.push(readUblLine(c));
+      break;
+    default: _readReference(c, inv);
+  }
+  return false;
+}
+
+/** The document references of the root (BT-11…BT-18, BT-25/26, BG-24). */
+function _readReference(c: XmlElement, inv: Invoice): void {
+  switch (c.local) {
+    case "OrderReference":
+      inv.references.order = childText(c, CBC, "ID");
+      inv.references.sales_order = childText(c, CBC, "SalesOrderID");
+      break;
+    case "BillingReference": {
+      const ref = child(c, CAC, "InvoiceDocumentReference");
+      if (ref !== null) {
+        inv.references.preceding_invoices.push({
+          number: childText(ref, CBC, "ID"), issue_date: parseDate(childText(ref, CBC, "IssueDate")),
+          ksef_number: null, in_ksef: null,
+        });
+      }
+      break;
+    }
+    case "DespatchDocumentReference": inv.references.despatch_advice = childText(c, CBC, "ID"); break;
+    case "ReceiptDocumentReference": inv.references.receiving_advice = childText(c, CBC, "ID"); break;
+    case "OriginatorDocumentReference": inv.references.tender = childText(c, CBC, "ID"); break;
+    case "ContractDocumentReference": inv.references.contract = childText(c, CBC, "ID"); break;
+    case "ProjectReference": inv.references.project = childText(c, CBC, "ID"); break;
+    case "AdditionalDocumentReference": _additionalDocument(c, inv); break;
+  }
 }
 
 function _due(v: string | null): Payment["due_dates"][number] {
