@@ -8,6 +8,7 @@
  */
 
 import type { XmlElement } from "../xml/tree.ts";
+import { readTotals, readVatBreakdown, type TotalsNames, type VatBreakdownNames } from "./binding.ts";
 import { blankInvoice, blankPayment } from "./blank.ts";
 import { readCiiLine } from "./cii_line.ts";
 import { ciiDate, RAM, readCiiAddress, readCiiAllowanceCharge, readCiiParty, readCiiPeriod } from "./cii_party.ts";
@@ -23,6 +24,19 @@ export const CII_RSM_NS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvo
 /** UNTDID 1001 document codes of ram:AdditionalReferencedDocument/TypeCode with a business term. */
 const DOC_INVOICED_OBJECT = "130"; // BT-18
 const DOC_TENDER = "50"; // BT-17
+
+/** ram:SpecifiedTradeSettlementHeaderMonetarySummation's amounts (BT-106, BT-108, BT-107, BT-109, BT-114, BT-112, BT-113, BT-115). */
+const TOTALS_NAMES: TotalsNames = {
+  line_net: "LineTotalAmount", charges: "ChargeTotalAmount", allowances: "AllowanceTotalAmount", net: "TaxBasisTotalAmount",
+  rounding: "RoundingAmount", gross: "GrandTotalAmount", prepaid: "TotalPrepaidAmount", payable: "DuePayableAmount",
+};
+
+/** The header ram:ApplicableTradeTax's parts: amounts and category in the one element. */
+const VAT_BREAKDOWN_NAMES: VatBreakdownNames = {
+  ns: RAM, taxable: "BasisAmount", tax: "CalculatedAmount", lineBasis: "LineTotalBasisAmount",
+  allowanceChargeBasis: "AllowanceChargeBasisAmount", category: "CategoryCode", rate: "RateApplicablePercent",
+  exemption: "ExemptionReason", exemptionCode: "ExemptionReasonCode",
+};
 
 /** Reads a CrossIndustryInvoice root element. */
 export function readCii(root: XmlElement): Invoice {
@@ -249,32 +263,11 @@ function _terms(el: XmlElement, p: Payment): void {
 function _tax(el: XmlElement, inv: Invoice): void {
   inv.tax_point_date ??= ciiDate(child(el, RAM, "TaxPointDate"));
   inv.tax_point_date_code ??= childText(el, RAM, "DueDateTypeCode");
-  inv.vat_breakdown.push({
-    category: codeOf(UNCL_5305, childText(el, RAM, "CategoryCode")),
-    rate: childText(el, RAM, "RateApplicablePercent"),
-    taxable_amount: parseDecimal(childText(el, RAM, "BasisAmount")),
-    tax_amount: parseDecimal(childText(el, RAM, "CalculatedAmount")),
-    tax_amount_tax_currency: null,
-    exemption_reason: childText(el, RAM, "ExemptionReason"),
-    exemption_reason_code: childText(el, RAM, "ExemptionReasonCode"),
-    tax_scheme: childText(el, RAM, "TypeCode"),
-    line_total_basis_amount: parseDecimal(childText(el, RAM, "LineTotalBasisAmount")),
-    allowance_charge_basis_amount: parseDecimal(childText(el, RAM, "AllowanceChargeBasisAmount")),
-    ksef_field: null,
-  });
+  inv.vat_breakdown.push(readVatBreakdown(el, el, childText(el, RAM, "TypeCode"), VAT_BREAKDOWN_NAMES));
 }
 
 /** ram:SpecifiedTradeSettlementHeaderMonetarySummation (BG-22); TaxTotalAmount elements are sorted by the caller. */
 function _totals(el: XmlElement, inv: Invoice, taxTotals: XmlElement[]): void {
-  const t = inv.totals;
-  const amount = (local: string) => parseDecimal(childText(el, RAM, local));
-  t.line_net = amount("LineTotalAmount");
-  t.charges = amount("ChargeTotalAmount");
-  t.allowances = amount("AllowanceTotalAmount");
-  t.net = amount("TaxBasisTotalAmount");
-  t.rounding = amount("RoundingAmount");
-  t.gross = amount("GrandTotalAmount");
-  t.prepaid = amount("TotalPrepaidAmount");
-  t.payable = amount("DuePayableAmount");
+  readTotals(el, RAM, TOTALS_NAMES, inv.totals);
   for (const c of el.children) if (c.ns === RAM && c.local === "TaxTotalAmount") taxTotals.push(c);
 }

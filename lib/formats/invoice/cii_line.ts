@@ -6,6 +6,7 @@
  */
 
 import type { XmlElement } from "../xml/tree.ts";
+import { classificationOf } from "./binding.ts";
 import { blankLine } from "./blank.ts";
 import { RAM, readCiiAllowanceCharge, readCiiParty, readCiiPeriod } from "./cii_party.ts";
 import { codeOf, UNCL_5305 } from "./code_lists.ts";
@@ -59,11 +60,8 @@ function _product(el: XmlElement, l: InvoiceLine): void {
         l.attributes.push({ name: childText(c, RAM, "Description"), value: childText(c, RAM, "Value") });
         break;
       case "DesignatedProductClassification": {
-        const code = child(c, RAM, "ClassCode");
-        const value = textOf(code);
-        if (value !== null) {
-          l.classifications.push({ value, scheme: attr(code, "listID"), version: attr(code, "listVersionID") });
-        }
+        const classification = classificationOf(child(c, RAM, "ClassCode"));
+        if (classification !== null) l.classifications.push(classification);
         break;
       }
       case "OriginTradeCountry": l.origin_country = childText(c, RAM, "ID"); break;

@@ -8,8 +8,7 @@
 
 import type { XmlElement } from "../xml/tree.ts";
 import { blankAddress, blankParty } from "./blank.ts";
-import { codeOf, UNCL_5189, UNCL_5305 } from "./code_lists.ts";
-import { parseDecimal } from "./decimal.ts";
+import { type AllowanceChargeNames, readAllowanceCharge } from "./binding.ts";
 import type { Address, AllowanceCharge, Party, Period } from "./model.ts";
 import { attr, child, childText, identifierOf, parseDate, textOf } from "./query.ts";
 
@@ -18,6 +17,12 @@ export const RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusines
 
 /** UN/EDIFACT 2379 date format code CCYYMMDD, the one EN 16931 allows for dates. */
 const DATE_FORMAT_102 = "102";
+
+/** An allowance or charge's parts, all ram: (the tax category's under ram:CategoryTradeTax). */
+const ALLOWANCE_CHARGE_NAMES: AllowanceChargeNames = {
+  ns: RAM, amount: "ActualAmount", base: "BasisAmount", percent: "CalculationPercent",
+  reason: "Reason", reasonCode: "ReasonCode", category: "CategoryCode", rate: "RateApplicablePercent",
+};
 
 /**
  * A ram:…TradeParty. ID and GlobalID are BT-29 identifiers; SpecifiedTaxRegistration
@@ -119,19 +124,8 @@ export function readCiiPeriod(el: XmlElement): Period {
 
 /** ram:SpecifiedTradeAllowanceCharge or ram:AppliedTradeAllowanceCharge. */
 export function readCiiAllowanceCharge(el: XmlElement): AllowanceCharge {
-  const tax = child(el, RAM, "CategoryTradeTax");
   const charge = _indicator(child(el, RAM, "ChargeIndicator"));
-  return {
-    charge,
-    amount: parseDecimal(childText(el, RAM, "ActualAmount")),
-    base_amount: parseDecimal(childText(el, RAM, "BasisAmount")),
-    percentage: parseDecimal(childText(el, RAM, "CalculationPercent")),
-    vat_category: codeOf(UNCL_5305, childText(tax, RAM, "CategoryCode")),
-    vat_rate: parseDecimal(childText(tax, RAM, "RateApplicablePercent")),
-    reason: childText(el, RAM, "Reason"),
-    // Charges use UNCL7161, which is not mapped here: their code keeps text null.
-    reason_code: codeOf(charge ? {} : UNCL_5189, childText(el, RAM, "ReasonCode")),
-  };
+  return readAllowanceCharge(el, charge, child(el, RAM, "CategoryTradeTax"), ALLOWANCE_CHARGE_NAMES);
 }
 
 /** udt:Indicator "true"/"false" inside an indicator container. */

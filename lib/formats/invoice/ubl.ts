@@ -7,8 +7,9 @@
  */
 
 import type { XmlElement } from "../xml/tree.ts";
+import { readTotals, readVatBreakdown, type TotalsNames, type VatBreakdownNames } from "./binding.ts";
 import { blankInvoice, blankPayment } from "./blank.ts";
-import { codeOf, UNCL_4461, UNCL_5305, UNTDID_1001 } from "./code_lists.ts";
+import { codeOf, UNCL_4461, UNTDID_1001 } from "./code_lists.ts";
 import { parseDecimal } from "./decimal.ts";
 import { documentTypeFromCode } from "./document_type.ts";
 import type { Invoice, Payment } from "./model.ts";
@@ -23,6 +24,18 @@ export const UBL_CREDIT_NOTE_NS = "urn:oasis:names:specification:ubl:schema:xsd:
 
 /** UNTDID 1001 code 130 "Invoicing data sheet": an AdditionalDocumentReference that is BT-18. */
 const INVOICED_OBJECT_CODE = "130";
+
+/** cac:LegalMonetaryTotal's amounts (BT-106, BT-109, BT-112, BT-107, BT-108, BT-113, BT-114, BT-115). */
+const TOTALS_NAMES: TotalsNames = {
+  line_net: "LineExtensionAmount", net: "TaxExclusiveAmount", gross: "TaxInclusiveAmount", allowances: "AllowanceTotalAmount",
+  charges: "ChargeTotalAmount", prepaid: "PrepaidAmount", rounding: "PayableRoundingAmount", payable: "PayableAmount",
+};
+
+/** cac:TaxSubtotal's parts, all cbc: (the category's under cac:TaxCategory); UBL has no basis amounts. */
+const VAT_BREAKDOWN_NAMES: VatBreakdownNames = {
+  ns: CBC, taxable: "TaxableAmount", tax: "TaxAmount", lineBasis: null, allowanceChargeBasis: null,
+  category: "ID", rate: "Percent", exemption: "TaxExemptionReason", exemptionCode: "TaxExemptionReasonCode",
+};
 
 /** Reads an Invoice or CreditNote root element. */
 export function readUbl(root: XmlElement): Invoice {
@@ -90,7 +103,7 @@ function _readAggregate(c: XmlElement, inv: Invoice, payment: Payment, taxTotals
     }
     case "AllowanceCharge": inv.allowances_charges.push(readUblAllowanceCharge(c)); break;
     case "TaxTotal": taxTotals.push(c); break;
-    case "LegalMonetaryTotal": _totals(c, inv); break;
+    case "LegalMonetaryTotal": readTotals(c, CBC, TOTALS_NAMES, inv.totals); break;
     case "InvoiceLine":
     case "CreditNoteLine":
       inv.lines.push(readUblLine(c));
@@ -204,19 +217,6 @@ function _paymentMeans(el: XmlElement, p: Payment): void {
   }
 }
 
-/** cac:LegalMonetaryTotal (BG-22). */
-function _totals(el: XmlElement, inv: Invoice): void {
-  const t = inv.totals;
-  const amount = (local: string) => parseDecimal(childText(el, CBC, local));
-  t.line_net = amount("LineExtensionAmount");
-  t.net = amount("TaxExclusiveAmount");
-  t.gross = amount("TaxInclusiveAmount");
-  t.allowances = amount("AllowanceTotalAmount");
-  t.charges = amount("ChargeTotalAmount");
-  t.prepaid = amount("PrepaidAmount");
-  t.rounding = amount("PayableRoundingAmount");
-  t.payable = amount("PayableAmount");
-}
 
 /**
  * BT-110 is the TaxTotal/TaxAmount in the document currency, BT-111 the one in
@@ -249,18 +249,7 @@ function _readTaxTotals(taxTotals: readonly XmlElement[], inv: Invoice): void {
   for (const sub of chosen.children) {
     if (sub.ns !== CAC || sub.local !== "TaxSubtotal") continue;
     const category = child(sub, CAC, "TaxCategory");
-    inv.vat_breakdown.push({
-      category: codeOf(UNCL_5305, childText(category, CBC, "ID")),
-      rate: childText(category, CBC, "Percent"),
-      taxable_amount: parseDecimal(childText(sub, CBC, "TaxableAmount")),
-      tax_amount: parseDecimal(childText(sub, CBC, "TaxAmount")),
-      tax_amount_tax_currency: null,
-      exemption_reason: childText(category, CBC, "TaxExemptionReason"),
-      exemption_reason_code: childText(category, CBC, "TaxExemptionReasonCode"),
-      tax_scheme: childText(child(category, CAC, "TaxScheme"), CBC, "ID"),
-      line_total_basis_amount: null,
-      allowance_charge_basis_amount: null,
-      ksef_field: null,
-    });
+    const scheme = childText(child(category, CAC, "TaxScheme"), CBC, "ID");
+    inv.vat_breakdown.push(readVatBreakdown(sub, category, scheme, VAT_BREAKDOWN_NAMES));
   }
 }

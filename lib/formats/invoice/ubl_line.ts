@@ -7,11 +7,18 @@
 
 import type { XmlElement } from "../xml/tree.ts";
 import { blankLine } from "./blank.ts";
-import { codeOf, UNCL_5189, UNCL_5305 } from "./code_lists.ts";
+import { type AllowanceChargeNames, classificationOf, readAllowanceCharge } from "./binding.ts";
+import { codeOf, UNCL_5305 } from "./code_lists.ts";
 import { parseDecimal } from "./decimal.ts";
 import type { AllowanceCharge, InvoiceLine, Period } from "./model.ts";
 import { attr, child, childText, identifierOf, parseDate, textOf } from "./query.ts";
 import { CAC, CBC } from "./ubl_party.ts";
+
+/** cac:AllowanceCharge's parts, all cbc: (the tax category's under cac:TaxCategory). */
+const ALLOWANCE_CHARGE_NAMES: AllowanceChargeNames = {
+  ns: CBC, amount: "Amount", base: "BaseAmount", percent: "MultiplierFactorNumeric",
+  reason: "AllowanceChargeReason", reasonCode: "AllowanceChargeReasonCode", category: "ID", rate: "Percent",
+};
 
 /** cac:InvoiceLine or cac:CreditNoteLine. */
 export function readUblLine(el: XmlElement): InvoiceLine {
@@ -61,11 +68,8 @@ function _item(el: XmlElement, l: InvoiceLine): void {
       case "StandardItemIdentification": l.standard_item_id = identifierOf(child(c, CBC, "ID")); break;
       case "OriginCountry": l.origin_country = childText(c, CBC, "IdentificationCode"); break;
       case "CommodityClassification": {
-        const code = child(c, CBC, "ItemClassificationCode");
-        const value = textOf(code);
-        if (value !== null) {
-          l.classifications.push({ value, scheme: attr(code, "listID"), version: attr(code, "listVersionID") });
-        }
+        const classification = classificationOf(child(c, CBC, "ItemClassificationCode"));
+        if (classification !== null) l.classifications.push(classification);
         break;
       }
       case "ClassifiedTaxCategory":
@@ -103,17 +107,6 @@ export function readUblPeriod(el: XmlElement): Period {
 
 /** cac:AllowanceCharge (BG-20, BG-21, BG-27, BG-28). */
 export function readUblAllowanceCharge(el: XmlElement): AllowanceCharge {
-  const tax = child(el, CAC, "TaxCategory");
   const charge = childText(el, CBC, "ChargeIndicator") === "true";
-  return {
-    charge,
-    amount: parseDecimal(childText(el, CBC, "Amount")),
-    base_amount: parseDecimal(childText(el, CBC, "BaseAmount")),
-    percentage: parseDecimal(childText(el, CBC, "MultiplierFactorNumeric")),
-    vat_category: codeOf(UNCL_5305, childText(tax, CBC, "ID")),
-    vat_rate: parseDecimal(childText(tax, CBC, "Percent")),
-    reason: childText(el, CBC, "AllowanceChargeReason"),
-    // Charges use UNCL7161, which is not mapped here: their code keeps text null.
-    reason_code: codeOf(charge ? {} : UNCL_5189, childText(el, CBC, "AllowanceChargeReasonCode")),
-  };
+  return readAllowanceCharge(el, charge, child(el, CAC, "TaxCategory"), ALLOWANCE_CHARGE_NAMES);
 }
