@@ -27,7 +27,7 @@ export interface SyncRunnerOptions {
   /** False in a process that only records run requests while another process executes them (WORKERS > 1). */
   execute?: boolean;
   /** Reads invoice XML (lib/api/invoice_reader.ts: large files off the event loop); default inline. */
-  readInvoice?: (xml: Uint8Array) => Promise<Invoice> | Invoice;
+  readInvoice?: (xml: Uint8Array, options?: { wait?: boolean }) => Promise<Invoice> | Invoice;
   /** This node's name in leases (several nodes may execute runs of one store; each run has one executor). */
   nodeId: string;
 }
@@ -73,7 +73,19 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
         const fresh = await tenant.getRun(run.id); // it may have finished meanwhile
         // A renewal that fails (storage down) keeps going: the lease still runs, and the next renewal retries.
         const renew = () => tenant.claimLease(lease, o.nodeId, RUN_LEASE_MS).catch((e: unknown) => (reportFailure(o, "lease_renewal", e, { tenant: tenant.tenant, run: run.id }), true));
-        if (fresh && (fresh.status === "queued" || fresh.status === "running")) await executeRun(o, abort.signal, tenant, sourceOf(tenant.tenant, fresh.source), fresh, renew);
+        if (fresh && (fresh.status === "queued" || fresh.status === "running")) {
+          let source: DocumentSource;
+          try {
+            source = sourceOf(tenant.tenant, fresh.source);
+          } catch {
+            // The source was removed or renamed while its run waited: the run ends, never stays queued (API.md §4.4).
+            Object.assign(fresh, { status: "failed", finished_at: iso(), waiting_until: null });
+            fresh.error = { code: "SOURCE_NOT_CONFIGURED", message: `The source ${JSON.stringify(fresh.source)} is no longer configured for this tenant` };
+            await tenant.saveRun(fresh);
+            return;
+          }
+          await executeRun(o, abort.signal, tenant, source, fresh, renew);
+        }
       } finally {
         await tenant.releaseLease(lease, o.nodeId);
       }

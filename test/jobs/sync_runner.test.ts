@@ -44,3 +44,20 @@ test("a run whose process dies mid-run is resumed with counts that add up: nothi
   assert.equal(created + updated + unchanged + failed, TOTAL, JSON.stringify(done.counts));
   assert.equal(left.size, 0);
 });
+
+test("a queued run whose source was removed meanwhile fails with SOURCE_NOT_CONFIGURED instead of staying queued", async () => {
+  const storage = new MemoryStorage();
+  const tenant = storage.tenant("acme");
+  const erp: DocumentSource = { name: "erp", async *pull() {} };
+  // Recorded by a process that does not execute runs (a WORKERS > 1 HTTP worker), then sources.json changed.
+  const recorder = createSyncRunner({ storage, sources: () => [erp], now: Date.now, logger: silentLogger, nodeId: "w1", execute: false });
+  const { run } = await recorder.request(tenant, "erp");
+  const executor = createSyncRunner({ storage, sources: () => [], now: Date.now, logger: silentLogger, nodeId: "p1" });
+  await executor.resume();
+  await executor.idle();
+  const done = (await tenant.getRun(run.id))!;
+  assert.equal(done.status, "failed");
+  assert.equal(done.error?.code, "SOURCE_NOT_CONFIGURED");
+  assert.ok(done.finished_at);
+  assert.deepEqual(await tenant.activeRuns(), []);
+});
