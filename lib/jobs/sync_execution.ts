@@ -5,6 +5,7 @@
  * nor hold the run's lease: that is the runner's (sync_runner.ts).
  * @module
  */
+import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 import { ApiError } from "../http/errors.ts";
 import { toApiError } from "../api/errors.ts";
 import { fieldsFromInvoice, fieldsFromMetadata } from "../contracts/record_json.ts";
@@ -82,7 +83,11 @@ export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tena
     await flush().catch(() => {}); // what was imported before the source failed is kept and acknowledged
     if (stop.aborted) return;
     run.status = "failed";
-    run.error = e instanceof SourceError ? { code: e.code, message: e.message } : { code: "UPSTREAM_ERROR", message: "The document source failed" };
+    run.error = e instanceof SourceError
+      ? { code: e.code, message: e.message }
+      : storageUnavailableCode(e) !== null // a local fault (disk full, database gone) is not the source's
+      ? { code: "SERVICE_UNAVAILABLE", message: "Storage was unavailable: the run stopped and can be requested again" }
+      : { code: "UPSTREAM_ERROR", message: "The document source failed" };
     o.logger.warn("sync run failed", { tenant: tenant.tenant, run: run.id, ...errorFields(e) });
   } finally {
     clearInterval(keepAlive);

@@ -61,3 +61,23 @@ test("a queued run whose source was removed meanwhile fails with SOURCE_NOT_CONF
   assert.ok(done.finished_at);
   assert.deepEqual(await tenant.activeRuns(), []);
 });
+
+test("a run stopped by storage that cannot be written fails as SERVICE_UNAVAILABLE, not as the source's fault", async () => {
+  const storage = new MemoryStorage();
+  const tenant = storage.tenant("acme");
+  tenant.upsertDocument = async () => {
+    throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+  };
+  const source: DocumentSource = {
+    name: "inbox",
+    async *pull() {
+      yield { external_id: "A", xml: null, metadata: { number: "A" }, ack: async () => {}, reject: async () => {} };
+    },
+  };
+  const runner = createSyncRunner({ storage, sources: () => [source], now: Date.now, logger: silentLogger, nodeId: "n1" });
+  const { run } = await runner.request(tenant, null);
+  await runner.idle();
+  const done = (await tenant.getRun(run.id))!;
+  assert.equal(done.status, "failed");
+  assert.equal(done.error?.code, "SERVICE_UNAVAILABLE");
+});
