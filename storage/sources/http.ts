@@ -165,6 +165,7 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
           if (signal.aborted) return;
           const id = doc.id as string;
           const item: SourceItem = { external_id: id, xml: null, metadata: doc, ack: async () => {}, reject: async () => {} };
+          if (typeof doc.ksef_number === "string" && doc.ksef_number !== "") item.ksef_number = doc.ksef_number; // what upstream knows
           if (doc.xml_available === true) {
             try {
               item.xml = await get(`/api/v1/documents/${encodeURIComponent(id)}/xml`, options.maxXmlBytes ?? MAX_XML_BYTES, signal); // null: not available after all
