@@ -18,13 +18,12 @@ import { serveUsage, tokenUsage } from "./lib/cli/usage.ts";
 import { loadConfig, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
 import { guardNodeServer, type NodeServerLike as GuardedServer } from "./lib/http/node_server.ts";
-import { newId } from "./lib/contracts/ids.ts";
+import { isValidTenantId, newId } from "./lib/contracts/ids.ts";
 import type { Storage } from "./lib/contracts/storage.ts";
 import { boundedLogWriter, createJsonLogger, type Logger } from "./lib/observe/log.ts";
 import { Metrics } from "./lib/observe/metrics.ts";
 import { parseRateLimit, perWorkerRateLimit } from "./lib/pipeline/rate_limit.ts";
 import { parseDuration, parseRetrySchedule } from "./lib/jobs/webhooks/retry_schedule.ts";
-import { isValidTenantId } from "./lib/contracts/ids.ts";
 import { seedDemoInbox } from "./storage/demo/seed.ts";
 import { FileStorage } from "./storage/file/store.ts";
 import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
@@ -88,33 +87,40 @@ async function tokenCommand(c: Extract<Command, { kind: "token" }>, config: Conf
 }
 
 /**
- * The configured sources of a tenant from `<data>/sources.json`:
+ * The configured sources from `<data>/sources.json`, by tenant:
  * `{"acme": [{"name", "type": "http", "url", "token"}, {"name", "type": "ksef", "environment", "nip", "token", "subjects"}]}`.
- * Read on every call (edits apply to the next sync); `checkSourcesFile` runs the same checks at startup.
+ * Every entry is checked (RangeError naming the entry at fault); names are checked like tenant ids, since they
+ * name files (issue 15 #3).
  */
-function configuredSources(dataDir: string, tenant: string): DocumentSource[] {
-  const all = _readSources(dataDir);
-  return (all[tenant] ?? []).flatMap((s, i): DocumentSource[] => {
+function _sourcesFile(dataDir: string): Record<string, DocumentSource[]> {
+  const all = readSourcesFile(dataDir) as Record<string, Record<string, unknown>[]>;
+  return Object.fromEntries(Object.entries(all).map(([tenant, entries]) => {
     const positions = join(dataDir, "tenants", tenant, "sources");
-    if (s.type === "http") {
-      return [httpSource({ name: String(s.name), url: String(s.url), token: String(s.token), positionFile: join(positions, `${String(s.name)}.cursor`) })];
-    }
-    if (s.type === "ksef") {
+    return [tenant, entries.flatMap((s, i): DocumentSource[] => {
+      if (s.type === "http") {
+        return [httpSource({ name: String(s.name), url: String(s.url), token: String(s.token), positionFile: join(positions, `${String(s.name)}.cursor`) })];
+      }
+      if (s.type !== "ksef") return [];
       const c = parseKsefSourceConfig(s, `${tenant}[${i}]`);
       return [ksefSource({ ...c, stateFile: join(positions, `${c.name}.ksef.json`) })];
+    })];
+  }));
+}
+
+/**
+ * A tenant's configured sources, read again on every call so that edits apply to the next sync. A bad file stops
+ * the server at startup; one edited into a bad state later is logged, and the last good configuration stays.
+ */
+function configuredSources(dataDir: string, logger: Logger): (tenant: string) => DocumentSource[] {
+  let good = _sourcesFile(dataDir);
+  return (tenant) => {
+    try {
+      good = _sourcesFile(dataDir);
+    } catch (e) {
+      logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
     }
-    return [];
-  });
-}
-
-// Tenant ids and source names are checked like tenant ids (they name folders and files), names are unique (issue 15 #3).
-function _readSources(dataDir: string): Record<string, Record<string, unknown>[]> {
-  return readSourcesFile(dataDir) as Record<string, Record<string, unknown>[]>;
-}
-
-/** Checks every source in `<data>/sources.json` at startup; throws RangeError with the field at fault. */
-function checkSourcesFile(dataDir: string): void {
-  for (const tenant of Object.keys(_readSources(dataDir))) configuredSources(dataDir, tenant);
+    return good[tenant] ?? [];
+  };
 }
 
 /**
@@ -139,14 +145,14 @@ async function openStorage(config: Config): Promise<Storage> {
  */
 async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage }> {
   const dataDir = resolve(config.dataDir);
-  checkSourcesFile(dataDir);
+  const sources = configuredSources(dataDir, logger);
   const storage = await openStorage(config);
   const app = await createApp({
     // Large invoices are read on a worker thread, off the event loop (issue 15 #15); Deno reads them inline.
     ...("Deno" in globalThis ? {} : { readInvoiceOffThread: createInvoiceWorkers(INVOICE_THREADS).read }),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts: readPdfFontFiles(),
-    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...configuredSources(dataDir, tenant)],
+    sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...sources(tenant)],
     executeSyncs: role !== "worker",
     webhooks: {
       ...(role !== "worker" ? { transport: createHttpTransport(config.webhookAllowPrivate) } : {}),

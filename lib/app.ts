@@ -119,56 +119,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
   const openapi = JSON.stringify(openapiDoc);
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
-  const router = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
-  const authenticate = createAuthenticator(options.storage.tokens, now);
-  const limits = createRequestLimits({
-    token: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit,
-    anonymous: options.anonymousLimit === undefined ? DEFAULT_ANONYMOUS_LIMIT : options.anonymousLimit,
-    now,
-  });
   let draining = false;
+  const isDraining = () => draining;
+  const handleApi = _apiHandler(options, services, routes, openapiDoc as unknown as Record<string, unknown>, isDraining);
+  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc) });
   const outages = new OutageLog(now);
-  const accepted = acceptedParameters(openapiDoc as unknown as Record<string, unknown>);
-  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: () => draining, docs: createDocsPage(openapiDoc) });
-
-  /** An `/api/v1/*` request, from routing to the handler's answer. */
-  async function handleApi(req: ApiRequest, facts: RequestFacts, badCorrelation: boolean): Promise<ApiResponse> {
-    const m = router.match(req.method, req.path);
-    if (m.kind === "found") facts.route = m.pattern;
-    const isPublic = m.kind === "found" && m.data.scope === null;
-    const token = isPublic ? null : await authenticate(req);
-    if (token) {
-      facts.tenant = token.tenant;
-      facts.keyId = token.key_id;
-    }
-    facts.headers = limits(req.remoteAddress, token, isPublic);
-    if (badCorrelation) {
-      throw new ApiError("BAD_REQUEST", "X-Correlation-Id must be 1 to 128 visible ASCII characters", { field: "X-Correlation-Id", issue: "invalid" });
-    }
-    if (draining) throw new ApiError("SERVICE_UNAVAILABLE", "The server is shutting down", {}, { "retry-after": "1" });
-    if (m.kind === "not_found") throw notFound("No such endpoint");
-    if (m.kind === "method_not_allowed") {
-      throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: m.allow }, { allow: m.allow.join(", ") });
-    }
-    const route = m.data;
-    const takes = accepted.get(operationKey(req.method, m.pattern));
-    if (route.scope === null) {
-      if (takes) checkQuery(req.query, takes);
-      return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });
-    }
-    const granted = requireScope(token, route.scope, req);
-    if (takes) checkQuery(req.query, takes); // strict parameters (API.md §1), after who may ask has been settled
-    // Errors up to here and in reading the body are not kept for the key (API.md §7: before execution).
-    const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
-    const body = await readRequestBody(req, route.body, services.limits);
-    if (takes && body.kind === "json") checkBody(body.value, takes);
-    const ctx: Context = {
-      req, params: m.params, requestId: facts.requestId, app: services,
-      tenant: options.storage.tenant(granted.tenant), token: granted, body, idempotency: null,
-    };
-    if (key === null) return route.handle(ctx);
-    return runIdempotent(ctx, key, now, (err) => envelopeResponse(err, facts.requestId), route.handle);
-  }
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {
     const facts: RequestFacts = { requestId: newId("req", now()), correlationId: null, route: null, tenant: null, keyId: null, headers: null, started: performance.now() };
@@ -198,6 +153,61 @@ export async function createApp(options: AppOptions): Promise<App> {
       await sync.stop();
       await webhooks?.stop();
     },
+  };
+}
+
+/**
+ * An `/api/v1/*` request, from routing to the handler's answer: route, authenticate, limits, the correlation id's
+ * verdict, draining, 404/405, strict parameters, scope, idempotency key, body, then the handler (once per key).
+ */
+function _apiHandler(
+  options: AppOptions, services: AppServices, routes: readonly ApiRoute[], openapi: Record<string, unknown>, draining: () => boolean,
+): (req: ApiRequest, facts: RequestFacts, badCorrelation: boolean) => Promise<ApiResponse> {
+  const { now } = services;
+  const router = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
+  const authenticate = createAuthenticator(options.storage.tokens, now);
+  const limits = createRequestLimits({
+    token: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit,
+    anonymous: options.anonymousLimit === undefined ? DEFAULT_ANONYMOUS_LIMIT : options.anonymousLimit,
+    now,
+  });
+  const accepted = acceptedParameters(openapi);
+  return async (req, facts, badCorrelation) => {
+    const m = router.match(req.method, req.path);
+    if (m.kind === "found") facts.route = m.pattern;
+    const isPublic = m.kind === "found" && m.data.scope === null;
+    const token = isPublic ? null : await authenticate(req);
+    if (token) {
+      facts.tenant = token.tenant;
+      facts.keyId = token.key_id;
+    }
+    facts.headers = limits(req.remoteAddress, token, isPublic);
+    if (badCorrelation) {
+      throw new ApiError("BAD_REQUEST", "X-Correlation-Id must be 1 to 128 visible ASCII characters", { field: "X-Correlation-Id", issue: "invalid" });
+    }
+    if (draining()) throw new ApiError("SERVICE_UNAVAILABLE", "The server is shutting down", {}, { "retry-after": "1" });
+    if (m.kind === "not_found") throw notFound("No such endpoint");
+    if (m.kind === "method_not_allowed") {
+      throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: m.allow }, { allow: m.allow.join(", ") });
+    }
+    const route = m.data;
+    const takes = accepted.get(operationKey(req.method, m.pattern));
+    if (route.scope === null) {
+      if (takes) checkQuery(req.query, takes);
+      return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });
+    }
+    const granted = requireScope(token, route.scope, req);
+    if (takes) checkQuery(req.query, takes); // strict parameters (API.md §1), after who may ask has been settled
+    // Errors up to here and in reading the body are not kept for the key (API.md §7: before execution).
+    const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
+    const body = await readRequestBody(req, route.body, services.limits);
+    if (takes && body.kind === "json") checkBody(body.value, takes);
+    const ctx: Context = {
+      req, params: m.params, requestId: facts.requestId, app: services,
+      tenant: options.storage.tenant(granted.tenant), token: granted, body, idempotency: null,
+    };
+    if (key === null) return route.handle(ctx);
+    return runIdempotent(ctx, key, now, (err) => envelopeResponse(err, facts.requestId), route.handle);
   };
 }
 

@@ -17,8 +17,11 @@ export const MAX_LARGE_READS = 1;
 /** Large reads that may wait for a slot; beyond, 503: sixteen 10 MiB uploads are already 160 MiB held. */
 export const MAX_WAITING_READS = 16;
 
-/** Reads invoices from XML bytes. */
-export type InvoiceReader = (xml: Uint8Array) => Promise<Invoice>;
+/**
+ * Reads invoices from XML bytes. A request is refused with 503 when too many large reads wait; background work
+ * (a sync) passes `{ wait: true }` and queues instead, since a refusal there would fail a good document.
+ */
+export type InvoiceReader = (xml: Uint8Array, options?: { wait?: boolean }) => Promise<Invoice>;
 
 /** Options of createInvoiceReader. */
 export interface InvoiceReaderOptions {
@@ -37,9 +40,9 @@ export function createInvoiceReader(o: InvoiceReaderOptions = {}): InvoiceReader
   let running = 0;
   const waiting: (() => void)[] = [];
 
-  async function slot(): Promise<void> {
+  async function slot(wait: boolean): Promise<void> {
     if (running < maxLarge) return void running++;
-    if (waiting.length >= maxWaiting) {
+    if (waiting.length >= maxWaiting && !wait) {
       throw new ApiError("SERVICE_UNAVAILABLE", "Too many large invoices are being read: retry shortly", {}, { "retry-after": "1" });
     }
     await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over by release()
@@ -51,9 +54,9 @@ export function createInvoiceReader(o: InvoiceReaderOptions = {}): InvoiceReader
     else running--;
   }
 
-  return async (xml) => {
+  return async (xml, options) => {
     if (xml.byteLength < large) return readInvoiceXml(xml);
-    await slot();
+    await slot(options?.wait === true);
     try {
       if (o.offThread) return await o.offThread(xml);
       await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held

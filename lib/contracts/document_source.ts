@@ -50,3 +50,17 @@ export class SourceError extends Error {
     this.code = code;
   }
 }
+
+/** Resolves after `ms`, or at once when `signal` aborts (then or already): how sources wait between retries. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

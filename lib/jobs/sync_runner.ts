@@ -6,21 +6,16 @@
  * Runs left queued or running by a dead process are resumed at startup.
  * @module
  */
-import { ApiError, validationError } from "../http/errors.ts";
-import { toApiError } from "../api/errors.ts";
-import { fieldsFromInvoice, fieldsFromMetadata } from "../contracts/record_json.ts";
-import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import { validationError } from "../http/errors.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import type { IdempotencyTag, Storage, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
-import { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "../contracts/document_source.ts";
+import type { DocumentSource, SourceFactory } from "../contracts/document_source.ts";
 import type { Logger } from "../observe/log.ts";
-import { errorFields, reportFailure, repeatEvery } from "./background.ts";
+import { reportFailure, repeatEvery } from "./background.ts";
 import type { Metrics } from "../observe/metrics.ts";
+import { executeRun, RUN_LEASE_MS } from "./sync_execution.ts";
 
-const MAX_ERRORS = 100; // API.md §4.4: at most 100 kept
-const SAVE_EVERY = 50; // progress is saved (and the items acknowledged) every this many items, and at the end
-/** A run's lease: renewed while it runs; when its node dies, another node resumes the run after this long. */
-export const RUN_LEASE_MS = 30_000;
+export { RUN_LEASE_MS } from "./sync_execution.ts";
 
 /** Options of the sync runner. */
 export interface SyncRunnerOptions {
@@ -32,7 +27,7 @@ export interface SyncRunnerOptions {
   /** False in a process that only records run requests while another process executes them (WORKERS > 1). */
   execute?: boolean;
   /** Reads invoice XML (lib/api/invoice_reader.ts: large files off the event loop); default inline. */
-  readInvoice?: (xml: Uint8Array) => Promise<Invoice> | Invoice;
+  readInvoice?: (xml: Uint8Array, options?: { wait?: boolean }) => Promise<Invoice> | Invoice;
   /** This node's name in leases (several nodes may execute runs of one store; each run has one executor). */
   nodeId: string;
 }
@@ -78,7 +73,19 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
         const fresh = await tenant.getRun(run.id); // it may have finished meanwhile
         // A renewal that fails (storage down) keeps going: the lease still runs, and the next renewal retries.
         const renew = () => tenant.claimLease(lease, o.nodeId, RUN_LEASE_MS).catch((e: unknown) => (reportFailure(o, "lease_renewal", e, { tenant: tenant.tenant, run: run.id }), true));
-        if (fresh && (fresh.status === "queued" || fresh.status === "running")) await execute(tenant, fresh, renew);
+        if (fresh && (fresh.status === "queued" || fresh.status === "running")) {
+          let source: DocumentSource;
+          try {
+            source = sourceOf(tenant.tenant, fresh.source);
+          } catch {
+            // The source was removed or renamed while its run waited: the run ends, never stays queued (API.md §4.4).
+            Object.assign(fresh, { status: "failed", finished_at: iso(), waiting_until: null });
+            fresh.error = { code: "SOURCE_NOT_CONFIGURED", message: `The source ${JSON.stringify(fresh.source)} is no longer configured for this tenant` };
+            await tenant.saveRun(fresh);
+            return;
+          }
+          await executeRun(o, abort.signal, tenant, source, fresh, renew);
+        }
       } finally {
         await tenant.releaseLease(lease, o.nodeId);
       }
@@ -86,101 +93,6 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
       .catch((e: unknown) => reportFailure(o, "sync_run", e, { tenant: tenant.tenant, run: run.id }))
       .finally(() => running.delete(key));
     running.set(key, p);
-  }
-
-  async function execute(tenant: TenantStore, run: SyncRunRecord, renew: () => Promise<boolean>): Promise<void> {
-    const source = sourceOf(tenant.tenant, run.source);
-    run.status = "running";
-    run.started_at ??= iso();
-    await tenant.saveRun(run);
-    // Items are acknowledged to the source only after the counts that include them are saved: after a crash the
-    // unacknowledged ones come again, so a resumed run's counts add up (issue 15 #21).
-    const pending: (() => Promise<void>)[] = [];
-    const flush = async (): Promise<void> => {
-      await tenant.saveRun(run);
-      for (const settle of pending.splice(0)) await settle();
-    };
-    let renewedAt = o.now();
-    // A source may wait long between two items (KSeF's hourly limits, Retry-After): a timer keeps the lease alive
-    // meanwhile; if it is lost all the same, the source is stopped and the node that took the lease resumes the run.
-    let lost = false;
-    const leaseLost = new AbortController();
-    const keepAlive = setInterval(() => {
-      renew().then((ok) => {
-        if (ok) return;
-        lost = true;
-        leaseLost.abort();
-      }, () => {}); // a failed renewal is retried by the next tick
-    }, RUN_LEASE_MS / 3);
-    (keepAlive as { unref?: () => void }).unref?.();
-    try {
-      const context = {
-        waiting: async (until: number | null): Promise<void> => {
-          run.waiting_until = until === null ? null : new Date(until).toISOString();
-          await tenant.saveRun(run);
-        },
-      };
-      for await (const item of source.pull(AbortSignal.any([abort.signal, leaseLost.signal]), context)) {
-        pending.push(await importItem(tenant, source, run, item));
-        if (pending.length >= SAVE_EVERY) await flush();
-        if (o.now() - renewedAt > RUN_LEASE_MS / 3) {
-          if (!(await renew())) return; // the lease went to another node: it resumes the run
-          renewedAt = o.now();
-        }
-        if (lost) return;
-        if (abort.signal.aborted) return void (await flush()); // resumed at next start
-      }
-      if (lost) return;
-      await flush();
-      if (abort.signal.aborted) return;
-      run.status = "succeeded";
-    } catch (e) {
-      if (lost) return;
-      await flush().catch(() => {}); // what was imported before the source failed is kept and acknowledged
-      if (abort.signal.aborted) return;
-      run.status = "failed";
-      run.error = e instanceof SourceError ? { code: e.code, message: e.message } : { code: "UPSTREAM_ERROR", message: "The document source failed" };
-      o.logger.warn("sync run failed", { tenant: tenant.tenant, run: run.id, ...errorFields(e) });
-    } finally {
-      clearInterval(keepAlive);
-    }
-    run.finished_at = iso();
-    run.waiting_until = null;
-    await tenant.saveRun(run);
-    o.metrics?.inc("sync_runs_total", "Finished sync runs by outcome.", { outcome: run.status });
-  }
-
-  /** Imports one item and counts it; returns its acknowledgement (ack or reject), which the caller defers. */
-  async function importItem(tenant: TenantStore, source: DocumentSource, run: SyncRunRecord, item: SourceItem): Promise<() => Promise<void>> {
-    run.counts.fetched++;
-    const fail = (code: string, message: string): (() => Promise<void>) => {
-      run.counts.failed++;
-      if (run.errors.length < MAX_ERRORS) run.errors.push({ external_id: item.external_id, code, message });
-      return () => item.reject();
-    };
-    if (item.error) return fail(item.error.code, item.error.message);
-    let input;
-    try {
-      if (item.xml) {
-        const invoice = await (o.readInvoice ?? readInvoiceXml)(item.xml);
-        input = { fields: fieldsFromInvoice(invoice), xml: await tenant.putBlob(item.xml), received_at: null as string | null };
-      } else {
-        const meta = fieldsFromMetadata(item.metadata ?? {});
-        input = { fields: meta.fields, xml: null, received_at: meta.received_at };
-      }
-    } catch (caught) {
-      const e = toApiError(caught);
-      if (!(e instanceof ApiError)) throw caught;
-      // The issue adds to the message only when it is prose (not a code like `invalid_date`) that the message
-      // does not already say (issue 15 #8).
-      const said = e.details.issue;
-      const issue = typeof said === "string" && said.includes(" ") && !e.message.includes(said) ? `: ${said}` : "";
-      return fail(e.code, `${e.message}${issue}`);
-    }
-    const ksef = item.ksef_number ? { ksef_number: item.ksef_number } : {};
-    const { outcome } = await tenant.upsertDocument({ source: source.name, external_id: item.external_id, ...input, ...ksef }, iso());
-    run.counts[outcome]++;
-    return () => item.ack();
   }
 
   return {

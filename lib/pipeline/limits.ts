@@ -46,8 +46,13 @@ export function createRequestLimits(options: RequestLimitsOptions): RequestLimit
   };
 }
 
-// IPv6 clients are limited per /64: one host usually owns the whole prefix.
+// IPv6 clients are limited per /64: one host usually owns the whole prefix. `::` is expanded first, or
+// "2001:db8::5" and "2001:db8::6" would be two prefixes.
 function _clientKey(address: string): string {
   if (!address.includes(":") || address.startsWith("::ffff:")) return address.replace(/^::ffff:/, "");
-  return address.split(":").slice(0, 4).join(":");
+  const [head = "", tail] = address.split("::");
+  const left = head === "" ? [] : head.split(":");
+  const right = tail === undefined || tail === "" ? [] : tail.split(":");
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, "")).join(":");
 }

@@ -6,7 +6,7 @@
  */
 import { businessKey } from "../../lib/contracts/record_json.ts";
 import type { ChangePage, DocumentRecord, IdempotencyRecord, IdempotencyTag, SubmissionRecord, SyncRunRecord, WebhookRecord } from "../../lib/contracts/storage.ts";
-import { hash32 } from "./crc32.ts";
+import { hash32 } from "./hash32.ts";
 import { dayNumber, FORMAT_CODES, NULL_DAY, TYPE_CODES } from "../../lib/contracts/document_filter.ts";
 import type { RecordLog, SlotColumns } from "./record_log.ts";
 

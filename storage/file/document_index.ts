@@ -11,7 +11,7 @@
 import { FORMAT_CODES, NULL_DAY, TYPE_CODES, dayNumber } from "../../lib/contracts/document_filter.ts";
 import type { DocumentFilter, DocumentRecord, DocumentSort } from "../../lib/contracts/storage.ts";
 import { DOC_CODE, DOC_HASH, parseRecord } from "./columns.ts";
-import { hash32 } from "./crc32.ts";
+import { hash32 } from "./hash32.ts";
 import { CODE_SPACE, DEAD, DocumentOrder, type Segment } from "./document_order.ts";
 import { GroupIds } from "./group_ids.ts";
 import { mergeChanged, sortAll, sortsBefore, type OrderKey } from "./order_build.ts";

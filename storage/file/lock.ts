@@ -5,7 +5,7 @@
  * short synchronous writes; waiters sleep 1 ms at a time (Atomics.wait).
  * @module
  */
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { isProcessAlive } from "../atomic.ts";
 
 const WAIT_LIMIT_MS = 10_000; // a write holds the lock for an fsync or two: this is a stuck holder
@@ -15,21 +15,9 @@ const _sleeper = new Int32Array(new SharedArrayBuffer(4));
 /** Runs `fn` holding the lock file at `path`. */
 export function withFileLock<T>(path: string, fn: () => T): T {
   const started = Date.now();
-  for (;;) {
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
-    let holder = 0;
-    try {
-      holder = Number(readFileSync(path, "utf8"));
-    } catch {
-      continue; // released meanwhile
-    }
+  while (!_create(path)) {
+    const holder = _holder(path);
+    if (holder === null) continue; // released meanwhile
     if (holder > 0 && !isProcessAlive(holder)) {
       try {
         renameSync(path, `${path}.broken-${process.pid}`);
@@ -52,21 +40,42 @@ export function withFileLock<T>(path: string, fn: () => T): T {
 /** Creates a marker file naming this process; false when a live process holds it already. */
 export function claimMarker(path: string): boolean {
   for (;;) {
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
-    let holder = 0;
-    try {
-      holder = Number(readFileSync(path, "utf8"));
-    } catch {
-      continue;
-    }
+    if (_create(path)) return true;
+    const holder = _holder(path);
+    if (holder === null) continue;
+    // 0: another process created the file and has not written its pid yet, unless it died in between.
+    if (holder === 0 && !_olderThan(path, WAIT_LIMIT_MS)) return false;
     if (holder > 0 && isProcessAlive(holder)) return false;
     rmSync(path, { force: true }); // left by a process that died mid-request
+  }
+}
+
+/** Creates `path` naming this process; false when it exists. */
+function _create(path: string): boolean {
+  try {
+    const fd = openSync(path, "wx");
+    writeSync(fd, String(process.pid));
+    closeSync(fd);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    return false;
+  }
+}
+
+/** The pid in `path` (0 while its creator has not written it), or null when the file is gone. */
+function _holder(path: string): number | null {
+  try {
+    return Number(readFileSync(path, "utf8")) || 0;
+  } catch {
+    return null;
+  }
+}
+
+function _olderThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > ms;
+  } catch {
+    return true;
   }
 }

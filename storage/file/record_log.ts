@@ -20,7 +20,7 @@
 import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { crc32 } from "./crc32.ts";
+import { crc32 } from "../../lib/formats/zip/crc32.ts";
 
 const HEADER = 16;
 const FEED_ENTRY = 16;

@@ -50,7 +50,7 @@ export class FileStorage implements Storage {
     if (!t) {
       if (!isValidTenantId(id)) throw new TypeError(`Invalid tenant id: ${id}`);
       const dir = join(this.dir, "tenants", id);
-      if (existsSync(dir)) _cleanTenantDir(dir);
+      if (existsSync(dir)) _cleanTenantDir(dir, !this.#shared);
       t = new FileTenantStore(id, dir, this.#durable, this.#shared);
       this.#tenants.set(id, t);
     }
@@ -87,8 +87,14 @@ export class FileStorage implements Storage {
   }
 }
 
-function _cleanTenantDir(dir: string): void {
+/**
+ * Removes what a crashed predecessor left. When this process is the directory's only user, in-flight idempotency
+ * markers go too: their pid may belong to this very process after a restart (pid 1 in a container), which would
+ * make the key look held forever.
+ */
+function _cleanTenantDir(dir: string, soleUser: boolean): void {
   removeTempLeftovers(dir);
+  if (soleUser) rmSync(join(dir, "idempotency-inflight"), { recursive: true, force: true });
   for (const sub of ["blobs", "derived"]) {
     const root = join(dir, sub);
     if (!existsSync(root)) continue;

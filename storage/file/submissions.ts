@@ -8,7 +8,7 @@ import { businessKey, submissionJson } from "../../lib/contracts/record_json.ts"
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, IdempotencyTag, Stored, SubmissionInput, SubmissionRecord } from "../../lib/contracts/storage.ts";
 import { idemMeta, parseRecord, SUB_HASH, subColumns, walkFeed } from "./columns.ts";
-import { hash32 } from "./crc32.ts";
+import { hash32 } from "./hash32.ts";
 import { HashIndex } from "./hash_index.ts";
 import type { IdempotencyFiles } from "./idempotency.ts";
 import { RecordLog } from "./record_log.ts";

@@ -93,7 +93,7 @@ export async function listenHttp(listener: RequestListener, options: ListenOptio
       timer.unref();
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeIdleConnections();
-      return closed;
+      return closed.then(() => clearTimeout(timer)); // an embedder's process lives on: no late "grace over"
     },
   };
 }

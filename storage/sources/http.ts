@@ -13,7 +13,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { SourceError, type DocumentSource, type SourceItem } from "../../lib/contracts/document_source.ts";
+import { abortableSleep, SourceError, type DocumentSource, type SourceItem } from "../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../atomic.ts";
 
 /** Options of an http source. */
@@ -55,12 +55,6 @@ interface FeedPage {
 
 class _TooLarge extends Error {}
 
-function _sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
-  });
-}
 
 /** The body of `res`, refused once it passes `max` bytes (by Content-Length first, then while reading). */
 async function _readLimited(res: Response, max: number): Promise<Uint8Array> {
@@ -136,7 +130,7 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
       }
       const delay = delays[attempt];
       if (delay === undefined) fail(`failed after ${attempt + 1} attempts: ${last}`);
-      await _sleep(delay!, signal);
+      await abortableSleep(delay!, signal);
     }
   }
 
@@ -171,6 +165,7 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
           if (signal.aborted) return;
           const id = doc.id as string;
           const item: SourceItem = { external_id: id, xml: null, metadata: doc, ack: async () => {}, reject: async () => {} };
+          if (typeof doc.ksef_number === "string" && doc.ksef_number !== "") item.ksef_number = doc.ksef_number; // what upstream knows
           if (doc.xml_available === true) {
             try {
               item.xml = await get(`/api/v1/documents/${encodeURIComponent(id)}/xml`, options.maxXmlBytes ?? MAX_XML_BYTES, signal); // null: not available after all

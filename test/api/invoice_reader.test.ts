@@ -51,3 +51,18 @@ test("createInvoiceReader() without a thread reads large inputs inline, one slot
   assert.equal((await read(XML)).number, "Snippet1");
   await assert.rejects(read(new TextEncoder().encode("<a>")), /not closed/);
 });
+
+test("createInvoiceReader() queues a background read ({ wait: true }) where a request would get 503", async () => {
+  const off = heldReader();
+  const read = createInvoiceReader({ offThread: off.read, largeBytes: 1, maxLarge: 1, maxWaiting: 0 });
+  const running = read(XML);
+  await assert.rejects(read(XML), (e: unknown) => e instanceof ApiError && e.status === 503);
+  const background = read(XML, { wait: true });
+  while (off.held.length < 1) await new Promise((r) => setImmediate(r));
+  off.held.shift()!();
+  await running;
+  while (off.held.length < 1) await new Promise((r) => setImmediate(r));
+  assert.equal(off.started(), 2, "the background read got the slot instead of a refusal");
+  off.held.shift()!();
+  assert.equal((await background).number, "held");
+});

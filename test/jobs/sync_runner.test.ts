@@ -44,3 +44,40 @@ test("a run whose process dies mid-run is resumed with counts that add up: nothi
   assert.equal(created + updated + unchanged + failed, TOTAL, JSON.stringify(done.counts));
   assert.equal(left.size, 0);
 });
+
+test("a queued run whose source was removed meanwhile fails with SOURCE_NOT_CONFIGURED instead of staying queued", async () => {
+  const storage = new MemoryStorage();
+  const tenant = storage.tenant("acme");
+  const erp: DocumentSource = { name: "erp", async *pull() {} };
+  // Recorded by a process that does not execute runs (a WORKERS > 1 HTTP worker), then sources.json changed.
+  const recorder = createSyncRunner({ storage, sources: () => [erp], now: Date.now, logger: silentLogger, nodeId: "w1", execute: false });
+  const { run } = await recorder.request(tenant, "erp");
+  const executor = createSyncRunner({ storage, sources: () => [], now: Date.now, logger: silentLogger, nodeId: "p1" });
+  await executor.resume();
+  await executor.idle();
+  const done = (await tenant.getRun(run.id))!;
+  assert.equal(done.status, "failed");
+  assert.equal(done.error?.code, "SOURCE_NOT_CONFIGURED");
+  assert.ok(done.finished_at);
+  assert.deepEqual(await tenant.activeRuns(), []);
+});
+
+test("a run stopped by storage that cannot be written fails as SERVICE_UNAVAILABLE, not as the source's fault", async () => {
+  const storage = new MemoryStorage();
+  const tenant = storage.tenant("acme");
+  tenant.upsertDocument = async () => {
+    throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+  };
+  const source: DocumentSource = {
+    name: "inbox",
+    async *pull() {
+      yield { external_id: "A", xml: null, metadata: { number: "A" }, ack: async () => {}, reject: async () => {} };
+    },
+  };
+  const runner = createSyncRunner({ storage, sources: () => [source], now: Date.now, logger: silentLogger, nodeId: "n1" });
+  const { run } = await runner.request(tenant, null);
+  await runner.idle();
+  const done = (await tenant.getRun(run.id))!;
+  assert.equal(done.status, "failed");
+  assert.equal(done.error?.code, "SERVICE_UNAVAILABLE");
+});

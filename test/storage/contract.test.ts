@@ -25,6 +25,18 @@ const doc = (id: string) => ({ source: "inbox", external_id: id, fields: fields(
 const now = "2026-11-01T00:00:00.000Z";
 
 describe("file store", () => {
+  test("an idempotency key in flight when the process died is free after a restart, even under the same pid", async () => {
+    const dir = storeDir();
+    const key = "5e0c8f4e-8f3a-4c3b-9d2e-1f0a2b3c4d5e";
+    const crashed = new FileStorage(dir);
+    assert.equal(await crashed.tenant("acme").beginIdempotent(key), true);
+    assert.equal(await crashed.tenant("acme").beginIdempotent(key), false, "held while the first request runs");
+    // The "restarted" store lives in this same process: its pid is the marker's, as with pid 1 in a container.
+    const restarted = new FileStorage(dir);
+    assert.equal(await restarted.tenant("acme").beginIdempotent(key), true);
+    await restarted.close();
+  });
+
   test("keeps everything across a reopen", async () => {
     const dir = storeDir();
     let s = new FileStorage(dir);

@@ -4,7 +4,7 @@
  * simulator can pack export packages the way KSeF does.
  */
 import { deflateRawSync } from "node:zlib";
-import { crc32 } from "../../storage/file/crc32.ts";
+import { crc32 } from "../../lib/formats/zip/crc32.ts";
 
 /** Packs `files` (name → bytes) into a ZIP archive. */
 export function writeZip(files: ReadonlyArray<{ name: string; bytes: Uint8Array }>): Uint8Array {

@@ -28,7 +28,7 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
   if ("duplicateOf" in result) {
     throw new ApiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });
   }
-  // submission.created is delivered from the submissions feed (lib/jobs/webhooks/worker.ts).
+  // submission.created is delivered from the submissions feed (lib/jobs/webhooks/endpoint_pass.ts).
   const sub = await ctx.tenant.getSubmission(result.created.id);
   return json(201, sub!.json, { location: `/api/v1/submissions/${result.created.id}` });
 }

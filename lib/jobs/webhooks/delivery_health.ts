@@ -3,7 +3,7 @@
  * health in its delivery state (last attempt, last success, last error,
  * consecutive failures), one entry in its attempt log, and a log line at `warn`
  * for a failure. It never logs headers or the secret. It does not decide
- * retries or disabling: that is the worker's (worker.ts).
+ * retries or disabling: that is the worker's (endpoint_pass.ts).
  * @module
  */
 import type { Logger } from "../../observe/log.ts";

@@ -11,6 +11,9 @@ import { encryptKsefToken, challengeMillis, pickCertificate, type PublicKeyCerti
 import { describeException, KSEF_ERROR, ksefError } from "./errors.ts";
 import type { EndpointGroup, Pacer } from "./pacing.ts";
 
+/** The largest export package part read: a bound on the memory one part may take (the package is decrypted whole). */
+const MAX_PART_BYTES = 128 * 1024 * 1024;
+
 /** Options of a KSeF client. */
 export interface KsefClientOptions {
   /** The API root, e.g. `https://ksef-test.mf.gov.pl/api/v2` (srodowiska.md). */
@@ -106,10 +109,39 @@ export class KsefClient {
     }
   }
 
-  /** A part of an export package from its pre-signed URL (no token, no API limits: open-api.json InvoicePackagePart.url). */
+  /**
+   * A part of an export package from its pre-signed URL (no token, no API limits: open-api.json InvoicePackagePart.url).
+   * The URL comes from KSeF's answer, so it must be https (or this machine, for a simulator), and a part is read
+   * only up to MAX_PART_BYTES.
+   */
   async downloadPart(url: string, signal: AbortSignal): Promise<Uint8Array> {
+    const u = new URL(url);
+    if (u.protocol !== "https:" && !["localhost", "127.0.0.1", "[::1]"].includes(u.hostname)) {
+      throw ksefError(KSEF_ERROR.protocol, "KSeF named a package part outside https");
+    }
     const res = await this.#send(null, "GET", url, {}, signal);
-    return new Uint8Array(await res.arrayBuffer());
+    const declared = Number(res.headers.get("content-length") ?? "0");
+    if (declared > MAX_PART_BYTES) throw ksefError(KSEF_ERROR.protocol, `A package part is larger than ${MAX_PART_BYTES} bytes`);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = res.body?.getReader();
+    for (;;) {
+      const next = reader ? await reader.read() : { done: true as const, value: undefined };
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > MAX_PART_BYTES) {
+        await reader?.cancel().catch(() => {});
+        throw ksefError(KSEF_ERROR.protocol, `A package part is larger than ${MAX_PART_BYTES} bytes`);
+      }
+      chunks.push(next.value);
+    }
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    return out;
   }
 
   // uwierzytelnianie.md §4–§5: reuse the access token until shortly before `validUntil`, then refresh it; when the

@@ -5,6 +5,7 @@
  * the field instead of failing every sync. Environments are srodowiska.md's.
  * @module
  */
+import { isValidTenantId } from "../../../lib/contracts/ids.ts";
 import { SUBJECT_TYPES, type SubjectType } from "./export.ts";
 
 /** srodowiska.md: the API roots of the public KSeF 2.0 environments. */
@@ -49,16 +50,21 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
     throw new RangeError(`sources.json ${where}: ${msg}`);
   };
   const name = entry.name;
-  if (typeof name !== "string" || !/^[a-z0-9][a-z0-9_-]{0,62}$/.test(name)) fail(`"name" must be 1-63 lowercase letters, digits, "_" or "-"`);
+  if (typeof name !== "string" || !isValidTenantId(name)) fail(`"name" must be 1-63 lowercase letters, digits, "_" or "-"`);
   const env = entry.environment;
   let baseUrl = "";
   if (typeof env === "string" && env in KSEF_ENVIRONMENTS) baseUrl = KSEF_ENVIRONMENTS[env as keyof typeof KSEF_ENVIRONMENTS];
   else if (typeof env === "string" && /^https?:\/\//.test(env)) {
+    let url: URL | null = null;
     try {
-      baseUrl = new URL(env).href.replace(/\/+$/, "");
+      url = new URL(env);
     } catch {
       fail(`"environment" is not a valid URL`);
     }
+    // The KSeF token and the access tokens travel to this URL: plain http only to this machine (a simulator).
+    const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url!.hostname);
+    if (url!.protocol !== "https:" && !loopback) fail(`"environment" must be an https:// URL (plain http only for localhost)`);
+    baseUrl = url!.href.replace(/\/+$/, "");
   } else fail(`"environment" must be "test", "demo", "prod" or the API's base URL (e.g. https://ksef-test.mf.gov.pl/api/v2)`);
   const nip = entry.nip;
   if (typeof nip !== "string" || !isValidNip(nip)) fail(`"nip" must be the 10-digit NIP of the company (digits only, valid check digit)`);

@@ -10,7 +10,7 @@
 import type { KsefClient, StatusInfo } from "./client.ts";
 import { decryptPart, newPackageKey, pickCertificate, sha256Base64 } from "./crypto.ts";
 import { describeException, KSEF_ERROR, ksefError } from "./errors.ts";
-import { readZip, ZipError, type ZipEntry } from "./zip.ts";
+import { readZip, ZipError, type ZipEntry } from "../../../lib/formats/zip/read.ts";
 
 /** The subject types of open-api.json InvoiceQuerySubjectType: seller, buyer, third party, authorized subject. */
 export const SUBJECT_TYPES = ["Subject1", "Subject2", "Subject3", "SubjectAuthorized"] as const;

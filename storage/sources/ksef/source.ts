@@ -10,8 +10,8 @@
  * @module
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname } from "node:path";
-import type { DocumentSource, SourceItem } from "../../../lib/contracts/document_source.ts";
+import { basename, dirname } from "node:path";
+import { abortableSleep, type DocumentSource, type SourceItem } from "../../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../../atomic.ts";
 import { KsefClient, type KsefClientOptions } from "./client.ts";
 import { KSEF_ERROR, ksefError } from "./errors.ts";
@@ -83,18 +83,6 @@ interface State {
   pacing: PacingHistory;
 }
 
-function _sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
 
 /** A ksef source. */
 export function ksefSource(o: KsefSourceOptions): DocumentSource {
@@ -107,7 +95,7 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
     try {
       return { ...empty, ...(JSON.parse(readFileSync(o.stateFile, "utf8")) as Partial<State>) };
     } catch {
-      throw ksefError(KSEF_ERROR.protocol, `The position file of source ${o.name} cannot be read: ${o.stateFile}`);
+      throw ksefError(KSEF_ERROR.protocol, `The saved position of source ${o.name} is damaged: the operator can remove sources/${basename(o.stateFile)} in the tenant's data directory to read from the start`);
     }
   }
 
@@ -122,7 +110,7 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
         writeFileAtomic(o.stateFile, JSON.stringify(state));
       };
       const options: KsefClientOptions = {
-        baseUrl: o.baseUrl.replace(/\/+$/, ""), nip: o.nip, token: o.token, pacer, now, sleep: o.sleep ?? _sleep,
+        baseUrl: o.baseUrl.replace(/\/+$/, ""), nip: o.nip, token: o.token, pacer, now, sleep: o.sleep ?? abortableSleep,
         ...tuning, onWait: async (until) => context?.waiting(until),
         ...(o.fetch ? { fetch: o.fetch } : {}),
       };

@@ -214,3 +214,17 @@ test("an upstream that stops answering mid-body is timed out per request and the
     up.server.close();
   }
 });
+
+test("the upstream's KSeF number comes along with its document", async () => {
+  const up = await serve((_req, res) => res.end(page([
+    { id: "doc_1", xml_available: false, number: "FV/1", ksef_number: "5260250274-20251104-0100001F2E1E-A6" },
+    { id: "doc_2", xml_available: false, number: "FV/2", ksef_number: null },
+  ])));
+  try {
+    const { items, error } = await pullAll(up.url);
+    assert.equal(error, null);
+    assert.deepEqual(items.map((i) => [i.external_id, i.ksef_number ?? null]), [["doc_1", "5260250274-20251104-0100001F2E1E-A6"], ["doc_2", null]]);
+  } finally {
+    up.server.close();
+  }
+});

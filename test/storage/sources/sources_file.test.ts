@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readSourcesFile } from "../../../storage/sources/sources_file.ts";
 import { spawnSync } from "node:child_process";
-import { childEnv, serverCommand } from "../../support/child.ts";
+import { childEnv, serverCommand, startChild, waitForOutput } from "../../support/child.ts";
 
 const GOOD = { name: "erp", type: "http", url: "https://erp.example.com", token: "itk_x" };
 const CASES = [
@@ -59,4 +59,25 @@ test("server.ts refuses a sources.json with a bad source name at startup: a non-
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a sources.json edited into a bad state while the server runs keeps the last valid sources, and says so in the log", { timeout: 30_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "sources-live-"));
+  // Port 9 on this machine refuses: the run that the sync starts fails quickly, and nothing leaves 127.0.0.1.
+  const local = { name: "erp", type: "http", url: "http://127.0.0.1:9", token: "itk_x" };
+  writeFileSync(join(dir, "sources.json"), JSON.stringify({ demo: [local] }));
+  const server = await startChild(["--data", dir]);
+  t.after(async () => {
+    server.child.kill("SIGKILL");
+    await server.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const token = (await waitForOutput(server, /export TOKEN=(itk_\S+)/))[1]!;
+  writeFileSync(join(dir, "sources.json"), "{ not json");
+  const res = await fetch(`${server.url}/api/v1/documents/sync`, {
+    method: "POST", headers: { "x-api-token": token, "content-type": "application/json" }, body: JSON.stringify({ source: "erp" }),
+  });
+  assert.equal(res.status, 202, await res.clone().text());
+  assert.equal(((await res.json()) as { source: string }).source, "erp");
+  await waitForOutput(server, /sources\.json is invalid: the last valid configuration stays in force/);
 });

@@ -7,24 +7,7 @@
  * @module
  */
 import { inflateRawSync } from "node:zlib";
-
-// CRC-32 (APPNOTE §4.4.7, the zlib polynomial), own table: node:zlib's crc32 is missing on older Node 20 and on Deno,
-// and the file store's copy is another storage implementation's.
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function _crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+import { crc32 } from "./crc32.ts";
 
 const EOCD_SIG = 0x06054b50; // APPNOTE §4.3.16
 const CDH_SIG = 0x02014b50; // §4.3.12
@@ -108,6 +91,6 @@ function _entryBytes(zip: Uint8Array, view: DataView, e: { name: string; method:
   } catch {
     throw new ZipError(`${e.name}: deflate data is damaged or larger than declared`);
   }
-  if (out.length !== e.size || _crc32(out) !== e.crc) throw new ZipError(`${e.name}: size or CRC-32 does not match`);
+  if (out.length !== e.size || crc32(out) !== e.crc) throw new ZipError(`${e.name}: size or CRC-32 does not match`);
   return out;
 }

@@ -1,6 +1,8 @@
 /**
- * CRC-32 (IEEE 802.3, the zlib polynomial) for log record checksums. Written out
- * rather than taken from node:zlib, whose `crc32` is missing on older Node 20 and on Deno.
+ * CRC-32 (ISO 3309 / IEEE 802.3, the zlib polynomial; PKWARE APPNOTE §4.4.7),
+ * the checksum of ZIP entries and of the file store's log records. Written out
+ * rather than taken from node:zlib, whose `crc32` is missing on older Node 20
+ * and on Deno.
  * @module
  */
 
@@ -19,14 +21,4 @@ export function crc32(bytes: Uint8Array): number {
   let c = 0xffffffff;
   for (let i = 0; i < bytes.length; i++) c = TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
-}
-
-/** FNV-1a 32-bit hash of a string, never 0 (0 marks "no value" in slot columns). */
-export function hash32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0 || 1;
 }

@@ -1,0 +1,195 @@
+/**
+ * One delivery pass over one webhook endpoint (API.md §6), under the endpoint's
+ * lease: retry-now requests, then due retries, then the new changes of each
+ * feed. It decides retries and disabling; which endpoints are visited, and
+ * when, is the worker's (worker.ts).
+ * @module
+ */
+import type { WebhookTransport } from "../../contracts/webhook_transport.ts";
+import { createHash } from "node:crypto";
+import { deterministicId } from "../../contracts/ids.ts";
+import type { Logger } from "../../observe/log.ts";
+import type { Metrics } from "../../observe/metrics.ts";
+import type { Collection, DeliveryState, RawChange, Redelivery, SyncRunRecord, TenantStore, WebhookRecord } from "../../contracts/storage.ts";
+import { runJson } from "../../contracts/record_json.ts";
+import { reportFailure } from "../background.ts";
+import { applyResume, recordAttempt, statusMessage, type AttemptOf, type AttemptOutcome } from "./delivery_health.ts";
+import { buildEventBody, eventMatches, type WebhookEventType } from "./events.ts";
+import { nextAttemptDelay, parseRetryAfter } from "./retry_schedule.ts";
+import { webhookHeaders } from "./signature.ts";
+
+/** The change feeds that events come from, in the order a pass reads them. */
+export const COLLECTIONS: Collection[] = ["documents", "submissions", "runs"];
+const BATCH = 50; // changes read per feed and endpoint per pass
+/** An endpoint's lease: one node delivers to it at a time; renewed after each attempt (at most 10 s), so 30 s is ample. */
+const ENDPOINT_LEASE_MS = 30_000;
+/** API.md §6: an attempt succeeds on a 2xx within 10 s. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+
+/** The worker's options that a pass reads. */
+export interface EndpointPassOptions {
+  transport: WebhookTransport;
+  schedule: readonly number[];
+  now: () => number;
+  logger: Logger;
+  metrics?: Metrics | undefined;
+  nodeId: string;
+}
+
+/** What a pass needs of its worker: its options, its random source, and whether it is stopping. */
+export interface EndpointPass {
+  o: EndpointPassOptions;
+  random: () => number;
+  /** True once the worker stops: the pass ends before its next attempt. */
+  stopped: () => boolean;
+}
+
+/** An event derived from a change. */
+export interface WebhookEvent {
+  id: string;
+  type: WebhookEventType;
+  timestamp: string;
+  data: unknown;
+}
+
+type _Result = AttemptOutcome & { retryAfterMs: number | null };
+
+const _dec = new TextDecoder();
+
+/** The event a change stands for, if any. */
+export function eventOf(tenant: string, collection: Collection, change: RawChange): WebhookEvent | null {
+  const record = JSON.parse(_dec.decode(change.json)) as Record<string, unknown>;
+  let type: WebhookEventType;
+  let time: string;
+  let data: unknown = record;
+  if (collection === "documents") {
+    type = change.first ? "document.created" : "document.updated";
+    time = record.updated_at as string;
+  } else if (collection === "submissions") {
+    type = "submission.created";
+    time = record.created_at as string;
+  } else {
+    const run = record as unknown as SyncRunRecord;
+    if (run.status !== "succeeded" && run.status !== "failed") return null;
+    type = run.status === "succeeded" ? "sync.completed" : "sync.failed";
+    time = run.finished_at ?? run.requested_at;
+    data = runJson(run);
+  }
+  const seed = createHash("sha256").update(`${tenant}\u0000${collection}\u0000${change.seq}`).digest();
+  return { id: deterministicId("evt", Date.parse(time), seed), type, timestamp: time, data };
+}
+
+/** Where a new endpoint starts: after every change made so far. */
+export async function initialDeliveryState(t: TenantStore): Promise<DeliveryState> {
+  return {
+    positions: { documents: await t.feedLength("documents"), submissions: await t.feedLength("submissions"), runs: await t.feedLength("runs") },
+    retries: [],
+  };
+}
+
+/** Serves one endpoint if no other node does: claims its lease, runs the pass, releases the lease. */
+export async function serveEndpoint(w: EndpointPass, t: TenantStore, hook: WebhookRecord): Promise<void> {
+  const { o } = w;
+  const lease = `webhook:${hook.id}`;
+  if (!(await t.claimLease(lease, o.nodeId, ENDPOINT_LEASE_MS))) return; // another node serves it
+  try {
+    // A renewal that fails (storage down) keeps going: the lease still runs, and the next renewal retries.
+    const renew = () => t.claimLease(lease, o.nodeId, ENDPOINT_LEASE_MS).catch((e: unknown) => (reportFailure(o, "lease_renewal", e, { tenant: t.tenant, webhook: hook.id }), true));
+    await _serveClaimed(w, t, hook, renew);
+  } finally {
+    await t.releaseLease(lease, o.nodeId);
+  }
+}
+
+async function _serveClaimed(w: EndpointPass, t: TenantStore, hook: WebhookRecord, renew: () => Promise<boolean>): Promise<void> {
+  const { o } = w;
+  const requests = await t.takeRedeliveries(hook.id);
+  if (hook.status !== "enabled" && requests.length === 0) return;
+  const state = (await t.getDeliveryState(hook.id)) ?? (await initialDeliveryState(t));
+  await _redeliver(w, t, hook, state, requests);
+  if (hook.status !== "enabled") return;
+  if (applyResume(state, hook.resumed_at, o.now())) await t.saveDeliveryState(hook.id, state);
+  // Due retries first, oldest first.
+  const due = state.retries.filter((r) => r.next_at <= o.now()).sort((a, b) => a.next_at - b.next_at);
+  for (const r of due) {
+    if (w.stopped()) break;
+    state.retries.splice(state.retries.indexOf(r), 1);
+    const [change] = await t.rawChanges(r.collection, r.seq, 1);
+    const ev = change ? eventOf(t.tenant, r.collection, change) : null;
+    const alive = ev ? await _deliver(w, t, hook, state, r.collection, r.seq, ev, r.attempts) : true;
+    await t.saveDeliveryState(hook.id, state);
+    if (!alive || !(await renew())) return;
+  }
+  for (const c of COLLECTIONS) {
+    for (const change of await t.rawChanges(c, state.positions[c], BATCH)) {
+      if (w.stopped()) return;
+      const ev = eventOf(t.tenant, c, change);
+      state.positions[c] = change.seq + 1;
+      if (ev && eventMatches(hook.events, ev.type)) {
+        const alive = await _deliver(w, t, hook, state, c, change.seq, ev, 0);
+        await t.saveDeliveryState(hook.id, state); // the position moves only after the attempt: at-least-once
+        if (!alive || !(await renew())) return;
+      }
+    }
+    await t.saveDeliveryState(hook.id, state);
+  }
+}
+
+// Retry-now requests (POST …/deliveries/{evt_id}/retry): one attempt each, outside the schedule, also while disabled.
+async function _redeliver(w: EndpointPass, t: TenantStore, hook: WebhookRecord, state: DeliveryState, requests: Redelivery[]): Promise<void> {
+  for (const r of requests) {
+    const [change] = await t.rawChanges(r.collection, r.change_seq, 1);
+    const ev = change ? eventOf(t.tenant, r.collection, change) : null;
+    if (!ev || ev.id !== r.event_id) continue;
+    await _attempt(w, t, hook, state, ev, { eventId: ev.id, type: ev.type, collection: r.collection, changeSeq: r.change_seq, attempt: r.attempt, manual: true });
+    await t.saveDeliveryState(hook.id, state);
+  }
+}
+
+// Attempts one event; on failure schedules its retry. Returns false when the endpoint got disabled.
+async function _deliver(w: EndpointPass, t: TenantStore, hook: WebhookRecord, state: DeliveryState, c: Collection, seq: number, ev: WebhookEvent, attemptsBefore: number): Promise<boolean> {
+  const { o } = w;
+  const of: AttemptOf = { eventId: ev.id, type: ev.type, collection: c, changeSeq: seq, attempt: attemptsBefore + 1, manual: false };
+  const r = await _attempt(w, t, hook, state, ev, of);
+  if (r.ok) return true;
+  if (r.status === 410) {
+    await _disable(w, t, hook, state, of, "receiver answered 410 Gone");
+    return false;
+  }
+  const delay = nextAttemptDelay(o.schedule, attemptsBefore + 1, w.random, r.retryAfterMs);
+  if (delay === null) {
+    await _disable(w, t, hook, state, of, `event ${ev.id} failed ${attemptsBefore + 1} times`);
+    return false;
+  }
+  state.retries.push({ event_id: ev.id, type: ev.type, collection: c, seq, attempts: attemptsBefore + 1, next_at: o.now() + delay });
+  return true;
+}
+
+// One POST of an event; its outcome is recorded in the endpoint's health and attempt log.
+async function _attempt(w: EndpointPass, t: TenantStore, hook: WebhookRecord, state: DeliveryState, ev: WebhookEvent, of: AttemptOf): Promise<_Result> {
+  const { o } = w;
+  const body = buildEventBody(ev.type, ev.timestamp, ev.data);
+  const headers = { "content-type": "application/json", ...webhookHeaders(hook.secret, ev.id, Math.floor(o.now() / 1000), body) };
+  const started = performance.now();
+  let r: _Result;
+  try {
+    const res = await o.transport({ url: hook.url, headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
+    const ok = res.status >= 200 && res.status < 300;
+    o.metrics?.inc("webhook_deliveries_total", "Webhook delivery attempts by outcome.", { outcome: ok ? "success" : `http_${res.status}` });
+    r = { ok, status: res.status, error: ok ? null : statusMessage(res.status), durationMs: performance.now() - started, retryAfterMs: parseRetryAfter(res.retryAfter, o.now()) };
+  } catch (e) {
+    o.metrics?.inc("webhook_deliveries_total", "Webhook delivery attempts by outcome.", { outcome: "error" });
+    r = { ok: false, status: null, error: e instanceof Error ? e.message : String(e), durationMs: performance.now() - started, retryAfterMs: null };
+  }
+  await recordAttempt(t, hook.id, state, of, r, o.now(), o.logger);
+  return r;
+}
+
+// The failed event stays in the retry list, due at once: re-enabling the endpoint delivers it first (nothing skipped).
+async function _disable(w: EndpointPass, t: TenantStore, hook: WebhookRecord, state: DeliveryState, of: AttemptOf, reason: string): Promise<void> {
+  const { o } = w;
+  state.retries.push({ event_id: of.eventId, type: of.type, collection: of.collection, seq: of.changeSeq, attempts: of.attempt, next_at: o.now() });
+  const current = await t.getWebhook(hook.id);
+  if (current && current.status === "enabled") await t.saveWebhook({ ...current, status: "disabled", disabled_reason: reason });
+  o.logger.error("webhook disabled", { tenant: t.tenant, webhook: hook.id, event: of.eventId, reason });
+}
