@@ -47,3 +47,11 @@ export function xmlErrorAt(text: string, offset: number, message: string, start 
 export function quoteXml(text: string): string {
   return text.length > MAX_QUOTED ? `'${text.slice(0, MAX_QUOTED)}…'` : `'${text}'`;
 }
+
+/** "Expected …, found …" for the character at `offset` (or the end of the document). */
+export function unexpectedAt(text: string, offset: number, expected: string, start = 0): XmlError {
+  if (offset >= text.length) return xmlErrorAt(text, offset, `Unexpected end of document: expected ${expected}`, start);
+  const c = text.codePointAt(offset)!;
+  const found = c >= 0x20 && c !== 0x7f ? `'${String.fromCodePoint(c)}'` : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+  return xmlErrorAt(text, offset, `Expected ${expected}, found ${found}`, start);
+}

@@ -62,3 +62,35 @@ export class NamespaceScope {
     return ns;
   }
 }
+
+/** Up to this many attributes are compared pairwise; more go through a map. */
+const SMALL_ATTRIBUTE_COUNT = 8;
+
+/**
+ * XML 1.0 §3.1 "Unique Att Spec" and Namespaces §6.3: attributes are unique by
+ * name as written and by expanded name (the first implies the second). Returns the
+ * indexes of the first duplicate pair, or null. Pairs for a few attributes; a map
+ * for many, so 256 attributes cost 256 steps, not 32,640.
+ */
+export function findDuplicateAttribute(attrs: readonly { ns: string; local: string }[]): [number, number] | null {
+  const n = attrs.length;
+  if (n <= SMALL_ATTRIBUTE_COUNT) {
+    for (let i = 1; i < n; i++) {
+      const a = attrs[i]!;
+      for (let j = 0; j < i; j++) {
+        const b = attrs[j]!;
+        if (a.local === b.local && a.ns === b.ns) return [j, i];
+      }
+    }
+    return null;
+  }
+  const seen = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const a = attrs[i]!;
+    const key = `${a.local} ${a.ns}`; // a local name has no space, so the key is unambiguous
+    const j = seen.get(key);
+    if (j !== undefined) return [j, i];
+    seen.set(key, i);
+  }
+  return null;
+}

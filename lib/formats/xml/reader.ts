@@ -9,8 +9,9 @@
 
 import { findNonChar } from "./chars.ts";
 import { parseXmlDecl } from "./decl.ts";
-import { quoteXml, type XmlError, xmlErrorAt } from "./errors.ts";
-import { checkDeclaration, NamespaceScope, XMLNS_NS } from "./namespaces.ts";
+import { quoteXml, unexpectedAt, type XmlError, xmlErrorAt } from "./errors.ts";
+import { scanBangMarkup } from "./markup.ts";
+import { checkDeclaration, findDuplicateAttribute, NamespaceScope, XMLNS_NS } from "./namespaces.ts";
 import { DECL_DEFAULT, DECL_NONE, NAME_BAD_COLON, NAME_TOO_LONG, type NameEntry, NameReader } from "./names.ts";
 import { expandReferences } from "./refs.ts";
 import type { XmlAttribute, XmlElement } from "./tree.ts";
@@ -27,9 +28,6 @@ const LT = 60;
 const EQ = 61;
 const GT = 62;
 const QUESTION = 63;
-
-/** Up to this many attributes, uniqueness is checked pair by pair. */
-const SMALL_ATTRIBUTE_COUNT = 8;
 
 /** Line ends of §2.11, all turned into LF before parsing. */
 const LINE_ENDS = /\r\n?/g;
@@ -301,7 +299,8 @@ export class XmlReader {
     }
     const attrs: XmlAttribute[] = [];
     for (let i = 0; i < n; i++) attrs.push(this.#resolveAttribute(i));
-    if (n > 1) this.#checkUnique(attrs);
+    const dup = n > 1 ? findDuplicateAttribute(attrs) : null;
+    if (dup !== null) throw this.#duplicate(dup[0], dup[1]);
     if (this.#nextLf < lt) this.#advanceLines(lt);
     const el: XmlElement = {
       ns,
@@ -347,33 +346,6 @@ export class XmlReader {
     return { ns, local: name.local, prefix: name.prefix, value: this.#attrValues[i]! };
   }
 
-  /**
-   * XML 1.0 §3.1 "Unique Att Spec" and Namespaces §6.3: attributes are unique by
-   * name as written and by expanded name (the first implies the second). Pairs for
-   * a few attributes; a set for many, so 256 attributes cost 256 steps, not 32,640.
-   */
-  #checkUnique(attrs: XmlAttribute[]): void {
-    const n = attrs.length;
-    if (n <= SMALL_ATTRIBUTE_COUNT) {
-      for (let i = 1; i < n; i++) {
-        const a = attrs[i]!;
-        for (let j = 0; j < i; j++) {
-          const b = attrs[j]!;
-          if (a.local === b.local && a.ns === b.ns) throw this.#duplicate(j, i);
-        }
-      }
-      return;
-    }
-    const seen = new Map<string, number>();
-    for (let i = 0; i < n; i++) {
-      const a = attrs[i]!;
-      const key = `${a.local} ${a.ns}`; // a local name has no space, so the key is unambiguous
-      const j = seen.get(key);
-      if (j !== undefined) throw this.#duplicate(j, i);
-      seen.set(key, i);
-    }
-  }
-
   #duplicate(first: number, second: number): XmlError {
     const a = this.#attrNames[first]!.qname;
     const b = this.#attrNames[second]!.qname;
@@ -407,28 +379,11 @@ export class XmlReader {
     throw this.#fail(`End tag ${quoteXml(got.qname)} does not match start tag ${quoteXml(qname)} of line ${top.line}`, lt + 2);
   }
 
-  /** `<!`: a comment, a CDATA section, or a refused DOCTYPE. */
+  /** `<!`: a comment, a CDATA section (its text joins the open element's), or a refused DOCTYPE. */
   #bang(lt: number): number {
-    const s = this.#s;
-    if (s.startsWith("<!--", lt)) {
-      // §2.5: '--' may appear only in the closing '-->'.
-      const end = s.indexOf("--", lt + 4);
-      if (end < 0 || end + 2 >= this.#len) throw this.#fail("Unterminated comment", lt);
-      if (s.charCodeAt(end + 2) !== GT) throw this.#fail("'--' is not allowed inside a comment", end);
-      return end + 3;
-    }
-    if (s.startsWith("<![CDATA[", lt)) {
-      const top = this.#top;
-      if (top === null) throw this.#fail("CDATA section outside the root element", lt);
-      const end = s.indexOf("]]>", lt + 9);
-      if (end < 0) throw this.#fail("Unterminated CDATA section", lt);
-      top.text += s.slice(lt + 9, end);
-      return end + 3;
-    }
-    if (s.startsWith("<!DOCTYPE", lt)) {
-      throw this.#fail("DOCTYPE is not allowed: documents with a DTD are refused (no entity declarations, no external references)", lt);
-    }
-    throw this.#fail("Expected a comment or a CDATA section after '<!'", lt);
+    const m = scanBangMarkup(this.#s, lt, this.#start, this.#top !== null);
+    if (m.cdataEnd >= 0) this.#top!.text += this.#s.slice(lt + 9, m.cdataEnd);
+    return m.end;
   }
 
   /** `<?`: a processing instruction, or the XML declaration at the very start. */
@@ -481,10 +436,7 @@ export class XmlReader {
   }
 
   #unexpected(p: number, expected: string): XmlError {
-    if (p >= this.#len) return this.#fail(`Unexpected end of document: expected ${expected}`, p);
-    const c = this.#s.codePointAt(p)!;
-    const found = c >= 0x20 && c !== 0x7f ? `'${String.fromCodePoint(c)}'` : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
-    return this.#fail(`Expected ${expected}, found ${found}`, p);
+    return unexpectedAt(this.#s, p, expected, this.#start);
   }
 
   #throw(message: string, at: number): never {
