@@ -14,17 +14,8 @@ import type { EndpointGroup, Pacer } from "./pacing.ts";
 /** The largest export package part read: a bound on the memory one part may take (the package is decrypted whole). */
 const MAX_PART_BYTES = 128 * 1024 * 1024;
 
-/** Options of a KSeF client. */
-export interface KsefClientOptions {
-  /** The API root, e.g. `https://ksef-test.mf.gov.pl/api/v2` (srodowiska.md). */
-  baseUrl: string;
-  nip: string;
-  /** The KSeF token (tokeny-ksef.md); a secret. */
-  token: string;
-  pacer: Pacer;
-  now: () => number;
-  /** Resolves after `ms` or when `signal` aborts. */
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+/** The client's knobs, with documented defaults in source.ts; tests shrink them. */
+export interface KsefClientTuning {
   /** Delays before each retry of a 5xx, timeout or network error; their count is the number of retries. */
   retryDelays: readonly number[];
   /** Delays between polls of an asynchronous operation (authentication, export); the last one repeats. */
@@ -40,6 +31,19 @@ export interface KsefClientOptions {
   refreshMarginMs: number;
   /** Waits at least this long are reported to the run (`waiting_until`). */
   reportWaitsFromMs: number;
+}
+
+/** Options of a KSeF client. */
+export interface KsefClientOptions extends KsefClientTuning {
+  /** The API root, e.g. `https://ksef-test.mf.gov.pl/api/v2` (srodowiska.md). */
+  baseUrl: string;
+  nip: string;
+  /** The KSeF token (tokeny-ksef.md); a secret. */
+  token: string;
+  pacer: Pacer;
+  now: () => number;
+  /** Resolves after `ms` or when `signal` aborts. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Told when a wait starts (its end) and ends (null). */
   onWait: (until: number | null) => Promise<void>;
   fetch?: typeof fetch;

@@ -13,21 +13,13 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { abortableSleep, type DocumentSource, type SourceItem } from "../../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../../atomic.ts";
-import { KsefClient, type KsefClientOptions } from "./client.ts";
+import { KsefClient, type KsefClientOptions, type KsefClientTuning } from "./client.ts";
 import { KSEF_ERROR, ksefError } from "./errors.ts";
 import { runExport, type InvoiceMetadata, type SubjectType } from "./export.ts";
 import { Pacer, type EndpointGroup, type PacingHistory, type RateLimit } from "./pacing.ts";
 
 /** Knobs with documented defaults; tests shrink them. */
-export interface KsefTuning {
-  retryDelays: readonly number[];
-  pollDelays: readonly number[];
-  maxPolls: number;
-  requestTimeoutMs: number;
-  retryAfterUnitMs: number;
-  max429: number;
-  refreshMarginMs: number;
-  reportWaitsFromMs: number;
+export interface KsefTuning extends KsefClientTuning {
   /** A subject type is exported again only this long after its last complete export. */
   minIntervalMs: number;
   limits: Partial<Record<EndpointGroup, RateLimit>>;
