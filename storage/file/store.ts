@@ -14,6 +14,7 @@ import { join } from "node:path";
 import type { TokenRecord } from "../../lib/contracts/tokens.ts";
 import type { Storage, TokenStore } from "../../lib/contracts/storage.ts";
 import { removeTempLeftovers, writeFileAtomic } from "../atomic.ts";
+import { withFileLock } from "./lock.ts";
 import { FileTenantStore } from "./tenant.ts";
 import { isValidTenantId } from "../../lib/contracts/ids.ts";
 
@@ -141,10 +142,8 @@ class _FileTokenStore implements TokenStore {
   }
 
   async create(token: TokenRecord): Promise<void> {
-    this.#reload(true);
     if (!isValidTenantId(token.tenant)) throw new TypeError(`Invalid tenant id: ${token.tenant}`);
-    this.#byKey.set(token.key_id, token);
-    this.#save();
+    this.#update(() => void this.#byKey.set(token.key_id, token));
   }
 
   async list(tenant?: string): Promise<TokenRecord[]> {
@@ -153,11 +152,24 @@ class _FileTokenStore implements TokenStore {
   }
 
   async revoke(keyId: string, now: string): Promise<boolean> {
-    this.#reload(true);
-    const t = this.#byKey.get(keyId);
-    if (!t) return false;
-    if (t.revoked_at === null) this.#byKey.set(keyId, { ...t, revoked_at: now });
-    this.#save();
-    return true;
+    return this.#update(() => {
+      const t = this.#byKey.get(keyId);
+      if (!t) return false;
+      if (t.revoked_at === null) this.#byKey.set(keyId, { ...t, revoked_at: now });
+      return true;
+    });
+  }
+
+  /**
+   * Reads, changes and writes the file under a lock: `token create` and `token revoke` run in their own processes
+   * beside a server, and two read-modify-writes at once would lose one (a revocation, say).
+   */
+  #update<T>(change: () => T): T {
+    return withFileLock(`${this.#path}.lock`, () => {
+      this.#reload(true);
+      const result = change();
+      this.#save();
+      return result;
+    });
   }
 }

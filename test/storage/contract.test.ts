@@ -25,6 +25,20 @@ const doc = (id: string) => ({ source: "inbox", external_id: id, fields: fields(
 const now = "2026-11-01T00:00:00.000Z";
 
 describe("file store", () => {
+  test("token changes are made under the tokens file's lock, so that processes changing tokens at once lose none", { timeout: 20_000 }, async () => {
+    const dir = storeDir();
+    const store = new FileStorage(dir);
+    const token = { key_id: "k1", tenant: "acme", secret_sha256: "0".repeat(64), scopes: [], created_at: "2026-11-01T00:00:00.000Z", expires_at: null, revoked_at: null };
+    await store.tokens.create(token);
+    // Another live process (this one stands in for it) holds the lock: a change waits for it and then gives up.
+    writeFileSync(join(dir, "tokens.json.lock"), String(process.pid));
+    await assert.rejects(store.tokens.revoke("k1", "2026-11-02T00:00:00.000Z"), /Cannot take the lock/);
+    rmSync(join(dir, "tokens.json.lock"));
+    assert.equal(await store.tokens.revoke("k1", "2026-11-02T00:00:00.000Z"), true);
+    assert.equal((await store.tokens.find("k1"))?.revoked_at, "2026-11-02T00:00:00.000Z");
+    await store.close();
+  });
+
   test("an idempotency key in flight when the process died is free after a restart, even under the same pid", async () => {
     const dir = storeDir();
     const key = "5e0c8f4e-8f3a-4c3b-9d2e-1f0a2b3c4d5e";
