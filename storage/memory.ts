@@ -247,10 +247,13 @@ class _MemoryTenant implements TenantStore {
     if (!queue.some((r) => r.event_id === request.event_id)) queue.push(structuredClone(request));
     this.#redeliveries.set(id, queue);
   }
-  async takeRedeliveries(id: string) {
-    const queue = this.#redeliveries.get(id) ?? [];
-    this.#redeliveries.delete(id);
-    return queue.sort((a, b) => a.requested_at.localeCompare(b.requested_at));
+  async pendingRedeliveries(id: string) {
+    return structuredClone(this.#redeliveries.get(id) ?? []).sort((a, b) => a.requested_at.localeCompare(b.requested_at));
+  }
+  async completeRedelivery(id: string, eventId: string) {
+    const queue = (this.#redeliveries.get(id) ?? []).filter((r) => r.event_id !== eventId);
+    if (queue.length > 0) this.#redeliveries.set(id, queue);
+    else this.#redeliveries.delete(id);
   }
 }
 

@@ -307,8 +307,10 @@ export interface TenantStore {
   deliveryAttempts(webhookId: string, after: number, limit: number, notBefore: string): Promise<{ items: DeliveryAttempt[]; hasMore: boolean }>;
   /** Queues a retry-now of an event; one already queued for the same event is kept as it is. */
   requestRedelivery(webhookId: string, request: Redelivery): Promise<void>;
-  /** Removes and returns the queued retry-now requests of an endpoint, oldest first. */
-  takeRedeliveries(webhookId: string): Promise<Redelivery[]>;
+  /** The queued retry-now requests of an endpoint, oldest first; they stay queued until completed. */
+  pendingRedeliveries(webhookId: string): Promise<Redelivery[]>;
+  /** Removes a retry-now request once it was attempted (or its event is gone): a crash before that repeats it. */
+  completeRedelivery(webhookId: string, eventId: string): Promise<void>;
 }
 
 /** Tokens and tenants: the only data that is not tenant-scoped. */

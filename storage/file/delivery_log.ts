@@ -83,8 +83,8 @@ export class DeliveryLogFiles {
     if (!existsSync(path)) writeFileAtomic(path, JSON.stringify(r));
   }
 
-  /** Removes and returns the queued requests, oldest first. */
-  take(webhookId: string): Redelivery[] {
+  /** The queued requests, oldest first (a file that does not parse is set aside: written whole, it cannot be torn). */
+  pending(webhookId: string): Redelivery[] {
     const dir = this.#path(webhookId, ".redeliver");
     if (!existsSync(dir)) return [];
     const out: Redelivery[] = [];
@@ -93,10 +93,16 @@ export class DeliveryLogFiles {
       const path = join(dir, name);
       try {
         out.push(JSON.parse(readFileSync(path, "utf8")) as Redelivery);
-      } finally {
+      } catch {
         rmSync(path, { force: true });
       }
     }
     return out.sort((a, b) => a.requested_at.localeCompare(b.requested_at));
+  }
+
+  /** Removes the request for `eventId`, once attempted. */
+  complete(webhookId: string, eventId: string): void {
+    if (!EVENT_ID.test(eventId)) throw new RangeError(`Bad event id ${eventId}`);
+    rmSync(join(this.#path(webhookId, ".redeliver"), `${eventId}.json`), { force: true });
   }
 }

@@ -242,7 +242,11 @@ export class FileTenantStore implements TenantStore {
     this.#webhooks.attempts.request(webhookId, request);
   }
 
-  async takeRedeliveries(webhookId: string): Promise<Redelivery[]> {
-    return this.#webhooks.attempts.take(webhookId);
+  async pendingRedeliveries(webhookId: string): Promise<Redelivery[]> {
+    return this.#webhooks.attempts.pending(webhookId);
+  }
+
+  async completeRedelivery(webhookId: string, eventId: string): Promise<void> {
+    this.#webhooks.attempts.complete(webhookId, eventId);
   }
 }

@@ -36,8 +36,13 @@ export async function requestRedelivery(db: PgQueryable, tenant: string, webhook
     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, [tenant, webhookId, request.event_id, request.requested_at, JSON.stringify(request)]);
 }
 
-/** Removes and returns the queued requests, oldest first. */
-export async function takeRedeliveries(db: PgQueryable, tenant: string, webhookId: string): Promise<Redelivery[]> {
-  const r = await db.query("DELETE FROM webhook_redeliveries WHERE tenant = $1 AND webhook_id = $2 RETURNING json", [tenant, webhookId]);
+/** The queued requests, oldest first. */
+export async function pendingRedeliveries(db: PgQueryable, tenant: string, webhookId: string): Promise<Redelivery[]> {
+  const r = await db.query("SELECT json FROM webhook_redeliveries WHERE tenant = $1 AND webhook_id = $2", [tenant, webhookId]);
   return r.rows.map((row) => JSON.parse(String(row.json)) as Redelivery).sort((a, b) => a.requested_at.localeCompare(b.requested_at));
+}
+
+/** Removes the request for `eventId`, once attempted. */
+export async function completeRedelivery(db: PgQueryable, tenant: string, webhookId: string, eventId: string): Promise<void> {
+  await db.query("DELETE FROM webhook_redeliveries WHERE tenant = $1 AND webhook_id = $2 AND event_id = $3", [tenant, webhookId, eventId]);
 }

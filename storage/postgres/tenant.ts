@@ -214,7 +214,11 @@ export class PostgresTenantStore implements TenantStore {
     return deliveryLog.requestRedelivery(this.#pool, this.tenant, webhookId, request);
   }
 
-  takeRedeliveries(webhookId: string): Promise<Redelivery[]> {
-    return deliveryLog.takeRedeliveries(this.#pool, this.tenant, webhookId);
+  pendingRedeliveries(webhookId: string): Promise<Redelivery[]> {
+    return deliveryLog.pendingRedeliveries(this.#pool, this.tenant, webhookId);
+  }
+
+  completeRedelivery(webhookId: string, eventId: string): Promise<void> {
+    return deliveryLog.completeRedelivery(this.#pool, this.tenant, webhookId, eventId);
   }
 }

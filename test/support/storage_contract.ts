@@ -269,7 +269,7 @@ export function storageContract(name: string, make: () => Promise<Storage>): voi
       await s.close();
     });
 
-    test("retry-now requests are queued once per event and taken once", async () => {
+    test("retry-now requests are queued once per event and stay queued until completed", async () => {
       const s = await make();
       const t = s.tenant("acme");
       const hook = await t.createWebhook({ url: "https://example.com/", events: ["*"], description: null, secret: "whsec_AA==", created_at: at(0) });
@@ -277,9 +277,14 @@ export function storageContract(name: string, make: () => Promise<Storage>): voi
       await t.requestRedelivery(hook.id, r(2, 2));
       await t.requestRedelivery(hook.id, r(1, 1));
       await t.requestRedelivery(hook.id, r(2, 3)); // already queued
-      assert.deepEqual(await s.tenant("other").takeRedeliveries(hook.id), []);
-      assert.deepEqual(await t.takeRedeliveries(hook.id), [r(1, 1), r(2, 2)]);
-      assert.deepEqual(await t.takeRedeliveries(hook.id), []);
+      assert.deepEqual(await s.tenant("other").pendingRedeliveries(hook.id), []);
+      assert.deepEqual(await t.pendingRedeliveries(hook.id), [r(1, 1), r(2, 2)]);
+      // A worker that crashed after reading them finds them again.
+      assert.deepEqual(await t.pendingRedeliveries(hook.id), [r(1, 1), r(2, 2)]);
+      await t.completeRedelivery(hook.id, r(1, 1).event_id);
+      assert.deepEqual(await t.pendingRedeliveries(hook.id), [r(2, 2)]);
+      await t.completeRedelivery(hook.id, r(2, 2).event_id);
+      assert.deepEqual(await t.pendingRedeliveries(hook.id), []);
       await s.close();
     });
 

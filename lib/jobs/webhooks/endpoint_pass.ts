@@ -103,7 +103,7 @@ export async function serveEndpoint(w: EndpointPass, t: TenantStore, hook: Webho
 
 async function _serveClaimed(w: EndpointPass, t: TenantStore, hook: WebhookRecord, renew: () => Promise<boolean>): Promise<void> {
   const { o } = w;
-  const requests = await t.takeRedeliveries(hook.id);
+  const requests = await t.pendingRedeliveries(hook.id);
   if (hook.status !== "enabled" && requests.length === 0) return;
   const state = (await t.getDeliveryState(hook.id)) ?? (await initialDeliveryState(t));
   await _redeliver(w, t, hook, state, requests);
@@ -140,9 +140,11 @@ async function _redeliver(w: EndpointPass, t: TenantStore, hook: WebhookRecord, 
   for (const r of requests) {
     const [change] = await t.rawChanges(r.collection, r.change_seq, 1);
     const ev = change ? eventOf(t.tenant, r.collection, change) : null;
-    if (!ev || ev.id !== r.event_id) continue;
-    await _attempt(w, t, hook, state, ev, { eventId: ev.id, type: ev.type, collection: r.collection, changeSeq: r.change_seq, attempt: r.attempt, manual: true });
-    await t.saveDeliveryState(hook.id, state);
+    if (ev && ev.id === r.event_id) {
+      await _attempt(w, t, hook, state, ev, { eventId: ev.id, type: ev.type, collection: r.collection, changeSeq: r.change_seq, attempt: r.attempt, manual: true });
+      await t.saveDeliveryState(hook.id, state);
+    }
+    await t.completeRedelivery(hook.id, r.event_id); // only now: a crash before this sends it again (at least once)
   }
 }
 
