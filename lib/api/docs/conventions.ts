@@ -70,7 +70,7 @@ export function conventionSections(doc: Json, view: SchemaView): ConventionSecti
       "`HEAD` is answered wherever `GET` is. A method the path does not support answers 405 `METHOD_NOT_ALLOWED` with an `Allow` header.",
     )),
     s("authentication", "Authentication and scopes", _p(
-      "Send the token in the `X-API-Token` header. It is required on every `/api/v1/*` endpoint except `GET /api/v1/openapi.json`; a token in the query string is ignored. Tokens look like `itk_<key id>_<secret>`; the server keeps only a hash of the secret. Tokens are created, listed and revoked from the command line (`npm run token -- create --tenant acme --scopes documents:read,documents:write`), and the secret is printed once. They can carry an expiry and can be revoked.",
+      "Send the token in the `X-API-Token` header. It is required on every `/api/v1/*` endpoint except `GET /api/v1/openapi.json`; a token in the query string is never used (beside a valid header it is an unknown parameter: 400). Tokens look like `itk_<key id>_<secret>`; the server keeps only a hash of the secret. Tokens are created, listed and revoked from the command line (`npm run token -- create --tenant acme --scopes documents:read,documents:write`), and the secret is printed once. They can carry an expiry and can be revoked.",
       "A missing, unknown, revoked or expired token is 401 `UNAUTHENTICATED` (one answer for all four). A valid token without the operation's scope is 403 `FORBIDDEN` with `details.required_scope`.",
     ) + _scopeTable(doc)),
     s("tenants", "Tenants", _p(

@@ -397,7 +397,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
     webhooks: _webhooks(),
     components: {
       securitySchemes: {
-        ApiToken: { type: "apiKey", in: "header", name: "X-API-Token", description: "`itk_<key id>_<secret>`; a token in the query string is ignored" },
+        ApiToken: { type: "apiKey", in: "header", name: "X-API-Token", description: "`itk_<key id>_<secret>`; a token in the query string is never used" },
       },
       schemas: { ...schemas(), ...invoiceSchemas() },
       parameters: params,

@@ -259,7 +259,7 @@ export function schemas(): Record<string, Json> {
     SyncRunRequest: {
       type: "object",
       properties: { source: { type: "string", minLength: 1, description: "The source to sync; the tenant's first source when absent" } },
-      description: "Empty, `{}` or `{\"source\": \"<name>\"}`; unknown fields are ignored",
+      description: "Empty, `{}` or `{\"source\": \"<name>\"}`; another field is 400 `unknown parameter`",
     },
     SyncRun: {
       description: "A sync run (API.md §4.4); `error` is present when the run failed",
