@@ -1,9 +1,13 @@
 /**
- * The EN 16931 business rules over a parsed UBL or CII document.
+ * The EN 16931 business rules over a parsed UBL or CII document: the semantic
+ * rules (`BR-*`, `BR-CO-*`, VAT categories, `BR-DEC-*`) and the syntax-bound ones
+ * (`UBL-*`, `CII-*`, code lists `BR-CL-*`), as the CEN/TC 434 validation artefacts define them.
  * @module
  */
 import type { XmlElement } from "../../xml/tree.ts";
 import type { Violation } from "../violation.ts";
+import { checkSemanticRules } from "./semantic.ts";
+import { checkSyntaxRules } from "./syntax.ts";
 
 /** The release of the CEN/TC 434 validation artefacts these rules follow. */
 export const EN16931_ARTEFACTS_VERSION = "1.3.16";
@@ -17,6 +21,6 @@ export function claimsEn16931(_root: XmlElement, _syntax: En16931Syntax): boolea
 }
 
 /** Every EN 16931 rule the document breaks, with the artefacts' ids and severities. */
-export function checkEn16931(_root: XmlElement, _syntax: En16931Syntax): Violation[] {
-  return [];
+export function checkEn16931(root: XmlElement, syntax: En16931Syntax): Violation[] {
+  return [...checkSemanticRules(root, syntax), ...checkSyntaxRules(root, syntax)];
 }
