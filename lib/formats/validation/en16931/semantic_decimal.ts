@@ -1,0 +1,108 @@
+/**
+ * Exact xs:decimal arithmetic for the EN 16931 rules: the artefacts compute with
+ * XPath 2.0 decimals (Saxon's BigDecimal), so sums, products, `abs` and `round`
+ * here work on an unscaled BigInt and a scale and never touch floating point.
+ * Values are written as `xs:decimal` allows (no exponent), like the artefacts' casts.
+ * @module
+ */
+
+/** A decimal: `units` × 10^-`scale`. */
+export interface Dec {
+  units: bigint;
+  scale: number;
+}
+
+/** The xs:decimal lexical space, surrounding whitespace allowed (XML Schema Part 2 §3.2.3). */
+const DECIMAL = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/;
+
+/**
+ * Longest digit string read; amounts are far shorter, and the cap keeps a hostile
+ * 100,000-digit "amount" from costing BigInt time.
+ */
+const MAX_DIGITS = 60;
+
+export const ZERO: Dec = { units: 0n, scale: 0 };
+export const ONE: Dec = { units: 1n, scale: 0 };
+
+/** Reads a decimal as the artefacts' `xs:decimal(...)` cast does; null when it is not one. */
+export function dec(text: string | null | undefined): Dec | null {
+  if (text === null || text === undefined) return null;
+  const m = DECIMAL.exec(text);
+  if (m === null) return null;
+  const int = m[2] ?? "";
+  const frac = m[3] ?? "";
+  if (int === "" && frac === "") return null;
+  if (int.length + frac.length > MAX_DIGITS) return null;
+  const magnitude = BigInt(int + frac || "0");
+  return { units: m[1] === "-" ? -magnitude : magnitude, scale: frac.length };
+}
+
+function _at(a: Dec, scale: number): bigint {
+  return scale === a.scale ? a.units : a.units * 10n ** BigInt(scale - a.scale);
+}
+
+export function add(a: Dec, b: Dec): Dec {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: _at(a, scale) + _at(b, scale), scale };
+}
+
+export function sub(a: Dec, b: Dec): Dec {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: _at(a, scale) - _at(b, scale), scale };
+}
+
+export function mul(a: Dec, b: Dec): Dec {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+export function abs(a: Dec): Dec {
+  return a.units < 0n ? { units: -a.units, scale: a.scale } : a;
+}
+
+/** Exact sum; 0 for none (XPath `sum(())`). */
+export function sum(values: Iterable<Dec>): Dec {
+  let acc = ZERO;
+  for (const v of values) acc = add(acc, v);
+  return acc;
+}
+
+/** -1, 0 or 1 by value. */
+export function cmp(a: Dec, b: Dec): -1 | 0 | 1 {
+  const scale = Math.max(a.scale, b.scale);
+  const x = _at(a, scale);
+  const y = _at(b, scale);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function eq(a: Dec, b: Dec): boolean {
+  return cmp(a, b) === 0;
+}
+
+/**
+ * XPath `round(x)`: the nearest integer, halves rounded towards positive infinity
+ * (XPath and XQuery Functions 3.1 §4.4.4, so round(-2.5) = -2).
+ */
+export function round(a: Dec): Dec {
+  if (a.scale <= 0) return a;
+  const p = 10n ** BigInt(a.scale);
+  // Floor division, then compare the remainder with a half.
+  let q = a.units / p;
+  let r = a.units % p;
+  if (r < 0n) {
+    q -= 1n;
+    r += p;
+  }
+  return { units: 2n * r >= p ? q + 1n : q, scale: 0 };
+}
+
+/** The artefacts' `round(x * 10 * 10) div 100`: x rounded to two decimals, halves up. */
+export function round2(a: Dec): Dec {
+  if (a.scale <= 2) return a;
+  const r = round({ units: a.units, scale: a.scale - 2 });
+  return { units: r.units, scale: 2 };
+}
+
+/** x div 100 (exact: a shift of the scale). */
+export function percentOf(a: Dec): Dec {
+  return { units: a.units, scale: a.scale + 2 };
+}

@@ -1,0 +1,257 @@
+/**
+ * Reads the EN 16931 semantic view from a UN/CEFACT CII D16B CrossIndustryInvoice,
+ * following the element paths of the CEN/TC 434 CII binding
+ * (EN16931-CII-validation.sch, 1.3.16). One walk collects what the rules look for
+ * anywhere (`//`).
+ * @module
+ */
+import type { XmlElement } from "../../xml/tree.ts";
+import {
+  attr,
+  child,
+  children,
+  field,
+  norm,
+  xsBoolean,
+  type AllowanceCharge,
+  type Breakdown,
+  type Field,
+  type Line,
+  type Party,
+  type Period,
+  type SemanticView,
+  type VatCategory,
+} from "./semantic_view.ts";
+
+const RSM = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
+const RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
+const UDT = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100";
+
+const r = (el: XmlElement | null | undefined, local: string) => child(el, RAM, local);
+const fr = (el: XmlElement | null | undefined, local: string) => field(child(el, RAM, local));
+
+/** The udt:DateTimeString of a date element when its format is 102 (CCYYMMDD), as the rules read it. */
+function _date102(el: XmlElement | null): string | null {
+  const s = child(el, UDT, "DateTimeString");
+  return s !== null && attr(s, "format") === "102" ? s.text : null;
+}
+
+function _category(el: XmlElement, kind: VatCategory["kind"]): VatCategory {
+  return {
+    el,
+    kind,
+    code: fr(el, "CategoryCode"),
+    vat: norm(r(el, "TypeCode")?.text).toUpperCase() === "VAT",
+    percent: fr(el, "RateApplicablePercent"),
+    exemptionReason: fr(el, "ExemptionReason"),
+    exemptionCode: fr(el, "ExemptionReasonCode"),
+  };
+}
+
+function _allowanceCharge(el: XmlElement): AllowanceCharge {
+  const charge = xsBoolean(child(r(el, "ChargeIndicator"), UDT, "Indicator")?.text);
+  const kind = charge === true ? "charge" : "allowance";
+  return {
+    el,
+    charge,
+    amount: fr(el, "ActualAmount"),
+    base: fr(el, "BasisAmount"),
+    reason: fr(el, "Reason"),
+    reasonCode: fr(el, "ReasonCode"),
+    categories: children(el, RAM, "CategoryTradeTax").map((c) => _category(c, kind)),
+  };
+}
+
+function _period(el: XmlElement): Period {
+  const start = r(el, "StartDateTime");
+  const end = r(el, "EndDateTime");
+  return { el, start: field(start), end: field(end), startValue: _date102(start), endValue: _date102(end), descriptionCode: null };
+}
+
+function _party(el: XmlElement | null): Party | null {
+  if (el === null) return null;
+  const postal = r(el, "PostalTradeAddress");
+  const uri = r(r(el, "URIUniversalCommunication"), "URIID");
+  const vatIds: Field[] = [];
+  const taxIds: Field[] = [];
+  for (const reg of children(el, RAM, "SpecifiedTaxRegistration")) {
+    for (const id of children(reg, RAM, "ID")) {
+      const scheme = attr(id, "schemeID");
+      if (scheme === "VA") vatIds.push({ el: id, text: id.text });
+      if (scheme === "VA" || scheme === "FC") taxIds.push({ el: id, text: id.text });
+    }
+  }
+  const name = fr(el, "Name");
+  return {
+    el,
+    legalName: name,
+    names: name === null ? [] : [name],
+    postal,
+    country: fr(postal, "CountryID"),
+    // BR-62/BR-63 look at the first electronic address only.
+    endpoint: r(el, "URIUniversalCommunication") === null ? null : { el: uri ?? el, scheme: attr(uri, "schemeID") },
+    ids: [...children(el, RAM, "ID"), ...children(el, RAM, "GlobalID")].map((i) => ({ text: i.text, scheme: attr(i, "schemeID") })),
+    legalIds: children(r(el, "SpecifiedLegalOrganization"), RAM, "ID").map((i) => i.text),
+    vatIds,
+    taxIds,
+  };
+}
+
+function _line(el: XmlElement): Line {
+  const agreement = r(el, "SpecifiedLineTradeAgreement");
+  const quantity = r(r(el, "SpecifiedLineTradeDelivery"), "BilledQuantity");
+  const settlement = r(el, "SpecifiedLineTradeSettlement");
+  const period = r(settlement, "BillingSpecifiedPeriod");
+  return {
+    el,
+    id: fr(r(el, "AssociatedDocumentLineDocument"), "LineID"),
+    quantity: field(quantity),
+    hasUnitCode: attr(quantity, "unitCode") !== null,
+    net: fr(r(settlement, "SpecifiedTradeSettlementLineMonetarySummation"), "LineTotalAmount"),
+    name: fr(r(el, "SpecifiedTradeProduct"), "Name"),
+    netPrice: fr(r(agreement, "NetPriceProductTradePrice"), "ChargeAmount"),
+    grossPrice: fr(r(agreement, "GrossPriceProductTradePrice"), "ChargeAmount"),
+    categories: children(settlement, RAM, "ApplicableTradeTax").map((c) => _category(c, "line")),
+    allowances: children(settlement, RAM, "SpecifiedTradeAllowanceCharge").map(_allowanceCharge),
+    period: period === null ? null : _period(period),
+  };
+}
+
+/** Reads the view from the root element of a CrossIndustryInvoice. */
+export function readCiiView(root: XmlElement): SemanticView {
+  const doc = child(root, RSM, "ExchangedDocument");
+  const tx = child(root, RSM, "SupplyChainTradeTransaction");
+  const agreement = r(tx, "ApplicableHeaderTradeAgreement");
+  const delivery = r(tx, "ApplicableHeaderTradeDelivery");
+  const settlement = r(tx, "ApplicableHeaderTradeSettlement");
+  const seller = r(agreement, "SellerTradeParty");
+  const period = r(settlement, "BillingSpecifiedPeriod");
+  const shipTo = r(delivery, "ShipToTradeParty");
+  const issue = r(doc, "IssueDateTime");
+  const issueDate = child(issue, UDT, "DateTimeString");
+  const v: SemanticView = {
+    syntax: "cii",
+    root,
+    specId: fr(r(child(root, RSM, "ExchangedDocumentContext"), "GuidelineSpecifiedDocumentContextParameter"), "ID"),
+    number: fr(doc, "ID"),
+    issueDate: issueDate !== null && attr(issueDate, "format") === "102" ? field(issueDate) : null,
+    typeCode: fr(doc, "TypeCode"),
+    currency: fr(settlement, "InvoiceCurrencyCode"),
+    taxCurrency: fr(settlement, "TaxCurrencyCode"),
+    seller: _party(seller),
+    sellerContext: seller,
+    buyer: _party(r(agreement, "BuyerTradeParty")),
+    payee: _party(r(settlement, "PayeeTradeParty")),
+    taxRepresentative: _party(r(agreement, "SellerTaxRepresentativeTradeParty")),
+    totals: null,
+    taxTotals: [],
+    breakdownsByTotal: new Map(),
+    breakdowns: [],
+    allowances: children(settlement, RAM, "SpecifiedTradeAllowanceCharge").map(_allowanceCharge),
+    lines: children(tx, RAM, "IncludedSupplyChainTradeLineItem").map(_line),
+    periods: period === null ? [] : [_period(period)],
+    hasTaxPointDate: false,
+    hasDateCode: false,
+    deliveryAddresses: [],
+    hasDeliveryDateOrPeriod:
+      _date102Any(r(r(delivery, "ActualDeliverySupplyChainEvent"), "OccurrenceDateTime")) ||
+      r(period, "StartDateTime") !== null ||
+      r(period, "EndDateTime") !== null,
+    deliveryCountry: r(r(shipTo, "PostalTradeAddress"), "CountryID")?.text ?? null,
+    additionalDocuments: [],
+    itemAttributes: [],
+    classifications: [],
+    standardIds: [],
+    precedingInvoices: children(settlement, RAM, "InvoiceReferencedDocument").map((d) => ({ el: d, id: fr(d, "IssuerAssignedID") })),
+    paymentMeans: [],
+    cardNumbers: [],
+    vatIdentifiers: [],
+    categories: [],
+    countryCodes: [],
+  };
+  const postal = r(shipTo, "PostalTradeAddress");
+  if (postal !== null) v.deliveryAddresses.push({ el: delivery ?? postal, country: fr(postal, "CountryID") });
+  const sums = r(settlement, "SpecifiedTradeSettlementHeaderMonetarySummation");
+  if (sums !== null) {
+    v.totals = {
+      el: sums,
+      lineNet: fr(sums, "LineTotalAmount"),
+      allowances: fr(sums, "AllowanceTotalAmount"),
+      charges: fr(sums, "ChargeTotalAmount"),
+      taxExclusive: fr(sums, "TaxBasisTotalAmount"),
+      taxInclusive: fr(sums, "GrandTotalAmount"),
+      prepaid: fr(sums, "TotalPrepaidAmount"),
+      rounding: fr(sums, "RoundingAmount"),
+      payable: fr(sums, "DuePayableAmount"),
+    };
+    for (const t of children(sums, RAM, "TaxTotalAmount")) v.taxTotals.push({ el: t, amount: field(t), currency: attr(t, "currencyID") });
+  }
+  for (const t of children(settlement, RAM, "ApplicableTradeTax")) {
+    const b: Breakdown = { el: t, taxable: fr(t, "BasisAmount"), tax: fr(t, "CalculatedAmount"), categories: [_category(t, "breakdown")] };
+    v.breakdowns.push(b);
+  }
+  _walk(root, null, v);
+  return v;
+}
+
+function _date102Any(el: XmlElement | null): boolean {
+  return child(el, UDT, "DateTimeString") !== null;
+}
+
+/** Collects what the CII rules' contexts match anywhere in the document. */
+function _walk(el: XmlElement, parent: XmlElement | null, v: SemanticView): void {
+  if (el.ns === RAM) {
+    switch (el.local) {
+      case "AdditionalReferencedDocument":
+        v.additionalDocuments.push({ el, id: fr(el, "IssuerAssignedID") });
+        break;
+      case "ApplicableProductCharacteristic":
+        v.itemAttributes.push({ el, hasName: r(el, "Description") !== null, hasValue: r(el, "Value") !== null });
+        break;
+      case "DesignatedProductClassification": {
+        const code = r(el, "ClassCode");
+        if (code !== null) v.classifications.push({ el, listId: attr(code, "listID") });
+        break;
+      }
+      case "SpecifiedTradeProduct":
+        if (r(el, "GlobalID") !== null) v.standardIds.push({ el: r(el, "GlobalID") ?? el, scheme: attr(r(el, "GlobalID"), "schemeID") });
+        break;
+      case "SpecifiedTradeSettlementPaymentMeans":
+        v.paymentMeans.push({
+          el,
+          code: fr(el, "TypeCode"),
+          accounts: children(el, RAM, "PayeePartyCreditorFinancialAccount").map((acc) => ({
+            el: acc,
+            ids: [...children(acc, RAM, "IBANID"), ...children(acc, RAM, "ProprietaryID")].map((i) => ({ el: i, text: i.text })),
+          })),
+        });
+        break;
+      case "ApplicableTradeSettlementFinancialCard": {
+        const id = r(el, "ID");
+        v.cardNumbers.push({ el, text: id?.text ?? "" });
+        break;
+      }
+      case "SpecifiedTaxRegistration":
+        for (const id of children(el, RAM, "ID")) if (attr(id, "schemeID") === "VA") v.vatIdentifiers.push({ el: id, text: id.text });
+        break;
+      case "ApplicableTradeTax":
+        v.categories.push(_category(el, parent?.local === "SpecifiedLineTradeSettlement" ? "line" : parent?.local === "ApplicableHeaderTradeSettlement" ? "breakdown" : "other"));
+        break;
+      case "CategoryTradeTax": {
+        const charge = xsBoolean(child(r(parent, "ChargeIndicator"), UDT, "Indicator")?.text);
+        v.categories.push(_category(el, charge === true ? "charge" : "allowance"));
+        break;
+      }
+      case "CountryID":
+        v.countryCodes.push(el.text);
+        break;
+      case "TaxPointDate":
+        v.hasTaxPointDate = true;
+        break;
+      case "DueDateTypeCode":
+        v.hasDateCode = true;
+        break;
+    }
+  }
+  for (const c of el.children) _walk(c, el, v);
+}

@@ -1,0 +1,236 @@
+/**
+ * Reads the EN 16931 semantic view from a UBL 2.1 Invoice or CreditNote, following
+ * the element paths of the CEN/TC 434 UBL binding (EN16931-UBL-validation.sch, 1.3.16).
+ * One walk over the tree collects what the rules look for anywhere (`//`).
+ * @module
+ */
+import type { XmlElement } from "../../xml/tree.ts";
+import {
+  attr,
+  child,
+  children,
+  field,
+  norm,
+  xsBoolean,
+  type AllowanceCharge,
+  type Breakdown,
+  type Field,
+  type Line,
+  type Party,
+  type Period,
+  type SemanticView,
+  type VatCategory,
+} from "./semantic_view.ts";
+
+const CAC = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
+const CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+
+const a = (el: XmlElement | null | undefined, local: string) => child(el, CAC, local);
+const b = (el: XmlElement | null | undefined, local: string) => child(el, CBC, local);
+const fb = (el: XmlElement | null | undefined, local: string) => field(child(el, CBC, local));
+
+/** True when the element's cac:TaxScheme/cbc:ID is VAT (upper-cased, spaces normalised). */
+function _isVatScheme(el: XmlElement): boolean {
+  return norm(b(a(el, "TaxScheme"), "ID")?.text).toUpperCase() === "VAT";
+}
+
+function _category(el: XmlElement, kind: VatCategory["kind"]): VatCategory {
+  return {
+    el,
+    kind,
+    code: fb(el, "ID"),
+    vat: _isVatScheme(el),
+    percent: fb(el, "Percent"),
+    exemptionReason: fb(el, "TaxExemptionReason"),
+    exemptionCode: fb(el, "TaxExemptionReasonCode"),
+  };
+}
+
+function _allowanceCharge(el: XmlElement): AllowanceCharge {
+  const charge = xsBoolean(b(el, "ChargeIndicator")?.text);
+  const kind = charge === true ? "charge" : "allowance";
+  return {
+    el,
+    charge,
+    amount: fb(el, "Amount"),
+    base: fb(el, "BaseAmount"),
+    reason: fb(el, "AllowanceChargeReason"),
+    reasonCode: fb(el, "AllowanceChargeReasonCode"),
+    categories: children(el, CAC, "TaxCategory").map((c) => _category(c, kind)),
+  };
+}
+
+function _period(el: XmlElement): Period {
+  const start = fb(el, "StartDate");
+  const end = fb(el, "EndDate");
+  return { el, start, end, startValue: start?.text ?? null, endValue: end?.text ?? null, descriptionCode: fb(el, "DescriptionCode") };
+}
+
+function _party(el: XmlElement | null): Party | null {
+  if (el === null) return null;
+  const postal = a(el, "PostalAddress");
+  const endpoint = b(el, "EndpointID");
+  const vatIds: Field[] = [];
+  const taxIds: Field[] = [];
+  for (const pts of children(el, CAC, "PartyTaxScheme")) {
+    const id = fb(pts, "CompanyID");
+    if (id === null) continue;
+    taxIds.push(id);
+    if (_isVatScheme(pts)) vatIds.push(id);
+  }
+  return {
+    el,
+    legalName: fb(a(el, "PartyLegalEntity"), "RegistrationName"),
+    names: children(el, CAC, "PartyName").flatMap((n) => children(n, CBC, "Name")).map((n) => ({ el: n, text: n.text })),
+    postal,
+    country: fb(a(postal, "Country"), "IdentificationCode"),
+    endpoint: endpoint === null ? null : { el: endpoint, scheme: attr(endpoint, "schemeID") },
+    ids: children(el, CAC, "PartyIdentification").flatMap((p) => children(p, CBC, "ID")).map((i) => ({ text: i.text, scheme: attr(i, "schemeID") })),
+    legalIds: children(el, CAC, "PartyLegalEntity").flatMap((p) => children(p, CBC, "CompanyID")).map((i) => i.text),
+    vatIds,
+    taxIds,
+  };
+}
+
+function _line(el: XmlElement): Line {
+  const quantity = b(el, "InvoicedQuantity") ?? b(el, "CreditedQuantity");
+  const item = a(el, "Item");
+  const price = a(el, "Price");
+  const period = a(el, "InvoicePeriod");
+  return {
+    el,
+    id: fb(el, "ID"),
+    quantity: field(quantity),
+    hasUnitCode: attr(quantity, "unitCode") !== null,
+    net: fb(el, "LineExtensionAmount"),
+    name: fb(item, "Name"),
+    netPrice: fb(price, "PriceAmount"),
+    grossPrice: fb(a(price, "AllowanceCharge"), "BaseAmount"),
+    categories: children(item, CAC, "ClassifiedTaxCategory").map((c) => _category(c, "line")),
+    allowances: children(el, CAC, "AllowanceCharge").map(_allowanceCharge),
+    period: period === null ? null : _period(period),
+  };
+}
+
+/** Reads the view from the root element of a UBL Invoice or CreditNote. */
+export function readUblView(root: XmlElement): SemanticView {
+  const supplier = a(root, "AccountingSupplierParty");
+  const delivery = a(root, "Delivery");
+  const v: SemanticView = {
+    syntax: "ubl",
+    root,
+    specId: fb(root, "CustomizationID"),
+    number: fb(root, "ID"),
+    issueDate: fb(root, "IssueDate"),
+    typeCode: fb(root, "InvoiceTypeCode") ?? fb(root, "CreditNoteTypeCode"),
+    currency: fb(root, "DocumentCurrencyCode"),
+    taxCurrency: fb(root, "TaxCurrencyCode"),
+    seller: _party(a(supplier, "Party")),
+    sellerContext: supplier,
+    buyer: _party(a(a(root, "AccountingCustomerParty"), "Party")),
+    payee: _party(a(root, "PayeeParty")),
+    taxRepresentative: _party(a(root, "TaxRepresentativeParty")),
+    totals: null,
+    taxTotals: [],
+    breakdownsByTotal: new Map(),
+    breakdowns: [],
+    allowances: children(root, CAC, "AllowanceCharge").map(_allowanceCharge),
+    lines: [],
+    periods: children(root, CAC, "InvoicePeriod").map(_period),
+    hasTaxPointDate: b(root, "TaxPointDate") !== null,
+    hasDateCode: children(root, CAC, "InvoicePeriod").some((p) => b(p, "DescriptionCode") !== null),
+    deliveryAddresses: [],
+    hasDeliveryDateOrPeriod:
+      (b(delivery, "ActualDeliveryDate")?.text.length ?? 0) > 1 ||
+      children(root, CAC, "InvoicePeriod").some((p) => p.children.length > 0),
+    deliveryCountry: b(a(a(a(delivery, "DeliveryLocation"), "Address"), "Country"), "IdentificationCode")?.text ?? null,
+    additionalDocuments: [],
+    itemAttributes: [],
+    classifications: [],
+    standardIds: [],
+    precedingInvoices: [],
+    paymentMeans: [],
+    cardNumbers: [],
+    vatIdentifiers: [],
+    categories: [],
+    countryCodes: [],
+  };
+  const totals = a(root, "LegalMonetaryTotal");
+  if (totals !== null) {
+    v.totals = {
+      el: totals,
+      lineNet: fb(totals, "LineExtensionAmount"),
+      allowances: fb(totals, "AllowanceTotalAmount"),
+      charges: fb(totals, "ChargeTotalAmount"),
+      taxExclusive: fb(totals, "TaxExclusiveAmount"),
+      taxInclusive: fb(totals, "TaxInclusiveAmount"),
+      prepaid: fb(totals, "PrepaidAmount"),
+      rounding: fb(totals, "PayableRoundingAmount"),
+      payable: fb(totals, "PayableAmount"),
+    };
+  }
+  for (const tt of children(root, CAC, "TaxTotal")) {
+    const amount = fb(tt, "TaxAmount");
+    v.taxTotals.push({ el: tt, amount, currency: attr(amount?.el ?? null, "currencyID") });
+    const list: Breakdown[] = children(tt, CAC, "TaxSubtotal").map((st) => ({
+      el: st,
+      taxable: fb(st, "TaxableAmount"),
+      tax: fb(st, "TaxAmount"),
+      categories: children(st, CAC, "TaxCategory").map((c) => _category(c, "breakdown")),
+    }));
+    v.breakdownsByTotal.set(tt, list);
+    v.breakdowns.push(...list);
+  }
+  for (const c of root.children) if (c.ns === CAC && (c.local === "InvoiceLine" || c.local === "CreditNoteLine")) v.lines.push(_line(c));
+  _walk(root, null, v);
+  return v;
+}
+
+/** Collects what the UBL rules' contexts match anywhere in the document. */
+function _walk(el: XmlElement, parent: XmlElement | null, v: SemanticView): void {
+  if (el.ns === CAC) {
+    switch (el.local) {
+      case "AdditionalDocumentReference":
+        v.additionalDocuments.push({ el, id: fb(el, "ID") });
+        break;
+      case "AdditionalItemProperty":
+        v.itemAttributes.push({ el, hasName: b(el, "Name") !== null, hasValue: b(el, "Value") !== null });
+        break;
+      case "BillingReference":
+        v.precedingInvoices.push({ el, id: fb(a(el, "InvoiceDocumentReference"), "ID") });
+        break;
+      case "PaymentMeans":
+        v.paymentMeans.push({
+          el,
+          code: fb(el, "PaymentMeansCode"),
+          accounts: children(el, CAC, "PayeeFinancialAccount").map((acc) => ({ el: acc, ids: children(acc, CBC, "ID").map((i) => ({ el: i, text: i.text })) })),
+        });
+        for (const pan of children(a(el, "CardAccount"), CBC, "PrimaryAccountNumberID")) v.cardNumbers.push({ el: pan, text: pan.text });
+        break;
+      case "Address":
+        if (parent?.local === "DeliveryLocation") v.deliveryAddresses.push({ el, country: fb(a(el, "Country"), "IdentificationCode") });
+        break;
+      case "PartyTaxScheme":
+        if (_isVatScheme(el)) for (const id of children(el, CBC, "CompanyID")) v.vatIdentifiers.push({ el: id, text: id.text });
+        break;
+      case "TaxCategory":
+      case "ClassifiedTaxCategory":
+        v.categories.push(_categoryIn(el, parent));
+        break;
+      case "CommodityClassification":
+        for (const code of children(el, CBC, "ItemClassificationCode")) v.classifications.push({ el: code, listId: attr(code, "listID") });
+        break;
+      case "StandardItemIdentification":
+        for (const id of children(el, CBC, "ID")) v.standardIds.push({ el: id, scheme: attr(id, "schemeID") });
+        break;
+    }
+  } else if (el.ns === CBC && el.local === "IdentificationCode") v.countryCodes.push(el.text);
+  for (const c of el.children) _walk(c, el, v);
+}
+
+function _categoryIn(el: XmlElement, parent: XmlElement | null): VatCategory {
+  if (el.local === "ClassifiedTaxCategory") return _category(el, "line");
+  if (parent?.local === "TaxSubtotal") return _category(el, "breakdown");
+  if (parent?.local === "AllowanceCharge") return _category(el, xsBoolean(b(parent, "ChargeIndicator")?.text) === true ? "charge" : "allowance");
+  return _category(el, "other");
+}
