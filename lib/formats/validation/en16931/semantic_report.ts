@@ -23,9 +23,9 @@ export class Report {
     this.violations.push({ rule, severity, path: elementPath(this.#root, el), line: el.line, column: el.column, message });
   }
 
-  /** Records `rule` at `el` unless `ok`. */
-  check(ok: boolean, rule: string, el: XmlElement, message: string, severity: Severity = "error"): void {
-    if (!ok) this.add(rule, el, message, severity);
+  /** Records `rule` at `el` unless `ok`; a message that costs something to build is passed as a function. */
+  check(ok: boolean, rule: string, el: XmlElement, message: string | (() => string), severity: Severity = "error"): void {
+    if (!ok) this.add(rule, el, typeof message === "string" ? message : message(), severity);
   }
 }
 

@@ -45,46 +45,57 @@ export const VAT_CATEGORIES: readonly CategoryRules[] = [
 
 /** Every VAT-category rule. */
 export function checkVatCategories(v: SemanticView, r: Report): void {
+  // Group the categories by code once: a category that appears nowhere breaks none of its rules.
+  const groups = new Map<string, VatCategory[]>();
+  for (const c of v.categories) {
+    const code = codeOf(v, c);
+    const g = groups.get(code);
+    if (g === undefined) groups.set(code, [c]);
+    else g.push(c);
+  }
   for (const cat of VAT_CATEGORIES) {
-    _presence(v, cat, r);
-    _parties(v, cat, r);
-    _rates(v, cat, r);
+    const cats = groups.get(cat.code);
+    if (cats === undefined) continue;
+    _presence(v, cat, cats, r);
+    _parties(v, cat, cats, r);
+    _rates(v, cat, cats, r);
     _breakdowns(v, cat, r);
   }
-  _notSubjectAlone(v, r);
+  if (groups.has("O")) _notSubjectAlone(v, r);
   _split(v, r);
 }
 
+function _count(cats: VatCategory[], kind1: VatCategory["kind"], kind2: VatCategory["kind"] | null, vatOnly: boolean): number {
+  let n = 0;
+  for (const c of cats) if ((c.kind === kind1 || c.kind === kind2) && (!vatOnly || c.vat)) n++;
+  return n;
+}
+
 /** Rule -01: a category used on a line, allowance or charge has its VAT breakdown (and only one, for most). */
-function _presence(v: SemanticView, cat: CategoryRules, r: Report): void {
-  const id = `${cat.prefix}-01`;
-  const msg = `An invoice using VAT category "${cat.name}" (${cat.code}) must have ${cat.code === "S" || cat.code === "L" || cat.code === "M" ? "at least one" : "exactly one"} VAT breakdown (BG-23) for it, and a breakdown only for a category in use`;
-  const is = (c: VatCategory) => codeOf(v, c) === cat.code;
-  const ofKind = (kinds: VatCategory["kind"][], vat: boolean) => v.categories.filter((c) => kinds.includes(c.kind) && is(c) && (!vat || c.vat)).length;
+function _presence(v: SemanticView, cat: CategoryRules, cats: VatCategory[], r: Report): void {
+  const byRate = cat.code === "S" || cat.code === "L" || cat.code === "M";
   let ok: boolean;
   if (v.syntax === "ubl") {
-    if (cat.code === "S" || cat.code === "L" || cat.code === "M") {
+    if (byRate) {
       const vat = cat.code !== "S";
-      const used = ofKind(["line", "allowance", "charge"], vat);
-      const breakdowns = ofKind(["breakdown"], vat);
+      const used = _count(cats, "line", null, vat) + _count(cats, "allowance", "charge", vat);
+      const breakdowns = _count(cats, "breakdown", null, vat);
       ok = (used > 0 && breakdowns > 0) || (used === 0 && breakdowns === 0);
     } else {
-      const anywhere = v.categories.some((c) => c.vat && is(c));
-      ok = !anywhere || ofKind(["breakdown"], true) === 1;
+      ok = !cats.some((c) => c.vat) || _count(cats, "breakdown", null, true) === 1;
     }
   } else {
-    const header = ofKind(["breakdown"], false);
-    const lines = ofKind(["line"], false);
-    const allowances = ofKind(["allowance", "charge"], false);
-    if (cat.code === "S" || cat.code === "L" || cat.code === "M") {
-      ok = (lines + header >= 2 || lines === 0) && (allowances + header >= 2 || allowances === 0);
-    } else if (cat.code === "O") {
-      ok = header === 0 || (header === 1 && (lines > 0 || allowances > 0));
-    } else {
-      ok = (header === 0 && lines === 0 && allowances === 0) || (header === 1 && (lines > 0 || allowances > 0));
-    }
+    const header = _count(cats, "breakdown", null, false);
+    const lines = _count(cats, "line", null, false);
+    const allowances = _count(cats, "allowance", "charge", false);
+    if (byRate) ok = (lines + header >= 2 || lines === 0) && (allowances + header >= 2 || allowances === 0);
+    else if (cat.code === "O") ok = header === 0 || (header === 1 && (lines > 0 || allowances > 0));
+    else ok = (header === 0 && lines === 0 && allowances === 0) || (header === 1 && (lines > 0 || allowances > 0));
   }
-  r.check(ok, id, v.root, msg);
+  if (!ok) {
+    r.add(`${cat.prefix}-01`, v.root,
+      `An invoice using VAT category "${cat.name}" (${cat.code}) must have ${byRate ? "at least one" : "exactly one"} VAT breakdown (BG-23) for it, and a breakdown only for a category in use`);
+  }
 }
 
 function _has(ids: Field[] | undefined): boolean {
@@ -128,17 +139,17 @@ function _partyMessage(rule: PartyRule, cat: CategoryRules, where: string): stri
 }
 
 /** Rules -02, -03, -04: UBL checks them once on the invoice, CII on each category. */
-function _parties(v: SemanticView, cat: CategoryRules, r: Report): void {
+function _parties(v: SemanticView, cat: CategoryRules, cats: VatCategory[], r: Report): void {
   const rule = v.syntax === "ubl" ? cat.party.ubl : cat.party.cii;
-  const ok = _partiesOk(v, rule);
+  if (_partiesOk(v, rule)) return;
   const kinds: [VatCategory["kind"], string, string][] = [
     ["line", "-02", "a line"],
     ["allowance", "-03", "a document-level allowance"],
     ["charge", "-04", "a document-level charge"],
   ];
   for (const [kind, suffix, where] of kinds) {
-    const used = v.categories.filter((c) => c.kind === kind && c.vat && codeOf(v, c) === cat.code);
-    if (used.length === 0 || ok) continue;
+    const used = cats.filter((c) => c.kind === kind && c.vat);
+    if (used.length === 0) continue;
     const msg = _partyMessage(rule, cat, where);
     if (v.syntax === "ubl") r.add(`${cat.prefix}${suffix}`, v.root, msg);
     else for (const c of used) r.add(`${cat.prefix}${suffix}`, c.el, msg);
@@ -160,18 +171,19 @@ const _RATE_WORDS: Record<RateRule, string> = {
   absent: "must not be given",
 };
 
+const _RATE_TERMS: Partial<Record<VatCategory["kind"], [string, string]>> = {
+  line: ["-05", "invoiced item VAT rate (BT-152)"],
+  allowance: ["-06", "document-level allowance VAT rate (BT-96)"],
+  charge: ["-07", "document-level charge VAT rate (BT-103)"],
+};
+
 /** Rules -05, -06, -07 on each line, allowance and charge in the category. */
-function _rates(v: SemanticView, cat: CategoryRules, r: Report): void {
+function _rates(v: SemanticView, cat: CategoryRules, cats: VatCategory[], r: Report): void {
   const rule = v.syntax === "ubl" ? cat.rate.ubl : cat.rate.cii;
-  const terms: Record<string, [string, string]> = {
-    line: ["-05", "invoiced item VAT rate (BT-152)"],
-    allowance: ["-06", "document-level allowance VAT rate (BT-96)"],
-    charge: ["-07", "document-level charge VAT rate (BT-103)"],
-  };
-  for (const c of v.categories) {
-    const term = terms[c.kind];
-    if (term === undefined || !c.vat || codeOf(v, c) !== cat.code) continue;
-    r.check(_rateOk(rule, c.percent), `${cat.prefix}${term[0]}`, c.el, `In VAT category "${cat.name}" (${cat.code}) the ${term[1]} ${_RATE_WORDS[rule]}`);
+  for (const c of cats) {
+    const term = _RATE_TERMS[c.kind];
+    if (term === undefined || !c.vat || _rateOk(rule, c.percent)) continue;
+    r.add(`${cat.prefix}${term[0]}`, c.el, `In VAT category "${cat.name}" (${cat.code}) the ${term[1]} ${_RATE_WORDS[rule]}`);
   }
 }
 
@@ -185,13 +197,13 @@ function _breakdowns(v: SemanticView, cat: CategoryRules, r: Report): void {
     if (c === undefined) continue;
     const at = v.syntax === "ubl" ? c.el : (c.code?.el ?? c.el);
     r.check(breakdownTaxableOk(v, cat.code, b, c), `${cat.prefix}-08`, at,
-      `The taxable amount (BT-116) of the "${cat.name}" VAT breakdown must equal its lines' net amounts plus its charges minus its allowances`);
-    r.check(breakdownTaxOk(v, cat.code, b, c), `${cat.prefix}-09`, at,
+      () => `The taxable amount (BT-116) of the "${cat.name}" VAT breakdown must equal its lines' net amounts plus its charges minus its allowances`);
+    r.check(breakdownTaxOk(v, cat.code, b, c), `${cat.prefix}-09`, at, () =>
       cat.code === "S" || cat.code === "L" || cat.code === "M"
         ? `The tax amount (BT-117) of the "${cat.name}" VAT breakdown must equal its taxable amount times its rate, within 1`
         : `The tax amount (BT-117) of the "${cat.name}" VAT breakdown must be 0`);
     const hasReason = c.exemptionReason !== null || c.exemptionCode !== null;
-    r.check(cat.exemption === "required" ? hasReason : !hasReason, `${cat.prefix}-10`, at,
+    r.check(cat.exemption === "required" ? hasReason : !hasReason, `${cat.prefix}-10`, at, () =>
       cat.exemption === "required"
         ? `The "${cat.name}" VAT breakdown needs an exemption reason (BT-120) or exemption reason code (BT-121)`
         : `The "${cat.name}" VAT breakdown must not have an exemption reason (BT-120) or exemption reason code (BT-121)`);

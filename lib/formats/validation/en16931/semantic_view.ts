@@ -8,6 +8,7 @@
  * @module
  */
 import type { XmlElement } from "../../xml/tree.ts";
+import type { Dec } from "./semantic_decimal.ts";
 
 /** The syntaxes the view is read from. */
 export type SemanticSyntax = "ubl" | "cii";
@@ -16,6 +17,8 @@ export type SemanticSyntax = "ubl" | "cii";
 export interface Field {
   el: XmlElement;
   text: string;
+  /** The text read as xs:decimal, once (semantic_totals.ts `num`); null when it is not one. */
+  value?: Dec | null;
 }
 
 /** A VAT category as written: UBL cac:TaxCategory / cac:ClassifiedTaxCategory, CII ram:ApplicableTradeTax / ram:CategoryTradeTax. */
@@ -206,7 +209,11 @@ export function attr(el: XmlElement | null, local: string): string | null {
 /** XPath normalize-space. */
 export function norm(text: string | null | undefined): string {
   if (!text) return "";
-  return text.replace(/[ \t\r\n]+/g, " ").trim();
+  // Most values hold no whitespace at all: skip the regular expression for them.
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) <= 32) return text.replace(/[ \t\r\n]+/g, " ").trim();
+  }
+  return text;
 }
 
 /** An xs:boolean as written ("true", "1", "false", "0"); null otherwise. */

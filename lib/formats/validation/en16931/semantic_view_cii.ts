@@ -24,8 +24,27 @@ import {
 } from "./semantic_view.ts";
 
 const RSM = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
-const RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
-const UDT = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100";
+const RAM_URI = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
+const UDT_URI = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100";
+
+/**
+ * The namespace names as the document's own string objects (set by readCiiView):
+ * comparing an element's namespace with the very string the parser gave it is a
+ * pointer comparison, not an 80-character one. Reads are synchronous, so one
+ * module-level pair is safe.
+ */
+let RAM = RAM_URI;
+let UDT = UDT_URI;
+
+/** The document's own string for `uri`, found on the first element that uses it. */
+function _docString(el: XmlElement, uri: string): string | null {
+  if (el.ns === uri) return el.ns;
+  for (const c of el.children) {
+    const s = _docString(c, uri);
+    if (s !== null) return s;
+  }
+  return null;
+}
 
 const r = (el: XmlElement | null | undefined, local: string) => child(el, RAM, local);
 const fr = (el: XmlElement | null | undefined, local: string) => field(child(el, RAM, local));
@@ -119,6 +138,8 @@ function _line(el: XmlElement): Line {
 
 /** Reads the view from the root element of a CrossIndustryInvoice. */
 export function readCiiView(root: XmlElement): SemanticView {
+  RAM = _docString(root, RAM_URI) ?? RAM_URI;
+  UDT = _docString(root, UDT_URI) ?? UDT_URI;
   const doc = child(root, RSM, "ExchangedDocument");
   const tx = child(root, RSM, "SupplyChainTradeTransaction");
   const agreement = r(tx, "ApplicableHeaderTradeAgreement");
@@ -199,7 +220,27 @@ function _date102Any(el: XmlElement | null): boolean {
 }
 
 /** Collects what the CII rules' contexts match anywhere in the document. */
+/** The element names the walk acts on: a Set lookup skips the rest cheaply. */
+const WALK_NAMES = new Set([
+  "AdditionalReferencedDocument",
+  "ApplicableProductCharacteristic",
+  "ApplicableTradeSettlementFinancialCard",
+  "ApplicableTradeTax",
+  "CategoryTradeTax",
+  "CountryID",
+  "DesignatedProductClassification",
+  "DueDateTypeCode",
+  "SpecifiedTaxRegistration",
+  "SpecifiedTradeProduct",
+  "SpecifiedTradeSettlementPaymentMeans",
+  "TaxPointDate",
+]);
+
 function _walk(el: XmlElement, parent: XmlElement | null, v: SemanticView): void {
+  if (!WALK_NAMES.has(el.local)) {
+    for (const c of el.children) _walk(c, el, v);
+    return;
+  }
   if (el.ns === RAM) {
     switch (el.local) {
       case "AdditionalReferencedDocument":

@@ -22,8 +22,22 @@ import {
   type VatCategory,
 } from "./semantic_view.ts";
 
-const CAC = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
-const CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+const CAC_URI = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
+const CBC_URI = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+
+/**
+ * The namespace names as the document's own string objects (set by readUblView):
+ * comparing an element's namespace with the very string the parser gave it is a
+ * pointer comparison, not a 70-character one. Reads are synchronous, so one
+ * module-level pair is safe.
+ */
+let CAC = CAC_URI;
+let CBC = CBC_URI;
+
+function _docString(el: XmlElement, uri: string): string | null {
+  for (const c of el.children) if (c.ns === uri) return c.ns;
+  return null;
+}
 
 const a = (el: XmlElement | null | undefined, local: string) => child(el, CAC, local);
 const b = (el: XmlElement | null | undefined, local: string) => child(el, CBC, local);
@@ -114,6 +128,8 @@ function _line(el: XmlElement): Line {
 
 /** Reads the view from the root element of a UBL Invoice or CreditNote. */
 export function readUblView(root: XmlElement): SemanticView {
+  CAC = _docString(root, CAC_URI) ?? CAC_URI;
+  CBC = _docString(root, CBC_URI) ?? CBC_URI;
   const supplier = a(root, "AccountingSupplierParty");
   const delivery = a(root, "Delivery");
   const v: SemanticView = {
@@ -187,7 +203,26 @@ export function readUblView(root: XmlElement): SemanticView {
 }
 
 /** Collects what the UBL rules' contexts match anywhere in the document. */
+/** The element names the walk acts on: a Set lookup skips the rest cheaply. */
+const WALK_NAMES = new Set([
+  "AdditionalDocumentReference",
+  "AdditionalItemProperty",
+  "Address",
+  "BillingReference",
+  "ClassifiedTaxCategory",
+  "CommodityClassification",
+  "IdentificationCode",
+  "PartyTaxScheme",
+  "PaymentMeans",
+  "StandardItemIdentification",
+  "TaxCategory",
+]);
+
 function _walk(el: XmlElement, parent: XmlElement | null, v: SemanticView): void {
+  if (!WALK_NAMES.has(el.local)) {
+    for (const c of el.children) _walk(c, el, v);
+    return;
+  }
   if (el.ns === CAC) {
     switch (el.local) {
       case "AdditionalDocumentReference":
