@@ -44,7 +44,7 @@ export function checkHeader(v: SemanticView, r: Report): void {
     const s = v.seller;
     const ok = ubl
       ? s.vatIds.length > 0 || s.ids.some((i) => i.scheme !== "SEPA") || s.legalIds.length > 0
-      : s.ids.length > 0 || s.legalIds.length > 0 || s.vatIds.length > 0;
+      : s.ids.length > 0 || s.globalIds.length > 0 || s.legalIds.length > 0 || s.vatIds.length > 0;
     r.check(ok, "BR-CO-26", v.sellerContext, "The seller needs an identifier (BT-29), a legal registration identifier (BT-30) or a VAT identifier (BT-31)");
   }
   for (const id of v.vatIdentifiers) {

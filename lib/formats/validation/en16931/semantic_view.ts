@@ -113,8 +113,10 @@ export interface Party {
   country: Field | null;
   /** The electronic address (BT-34/BT-49) and its scheme attribute as written. */
   endpoint: { el: XmlElement; scheme: string | null } | null;
-  /** Party identifiers (BT-29, BT-46, BT-60) with their scheme attribute. */
+  /** Party identifiers (BT-29, BT-46, BT-60) with their scheme attribute (UBL PartyIdentification/ID, CII ram:ID). */
   ids: { text: string; scheme: string | null }[];
+  /** CII ram:GlobalID identifiers (BT-29 with a scheme); none in UBL. */
+  globalIds: string[];
   /** Legal registration identifiers (BT-30, BT-47). */
   legalIds: string[];
   /** VAT identifiers (UBL PartyTaxScheme with scheme VAT, CII tax registration `VA`). */

@@ -109,7 +109,8 @@ function _party(el: XmlElement | null): Party | null {
     country: fr(postal, "CountryID"),
     // BR-62/BR-63 look at the first electronic address only.
     endpoint: r(el, "URIUniversalCommunication") === null ? null : { el: uri ?? el, scheme: attr(uri, "schemeID") },
-    ids: [...children(el, RAM, "ID"), ...children(el, RAM, "GlobalID")].map((i) => ({ text: i.text, scheme: attr(i, "schemeID") })),
+    ids: children(el, RAM, "ID").map((i) => ({ text: i.text, scheme: attr(i, "schemeID") })),
+    globalIds: children(el, RAM, "GlobalID").map((i) => i.text),
     legalIds: children(r(el, "SpecifiedLegalOrganization"), RAM, "ID").map((i) => i.text),
     vatIds,
     taxIds,

@@ -100,6 +100,7 @@ function _party(el: XmlElement | null): Party | null {
     country: fb(a(postal, "Country"), "IdentificationCode"),
     endpoint: endpoint === null ? null : { el: endpoint, scheme: attr(endpoint, "schemeID") },
     ids: children(el, CAC, "PartyIdentification").flatMap((p) => children(p, CBC, "ID")).map((i) => ({ text: i.text, scheme: attr(i, "schemeID") })),
+    globalIds: [],
     legalIds: children(el, CAC, "PartyLegalEntity").flatMap((p) => children(p, CBC, "CompanyID")).map((i) => i.text),
     vatIds,
     taxIds,
