@@ -28,6 +28,8 @@ export interface VatCategory {
   kind: "line" | "allowance" | "charge" | "breakdown" | "other";
   /** The category code element (UBL cbc:ID, CII ram:CategoryCode). */
   code: Field | null;
+  /** The code as the rules compare it: UBL normalises spaces, CII takes the text as written; "" when absent. */
+  key: string;
   /** Its tax scheme is VAT (UBL cac:TaxScheme/cbc:ID, CII ram:TypeCode). */
   vat: boolean;
   percent: Field | null;
@@ -211,6 +213,9 @@ export function attr(el: XmlElement | null, local: string): string | null {
 /** XPath normalize-space. */
 export function norm(text: string | null | undefined): string {
   if (!text) return "";
+  // Codes and amounts are short and rarely padded: "VAT", "S", "380".
+  const n = text.length;
+  if (n < 4 && text.charCodeAt(0) > 32 && text.charCodeAt(n - 1) > 32) return text;
   // Most values hold no whitespace at all: skip the regular expression for them.
   for (let i = 0; i < text.length; i++) {
     if (text.charCodeAt(i) <= 32) return text.replace(/[ \t\r\n]+/g, " ").trim();
@@ -227,8 +232,7 @@ export function xsBoolean(text: string | null | undefined): boolean | null {
 }
 
 /** A category's code as the rules compare it: UBL normalises spaces, CII compares the text as written. */
-export function codeOf(v: SemanticView, c: VatCategory): string {
-  if (c.code === null) return "";
-  return v.syntax === "ubl" ? norm(c.code.text) : c.code.text;
+export function codeOf(_v: SemanticView, c: VatCategory): string {
+  return c.key;
 }
 

@@ -56,11 +56,14 @@ function _date102(el: XmlElement | null): string | null {
 }
 
 function _category(el: XmlElement, kind: VatCategory["kind"]): VatCategory {
+  const code = fr(el, "CategoryCode");
+  const type = r(el, "TypeCode")?.text;
   return {
     el,
     kind,
-    code: fr(el, "CategoryCode"),
-    vat: norm(r(el, "TypeCode")?.text).toUpperCase() === "VAT",
+    code,
+    key: code === null ? "" : code.text,
+    vat: type === "VAT" || norm(type).toUpperCase() === "VAT",
     percent: fr(el, "RateApplicablePercent"),
     exemptionReason: fr(el, "ExemptionReason"),
     exemptionCode: fr(el, "ExemptionReasonCode"),
@@ -213,6 +216,9 @@ export function readCiiView(root: XmlElement): SemanticView {
     v.breakdowns.push(b);
   }
   _walk(root, null, v);
+  // Hold on to nothing of this document once it is read.
+  RAM = RAM_URI;
+  UDT = UDT_URI;
   return v;
 }
 

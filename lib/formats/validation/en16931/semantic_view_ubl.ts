@@ -45,19 +45,29 @@ const fb = (el: XmlElement | null | undefined, local: string) => field(child(el,
 
 /** True when the element's cac:TaxScheme/cbc:ID is VAT (upper-cased, spaces normalised). */
 function _isVatScheme(el: XmlElement): boolean {
-  return norm(b(a(el, "TaxScheme"), "ID")?.text).toUpperCase() === "VAT";
+  const id = b(a(el, "TaxScheme"), "ID")?.text;
+  return id === "VAT" || norm(id).toUpperCase() === "VAT";
 }
 
+/** Categories already read, so the walk reuses those the lines, allowances and breakdowns read. */
+let _seen = new Map<XmlElement, VatCategory>();
+
 function _category(el: XmlElement, kind: VatCategory["kind"]): VatCategory {
-  return {
+  const known = _seen.get(el);
+  if (known !== undefined) return known;
+  const code = fb(el, "ID");
+  const c: VatCategory = {
     el,
     kind,
-    code: fb(el, "ID"),
+    code,
+    key: code === null ? "" : norm(code.text),
     vat: _isVatScheme(el),
     percent: fb(el, "Percent"),
     exemptionReason: fb(el, "TaxExemptionReason"),
     exemptionCode: fb(el, "TaxExemptionReasonCode"),
   };
+  _seen.set(el, c);
+  return c;
 }
 
 function _allowanceCharge(el: XmlElement): AllowanceCharge {
@@ -131,6 +141,7 @@ function _line(el: XmlElement): Line {
 export function readUblView(root: XmlElement): SemanticView {
   CAC = _docString(root, CAC_URI) ?? CAC_URI;
   CBC = _docString(root, CBC_URI) ?? CBC_URI;
+  _seen = new Map();
   const supplier = a(root, "AccountingSupplierParty");
   const delivery = a(root, "Delivery");
   const v: SemanticView = {
@@ -200,6 +211,10 @@ export function readUblView(root: XmlElement): SemanticView {
   }
   for (const c of root.children) if (c.ns === CAC && (c.local === "InvoiceLine" || c.local === "CreditNoteLine")) v.lines.push(_line(c));
   _walk(root, null, v);
+  // Hold on to nothing of this document once it is read.
+  _seen.clear();
+  CAC = CAC_URI;
+  CBC = CBC_URI;
   return v;
 }
 
