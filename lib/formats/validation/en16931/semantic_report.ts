@@ -13,6 +13,8 @@ import type { Severity, Violation } from "../violation.ts";
 export class Report {
   readonly violations: Violation[] = [];
   #root: XmlElement;
+  /** Each element's parent and location step, built on the first violation (one pass over the tree). */
+  #steps: Map<XmlElement, { parent: XmlElement | null; step: string }> | null = null;
 
   constructor(root: XmlElement) {
     this.#root = root;
@@ -20,12 +22,24 @@ export class Report {
 
   /** Records that `rule` is broken at `el` (the rule's context element). */
   add(rule: string, el: XmlElement, message: string, severity: Severity = "error"): void {
-    this.violations.push({ rule, severity, path: elementPath(this.#root, el), line: el.line, column: el.column, message });
+    this.violations.push({ rule, severity, path: this.#path(el), line: el.line, column: el.column, message });
   }
 
   /** Records `rule` at `el` unless `ok`; a message that costs something to build is passed as a function. */
   check(ok: boolean, rule: string, el: XmlElement, message: string | (() => string), severity: Severity = "error"): void {
     if (!ok) this.add(rule, el, typeof message === "string" ? message : message(), severity);
+  }
+
+  #path(el: XmlElement): string {
+    if (this.#steps === null) this.#steps = indexSteps(this.#root);
+    const parts: string[] = [];
+    for (let e: XmlElement | null = el; e !== null; ) {
+      const s = this.#steps.get(e);
+      if (s === undefined) break;
+      parts.push(s.step);
+      e = s.parent;
+    }
+    return parts.length === 0 ? `/${_name(this.#root)}` : parts.reverse().join("");
   }
 }
 
@@ -35,38 +49,43 @@ function _name(el: XmlElement): string {
 
 /** The XPath-like location of `target` under `root`; the root's own path when it is not found. */
 export function elementPath(root: XmlElement, target: XmlElement): string {
-  const indices: number[] = [];
-  let path = `/${_name(root)}`;
-  if (!_find(root, target, indices)) return path;
-  let el = root;
-  for (const i of indices) {
-    path += _step(el.children, i);
-    el = el.children[i] as XmlElement;
+  const steps = indexSteps(root);
+  const parts: string[] = [];
+  for (let e: XmlElement | null = target; e !== null; ) {
+    const s = steps.get(e);
+    if (s === undefined) break;
+    parts.push(s.step);
+    e = s.parent;
   }
-  return path;
+  return parts.length === 0 ? `/${_name(root)}` : parts.reverse().join("");
 }
 
-function _find(el: XmlElement, target: XmlElement, indices: number[]): boolean {
-  if (el === target) return true;
-  const kids = el.children;
-  for (let i = 0; i < kids.length; i++) {
-    indices.push(i);
-    if (_find(kids[i] as XmlElement, target, indices)) return true;
-    indices.pop();
-  }
-  return false;
-}
-
-function _step(kids: XmlElement[], i: number): string {
-  const c = kids[i] as XmlElement;
-  let position = 0;
-  let count = 0;
-  for (let j = 0; j < kids.length; j++) {
-    const k = kids[j] as XmlElement;
-    if (k.local === c.local && k.ns === c.ns) {
-      count++;
-      if (j <= i) position++;
+/**
+ * Every element's location step ("/cac:InvoiceLine[2]"; no position when the name
+ * is unique among its siblings) and parent, in one pass: paths then cost their depth,
+ * so a document with thousands of violations is not quadratic.
+ */
+function indexSteps(root: XmlElement): Map<XmlElement, { parent: XmlElement | null; step: string }> {
+  const out = new Map<XmlElement, { parent: XmlElement | null; step: string }>();
+  out.set(root, { parent: null, step: `/${_name(root)}` });
+  const stack: XmlElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as XmlElement;
+    const kids = el.children;
+    if (kids.length === 0) continue;
+    const counts = new Map<string, number>();
+    for (const c of kids) {
+      const key = `${c.ns}\u0000${c.local}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const seen = new Map<string, number>();
+    for (const c of kids) {
+      const key = `${c.ns}\u0000${c.local}`;
+      const position = (seen.get(key) ?? 0) + 1;
+      seen.set(key, position);
+      out.set(c, { parent: el, step: (counts.get(key) ?? 1) > 1 ? `/${_name(c)}[${position}]` : `/${_name(c)}` });
+      stack.push(c);
     }
   }
-  return count > 1 ? `/${_name(c)}[${position}]` : `/${_name(c)}`;
+  return out;
 }

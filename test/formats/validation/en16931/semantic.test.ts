@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { claimsEn16931 } from "../../../../lib/formats/validation/en16931/rules.ts";
 import { parseXml } from "../../../../lib/formats/xml/parse.ts";
+import { ublInvoice } from "../../../fixtures/ubl_invoice.ts";
 import { BASE, drop, edit, sample, SAMPLES, violations, type Syntax } from "./semantic_cases.ts";
 
 /**
@@ -83,5 +84,14 @@ describe("checkSemanticRules() violations", () => {
     }
     const noTotals = drop(BASE.cii, "ram:SpecifiedTradeSettlementHeaderMonetarySummation");
     assert.ok(violations(noTotals, "cii").some((v) => v.rule === "BR-CO-15"));
+  });
+
+  test("a generated invoice breaks no rule, and each of its 500 nameless lines is reported at its own path", () => {
+    assert.deepEqual(violations(ublInvoice(50), "ubl"), []);
+    const xml = ublInvoice(500).replace(/<cbc:Name>Usługa wdrożeniowa nr \d+<\/cbc:Name>/g, "<cbc:Name/>");
+    const found = violations(xml, "ubl").filter((v) => v.rule === "BR-25");
+    assert.equal(found.length, 500);
+    assert.equal(found[499]?.path, "/Invoice/cac:InvoiceLine[500]");
+    assert.equal(new Set(found.map((v) => v.path)).size, 500);
   });
 });
