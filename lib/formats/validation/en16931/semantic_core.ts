@@ -11,11 +11,11 @@ import type { Report } from "./semantic_report.ts";
 import { cmp, ZERO } from "./semantic_decimal.ts";
 import { num, twoDecimals } from "./semantic_totals.ts";
 import { COUNTRY_PREFIXES_CII, COUNTRY_PREFIXES_UBL } from "./semantic_countries.ts";
-import { norm, type AllowanceCharge, type Field, type Party, type Period, type SemanticView } from "./semantic_view.ts";
+import { hasText, norm, type AllowanceCharge, type Field, type Party, type Period, type SemanticView } from "./semantic_view.ts";
 
 /** normalize-space(x) != '' */
 function _filled(f: Field | null | undefined): boolean {
-  return norm(f?.text) !== "";
+  return hasText(f?.text);
 }
 
 /** BR-01..BR-11, BR-16 and the other document-level mandatory terms. */
@@ -59,7 +59,7 @@ export function checkHeader(v: SemanticView, r: Report): void {
 function _endpoint(v: SemanticView, p: Party | null, rule: string, message: string, r: Report): void {
   if (p === null || p.endpoint === null) return;
   if (v.syntax === "ubl") r.check(p.endpoint.scheme !== null, rule, p.endpoint.el, message);
-  else r.check(norm(p.endpoint.scheme) !== "", rule, v.root, message);
+  else r.check(hasText(p.endpoint.scheme), rule, v.root, message);
 }
 
 /** BR-17 payee, BR-18..BR-20 and BR-56 tax representative. */
@@ -96,10 +96,10 @@ function _references(v: SemanticView, r: Report): void {
   for (const d of v.additionalDocuments) r.check(_filled(d.id), "BR-52", d.el, "An additional supporting document (BG-24) has no reference (BT-122)");
   for (const p of v.itemAttributes) r.check(p.hasName && p.hasValue, "BR-54", p.el, "An item attribute (BG-32) needs both a name (BT-160) and a value (BT-161)");
   for (const c of v.classifications) {
-    r.check(ubl ? c.listId !== null : norm(c.listId) !== "", "BR-65", c.el, "An item classification identifier (BT-158) has no scheme identifier");
+    r.check(ubl ? c.listId !== null : hasText(c.listId), "BR-65", c.el, "An item classification identifier (BT-158) has no scheme identifier");
   }
   for (const s of v.standardIds) {
-    r.check(ubl ? s.scheme !== null : norm(s.scheme) !== "", "BR-64", s.el, "An item standard identifier (BT-157) has no scheme identifier");
+    r.check(ubl ? s.scheme !== null : hasText(s.scheme), "BR-64", s.el, "An item standard identifier (BT-157) has no scheme identifier");
   }
   for (const p of v.precedingInvoices) {
     r.check(ubl ? p.id !== null : _filled(p.id), "BR-55", p.el, "A preceding invoice reference (BG-3) has no preceding invoice number (BT-25)");

@@ -213,14 +213,37 @@ export function attr(el: XmlElement | null, local: string): string | null {
 /** XPath normalize-space. */
 export function norm(text: string | null | undefined): string {
   if (!text) return "";
-  // Codes and amounts are short and rarely padded: "VAT", "S", "380".
   const n = text.length;
-  if (n < 4 && text.charCodeAt(0) > 32 && text.charCodeAt(n - 1) > 32) return text;
-  // Most values hold no whitespace at all: skip the regular expression for them.
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) <= 32) return text.replace(/[ \t\r\n]+/g, " ").trim();
+  if (text.charCodeAt(0) > 32 && text.charCodeAt(n - 1) > 32) {
+    // Nothing to trim: only a tab, a line break or two spaces in a row need the rewrite.
+    let previousSpace = false;
+    let clean = true;
+    for (let i = 1; i < n - 1; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 32) {
+        if (previousSpace) {
+          clean = false;
+          break;
+        }
+        previousSpace = true;
+      } else if (c === 9 || c === 10 || c === 13) {
+        clean = false;
+        break;
+      } else previousSpace = false;
+    }
+    if (clean) return text;
   }
-  return text;
+  return text.replace(/[ \t\r\n]+/g, " ").trim();
+}
+
+/** normalize-space(text) != '': some character other than XML white space. */
+export function hasText(text: string | null | undefined): boolean {
+  if (!text) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return true;
+  }
+  return false;
 }
 
 /** An xs:boolean as written ("true", "1", "false", "0"); null otherwise. */

@@ -46,8 +46,13 @@ function _docString(el: XmlElement, uri: string): string | null {
   return null;
 }
 
-const r = (el: XmlElement | null | undefined, local: string) => child(el, RAM, local);
-const fr = (el: XmlElement | null | undefined, local: string) => field(child(el, RAM, local));
+function r(el: XmlElement | null | undefined, local: string): XmlElement | null {
+  return child(el, RAM, local);
+}
+
+function fr(el: XmlElement | null | undefined, local: string): Field | null {
+  return field(child(el, RAM, local));
+}
 
 /** The udt:DateTimeString of a date element when its format is 102 (CCYYMMDD), as the rules read it. */
 function _date102(el: XmlElement | null): string | null {

@@ -39,9 +39,17 @@ function _docString(el: XmlElement, uri: string): string | null {
   return null;
 }
 
-const a = (el: XmlElement | null | undefined, local: string) => child(el, CAC, local);
-const b = (el: XmlElement | null | undefined, local: string) => child(el, CBC, local);
-const fb = (el: XmlElement | null | undefined, local: string) => field(child(el, CBC, local));
+function a(el: XmlElement | null | undefined, local: string): XmlElement | null {
+  return child(el, CAC, local);
+}
+
+function b(el: XmlElement | null | undefined, local: string): XmlElement | null {
+  return child(el, CBC, local);
+}
+
+function fb(el: XmlElement | null | undefined, local: string): Field | null {
+  return field(child(el, CBC, local));
+}
 
 /** True when the element's cac:TaxScheme/cbc:ID is VAT (upper-cased, spaces normalised). */
 function _isVatScheme(el: XmlElement): boolean {
