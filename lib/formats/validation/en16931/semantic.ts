@@ -5,6 +5,17 @@
  * semantic_view_cii.ts) and one rule set runs over it, following each syntax's
  * artefact where the two test a rule differently. Code lists (`BR-CL-*`) and the
  * syntax-bound rules are in syntax.ts.
+ *
+ * Where the two artefacts differ, both are followed: the sums of BR-CO-16 (UBL
+ * rounds, CII does not), the tolerance of BR-CO-17 (UBL strict, CII inclusive),
+ * BR-CO-15 (CII also accepts equal totals with and without VAT), BR-53 (CII also
+ * wants a tax currency other than the invoice's), BR-DEC-13/15 (CII compares values,
+ * UBL's test selects nothing), the VAT-category -01 counts, -08 (UBL exact or ±1 by
+ * rate; CII rounds each sum, ±1 or exact), -09 (CII skips L and M), the IGIC rate
+ * (UBL ≥ 0, CII > 0), and where a rule is reported (UBL once on the invoice, CII on
+ * each category or breakdown). BR-CO-05..08 are `true()` in both and never fail.
+ * Where an artefact would stop with an XPath error (a number that is not one), the
+ * value counts as absent.
  * @module
  */
 import type { XmlElement } from "../../xml/tree.ts";
