@@ -109,8 +109,8 @@ export interface KsefSimulator {
   beforeRequest: ((method: string, path: string) => void) | null;
   /** Counters: requests per limit group, 429s sent because a limit was exceeded, exports started. */
   stats: { requests: Record<string, number>; throttled: number; exports: number; authentications: number; refreshes: number; certificateFetches: number };
-  /** Every request and answer seen, in order (method, path with query, status). */
-  log: { method: string; path: string; status: number; headers: IncomingMessage["headers"]; body: unknown }[];
+  /** Every API exchange, in order: method, path with query, request headers and JSON body, status, JSON answer. */
+  log: { method: string; path: string; headers: IncomingMessage["headers"]; request: unknown; status: number; body: unknown }[];
   /** Departures from open-api.json seen so far, taken (and cleared). */
   takeViolations(): string[];
   /** Stops; throws when a request or answer departed from open-api.json (the test fails). */
@@ -178,7 +178,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
         const all = { ...(bytes.length > 0 ? { "content-type": type } : {}), "content-length": String(bytes.length), ...headers };
         const lower = Object.fromEntries(Object.entries(all).map(([k, v]) => [k.toLowerCase(), v]));
         for (const v of checkResponse(spec, { method: sreq.method, path: rel }, { status, headers: lower, body: bytes })) violations.push(`answer: ${v}`);
-        sim.log.push({ method: sreq.method, path: rel, status, headers: req.headers, body: payload instanceof Uint8Array ? null : payload });
+        sim.log.push({ method: sreq.method, path: rel, headers: req.headers, request: _parse(body), status, body: payload instanceof Uint8Array ? null : payload });
         res.writeHead(status, all);
         res.end(bytes);
       },
@@ -438,4 +438,12 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
 
 function _hex(bytes: number): string {
   return randomBytes(bytes).toString("hex").toUpperCase();
+}
+
+function _parse(body: Buffer): unknown {
+  try {
+    return body.length > 0 ? JSON.parse(body.toString()) : null;
+  } catch {
+    return null;
+  }
 }
