@@ -18,17 +18,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { formatKsefNumber } from "../../lib/formats/invoice/ksef_number.ts";
 import { KSEF_LIMITS, type RateLimit } from "../../storage/sources/ksef/pacing.ts";
 import { checkRequest, checkResponse, ksefSpec } from "./ksef_conformance.ts";
+import { SimAuth, type SimToken } from "./ksef_simulator_auth.ts";
 import { SimKeys } from "./ksef_simulator_keys.ts";
 import { buildPackage, iso7, metadataOf, parseTime, selectInvoices, type SimFilters, type SimInvoice } from "./ksef_simulator_invoices.ts";
 
 export type { SimInvoice } from "./ksef_simulator_invoices.ts";
 
-/** A KSeF token the simulator accepts. */
-export interface SimToken {
-  token: string;
-  nip: string;
-  permissions: string[];
-}
+export type { SimToken } from "./ksef_simulator_auth.ts";
 
 /** A request as a route sees it: `path` relative to the API root, without the query. */
 export interface SimRequest {
@@ -82,6 +78,8 @@ export interface SimOptions {
   legacyErrors?: boolean;
   /** More operations (e.g. online sessions), tried before the built-in ones. */
   routes?: SimRoute[];
+  /** The limit group of a path the built-in ones do not know (their limits go into `limits`); default "other". */
+  limitGroup?: (method: string, path: string) => string | undefined;
 }
 
 /** A running simulator. */
@@ -120,10 +118,10 @@ export interface KsefSimulator {
 export const PREFIX = "/v2"; // srodowiska.md: https://api-test.ksef.mf.gov.pl/v2
 const WINDOWS = [["perSecond", 1000], ["perMinute", 60_000], ["perHour", 3_600_000]] as const;
 
-/** The limit group of a path (pacing.ts's groups; "other" for the rest). */
-function groupOf(p: string): string {
+/** The limit group of a path (pacing.ts's groups; `extra`'s answer or "other" for the rest). */
+function groupOf(p: string, extra: string | undefined): string {
   return p.startsWith("/auth") || p.startsWith("/security") ? "auth" : p === "/invoices/query/metadata" ? "metadata"
-    : p === "/invoices/exports" ? "export" : p.startsWith("/invoices/exports/") ? "exportStatus" : p.startsWith("/invoices/ksef/") ? "download" : "other";
+    : p === "/invoices/exports" ? "export" : p.startsWith("/invoices/exports/") ? "exportStatus" : p.startsWith("/invoices/ksef/") ? "download" : extra ?? "other";
 }
 
 /** Starts a simulator on 127.0.0.1 and an ephemeral port. */
@@ -134,7 +132,6 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
   const history = new Map<string, number[]>();
   const violations: string[] = [];
   let failures = { n: 0, status: 503 };
-  let failAuth: number | null = null;
   let corrupt = false;
   let clock = 0;
   const tick = (): number => (clock = Math.max(clock + 1, Date.now()));
@@ -199,8 +196,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
         }, {}, "application/problem+json");
       },
       session() {
-        const s = access.get(sreq.bearer);
-        return s && s.until > Date.now() ? s : null;
+        return auth.session(sreq.bearer);
       },
     };
     if (!full.startsWith(PREFIX)) {
@@ -208,7 +204,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
       return void res.writeHead(404).end();
     }
     sim.beforeRequest?.(sreq.method, sreq.path);
-    const group = groupOf(sreq.path);
+    const group = groupOf(sreq.path, o.limitGroup?.(sreq.method, sreq.path));
     sim.stats.requests[group] = (sim.stats.requests[group] ?? 0) + 1;
     const wrong = checkRequest(spec, { method: sreq.method, path: rel, headers: req.headers, body });
     if (wrong.length > 0) {
@@ -247,23 +243,9 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
     res.end(bytes ?? Buffer.alloc(0));
   }
 
-  // --- authentication (uwierzytelnianie.md) ---
-  const challenges = new Map<string, number>();
-  const auths = new Map<string, { ref: string; code: number; nip: string; permissions: string[] }>();
-  const access = new Map<string, { nip: string; permissions: string[]; until: number }>();
-  const refresh = new Map<string, { nip: string; permissions: string[] }>();
-  const redeemed = new Set<string>();
-  // --- exports ---
+  const auth = new SimAuth(o.tokens, o.accessTtlMs ?? 15 * 60_000, ref);
   const exports = new Map<string, Record<string, unknown>>();
   const parts = new Map<string, Buffer>();
-  const ttl = o.accessTtlMs ?? 15 * 60_000;
-  const AUTH_TEXT: Record<number, [string, string?]> = {
-    200: ["Uwierzytelnianie zakończone sukcesem"],
-    415: ["Uwierzytelnianie zakończone niepowodzeniem", "Brak przypisanych uprawnień"],
-    450: ["Uwierzytelnianie zakończone niepowodzeniem z powodu błędnego tokenu", "Nieprawidłowy token"],
-    470: ["Uwierzytelnianie zakończone niepowodzeniem", "Próba wykorzystania metod autoryzacyjnych osoby zmarłej"],
-    480: ["Uwierzytelnienie zablokowane", "Podejrzenie incydentu bezpieczeństwa. Skontaktuj się z Ministerstwem Finansów przez formularz zgłoszeniowy."],
-  };
 
   async function builtIn(r: SimRequest, ctx: SimContext): Promise<void> {
     const p = r.path;
@@ -272,63 +254,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
       sim.stats.certificateFetches++;
       return ctx.send(200, keys.published());
     }
-    if (p === "/auth/challenge" && r.method === "POST") {
-      const challenge = ref("CR");
-      const at = tick();
-      challenges.set(challenge, at);
-      return ctx.send(200, { challenge, timestamp: iso7(at), timestampMs: at, clientIp: "127.0.0.1" });
-    }
-    if (p === "/auth/ksef-token" && r.method === "POST") {
-      const b = json() as { challenge?: string; contextIdentifier?: { type?: string; value?: string }; encryptedToken?: string; publicKeyId?: string };
-      const at = challenges.get(b.challenge ?? "");
-      if (at === undefined) return ctx.badRequest(21111, "Nieprawidłowe wyzwanie autoryzacyjne.");
-      const plain = keys.decrypt(b.publicKeyId, b.encryptedToken ?? "");
-      if (!plain.ok && plain.unknownKey) return ctx.badRequest(21470, "Przesłany identyfikator klucza jest nieznany lub wskazuje na wycofany klucz.", [`Klucz o identyfikatorze ${String(b.publicKeyId)} nie jest wspierany.`]);
-      challenges.delete(b.challenge!);
-      sim.stats.authentications++;
-      let code = 450;
-      let holder: SimToken | undefined;
-      if (plain.ok) {
-        const text = plain.plain.toString();
-        const cut = text.lastIndexOf("|");
-        holder = o.tokens.find((t) => t.token === text.slice(0, cut));
-        if (holder && text.slice(cut + 1) === String(at)) code = holder.nip === b.contextIdentifier?.value && b.contextIdentifier?.type === "Nip" ? 200 : 415;
-      }
-      if (failAuth !== null) [code, failAuth] = [failAuth, null];
-      const reference = ref("AU");
-      const authToken = randomBytes(24).toString("hex");
-      auths.set(authToken, { ref: reference, code, nip: b.contextIdentifier?.value ?? "", permissions: holder?.permissions ?? [] });
-      return ctx.send(202, { referenceNumber: reference, authenticationToken: { token: authToken, validUntil: iso7(Date.now() + 600_000) } });
-    }
-    const auth = auths.get(r.bearer);
-    if (p.startsWith("/auth/") && r.method === "GET" && p !== "/auth/sessions") {
-      if (!auth) return ctx.unauthorized("Wymagane jest uwierzytelnienie.");
-      if (auth.ref !== p.slice("/auth/".length)) return ctx.badRequest(21304, "Brak uwierzytelnienia.", [`Operacja uwierzytelniania o numerze referencyjnym ${p.slice(6)} nie została znaleziona.`]);
-      const [description, detail] = AUTH_TEXT[auth.code] ?? ["Nieznany błąd"];
-      return ctx.send(200, {
-        startDate: iso7(Date.now()), authenticationMethod: "Token",
-        authenticationMethodInfo: { category: "Token", code: "token", displayName: "Token KSeF" },
-        status: { code: auth.code, description, ...(detail ? { details: [detail] } : {}) },
-      });
-    }
-    if (p === "/auth/token/redeem" && r.method === "POST") {
-      if (!auth) return ctx.unauthorized("Wymagane jest uwierzytelnienie.");
-      if (auth.code !== 200 || redeemed.has(r.bearer)) return ctx.badRequest(21301, "Brak autoryzacji.", [`Tokeny dla operacji uwierzytelniania ${auth.ref} zostały już pobrane.`]);
-      redeemed.add(r.bearer);
-      const a = randomBytes(24).toString("hex");
-      const rt = randomBytes(24).toString("hex");
-      access.set(a, { nip: auth.nip, permissions: auth.permissions, until: Date.now() + ttl });
-      refresh.set(rt, { nip: auth.nip, permissions: auth.permissions });
-      return ctx.send(200, { accessToken: { token: a, validUntil: iso7(Date.now() + ttl) }, refreshToken: { token: rt, validUntil: iso7(Date.now() + 7 * 86_400_000) } });
-    }
-    if (p === "/auth/token/refresh" && r.method === "POST") {
-      const rt = refresh.get(r.bearer);
-      if (!rt) return ctx.unauthorized("Wymagane jest uwierzytelnienie.");
-      sim.stats.refreshes++;
-      const a = randomBytes(24).toString("hex");
-      access.set(a, { ...rt, until: Date.now() + ttl });
-      return ctx.send(200, { accessToken: { token: a, validUntil: iso7(Date.now() + ttl) } });
-    }
+    if (auth.handle(r, ctx)) return;
     const session = ctx.session();
     if (!session) return ctx.unauthorized("Wymagane jest uwierzytelnienie.");
     if (!session.permissions.includes("InvoiceRead")) return ctx.forbidden("Brak wymaganych uprawnień do wykonania operacji w bieżącym kontekście.", ["InvoiceRead"], session.permissions);
@@ -413,10 +339,10 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
       failures = { n, status };
     },
     failNextAuthentication(code) {
-      failAuth = code;
+      auth.failNext = code;
     },
     expireAccessTokens() {
-      for (const a of access.values()) a.until = 0;
+      auth.expireAccess();
     },
     corruptNextPackage() {
       corrupt = true;

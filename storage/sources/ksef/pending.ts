@@ -37,12 +37,12 @@ export async function fetchByNumber(client: KsefClient, inv: InvoiceMetadata, si
 }
 
 /** Asks KSeF again for pending documents; yields those whose XML arrived (acknowledging one forgets it). */
-export async function* retryPending(client: KsefClient, pending: Record<string, Pending>, save: () => void, signal: AbortSignal): AsyncGenerator<SourceItem> {
+export async function* retryPending(client: KsefClient, pending: Record<string, Pending>, save: () => void, now: () => number, signal: AbortSignal): AsyncGenerator<SourceItem> {
   const due = Object.entries(pending).sort(([, a], [, b]) => (a.tried ?? 0) - (b.tried ?? 0)).slice(0, MAX_PENDING_PER_SYNC);
   for (const [n, p] of due) {
     if (signal.aborted) return;
     const res = await client.call("download", "GET", `/invoices/ksef/${encodeURIComponent(n)}`, undefined, signal, [400], "application/xml");
-    p.tried = Date.now();
+    p.tried = now();
     if (!res.ok) {
       const codes = exceptionCodes(await res.json().catch(() => null));
       if (codes.includes(NO_SUCH_INVOICE)) delete pending[n];

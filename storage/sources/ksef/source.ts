@@ -115,7 +115,7 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
       const yielded = new Set<string>(); // one invoice may come under several subject types in one run
       try {
         // Documents from metadata first: their XML may have arrived since (the download limits pace them).
-        for await (const item of retryPending(client, state.pending, save, signal)) {
+        for await (const item of retryPending(client, state.pending, save, now, signal)) {
           yielded.add(item.external_id);
           yield item;
         }
