@@ -106,7 +106,8 @@ function _check(root: unknown, schema: Schema30, value: unknown, at: string, o: 
 function _string(schema: Schema30, value: string, bad: (m: string) => void): void {
   if (typeof schema.minLength === "number" && [...value].length < schema.minLength) bad(`is shorter than ${schema.minLength} characters`);
   if (typeof schema.maxLength === "number" && [...value].length > schema.maxLength) bad(`is longer than ${schema.maxLength} characters`);
-  if (typeof schema.pattern === "string" && !new RegExp(schema.pattern, "u").test(value)) bad(`does not match ${schema.pattern}`);
+  // The patterns are .NET regular expressions (e.g. `\ ` escapes), which the non-Unicode JavaScript syntax reads alike.
+  if (typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(value)) bad(`does not match ${schema.pattern}`);
 }
 
 function _object(root: unknown, schema: Schema30, value: Record<string, unknown>, at: string, o: Validate30Options, out: SchemaViolation[], strictHere: boolean): void {
