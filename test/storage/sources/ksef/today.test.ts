@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { isKsefNumber } from "../../../../lib/formats/invoice/ksef_number.ts";
 import { KSEF_LIMITS, type EndpointGroup } from "../../../../storage/sources/ksef/pacing.ts";
 import { addMonthsUtc, ksefSpec } from "../../../support/ksef_conformance.ts";
 import { invoiceXml, NIP, PARTNER, setup, TOKEN } from "./ksef_setup.ts";
@@ -28,6 +29,7 @@ describe("ksef source: history in windows of at most 3 months", () => {
       assert.equal(run.status, "succeeded", JSON.stringify(run));
       assert.deepEqual(run.counts, { ...ZERO, fetched: 5, created: 5 });
       assert.deepEqual(new Set((await t.docs()).map((d) => d.ksef_number)), new Set(made.map((i) => i.ksefNumber)));
+      assert.ok(made.every((i) => isKsefNumber(i.ksefNumber)), "the simulator's KSeF numbers carry numer-ksef.md's CRC-8");
       const ranges = exportRanges(t.sim.log);
       assert.ok(ranges.length >= 3, `${ranges.length} exports`);
       for (const r of ranges) {
