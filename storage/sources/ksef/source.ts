@@ -160,7 +160,9 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
               throw ksefError(KSEF_ERROR.protocol, `KSeF keeps truncating the ${subject} export at ${next} without progress: more invoices share one PermanentStorage date than one package holds`);
             }
             state.positions[subject] = { from: next, seen: [...new Set([...(sameStart ? seen : []), ...atBoundary])] };
-            const done = !pkg.isTruncated && to === null; // the present is reached
+            // Done when the present is reached: an open window, or a closed one whose data KSeF vouches for only up to
+            // a mark before its end (the rest is not complete yet: the next sync goes on from the mark).
+            const done = !pkg.isTruncated && (to === null || Date.parse(next) < Date.parse(to));
             if (done) state.completed[subject] = now();
             save();
             if (done) break;
