@@ -4,15 +4,19 @@
  * redeem, refresh before expiry, a fresh authentication when refresh fails),
  * pacing under the documented limits (pacing.ts), 429 waited out per
  * `Retry-After` (limity/limity-api.md §2), and 5xx, timeouts and network errors
- * retried with backoff. It never logs and never puts a token into an error.
+ * retried with backoff, `21470` (a withdrawn encryption key: klucze-publiczne-do-szyfrowania.md §4.4) answered
+ * by fetching the certificates again and repeating, error bodies read in both of open-api.json's formats. It
+ * never logs and never puts a token into an error.
  * @module
  */
 import { encryptKsefToken, challengeMillis, pickCertificate, type PublicKeyCertificate } from "./crypto.ts";
-import { describeException, KSEF_ERROR, ksefError } from "./errors.ts";
+import { describeException, exceptionCodes, KSEF_ERROR, ksefError } from "./errors.ts";
 import type { EndpointGroup, Pacer } from "./pacing.ts";
 
 /** The largest export package part read: a bound on the memory one part may take (the package is decrypted whole). */
 const MAX_PART_BYTES = 128 * 1024 * 1024;
+/** open-api.json (POST /auth/ksef-token, /invoices/exports, 400): the publicKeyId sent is unknown or withdrawn. */
+export const KEY_WITHDRAWN = 21470;
 
 /** The client's knobs, with documented defaults in source.ts; tests shrink them. */
 export interface KsefClientTuning {
@@ -35,7 +39,7 @@ export interface KsefClientTuning {
 
 /** Options of a KSeF client. */
 export interface KsefClientOptions extends KsefClientTuning {
-  /** The API root, e.g. `https://ksef-test.mf.gov.pl/api/v2` (srodowiska.md). */
+  /** The API root, e.g. `https://api-test.ksef.mf.gov.pl/v2` (srodowiska.md). */
   baseUrl: string;
   nip: string;
   /** The KSeF token (tokeny-ksef.md); a secret. */
@@ -59,6 +63,8 @@ interface SendOptions {
   body?: unknown;
   /** Answers that the caller handles itself (others below 500 fail the run). */
   accept?: readonly number[];
+  /** The media type asked for (open-api.json: JSON everywhere but GET /invoices/ksef/{n}, which answers application/xml). */
+  mediaType?: string;
 }
 
 /** A status of an asynchronous KSeF operation (open-api.json StatusInfo). */
@@ -81,7 +87,7 @@ export class KsefClient {
     this.#fetch = options.fetch ?? fetch;
   }
 
-  /** The public-key certificates (GET /security/public-key-certificates), fetched once per client. */
+  /** The public-key certificates (GET /security/public-key-certificates), fetched once per client and after `forgetCertificates()`. */
   async certificates(signal: AbortSignal): Promise<PublicKeyCertificate[]> {
     if (!this.#certs) {
       const res = await this.#send("auth", "GET", "/security/public-key-certificates", {}, signal);
@@ -92,11 +98,16 @@ export class KsefClient {
     return this.#certs;
   }
 
+  /** klucze-publiczne-do-szyfrowania.md §4.4: after 21470 the certificates are fetched again before the repeat. */
+  forgetCertificates(): void {
+    this.#certs = null;
+  }
+
   /** A JSON request to a protected endpoint with the access token; 401 refreshes (or re-authenticates) once. */
-  async call(group: EndpointGroup, method: string, path: string, body: unknown, signal: AbortSignal, accept: readonly number[] = []): Promise<Response> {
+  async call(group: EndpointGroup, method: string, path: string, body: unknown, signal: AbortSignal, accept: readonly number[] = [], mediaType = "application/json"): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await this.#accessToken(signal);
-      const res = await this.#send(group, method, path, { bearer, body, accept: [...accept, 401, 403] }, signal);
+      const res = await this.#send(group, method, path, { bearer, body, accept: [...accept, 401, 403], mediaType }, signal);
       if (res.status === 401 && attempt < 2) {
         await res.body?.cancel();
         // First a refresh, then (if the refresh token is gone too) a whole new authentication.
@@ -170,19 +181,28 @@ export class KsefClient {
   // uwierzytelnianie.md §1 (challenge), §2.2 (token|timestamp encrypted, POST /auth/ksef-token), §3 (poll
   // GET /auth/{referenceNumber} with the authentication token), §4 (POST /auth/token/redeem, once).
   async #authenticate(signal: AbortSignal): Promise<void> {
-    const challenge = (await _json(await this.#send("auth", "POST", "/auth/challenge", {}, signal))) as { challenge?: string; timestamp?: string };
-    if (typeof challenge.challenge !== "string" || typeof challenge.timestamp !== "string") throw ksefError(KSEF_ERROR.protocol, "KSeF sent a challenge without challenge or timestamp");
-    const cert = pickCertificate(await this.certificates(signal), "KsefTokenEncryption", this.#o.now());
-    const request: Record<string, unknown> = {
-      challenge: challenge.challenge,
-      contextIdentifier: { type: "Nip", value: this.#o.nip },
-      encryptedToken: encryptKsefToken(cert, this.#o.token, challengeMillis(challenge.timestamp)),
-    };
-    // klucze-publiczne-do-szyfrowania.md §4.2: newer API versions name the key used; sent only when KSeF published one.
-    if (cert.publicKeyId) request.publicKeyId = cert.publicKeyId;
-    const init = await this.#send("auth", "POST", "/auth/ksef-token", { body: request, accept: [400] }, signal);
-    if (init.status === 400) {
-      throw ksefError(KSEF_ERROR.tokenRejected, `KSeF refused the authentication request (${describeException(await _json(init, true))}): check the token and NIP in sources.json`);
+    let init: Response;
+    for (let attempt = 0; ; attempt++) {
+      const challenge = (await _json(await this.#send("auth", "POST", "/auth/challenge", {}, signal))) as { challenge?: string; timestamp?: string; timestampMs?: number };
+      if (typeof challenge.challenge !== "string" || typeof challenge.timestamp !== "string") throw ksefError(KSEF_ERROR.protocol, "KSeF sent a challenge without challenge or timestamp");
+      const cert = pickCertificate(await this.certificates(signal), "KsefTokenEncryption", this.#o.now());
+      // open-api.json AuthenticationChallengeResponse.timestampMs is the value to encrypt; older answers had only `timestamp`.
+      const millis = typeof challenge.timestampMs === "number" && Number.isSafeInteger(challenge.timestampMs) ? challenge.timestampMs : challengeMillis(challenge.timestamp);
+      const request: Record<string, unknown> = {
+        challenge: challenge.challenge,
+        contextIdentifier: { type: "Nip", value: this.#o.nip },
+        encryptedToken: encryptKsefToken(cert, this.#o.token, millis),
+      };
+      // klucze-publiczne-do-szyfrowania.md §4.2: name the key used, so that a withdrawn one is refused with 21470.
+      if (cert.publicKeyId) request.publicKeyId = cert.publicKeyId;
+      init = await this.#send("auth", "POST", "/auth/ksef-token", { body: request, accept: [400] }, signal);
+      if (init.status !== 400) break;
+      const error = await _json(init, true);
+      if (!exceptionCodes(error).includes(KEY_WITHDRAWN)) {
+        throw ksefError(KSEF_ERROR.tokenRejected, `KSeF refused the authentication request (${describeException(error)}): check the token and NIP in sources.json`);
+      }
+      if (attempt > 0) throw ksefError(KSEF_ERROR.certificateExpired, `KSeF refuses the key it publishes for KsefTokenEncryption even after fetching the certificates again (${describeException(error)}): KSeF is rotating its keys; retry the sync later`);
+      this.forgetCertificates();
     }
     const started = (await _json(init)) as { referenceNumber?: string; authenticationToken?: unknown };
     if (typeof started.referenceNumber !== "string") throw ksefError(KSEF_ERROR.protocol, "KSeF started an authentication without a reference number");
@@ -223,7 +243,8 @@ export class KsefClient {
       let res: Response | null = null;
       let problem = "";
       try {
-        const headers: Record<string, string> = { accept: "application/json" };
+        // open-api.json: every operation answers its errors as Problem Details when asked with X-Error-Format.
+        const headers: Record<string, string> = group === null ? {} : { accept: s.mediaType ?? "application/json", "x-error-format": "problem-details" };
         if (s.bearer) headers.authorization = `Bearer ${s.bearer}`;
         if (s.body !== undefined) headers["content-type"] = "application/json";
         res = await this.#fetch(url, {
@@ -267,12 +288,17 @@ export class KsefClient {
 }
 
 // open-api.json AuthenticationOperationStatusResponse codes: 200 success; 415 no permissions in the context;
-// 425 revoked; 450 wrong/expired/revoked/inactive token; 460 certificate errors; 500 unknown; 550 cancelled.
+// 425 revoked; 450 wrong/expired/revoked/inactive token; 460 certificate errors; 470 the authorisation methods
+// of a deceased person; 480 blocked on a suspected security incident; 500 unknown; 550 cancelled.
 function _authOutcome(status: StatusInfo, nip: string): void {
   if (status.code === 200) return;
   const what = [status.description, ...(status.details ?? [])].filter(Boolean).join(": ").slice(0, 300);
   if (status.code === 450 || status.code === 425) throw ksefError(KSEF_ERROR.tokenRejected, `KSeF rejected the KSeF token (${status.code} ${what}): generate a new token in KSeF and put it into sources.json`);
   if (status.code === 415) throw ksefError(KSEF_ERROR.wrongNip, `The KSeF token has no permissions in the context of NIP ${nip} (415 ${what}): check "nip" in sources.json, or grant the token's owner rights for that NIP`);
+  // 470 and 480 have no run error code of their own in the contract: the closest, a refused token, with a message
+  // that says what only the user can do about them.
+  if (status.code === 470) throw ksefError(KSEF_ERROR.tokenRejected, `KSeF refuses the token because the authorisation methods it stems from are those of a deceased person (470 ${what}): a person with rights in the context of NIP ${nip} must generate a new KSeF token for sources.json`);
+  if (status.code === 480) throw ksefError(KSEF_ERROR.tokenRejected, `KSeF blocked authentication with this token on a suspected security incident (480 ${what}): retrying will not help; contact the Ministry of Finance through KSeF's contact form`);
   if (status.code === 460) throw ksefError(KSEF_ERROR.certificateExpired, `KSeF refused a certificate (460 ${what}): retry later; if it persists, KSeF's keys are being rotated`);
   if (status.code === 500 || status.code === 550) throw ksefError(KSEF_ERROR.unavailable, `KSeF could not finish the authentication (${status.code} ${what}): retry the sync later`);
   throw ksefError(KSEF_ERROR.protocol, `KSeF ended the authentication with status ${status.code} (${what})`);

@@ -1,18 +1,21 @@
 /**
- * The `ksef` entries of `sources.json` (API.md §4.5): `{"name", "type": "ksef",
+ * The `ksef` entries of `sources.json` (README, "KSeF"): `{"name", "type": "ksef",
  * "environment": "test" | "demo" | "prod" | "<base URL>", "nip", "token",
- * "subjects"}`, checked at startup so a typo fails with a message that names
+ * "subjects", "since"}`, checked at startup so a typo fails with a message that names
  * the field instead of failing every sync. Environments are srodowiska.md's.
  * @module
  */
 import { isValidTenantId } from "../../../lib/contracts/ids.ts";
 import { SUBJECT_TYPES, type SubjectType } from "./export.ts";
 
-/** srodowiska.md: the API roots of the public KSeF 2.0 environments. */
+/**
+ * srodowiska.md (and open-api.json `servers` for the test one): the API roots of the public KSeF 2.0 environments.
+ * The `ksef-test.mf.gov.pl/api/v2` style hosts are retired; redirects are not followed, so old roots fail.
+ */
 export const KSEF_ENVIRONMENTS = {
-  test: "https://ksef-test.mf.gov.pl/api/v2",
-  demo: "https://ksef-demo.mf.gov.pl/api/v2",
-  prod: "https://ksef.mf.gov.pl/api/v2",
+  test: "https://api-test.ksef.mf.gov.pl/v2",
+  demo: "https://api-demo.ksef.mf.gov.pl/v2",
+  prod: "https://api.ksef.mf.gov.pl/v2",
 } as const;
 
 /** A checked ksef source entry. */
@@ -22,6 +25,8 @@ export interface KsefSourceConfig {
   nip: string;
   token: string;
   subjects: SubjectType[];
+  /** Where a first sync starts (ms), when the entry says; else 3 months back (source.ts). */
+  since?: number;
 }
 
 // Default roles: seller, buyer, third party (the guide's example leaves out SubjectAuthorized, which is rare).
@@ -65,7 +70,7 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
     const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url!.hostname);
     if (url!.protocol !== "https:" && !loopback) fail(`"environment" must be an https:// URL (plain http only for localhost)`);
     baseUrl = url!.href.replace(/\/+$/, "");
-  } else fail(`"environment" must be "test", "demo", "prod" or the API's base URL (e.g. https://ksef-test.mf.gov.pl/api/v2)`);
+  } else fail(`"environment" must be "test", "demo", "prod" or the API's base URL (e.g. https://api-test.ksef.mf.gov.pl/v2)`);
   const nip = entry.nip;
   if (typeof nip !== "string" || !isValidNip(nip)) fail(`"nip" must be the 10-digit NIP of the company (digits only, valid check digit)`);
   const token = entry.token;
@@ -80,5 +85,11 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
     }
     subjects = s as SubjectType[];
   }
-  return { name: name as string, baseUrl, nip: nip as string, token: token as string, subjects };
+  let since: number | undefined;
+  if (entry.since !== undefined) {
+    const v = entry.since;
+    since = typeof v === "string" && /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v) ? Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v) : NaN;
+    if (Number.isNaN(since)) fail(`"since" must be a date (2025-01-01) or a date and time with its offset (2025-01-01T00:00:00+01:00)`);
+  }
+  return { name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, ...(since === undefined ? {} : { since }) };
 }

@@ -33,10 +33,43 @@ export function ksefError(code: KsefErrorCode, message: string): SourceError {
   return new SourceError(code, message);
 }
 
-/** KSeF's ExceptionResponse (open-api.json) as `code: description` pairs, without free-text details. */
+/** One error of a KSeF answer: its exception code, description and details. */
+export interface KsefException {
+  code: number;
+  description: string;
+  details: string[];
+}
+
+/**
+ * The errors of a KSeF error body in either of the formats open-api.json gives for a 400: Problem Details
+ * (`application/problem+json`, BadRequestProblemDetails `errors[]`: code, description, details), sent when the
+ * request asks with `X-Error-Format: problem-details`, and the deprecated ExceptionResponse
+ * (`exception.exceptionDetailList[]`: exceptionCode, exceptionDescription, details).
+ */
+export function exceptionsOf(body: unknown): KsefException[] {
+  const b = body as { errors?: unknown; exception?: { exceptionDetailList?: unknown } } | null;
+  const text = (v: unknown): string => (typeof v === "string" ? v : "");
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  if (Array.isArray(b?.errors)) {
+    return (b.errors as { code?: unknown; description?: unknown; details?: unknown }[])
+      .map((e) => ({ code: Number(e?.code), description: text(e?.description), details: list(e?.details) }));
+  }
+  const legacy = b?.exception?.exceptionDetailList;
+  if (Array.isArray(legacy)) {
+    return (legacy as { exceptionCode?: unknown; exceptionDescription?: unknown; details?: unknown }[])
+      .map((e) => ({ code: Number(e?.exceptionCode), description: text(e?.exceptionDescription), details: list(e?.details) }));
+  }
+  return [];
+}
+
+/** The exception codes of a KSeF error body (either format). */
+export function exceptionCodes(body: unknown): number[] {
+  return exceptionsOf(body).map((e) => e.code);
+}
+
+/** A KSeF error body as `code: description` pairs, without free-text details (they may echo input). */
 export function describeException(body: unknown): string {
-  const list = (body as { exception?: { exceptionDetailList?: { exceptionCode?: number; exceptionDescription?: string }[] } } | null)
-    ?.exception?.exceptionDetailList;
-  if (!Array.isArray(list) || list.length === 0) return "no details";
-  return list.map((d) => `${d.exceptionCode ?? "?"} ${String(d.exceptionDescription ?? "").slice(0, 200)}`).join("; ");
+  const list = exceptionsOf(body);
+  if (list.length === 0) return "no details";
+  return list.map((d) => `${Number.isFinite(d.code) ? d.code : "?"} ${d.description.slice(0, 200)}`).join("; ");
 }

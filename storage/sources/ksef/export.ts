@@ -1,15 +1,15 @@
 /**
  * One export of KSeF 2.0 (pobieranie-faktur/przyrostowe-pobieranie-faktur.md):
- * POST /invoices/exports for one subject type from a PermanentStorage date
- * with `restrictToPermanentStorageHwmDate`, polling its status, downloading
+ * POST /invoices/exports for one subject type over a PermanentStorage window
+ * (windows.ts) with `restrictToPermanentStorageHwmDate`, polling its status, downloading
  * the parts, checking their hashes, decrypting them with the key this source
  * generated, and unpacking the ZIP (`{ksefNumber}.xml` files and
  * `_metadata.json`). It does not decide where the next window starts.
  * @module
  */
-import type { KsefClient, StatusInfo } from "./client.ts";
+import { KEY_WITHDRAWN, type KsefClient, type StatusInfo } from "./client.ts";
 import { decryptPart, newPackageKey, pickCertificate, sha256Base64 } from "./crypto.ts";
-import { describeException, KSEF_ERROR, ksefError } from "./errors.ts";
+import { describeException, exceptionCodes, KSEF_ERROR, ksefError } from "./errors.ts";
 import { readZip, ZipError, type ZipEntry } from "../../../lib/formats/zip/read.ts";
 
 /** The subject types of open-api.json InvoiceQuerySubjectType: seller, buyer, third party, authorized subject. */
@@ -50,21 +50,28 @@ const METADATA_FILE = "_metadata.json"; // przyrostowe-pobieranie-faktur.md, "Pl
 const HWM_PAST = 21183; // open-api.json POST /invoices/query/metadata: dateRange.from later than PermanentStorageHwmDate
 const EXPORTS_BUSY = 21182; // POST /invoices/exports: too many exports running in this context
 
-/** Runs one export of `subject` from `from` (ISO) and returns its unpacked package. */
-export async function runExport(client: KsefClient, subject: SubjectType, from: string, now: () => number, signal: AbortSignal): Promise<ExportResult> {
+/** Runs one export of `subject` from `from` to `to` (ISO; null: to the present) and returns its unpacked package. */
+export async function runExport(client: KsefClient, subject: SubjectType, from: string, to: string | null, now: () => number, signal: AbortSignal): Promise<ExportResult> {
+  let keyRetries = 0;
   for (;;) {
     const cert = pickCertificate(await client.certificates(signal), "SymmetricKeyEncryption", now());
     const key = newPackageKey(cert);
     const body = {
       encryption: { ...key.encryption, ...(cert.publicKeyId ? { publicKeyId: cert.publicKeyId } : {}) },
-      // przyrostowe §"Inicjalizacja eksportu": PermanentStorage dates, no `to` (continuous sync), HWM on.
-      filters: { subjectType: subject, dateRange: { dateType: "PermanentStorage", from, restrictToPermanentStorageHwmDate: true } },
+      // przyrostowe §"Inicjalizacja eksportu": PermanentStorage dates, HWM on; `to` only on a window in the past.
+      filters: { subjectType: subject, dateRange: { dateType: "PermanentStorage", from, ...(to === null ? {} : { to }), restrictToPermanentStorageHwmDate: true } },
     };
     const started = await client.call("export", "POST", "/invoices/exports", body, signal, [400]);
     if (started.status === 400) {
       const err = await started.json().catch(() => null);
-      const codes = _codes(err);
+      const codes = exceptionCodes(err);
       if (codes.includes(HWM_PAST)) return { kind: "nothing" };
+      // klucze-publiczne-do-szyfrowania.md §4.4: the key was withdrawn; fetch the certificates again and repeat, once.
+      if (codes.includes(KEY_WITHDRAWN) && keyRetries++ === 0) {
+        client.forgetCertificates();
+        continue;
+      }
+      if (codes.includes(KEY_WITHDRAWN)) throw ksefError(KSEF_ERROR.certificateExpired, `KSeF refuses the key it publishes for SymmetricKeyEncryption even after fetching the certificates again (${describeException(err)}): KSeF is rotating its keys; retry the sync later`);
       if (codes.includes(EXPORTS_BUSY)) throw ksefError(KSEF_ERROR.unavailable, "KSeF is already running its maximum of exports for this NIP (21182): another client may be exporting; retry the sync later");
       throw ksefError(KSEF_ERROR.protocol, `KSeF refused the export (${describeException(err)})`);
     }
@@ -114,9 +121,4 @@ async function unpack(client: KsefClient, pkg: InvoicePackage, key: ReturnType<t
     if (!(e instanceof ZipError || e instanceof SyntaxError)) throw e;
     throw ksefError(KSEF_ERROR.packageUndecryptable, `The export package is not a readable ZIP (${e.message}): retry the sync`);
   }
-}
-
-function _codes(body: unknown): number[] {
-  const list = (body as { exception?: { exceptionDetailList?: { exceptionCode?: number }[] } } | null)?.exception?.exceptionDetailList;
-  return Array.isArray(list) ? list.map((d) => Number(d.exceptionCode)) : [];
 }

@@ -19,16 +19,17 @@ export interface RateLimit {
 export type EndpointGroup = "auth" | "metadata" | "export" | "exportStatus" | "download";
 
 /**
- * limity/limity-api.md, "Pobieranie faktur - limity" (production values; the test environment has them switched
- * off): metadata 8/16/20, exports 4/8/20, download by KSeF number 8/16/64 per s/min/h. `/auth/*` and
- * `/security/public-key-certificates` are public resources: 60 req/s per IP ("Pozostałe"). The export status has
- * no own row: it gets the default "Pozostałe" 10/30/120.
+ * KSeF's limits per s/min/h as open-api.json 2.6.0 gives them in each operation's 429 description (the table
+ * "Limity liczby żądań" with its group), which limity/limity-api.md follows: metadata (invoiceMetadata) 8/16/20,
+ * exports (invoiceExport) 8/16/20, export status (invoiceExportStatus) 10/60/600, download by KSeF number
+ * (invoiceDownload) 8/16/64. `/auth/*` and `/security/public-key-certificates`: 60 a second. The test environment
+ * has them switched off; production applies them per context and IP address.
  */
 export const KSEF_LIMITS: Readonly<Record<EndpointGroup, RateLimit>> = {
   auth: { perSecond: 60 },
   metadata: { perSecond: 8, perMinute: 16, perHour: 20 },
-  export: { perSecond: 4, perMinute: 8, perHour: 20 },
-  exportStatus: { perSecond: 10, perMinute: 30, perHour: 120 },
+  export: { perSecond: 8, perMinute: 16, perHour: 20 },
+  exportStatus: { perSecond: 10, perMinute: 60, perHour: 600 },
   download: { perSecond: 8, perMinute: 16, perHour: 64 },
 };
 

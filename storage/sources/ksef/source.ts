@@ -1,12 +1,16 @@
 /**
- * The `ksef` document source (API.md §4.5): incremental retrieval from KSeF 2.0
- * as pobieranie-faktur/przyrostowe-pobieranie-faktur.md recommends. Per subject
- * type, adjoining windows on the PermanentStorage date; the next window starts
- * at the package's `PermanentStorageHwmDate`, or at `LastPermanentStorageDate`
- * when it was truncated; invoices seen at that boundary are skipped by KSeF
- * number (the guide's deduplication). A position is stored only after every
- * document of its package was stored (SourceItem.ack), so a crash re-reads at
- * most one package. It does not send invoices to KSeF.
+ * The `ksef` document source (README, "KSeF"): incremental retrieval from KSeF
+ * 2.0 as pobieranie-faktur/przyrostowe-pobieranie-faktur.md recommends. Per
+ * subject type, adjoining windows on the PermanentStorage date of at most 3
+ * months each (windows.ts), from `since` (default 3 months back) to the
+ * present; the next window starts where a closed window ended, at the package's
+ * `PermanentStorageHwmDate`, or at `LastPermanentStorageDate` when it was
+ * truncated; invoices seen at that boundary are skipped by KSeF number (the
+ * guide's deduplication). A position is stored only after every document of its
+ * package was stored (SourceItem.ack), so a crash re-reads at most one package.
+ * An invoice whose XML KSeF cannot deliver yet arrives from its metadata and is
+ * asked for again by every later sync until its XML comes (pending.ts). It
+ * does not send invoices to KSeF.
  * @module
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -17,6 +21,8 @@ import { KsefClient, type KsefClientOptions, type KsefClientTuning } from "./cli
 import { KSEF_ERROR, ksefError } from "./errors.ts";
 import { runExport, type InvoiceMetadata, type SubjectType } from "./export.ts";
 import { Pacer, type EndpointGroup, type PacingHistory, type RateLimit } from "./pacing.ts";
+import { fetchByNumber, retryPending, type Pending } from "./pending.ts";
+import { defaultSince, windowEnd } from "./windows.ts";
 
 /** Knobs with documented defaults; tests shrink them. */
 export interface KsefTuning extends KsefClientTuning {
@@ -28,14 +34,14 @@ export interface KsefTuning extends KsefClientTuning {
 /** Options of a ksef source. */
 export interface KsefSourceOptions {
   name: string;
-  /** The API root (srodowiska.md), e.g. `https://ksef-test.mf.gov.pl/api/v2`. */
+  /** The API root (srodowiska.md), e.g. `https://api-test.ksef.mf.gov.pl/v2`. */
   baseUrl: string;
   nip: string;
   token: string;
   subjects: readonly SubjectType[];
   /** Where positions and the last hour of requests are kept between runs. */
   stateFile: string;
-  /** Where the first window starts (ms); default: as far back as one export may reach. */
+  /** Where a subject type's first window starts (ms); default 3 months back. Earlier history is walked window by window. */
   since?: number;
   now?: () => number;
   /** Waits `ms` or until `signal` aborts (tests pass one that moves their clock). */
@@ -58,9 +64,6 @@ export const DEFAULT_TUNING: KsefTuning = {
   limits: {},
 };
 
-/** open-api.json InvoiceQueryFilters.dateRange: at most 2 years; a day less keeps clear of the edge. */
-const FIRST_WINDOW_MS = (2 * 365 - 1) * 86_400_000;
-
 interface Position {
   /** ISO start of the next window. */
   from: string;
@@ -73,6 +76,8 @@ interface State {
   /** When each subject type's last complete (not truncated) export finished, ms. */
   completed: Partial<Record<SubjectType, number>>;
   pacing: PacingHistory;
+  /** Invoices stored from metadata whose XML is asked for again by later syncs, by KSeF number. */
+  pending: Record<string, Pending>;
 }
 
 
@@ -82,7 +87,7 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
   const now = o.now ?? Date.now;
 
   function load(): State {
-    const empty: State = { positions: {}, completed: {}, pacing: {} };
+    const empty: State = { positions: {}, completed: {}, pacing: {}, pending: {} };
     if (!existsSync(o.stateFile)) return empty;
     try {
       return { ...empty, ...(JSON.parse(readFileSync(o.stateFile, "utf8")) as Partial<State>) };
@@ -109,13 +114,24 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
       const client = new KsefClient(options);
       const yielded = new Set<string>(); // one invoice may come under several subject types in one run
       try {
+        // Documents from metadata first: their XML may have arrived since (the download limits pace them).
+        for await (const item of retryPending(client, state.pending, save, now, signal)) {
+          yielded.add(item.external_id);
+          yield item;
+        }
         for (const subject of o.subjects) {
           const last = state.completed[subject];
           if (last !== undefined && now() - last < tuning.minIntervalMs) continue; // too soon for this subject type
           for (;;) {
-            const pos = state.positions[subject] ?? { from: new Date(o.since ?? now() - FIRST_WINDOW_MS).toISOString(), seen: [] };
-            const result = await runExport(client, subject, pos.from, now, signal);
+            const pos = state.positions[subject] ?? { from: new Date(o.since ?? defaultSince(now())).toISOString(), seen: [] };
+            const to = windowEnd(pos.from, now());
+            const result = await runExport(client, subject, pos.from, to, now, signal);
             if (result.kind === "nothing") {
+              if (to !== null) { // a closed window with nothing past KSeF's mark: on to the next one
+                state.positions[subject] = { from: to, seen: [] };
+                save();
+                continue;
+              }
               state.completed[subject] = now();
               save();
               break;
@@ -126,12 +142,17 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
               if (signal.aborted) return;
               yielded.add(inv.ksefNumber);
               const file = result.files.get(`${inv.ksefNumber}.xml`);
-              yield file ? _item(inv, file.bytes()) : await _byNumber(client, inv, signal);
+              const item = file ? _item(inv, file.bytes()) : await fetchByNumber(client, inv, signal);
+              if (item.xml === null) state.pending[inv.ksefNumber] = { metadata: inv, tried: now() };
+              yield item;
             }
             // Every document of the package is stored (the run acks each before asking for the next).
             const { pkg } = result;
+            // A closed window ends at its `to` (or at KSeF's mark, when that is earlier); an open one at the mark.
+            const mark = pkg.permanentStorageHwmDate ?? null;
+            const closedEnd = to !== null ? (mark !== null && Date.parse(mark) < Date.parse(to) ? mark : to) : null;
             const next = pkg.isTruncated && pkg.lastPermanentStorageDate ? pkg.lastPermanentStorageDate
-              : pkg.permanentStorageHwmDate ?? _lastDate(result.invoices) ?? pos.from;
+              : closedEnd ?? mark ?? _lastDate(result.invoices) ?? pos.from;
             const boundary = Date.parse(next);
             const sameStart = boundary === Date.parse(pos.from);
             const atBoundary = result.invoices.filter((i) => Date.parse(i.permanentStorageDate) >= boundary).map((i) => i.ksefNumber);
@@ -139,9 +160,12 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
               throw ksefError(KSEF_ERROR.protocol, `KSeF keeps truncating the ${subject} export at ${next} without progress: more invoices share one PermanentStorage date than one package holds`);
             }
             state.positions[subject] = { from: next, seen: [...new Set([...(sameStart ? seen : []), ...atBoundary])] };
-            if (!pkg.isTruncated) state.completed[subject] = now();
+            // Done when the present is reached: an open window, or a closed one whose data KSeF vouches for only up to
+            // a mark before its end (the rest is not complete yet: the next sync goes on from the mark).
+            const done = !pkg.isTruncated && (to === null || Date.parse(next) < Date.parse(to));
+            if (done) state.completed[subject] = now();
             save();
-            if (!pkg.isTruncated) break;
+            if (done) break;
           }
         }
       } catch (e) {
@@ -157,27 +181,7 @@ function _item(inv: InvoiceMetadata, xml: Uint8Array): SourceItem {
   return { external_id: inv.ksefNumber, ksef_number: inv.ksefNumber, xml, metadata: null, ack: async () => {}, reject: async () => {} };
 }
 
-// limity-api.md "Rekomendowany sposób integracji": a single invoice by its KSeF number (GET /invoices/ksef/{n})
-// when the package lacks its file; 21165 "not yet available" leaves a document from the metadata for a later sync.
-async function _byNumber(client: KsefClient, inv: InvoiceMetadata, signal: AbortSignal): Promise<SourceItem> {
-  const res = await client.call("download", "GET", `/invoices/ksef/${encodeURIComponent(inv.ksefNumber)}`, undefined, signal, [400]);
-  if (res.ok) return _item(inv, new Uint8Array(await res.arrayBuffer()));
-  await res.body?.cancel();
-  return { external_id: inv.ksefNumber, ksef_number: inv.ksefNumber, xml: null, metadata: metadataFields(inv), ack: async () => {}, reject: async () => {} };
-}
-
-/** The document JSON fields (API.md §4.5 metadata) of KSeF's InvoiceMetadata. */
-export function metadataFields(inv: InvoiceMetadata): Record<string, unknown> {
-  const money = (v: number | undefined): string | null => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(2) : null);
-  return {
-    number: inv.invoiceNumber ?? null, issue_date: inv.issueDate ?? null, currency: inv.currency ?? null,
-    seller: { name: inv.seller?.name ?? null, tax_id: inv.seller?.nip ?? null },
-    buyer: { name: inv.buyer?.name ?? null, tax_id: inv.buyer?.identifier?.value ?? null },
-    totals: { net: money(inv.netAmount), tax: money(inv.vatAmount), gross: money(inv.grossAmount) },
-    // przyrostowe-pobieranie-faktur.md: the date of receipt is the date the KSeF number was assigned.
-    received_at: inv.acquisitionDate ?? null,
-  };
-}
+export { metadataFields } from "./pending.ts";
 
 function _lastDate(invoices: InvoiceMetadata[]): string | null {
   return invoices.at(-1)?.permanentStorageDate ?? null;

@@ -1,13 +1,31 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseKsefSourceConfig } from "../../../../storage/sources/ksef/config.ts";
+import { KSEF_ENVIRONMENTS, parseKsefSourceConfig } from "../../../../storage/sources/ksef/config.ts";
+import { ksefSpec } from "../../../support/ksef_conformance.ts";
 
-const entry = (environment: string) => ({ name: "ksef", type: "ksef", environment, nip: "5260250274", token: "20251010-EC-0000000000-0000000000-00|nip-5260250274|0000" });
+const entry = (environment: string, more: Record<string, unknown> = {}) => ({ name: "ksef", type: "ksef", environment, nip: "5260250274", token: "20251010-EC-0000000000-0000000000-00|nip-5260250274|0000", ...more });
 
-test("parseKsefSourceConfig() takes the named environments, https base URLs, and plain http only on this machine", () => {
-  assert.equal(parseKsefSourceConfig(entry("test"), "acme[0]").baseUrl, "https://ksef-test.mf.gov.pl/api/v2");
-  assert.equal(parseKsefSourceConfig(entry("https://ksef.example.com/api/v2/"), "acme[0]").baseUrl, "https://ksef.example.com/api/v2");
+test("parseKsefSourceConfig() takes today's named environments, https base URLs, and plain http only on this machine", () => {
+  // srodowiska.md: the api-*.ksef.mf.gov.pl/v2 hosts; the ksef-test.mf.gov.pl/api/v2 style ones are retired.
+  assert.equal(parseKsefSourceConfig(entry("test"), "acme[0]").baseUrl, "https://api-test.ksef.mf.gov.pl/v2");
+  assert.equal(parseKsefSourceConfig(entry("demo"), "acme[0]").baseUrl, "https://api-demo.ksef.mf.gov.pl/v2");
+  assert.equal(parseKsefSourceConfig(entry("prod"), "acme[0]").baseUrl, "https://api.ksef.mf.gov.pl/v2");
+  assert.equal(parseKsefSourceConfig(entry("https://ksef.example.com/v2/"), "acme[0]").baseUrl, "https://ksef.example.com/v2");
   assert.equal(parseKsefSourceConfig(entry("http://127.0.0.1:8099"), "acme[0]").baseUrl, "http://127.0.0.1:8099");
   // The token would travel in clear text to another host.
-  assert.throws(() => parseKsefSourceConfig(entry("http://ksef.example.com/api/v2"), "acme[0]"), /https:\/\//);
+  assert.throws(() => parseKsefSourceConfig(entry("http://ksef.example.com/v2"), "acme[0]"), /https:\/\//);
+});
+
+test("the test environment is the server open-api.json names", () => {
+  const servers = (ksefSpec() as unknown as { servers: { url: string }[] }).servers.map((s) => s.url);
+  assert.ok(servers.includes(KSEF_ENVIRONMENTS.test), servers.join(", "));
+});
+
+test("parseKsefSourceConfig() takes `since` as a date or a date and time with offset, and names it when bad", () => {
+  assert.equal(parseKsefSourceConfig(entry("test"), "acme[0]").since, undefined);
+  assert.equal(parseKsefSourceConfig(entry("test", { since: "2025-02-01" }), "acme[0]").since, Date.parse("2025-02-01T00:00:00Z"));
+  assert.equal(parseKsefSourceConfig(entry("test", { since: "2025-02-01T00:00:00+01:00" }), "acme[0]").since, Date.parse("2025-01-31T23:00:00Z"));
+  for (const bad of ["yesterday", "2025-02-01T00:00:00", 20250201]) {
+    assert.throws(() => parseKsefSourceConfig(entry("test", { since: bad }), "acme[0]"), /"since" must be/);
+  }
 });
