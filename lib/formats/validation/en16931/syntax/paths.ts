@@ -1,0 +1,153 @@
+/**
+ * The XPath subset of the syntax rule tables, compiled once: rule contexts (match patterns,
+ * `a:B/c:D`, `/a:B`, `//a:*[…]`, unions) matched against the ancestor stack of the element in
+ * hand, and test paths (`a:B/c:D`, `(a:B|a:C)/d:E`, `//a:B/@x`, predicates) selected from it.
+ * Predicates come from the hand-written registry; anything outside the subset is a TypeError.
+ * @module
+ */
+import type { XmlElement } from "../../../xml/tree.ts";
+import type { DocView } from "./doc_view.ts";
+import type { Predicate } from "./predicates.ts";
+import { PREDICATES } from "./predicates.ts";
+import { attr, resolveQName } from "./values.ts";
+
+/** One location step: its name test (`null` names: any local name, in `ns` when set) and predicates. */
+export interface Step {
+  readonly names: readonly (readonly [ns: string, local: string])[] | null;
+  readonly ns: string | null;
+  readonly preds: readonly Predicate[];
+}
+
+/** A compiled test path. */
+export interface TestPath {
+  /** `//` first: the first step selects from the whole document. */
+  readonly anywhere: boolean;
+  readonly steps: readonly Step[];
+  /** A final `@name` step (attribute in no namespace). */
+  readonly attr: string | null;
+}
+
+/** One alternative of a compiled rule context. */
+export interface ContextAlt {
+  readonly absolute: boolean;
+  readonly steps: readonly Step[];
+}
+
+/** Splits at `sep` outside brackets and parentheses. */
+function _splitTop(s: string, sep: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === "[" || ch === "(") depth++;
+    else if (ch === "]" || ch === ")") depth--;
+    else if (ch === sep && depth === 0) {
+      parts.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(s.slice(start));
+  return parts;
+}
+
+function _compileStep(text: string): Step {
+  const open = text.indexOf("[");
+  const nameText = (open < 0 ? text : text.slice(0, open)).trim();
+  const preds: Predicate[] = [];
+  if (open >= 0) {
+    let depth = 0;
+    let start = open;
+    for (let i = open; i < text.length; i++) {
+      if (text[i] === "[") {
+        if (depth === 0) start = i + 1;
+        depth++;
+      } else if (text[i] === "]" && --depth === 0) {
+        const pred = PREDICATES.get(text.slice(start, i));
+        if (pred === undefined) throw new TypeError(`No predicate for [${text.slice(start, i)}]`);
+        preds.push(pred);
+      }
+    }
+  }
+  if (nameText === "*") return { names: null, ns: null, preds };
+  if (nameText.endsWith(":*")) return { names: null, ns: resolveQName(nameText.slice(0, -1) + "x")[0], preds };
+  const alts = nameText.startsWith("(") ? nameText.slice(1, -1).split("|") : [nameText];
+  return { names: alts.map((q) => resolveQName(q.trim())), ns: null, preds };
+}
+
+/** Compiles a test path such as `cac:Item/cac:ClassifiedTaxCategory` or `//@schemeName`. */
+export function compileTestPath(text: string): TestPath {
+  let body = text.trim();
+  const anywhere = body.startsWith("//");
+  if (anywhere) body = body.slice(2);
+  const parts = _splitTop(body, "/");
+  const last = parts[parts.length - 1]!;
+  const attrName = last.startsWith("@") ? last.slice(1) : null;
+  if (attrName !== null) parts.pop();
+  return { anywhere, steps: parts.map(_compileStep), attr: attrName };
+}
+
+/** Compiles a rule context into its union alternatives. */
+export function compileContext(text: string): ContextAlt[] {
+  return _splitTop(text, "|").map((alt) => {
+    let body = alt.trim();
+    const absolute = body.startsWith("/") && !body.startsWith("//");
+    body = body.replace(/^\/\/?/, "");
+    return { absolute, steps: _splitTop(body, "/").map(_compileStep) };
+  });
+}
+
+/** True when an element passes a step's name test and predicates. */
+export function stepMatches(step: Step, el: XmlElement, doc: DocView): boolean {
+  if (step.names === null) {
+    if (step.ns !== null && el.ns !== step.ns) return false;
+  } else if (!step.names.some(([ns, local]) => el.local === local && el.ns === ns)) {
+    return false;
+  }
+  for (const pred of step.preds) if (!pred(el, doc)) return false;
+  return true;
+}
+
+/** True when the element on top of `stack` (its ancestors below it) is matched by the alternative. */
+export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], doc: DocView): boolean {
+  const n = alt.steps.length;
+  if (alt.absolute ? stack.length !== n : stack.length < n) return false;
+  for (let i = 0; i < n; i++) {
+    if (!stepMatches(alt.steps[n - 1 - i]!, stack[stack.length - 1 - i]!, doc)) return false;
+  }
+  return true;
+}
+
+/**
+ * The elements a test path selects from `ctx` (for an attribute path: the elements carrying it),
+ * in document order within each step, stopping once `limit` are found.
+ */
+export function selectPath(path: TestPath, ctx: XmlElement, doc: DocView, limit: number): XmlElement[] {
+  let level: XmlElement[];
+  let rest = path.steps;
+  if (path.anywhere && path.steps.length === 0) {
+    level = path.attr === null ? [] : [...doc.withAttr(path.attr)];
+    return level.slice(0, limit);
+  }
+  if (path.anywhere) {
+    const first = path.steps[0]!;
+    level = [];
+    for (const [ns, local] of first.names ?? []) {
+      for (const el of doc.all(ns, local)) if (stepMatches(first, el, doc)) level.push(el);
+    }
+    rest = path.steps.slice(1);
+  } else {
+    level = [ctx];
+  }
+  for (const step of rest) {
+    const next: XmlElement[] = [];
+    for (const el of level) for (const kid of el.children) if (stepMatches(step, kid, doc)) next.push(kid);
+    level = next;
+    if (level.length === 0) return level;
+  }
+  if (path.attr !== null) {
+    const name = path.attr;
+    level = level.filter((el) => attr(el, name) !== undefined);
+  }
+  return level.length > limit ? level.slice(0, limit) : level;
+}
