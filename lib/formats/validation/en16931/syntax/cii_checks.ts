@@ -9,12 +9,21 @@ import { attr, child, children, isNamed, NS, stringValue, xsBoolean } from "./va
 
 const fail = (at: XmlElement, message: string): Finding => ({ at, message });
 
+const RAM = NS.ram;
+
 /** Elements at a relative path of `ram:` steps. */
 function ram(el: XmlElement, ...steps: string[]): XmlElement[] {
   let level = [el];
-  for (const local of steps) level = level.flatMap((e) => children(e, NS.ram, local));
+  for (const local of steps) {
+    const next: XmlElement[] = [];
+    for (const e of level) for (const kid of e.children) if (kid.local === local && kid.ns === RAM) next.push(kid);
+    level = next;
+  }
   return level;
 }
+
+/** Key of the per-document answer to "does an invoiced quantity carry a unit code". */
+const BILLED_UNIT = {};
 
 /** `not(P/ram:ID and P/ram:GlobalID)`: a party is identified by one or the other, not both. */
 function idOrGlobalId(party: string, what: string): SyntaxCheck {
@@ -124,12 +133,13 @@ export const CII_CHECKS: Readonly<Record<string, SyntaxCheck>> = {
   ),
   "CII-DT-033": (el, doc) => {
     if (attr(el, "unitCode") === undefined) return null;
-    const root = doc.root;
-    const billed = isNamed(root, NS.rsm, "CrossIndustryInvoice")
-      ? children(root, NS.rsm, "SupplyChainTradeTransaction")
-          .flatMap((t) => ram(t, "IncludedSupplyChainTradeLineItem", "SpecifiedLineTradeDelivery", "BilledQuantity"))
-          .some((q) => attr(q, "unitCode") !== undefined)
-      : false;
+    const billed = doc.memo(BILLED_UNIT, () => {
+      const root = doc.root;
+      if (!isNamed(root, NS.rsm, "CrossIndustryInvoice")) return false;
+      return children(root, NS.rsm, "SupplyChainTradeTransaction")
+        .flatMap((t) => ram(t, "IncludedSupplyChainTradeLineItem", "SpecifiedLineTradeDelivery", "BilledQuantity"))
+        .some((q) => attr(q, "unitCode") !== undefined);
+    });
     return billed ? null : fail(el, "unitCode should not be used when no invoiced quantity carries one");
   },
   "CII-DT-037": (el) => {

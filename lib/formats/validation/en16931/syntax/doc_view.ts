@@ -15,6 +15,10 @@ export interface DocView {
   all(ns: string, local: string): readonly XmlElement[];
   /** Every element carrying an attribute of this local name in no namespace, in document order. */
   withAttr(local: string): readonly XmlElement[];
+  /** The element's children grouped by local name (built on first request, then kept). */
+  childIndex(el: XmlElement): ReadonlyMap<string, readonly XmlElement[]>;
+  /** A value computed once per document (for checks that would otherwise rescan it per element). */
+  memo<T>(key: object, compute: () => T): T;
   /** `/Invoice/cac:InvoiceLine[2]/cbc:ID`: names as written, a position where siblings share a name. */
   pathOf(el: XmlElement): string;
 }
@@ -24,12 +28,16 @@ const EMPTY: readonly XmlElement[] = [];
 /** Indexes a document in one pre-order walk. */
 export function buildDocView(root: XmlElement): DocView {
   const parents = new Map<XmlElement, XmlElement>();
-  const byName = new Map<string, XmlElement[]>();
+  const byName = new Map<string, Map<string, XmlElement[]>>();
   const byAttr = new Map<string, XmlElement[]>();
+  const indexes = new Map<XmlElement, Map<string, XmlElement[]>>();
+  const memos = new Map<object, unknown>();
   const stack: XmlElement[] = [root];
   while (stack.length > 0) {
     const el = stack.pop()!;
-    _push(byName, `${el.ns} ${el.local}`, el);
+    let inNs = byName.get(el.ns);
+    if (inNs === undefined) byName.set(el.ns, (inNs = new Map()));
+    _push(inNs, el.local, el);
     for (const a of el.attrs) if (a.ns === "") _push(byAttr, a.local, el);
     const kids = el.children;
     for (let i = kids.length - 1; i >= 0; i--) {
@@ -41,8 +49,21 @@ export function buildDocView(root: XmlElement): DocView {
   return {
     root,
     parentOf: (el) => parents.get(el),
-    all: (ns, local) => byName.get(`${ns} ${local}`) ?? EMPTY,
+    all: (ns, local) => byName.get(ns)?.get(local) ?? EMPTY,
     withAttr: (local) => byAttr.get(local) ?? EMPTY,
+    childIndex: (el) => {
+      let index = indexes.get(el);
+      if (index === undefined) {
+        index = new Map();
+        for (const kid of el.children) _push(index, kid.local, kid);
+        indexes.set(el, index);
+      }
+      return index;
+    },
+    memo: <T>(key: object, compute: () => T): T => {
+      if (!memos.has(key)) memos.set(key, compute());
+      return memos.get(key) as T;
+    },
     pathOf: (el) => _pathOf(el, parents),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Runs a syntax rule table over a document: compiles the table once (contexts indexed by the
- * local name they end in, paths and predicates resolved), then one walk over the tree checks each
- * element against the first matching context of each pattern, as Schematron does.
+ * local name they end in, each context's test paths merged into a trie, predicates resolved),
+ * then one walk over the tree checks each element against the first matching context of each
+ * pattern, as Schematron does.
  * @module
  */
 import type { XmlElement } from "../../../xml/tree.ts";
@@ -10,8 +11,10 @@ import type { CodeList } from "../code_lists/code_list.ts";
 import type { DocView } from "./doc_view.ts";
 import type { ContextAlt, TestPath } from "./paths.ts";
 import type { RuleRow, SyntaxTable } from "./table.ts";
+import type { TrieHits } from "./trie.ts";
 import { buildDocView } from "./doc_view.ts";
 import { compileContext, compileTestPath, contextMatches, selectPath } from "./paths.ts";
+import { PathTrie } from "./trie.ts";
 import { attr, stringValue } from "./values.ts";
 
 /** A broken rule found by a check: where, and what to tell the user. */
@@ -23,23 +26,37 @@ export interface Finding {
 /** A hand-written rule check: `null` when the context element satisfies it. */
 export type SyntaxCheck = (el: XmlElement, doc: DocView) => Finding | null;
 
+/** A path rule's verdict from the count of what its path selects (and the match at its report position). */
+type Verdict = (count: number, at: XmlElement | undefined, ctx: XmlElement) => Finding | null;
+
 interface CompiledRule {
   readonly id: string;
   readonly severity: Severity;
-  readonly check: SyntaxCheck;
+  /** Checks by itself… */
+  readonly check: SyntaxCheck | null;
+  /** …or reads its path's hits from the context's trie. */
+  readonly trieIndex: number;
+  readonly verdict: Verdict | null;
 }
 
 interface CompiledContext {
   readonly order: number;
   readonly alts: readonly ContextAlt[];
   readonly rules: readonly CompiledRule[];
+  readonly trie: PathTrie | null;
 }
 
 interface CompiledPattern {
-  /** Candidate contexts (wildcards merged in, in table order) by the element's local name. */
-  readonly byLocal: ReadonlyMap<string, readonly CompiledContext[]>;
-  readonly wild: readonly CompiledContext[];
+  /** The contexts that may match an element of this local name, in table order. */
+  candidates(local: string): readonly CompiledContext[];
 }
+
+/**
+ * How many local names a pattern remembers its candidate contexts for. The vocabularies of UBL and
+ * CII have about 2,000 element names; beyond this (a document full of made-up names) the
+ * candidates are computed each time instead of growing the cache.
+ */
+const CANDIDATE_CACHE_LIMIT = 4096;
 
 /** A compiled rule set for one syntax. */
 export interface CompiledSyntax {
@@ -56,32 +73,26 @@ function _times(n: number): string {
   return n === 1 ? "once" : `${n} times`;
 }
 
-function _pathCheck(row: RuleRow & { 3: string }, path: TestPath): SyntaxCheck {
+/** The verdict of a path rule, and which match (0-based) its report points at. */
+function _verdict(row: RuleRow & { 3: string }): [Verdict, number] {
   const what = _describe(row[3]);
   switch (row[2]) {
     case "absent": {
-      const verb = row[1] === "error" ? "must not" : "should not";
-      const message = `${what} ${verb} be used in an EN 16931 invoice`;
-      return (el, doc) => {
-        const found = selectPath(path, el, doc, 1)[0];
-        return found === undefined ? null : { at: found, message };
-      };
+      const message = `${what} ${row[1] === "error" ? "must not" : "should not"} be used in an EN 16931 invoice`;
+      return [(count, at) => (count === 0 ? null : { at: at!, message }), 0];
     }
     case "present": {
       const message = `${what} is required here`;
-      return (el, doc) => (selectPath(path, el, doc, 1).length > 0 ? null : { at: el, message });
+      return [(count, _at, ctx) => (count > 0 ? null : { at: ctx, message }), 0];
     }
     case "max":
     case "exactly": {
       const limit = row[4] as number;
       const exact = row[2] === "exactly";
-      return (el, doc) => {
-        const found = selectPath(path, el, doc, exact ? Infinity : limit + 1);
-        if (exact ? found.length === limit : found.length <= limit) return null;
-        const at = found.length > limit ? found[limit]! : el;
-        const rule = exact ? `exactly ${_times(limit)}` : `at most ${_times(limit)}`;
-        return { at, message: `${what} must occur ${rule} here, found ${found.length}` };
-      };
+      const rule = exact ? `exactly ${_times(limit)}` : `at most ${_times(limit)}`;
+      const verdict: Verdict = (count, at, ctx) =>
+        (exact ? count === limit : count <= limit) ? null : { at: count > limit ? at! : ctx, message: `${what} must occur ${rule} here, found ${count}` };
+      return [verdict, limit];
     }
     default:
       throw new TypeError(`Not a path rule: ${row[0]}`);
@@ -105,46 +116,71 @@ function _codeCheck(kind: "code" | "code-upper" | "code-exact", source: string, 
   };
 }
 
-function _compileRule(row: RuleRow, fns: Readonly<Record<string, SyntaxCheck>>): CompiledRule {
+/** A path rule the trie cannot take (a `//` path) checks itself. */
+function _selfCheck(path: TestPath, verdict: Verdict, report: number): SyntaxCheck {
+  return (el, doc) => {
+    const found = selectPath(path, el, doc, Infinity);
+    return verdict(found.length, found[report], el);
+  };
+}
+
+function _compileRule(row: RuleRow, fns: Readonly<Record<string, SyntaxCheck>>, trie: PathTrie): CompiledRule {
   const [id, severity, kind] = row;
-  let check: SyntaxCheck | undefined;
   if (kind === "fn") {
-    check = fns[id];
+    const check = fns[id];
     if (check === undefined) throw new TypeError(`No check function for ${id}`);
-  } else if (kind === "code" || kind === "code-upper" || kind === "code-exact") {
-    check = _codeCheck(kind, row[3], row[4]);
-  } else {
-    check = _pathCheck(row, compileTestPath(row[3]));
+    return { id, severity, check, trieIndex: -1, verdict: null };
   }
-  return { id, severity, check };
+  if (kind === "code" || kind === "code-upper" || kind === "code-exact") {
+    return { id, severity, check: _codeCheck(kind, row[3], row[4]), trieIndex: -1, verdict: null };
+  }
+  const path = compileTestPath(row[3]);
+  const [verdict, report] = _verdict(row);
+  if (!PathTrie.accepts(path)) return { id, severity, check: _selfCheck(path, verdict, report), trieIndex: -1, verdict: null };
+  return { id, severity, check: null, trieIndex: trie.add(path, report), verdict };
 }
 
 function _compilePattern(rows: SyntaxTable["syntax"], fns: Readonly<Record<string, SyntaxCheck>>): CompiledPattern {
-  const contexts = rows.map(([context, rules], order): CompiledContext => ({
-    order,
-    alts: compileContext(context),
-    rules: rules.map((r) => _compileRule(r, fns)),
-  }));
+  const contexts = rows.map(([context, rules], order): CompiledContext => {
+    const trie = new PathTrie();
+    const compiled = rules.map((r) => _compileRule(r, fns, trie));
+    return { order, alts: compileContext(context), rules: compiled, trie: compiled.some((r) => r.verdict !== null) ? trie : null };
+  });
   const named = new Map<string, CompiledContext[]>();
-  const wild: CompiledContext[] = [];
+  const wild: { ctx: CompiledContext; tests: (((local: string) => boolean) | null)[] }[] = [];
   for (const ctx of contexts) {
-    const locals = new Set<string>();
-    let isWild = false;
+    const tests: (((local: string) => boolean) | null)[] = [];
     for (const alt of ctx.alts) {
       const last = alt.steps[alt.steps.length - 1]!;
-      if (last.names === null) isWild = true;
-      else for (const [, local] of last.names) locals.add(local);
+      if (last.names === null) tests.push(last.nameTest);
+      else {
+        for (const [, local] of last.names) {
+          const list = named.get(local) ?? [];
+          if (!list.includes(ctx)) list.push(ctx);
+          named.set(local, list);
+        }
+      }
     }
-    if (isWild) wild.push(ctx);
-    for (const local of locals) {
-      const list = named.get(local) ?? [];
-      if (!list.includes(ctx)) list.push(ctx);
-      named.set(local, list);
-    }
+    if (tests.length > 0) wild.push({ ctx, tests });
   }
-  const byLocal = new Map<string, CompiledContext[]>();
-  for (const [local, list] of named) byLocal.set(local, [...list, ...wild].sort((a, b) => a.order - b.order));
-  return { byLocal, wild };
+  const compute = (local: string): CompiledContext[] => {
+    const list = [...(named.get(local) ?? [])];
+    for (const { ctx, tests } of wild) {
+      if (!list.includes(ctx) && tests.some((t) => t === null || t(local))) list.push(ctx);
+    }
+    return list.sort((a, b) => a.order - b.order);
+  };
+  const cache = new Map<string, readonly CompiledContext[]>();
+  return {
+    candidates: (local) => {
+      let list = cache.get(local);
+      if (list === undefined) {
+        list = compute(local);
+        if (cache.size < CANDIDATE_CACHE_LIMIT) cache.set(local, list);
+      }
+      return list;
+    },
+  };
 }
 
 /** Compiles a table with its hand-written checks; throws TypeError on anything it cannot express. */
@@ -159,36 +195,47 @@ export function compileSyntax(table: SyntaxTable, fns: Readonly<Record<string, S
   };
 }
 
+function _runContext(ctx: CompiledContext, el: XmlElement, doc: DocView, out: Violation[]): void {
+  const hits: TrieHits | null = ctx.trie === null ? null : ctx.trie.run(el, doc);
+  for (const rule of ctx.rules) {
+    const finding =
+      rule.check !== null ? rule.check(el, doc) : rule.verdict!(hits!.counts[rule.trieIndex]!, hits!.at[rule.trieIndex], el);
+    if (finding === null) continue;
+    const at = finding.at;
+    out.push({
+      rule: rule.id,
+      severity: rule.severity,
+      path: doc.pathOf(at),
+      line: at.line,
+      column: at.column,
+      message: finding.message,
+    });
+  }
+}
+
+function _firstMatch(candidates: readonly CompiledContext[], stack: readonly XmlElement[], doc: DocView): CompiledContext | undefined {
+  for (const ctx of candidates) {
+    for (const alt of ctx.alts) if (contextMatches(alt, stack, doc)) return ctx;
+  }
+  return undefined;
+}
+
 /** Every rule of the compiled set that the document breaks. */
 export function runSyntax(compiled: CompiledSyntax, root: XmlElement): Violation[] {
   const doc = buildDocView(root);
   const out: Violation[] = [];
-  const stack: XmlElement[] = [];
-  const visit = (el: XmlElement): void => {
-    stack.push(el);
-    for (const pattern of compiled.patterns) {
-      const candidates = pattern.byLocal.get(el.local) ?? pattern.wild;
-      for (const ctx of candidates) {
-        if (!ctx.alts.some((alt) => contextMatches(alt, stack, doc))) continue;
-        for (const rule of ctx.rules) {
-          const finding = rule.check(el, doc);
-          if (finding === null) continue;
-          const at = finding.at;
-          out.push({
-            rule: rule.id,
-            severity: rule.severity,
-            path: doc.pathOf(at),
-            line: at.line,
-            column: at.column,
-            message: finding.message,
-          });
-        }
-        break;
-      }
-    }
-    for (const kid of el.children) visit(kid);
-    stack.pop();
-  };
-  visit(root);
+  _visit(compiled.patterns, root, [], doc, out);
   return out;
+}
+
+function _visit(patterns: readonly CompiledPattern[], el: XmlElement, stack: XmlElement[], doc: DocView, out: Violation[]): void {
+  stack.push(el);
+  for (const pattern of patterns) {
+    const candidates = pattern.candidates(el.local);
+    if (candidates.length === 0) continue;
+    const ctx = _firstMatch(candidates, stack, doc);
+    if (ctx !== undefined) _runContext(ctx, el, doc, out);
+  }
+  for (const kid of el.children) _visit(patterns, kid, stack, doc, out);
+  stack.pop();
 }

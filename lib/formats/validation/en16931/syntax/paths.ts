@@ -8,7 +8,7 @@
 import type { XmlElement } from "../../../xml/tree.ts";
 import type { DocView } from "./doc_view.ts";
 import type { Predicate } from "./predicates.ts";
-import { PREDICATES } from "./predicates.ts";
+import { NAME_TESTS, PREDICATES } from "./predicates.ts";
 import { attr, resolveQName } from "./values.ts";
 
 /** One location step: its name test (`null` names: any local name, in `ns` when set) and predicates. */
@@ -16,6 +16,8 @@ export interface Step {
   readonly names: readonly (readonly [ns: string, local: string])[] | null;
   readonly ns: string | null;
   readonly preds: readonly Predicate[];
+  /** For a wildcard step: a test on the local name every match passes (from its predicates), or null. */
+  readonly nameTest: ((local: string) => boolean) | null;
 }
 
 /** A compiled test path. */
@@ -25,6 +27,10 @@ export interface TestPath {
   readonly steps: readonly Step[];
   /** A final `@name` step (attribute in no namespace). */
   readonly attr: string | null;
+  /** Each step as written (the trie shares a node between paths with the same step text). */
+  readonly texts: readonly string[];
+  /** The steps after the first when `anywhere`, else all of them. */
+  readonly childSteps: readonly Step[];
 }
 
 /** One alternative of a compiled rule context. */
@@ -55,6 +61,7 @@ function _compileStep(text: string): Step {
   const open = text.indexOf("[");
   const nameText = (open < 0 ? text : text.slice(0, open)).trim();
   const preds: Predicate[] = [];
+  let nameTest: ((local: string) => boolean) | null = null;
   if (open >= 0) {
     let depth = 0;
     let start = open;
@@ -63,16 +70,18 @@ function _compileStep(text: string): Step {
         if (depth === 0) start = i + 1;
         depth++;
       } else if (text[i] === "]" && --depth === 0) {
-        const pred = PREDICATES.get(text.slice(start, i));
-        if (pred === undefined) throw new TypeError(`No predicate for [${text.slice(start, i)}]`);
+        const predText = text.slice(start, i);
+        const pred = PREDICATES.get(predText);
+        if (pred === undefined) throw new TypeError(`No predicate for [${predText}]`);
         preds.push(pred);
+        nameTest ??= NAME_TESTS.get(predText) ?? null;
       }
     }
   }
-  if (nameText === "*") return { names: null, ns: null, preds };
-  if (nameText.endsWith(":*")) return { names: null, ns: resolveQName(nameText.slice(0, -1) + "x")[0], preds };
+  if (nameText === "*") return { names: null, ns: null, preds, nameTest };
+  if (nameText.endsWith(":*")) return { names: null, ns: resolveQName(nameText.slice(0, -1) + "x")[0], preds, nameTest };
   const alts = nameText.startsWith("(") ? nameText.slice(1, -1).split("|") : [nameText];
-  return { names: alts.map((q) => resolveQName(q.trim())), ns: null, preds };
+  return { names: alts.map((q) => resolveQName(q.trim())), ns: null, preds, nameTest: null };
 }
 
 /** Compiles a test path such as `cac:Item/cac:ClassifiedTaxCategory` or `//@schemeName`. */
@@ -84,7 +93,8 @@ export function compileTestPath(text: string): TestPath {
   const last = parts[parts.length - 1]!;
   const attrName = last.startsWith("@") ? last.slice(1) : null;
   if (attrName !== null) parts.pop();
-  return { anywhere, steps: parts.map(_compileStep), attr: attrName };
+  const steps = parts.map(_compileStep);
+  return { anywhere, steps, texts: parts.map((t) => t.trim()), attr: attrName, childSteps: anywhere ? steps.slice(1) : steps };
 }
 
 /** Compiles a rule context into its union alternatives. */
@@ -101,9 +111,21 @@ export function compileContext(text: string): ContextAlt[] {
 export function stepMatches(step: Step, el: XmlElement, doc: DocView): boolean {
   if (step.names === null) {
     if (step.ns !== null && el.ns !== step.ns) return false;
-  } else if (!step.names.some(([ns, local]) => el.local === local && el.ns === ns)) {
-    return false;
+  } else {
+    let named = false;
+    for (const [ns, local] of step.names) {
+      if (el.local === local && el.ns === ns) {
+        named = true;
+        break;
+      }
+    }
+    if (!named) return false;
   }
+  for (const pred of step.preds) if (!pred(el, doc)) return false;
+  return true;
+}
+
+function _predsHold(step: Step, el: XmlElement, doc: DocView): boolean {
   for (const pred of step.preds) if (!pred(el, doc)) return false;
   return true;
 }
@@ -124,7 +146,6 @@ export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], do
  */
 export function selectPath(path: TestPath, ctx: XmlElement, doc: DocView, limit: number): XmlElement[] {
   let level: XmlElement[];
-  let rest = path.steps;
   if (path.anywhere && path.steps.length === 0) {
     level = path.attr === null ? [] : [...doc.withAttr(path.attr)];
     return level.slice(0, limit);
@@ -135,13 +156,23 @@ export function selectPath(path: TestPath, ctx: XmlElement, doc: DocView, limit:
     for (const [ns, local] of first.names ?? []) {
       for (const el of doc.all(ns, local)) if (stepMatches(first, el, doc)) level.push(el);
     }
-    rest = path.steps.slice(1);
   } else {
     level = [ctx];
   }
-  for (const step of rest) {
+  for (const step of path.childSteps) {
     const next: XmlElement[] = [];
-    for (const el of level) for (const kid of el.children) if (stepMatches(step, kid, doc)) next.push(kid);
+    for (const el of level) {
+      if (step.names === null) {
+        for (const kid of el.children) if (stepMatches(step, kid, doc)) next.push(kid);
+        continue;
+      }
+      const index = doc.childIndex(el);
+      for (const [ns, local] of step.names) {
+        const kids = index.get(local);
+        if (kids === undefined) continue;
+        for (const kid of kids) if (kid.ns === ns && _predsHold(step, kid, doc)) next.push(kid);
+      }
+    }
     level = next;
     if (level.length === 0) return level;
   }

@@ -143,3 +143,14 @@ export const PREDICATES: ReadonlyMap<string, Predicate> = new Map<string, Predic
     differsFromFirstPaymentMeans("Information"),
   ],
 ]);
+
+/**
+ * For predicates on wildcard steps (`ram:*[ends-with(name(), 'ID')]`): a test on the local name
+ * alone that every element they accept passes, so the walk can skip them by name.
+ */
+export const NAME_TESTS: ReadonlyMap<string, (local: string) => boolean> = new Map(
+  [...PREDICATES.keys()]
+    .map((text) => [text, /^ends-with\(name\(\), '([A-Za-z]+)'\)/.exec(text)?.[1]] as const)
+    .filter((entry): entry is readonly [string, string] => entry[1] !== undefined)
+    .map(([text, suffix]) => [text, (local: string) => local.endsWith(suffix)] as const),
+);
