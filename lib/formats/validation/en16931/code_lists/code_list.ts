@@ -1,6 +1,8 @@
 /**
  * A code list as the EN 16931 rules use it: a title for messages and the set of codes.
- * The lists themselves are the sibling modules, one per code list, taken from the CEN/TC 434 artefacts.
+ * The lists themselves are the sibling modules, one per code list, with the codes exactly as the
+ * CEN/TC 434 validation artefacts 1.3.16 carry them (ConnectingEurope/eInvoicing-EN16931 @ b6c9e06a5981,
+ * `{ubl,cii}/schematron/preprocessed/`, EUPL-1.2); the tests compare them with the artefacts when at hand.
  * @module
  */
 
