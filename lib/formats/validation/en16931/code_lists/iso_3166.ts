@@ -1,6 +1,6 @@
 /**
  * ISO 3166-1 alpha-2 country codes (BR-CL-14, BR-CL-15); the artefacts differ by one code per syntax (UBL has SS, CII has AN), kept as published.
- * Data from the CEN/TC 434 validation artefacts 1.3.16 (EUPL-1.2); generated, do not edit by hand.
+ * Codes as the CEN/TC 434 validation artefacts 1.3.16 carry them (EUPL-1.2; see code_list.ts).
  * @module
  */
 import { codeList } from "./code_list.ts";

@@ -1,6 +1,6 @@
 /**
  * ISO/IEC 6523 ICD identifier scheme codes (BR-CL-10, BR-CL-11, BR-CL-21, BR-CL-26).
- * Data from the CEN/TC 434 validation artefacts 1.3.16 (EUPL-1.2); generated, do not edit by hand.
+ * Codes as the CEN/TC 434 validation artefacts 1.3.16 carry them (EUPL-1.2; see code_list.ts).
  * @module
  */
 import { codeList } from "./code_list.ts";

@@ -1,6 +1,6 @@
 /**
  * UN/ECE Recommendation 20 (with Recommendation 21) units of measure (BR-CL-23).
- * Data from the CEN/TC 434 validation artefacts 1.3.16 (EUPL-1.2); generated, do not edit by hand.
+ * Codes as the CEN/TC 434 validation artefacts 1.3.16 carry them (EUPL-1.2; see code_list.ts).
  * @module
  */
 import { codeList } from "./code_list.ts";

@@ -1,6 +1,6 @@
 /**
  * UNTDID 1001 document type codes (BR-CL-01): UBL splits them by document, CII has one list.
- * Data from the CEN/TC 434 validation artefacts 1.3.16 (EUPL-1.2); generated, do not edit by hand.
+ * Codes as the CEN/TC 434 validation artefacts 1.3.16 carry them (EUPL-1.2; see code_list.ts).
  * @module
  */
 import { codeList } from "./code_list.ts";

@@ -1,6 +1,6 @@
 /**
  * UNTDID 4451 text subject qualifiers for invoice notes (BR-CL-08); the two syntaxes' artefacts carry different editions.
- * Data from the CEN/TC 434 validation artefacts 1.3.16 (EUPL-1.2); generated, do not edit by hand.
+ * Codes as the CEN/TC 434 validation artefacts 1.3.16 carry them (EUPL-1.2; see code_list.ts).
  * @module
  */
 import { codeList } from "./code_list.ts";

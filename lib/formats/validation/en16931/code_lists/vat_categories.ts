@@ -1,6 +1,6 @@
 /**
  * VAT category codes, the EN 16931 subset of UNTDID 5305 (BR-CL-17, BR-CL-18).
- * Data from the CEN/TC 434 validation artefacts 1.3.16 (EUPL-1.2); generated, do not edit by hand.
+ * Codes as the CEN/TC 434 validation artefacts 1.3.16 carry them (EUPL-1.2; see code_list.ts).
  * @module
  */
 import { codeList } from "./code_list.ts";

@@ -1,7 +1,7 @@
 /**
  * What the syntax rules need of a document beyond the element in hand: every element by name
  * and every element carrying a given attribute (for the artefacts' `//x` tests), each element's
- * parent, and an XPath-like location for reports. Built in one walk, only once per check.
+ * parent, and an XPath-like location for reports. Built in one walk, on first need, once per check.
  * @module
  */
 import type { XmlElement } from "../../../xml/tree.ts";
@@ -25,16 +25,20 @@ export interface DocView {
 
 const EMPTY: readonly XmlElement[] = [];
 
-/** Indexes a document in one pre-order walk. */
-export function buildDocView(root: XmlElement): DocView {
+interface _Index {
+  parents: Map<XmlElement, XmlElement>;
+  byName: Map<string, Map<string, XmlElement[]>>;
+  byAttr: Map<string, XmlElement[]>;
+}
+
+/** Every element by name and by attribute, and every parent, in one pre-order walk. */
+function _index(root: XmlElement): _Index {
   const parents = new Map<XmlElement, XmlElement>();
   const byName = new Map<string, Map<string, XmlElement[]>>();
   const byAttr = new Map<string, XmlElement[]>();
-  const indexes = new Map<XmlElement, Map<string, XmlElement[]>>();
-  const memos = new Map<object, unknown>();
-  const stack: XmlElement[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop()!;
+  const pending: XmlElement[] = [root];
+  while (pending.length > 0) {
+    const el = pending.pop()!;
     let inNs = byName.get(el.ns);
     if (inNs === undefined) byName.set(el.ns, (inNs = new Map()));
     _push(inNs, el.local, el);
@@ -43,28 +47,45 @@ export function buildDocView(root: XmlElement): DocView {
     for (let i = kids.length - 1; i >= 0; i--) {
       const kid = kids[i]!;
       parents.set(kid, el);
-      stack.push(kid);
+      pending.push(kid);
     }
   }
+  return { parents, byName, byAttr };
+}
+
+/**
+ * A view of the document. `path` is the walk's current ancestor stack (root first), kept up to
+ * date by the caller: the parent of an element on it is read from it, so most documents never
+ * need the full index, which is built on first need.
+ */
+export function buildDocView(root: XmlElement, path: readonly XmlElement[] = []): DocView {
+  let index: _Index | undefined;
+  const full = (): _Index => (index ??= _index(root));
+  const indexes = new Map<XmlElement, Map<string, XmlElement[]>>();
+  const memos = new Map<object, unknown>();
+  const steps = new Map<XmlElement, Map<XmlElement, string>>();
   return {
     root,
-    parentOf: (el) => parents.get(el),
-    all: (ns, local) => byName.get(ns)?.get(local) ?? EMPTY,
-    withAttr: (local) => byAttr.get(local) ?? EMPTY,
+    parentOf: (el) => {
+      for (let i = path.length - 1; i >= 0; i--) if (path[i] === el) return i > 0 ? path[i - 1] : undefined;
+      return full().parents.get(el);
+    },
+    all: (ns, local) => full().byName.get(ns)?.get(local) ?? EMPTY,
+    withAttr: (local) => full().byAttr.get(local) ?? EMPTY,
     childIndex: (el) => {
-      let index = indexes.get(el);
-      if (index === undefined) {
-        index = new Map();
-        for (const kid of el.children) _push(index, kid.local, kid);
-        indexes.set(el, index);
+      let kids = indexes.get(el);
+      if (kids === undefined) {
+        kids = new Map();
+        for (const kid of el.children) _push(kids, kid.local, kid);
+        indexes.set(el, kids);
       }
-      return index;
+      return kids;
     },
     memo: <T>(key: object, compute: () => T): T => {
       if (!memos.has(key)) memos.set(key, compute());
       return memos.get(key) as T;
     },
-    pathOf: (el) => _pathOf(el, parents),
+    pathOf: (el) => _pathOf(el, full().parents, steps),
   };
 }
 
@@ -74,23 +95,40 @@ function _push(map: Map<string, XmlElement[]>, key: string, el: XmlElement): voi
   else list.push(el);
 }
 
-function _pathOf(el: XmlElement, parents: Map<XmlElement, XmlElement>): string {
+/** Each child's step in a path (`cac:InvoiceLine[2]`), computed once per parent. */
+function _steps(parent: XmlElement): Map<XmlElement, string> {
+  const totals = new Map<string, number>();
+  for (const kid of parent.children) {
+    const key = `${kid.ns} ${kid.local}`;
+    totals.set(key, (totals.get(key) ?? 0) + 1);
+  }
+  const seen = new Map<string, number>();
+  const steps = new Map<XmlElement, string>();
+  for (const kid of parent.children) {
+    const key = `${kid.ns} ${kid.local}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    const name = _name(kid);
+    steps.set(kid, totals.get(key)! > 1 ? `${name}[${n}]` : name);
+  }
+  return steps;
+}
+
+function _name(el: XmlElement): string {
+  return el.prefix === "" ? el.local : `${el.prefix}:${el.local}`;
+}
+
+function _pathOf(el: XmlElement, parents: Map<XmlElement, XmlElement>, steps: Map<XmlElement, Map<XmlElement, string>>): string {
   const parts: string[] = [];
   for (let cur: XmlElement | undefined = el; cur !== undefined; ) {
     const parent: XmlElement | undefined = parents.get(cur);
-    const name = cur.prefix === "" ? cur.local : `${cur.prefix}:${cur.local}`;
-    let part = name;
-    if (parent !== undefined) {
-      let index = 0;
-      let same = 0;
-      for (const sib of parent.children) {
-        if (sib.local !== cur.local || sib.ns !== cur.ns) continue;
-        same++;
-        if (sib === cur) index = same;
-      }
-      if (same > 1) part = `${name}[${index}]`;
+    if (parent === undefined) {
+      parts.push(_name(cur));
+    } else {
+      let own = steps.get(parent);
+      if (own === undefined) steps.set(parent, (own = _steps(parent)));
+      parts.push(own.get(cur)!);
     }
-    parts.push(part);
     cur = parent;
   }
   return "/" + parts.reverse().join("/");

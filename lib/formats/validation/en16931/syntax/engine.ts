@@ -9,7 +9,7 @@ import type { XmlElement } from "../../../xml/tree.ts";
 import type { Severity, Violation } from "../../violation.ts";
 import type { CodeList } from "../code_lists/code_list.ts";
 import type { DocView } from "./doc_view.ts";
-import type { ContextAlt, TestPath } from "./paths.ts";
+import type { ContextAlt, Step, TestPath } from "./paths.ts";
 import type { RuleRow, SyntaxTable } from "./table.ts";
 import type { TrieHits } from "./trie.ts";
 import { buildDocView } from "./doc_view.ts";
@@ -37,26 +37,31 @@ interface CompiledRule {
   /** …or reads its path's hits from the context's trie. */
   readonly trieIndex: number;
   readonly verdict: Verdict | null;
+  /** A trie rule that can fail when its path selects nothing (`present`, `exactly n` with n > 0). */
+  readonly failsOnNone: boolean;
 }
 
 interface CompiledContext {
   readonly order: number;
   readonly alts: readonly ContextAlt[];
-  readonly rules: readonly CompiledRule[];
+  /** Rules checked on every match: hand-written, code lists, self-checking paths, trie rules that fail on none. */
+  readonly always: readonly CompiledRule[];
+  /** Trie rules that hold when their path selects nothing, by trie index: checked only when it selected something. */
+  readonly onHit: readonly CompiledRule[];
   readonly trie: PathTrie | null;
 }
 
 interface CompiledPattern {
-  /** The contexts that may match an element of this local name, in table order. */
-  candidates(local: string): readonly CompiledContext[];
+  /** The contexts that may match an element of this local name under a parent of that local name, in table order. */
+  candidates(parent: string | undefined, local: string): readonly CompiledContext[];
 }
 
 /**
- * How many local names a pattern remembers its candidate contexts for. The vocabularies of UBL and
- * CII have about 2,000 element names; beyond this (a document full of made-up names) the
- * candidates are computed each time instead of growing the cache.
+ * How many (parent, element) name pairs a pattern remembers its candidate contexts for. An invoice
+ * uses a few hundred; beyond this (a document full of made-up names) the candidates are computed
+ * each time instead of growing the cache.
  */
-const CANDIDATE_CACHE_LIMIT = 4096;
+const CANDIDATE_CACHE_LIMIT = 8192;
 
 /** A compiled rule set for one syntax. */
 export interface CompiledSyntax {
@@ -103,14 +108,16 @@ const _XML_SPACE = /[\t\n\r ]/;
 
 function _codeCheck(kind: "code" | "code-upper" | "code-exact", source: string, list: CodeList): SyntaxCheck {
   const name = source === "." ? null : source.slice(1);
+  const codes = list.codes;
   return (el) => {
     const raw = name === null ? stringValue(el) : (attr(el, name) ?? "");
-    let value = raw;
+    // Most values are listed codes as written: no codes contain whitespace, so a hit needs no normalising.
+    if (kind !== "code-upper" && codes.has(raw)) return null;
     if (kind !== "code-exact") {
-      value = raw.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+      let value = raw.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
       if (kind === "code-upper") value = value.toUpperCase();
+      if (!_XML_SPACE.test(value) && codes.has(value)) return null;
     }
-    if (!_XML_SPACE.test(value) && list.codes.has(value)) return null;
     const subject = name === null ? `'${raw}'` : `${name} '${raw}'`;
     return { at: el, message: `${subject} is not a valid ${list.title}` };
   };
@@ -129,54 +136,60 @@ function _compileRule(row: RuleRow, fns: Readonly<Record<string, SyntaxCheck>>, 
   if (kind === "fn") {
     const check = fns[id];
     if (check === undefined) throw new TypeError(`No check function for ${id}`);
-    return { id, severity, check, trieIndex: -1, verdict: null };
+    return { id, severity, check, trieIndex: -1, verdict: null, failsOnNone: false };
   }
   if (kind === "code" || kind === "code-upper" || kind === "code-exact") {
-    return { id, severity, check: _codeCheck(kind, row[3], row[4]), trieIndex: -1, verdict: null };
+    return { id, severity, check: _codeCheck(kind, row[3], row[4]), trieIndex: -1, verdict: null, failsOnNone: false };
   }
   const path = compileTestPath(row[3]);
   const [verdict, report] = _verdict(row);
-  if (!PathTrie.accepts(path)) return { id, severity, check: _selfCheck(path, verdict, report), trieIndex: -1, verdict: null };
-  return { id, severity, check: null, trieIndex: trie.add(path, report), verdict };
+  if (!PathTrie.accepts(path)) {
+    return { id, severity, check: _selfCheck(path, verdict, report), trieIndex: -1, verdict: null, failsOnNone: false };
+  }
+  const failsOnNone = kind === "present" || (kind === "exactly" && row[4] > 0);
+  return { id, severity, check: null, trieIndex: trie.add(path, report), verdict, failsOnNone };
 }
 
 function _compilePattern(rows: SyntaxTable["syntax"], fns: Readonly<Record<string, SyntaxCheck>>): CompiledPattern {
   const contexts = rows.map(([context, rules], order): CompiledContext => {
     const trie = new PathTrie();
     const compiled = rules.map((r) => _compileRule(r, fns, trie));
-    return { order, alts: compileContext(context), rules: compiled, trie: compiled.some((r) => r.verdict !== null) ? trie : null };
+    const onHit: CompiledRule[] = [];
+    for (const r of compiled) if (r.verdict !== null) onHit[r.trieIndex] = r;
+    return {
+      order,
+      alts: compileContext(context),
+      always: compiled.filter((r) => r.verdict === null || r.failsOnNone),
+      onHit,
+      trie: onHit.length > 0 ? trie : null,
+    };
   });
-  const named = new Map<string, CompiledContext[]>();
-  const wild: { ctx: CompiledContext; tests: (((local: string) => boolean) | null)[] }[] = [];
-  for (const ctx of contexts) {
-    const tests: (((local: string) => boolean) | null)[] = [];
-    for (const alt of ctx.alts) {
-      const last = alt.steps[alt.steps.length - 1]!;
-      if (last.names === null) tests.push(last.nameTest);
-      else {
-        for (const [, local] of last.names) {
-          const list = named.get(local) ?? [];
-          if (!list.includes(ctx)) list.push(ctx);
-          named.set(local, list);
-        }
-      }
-    }
-    if (tests.length > 0) wild.push({ ctx, tests });
-  }
-  const compute = (local: string): CompiledContext[] => {
-    const list = [...(named.get(local) ?? [])];
-    for (const { ctx, tests } of wild) {
-      if (!list.includes(ctx) && tests.some((t) => t === null || t(local))) list.push(ctx);
-    }
-    return list.sort((a, b) => a.order - b.order);
+  // A context can match an element only if its last step accepts the element's name and the step
+  // before it the parent's: candidates are computed per (parent name, name) pair, then cached.
+  const fits = (step: Step | undefined, local: string | undefined): boolean => {
+    if (step === undefined) return true;
+    if (local === undefined) return false;
+    if (step.names === null) return step.nameTest === null || step.nameTest(local);
+    return step.names.some(([, l]) => l === local);
   };
-  const cache = new Map<string, readonly CompiledContext[]>();
+  const compute = (parent: string | undefined, local: string): CompiledContext[] =>
+    contexts.filter((ctx) =>
+      ctx.alts.some((alt) => fits(alt.steps[alt.steps.length - 1], local) && fits(alt.steps[alt.steps.length - 2], parent)),
+    );
+  const cache = new Map<string, Map<string, readonly CompiledContext[]>>();
+  let cached = 0;
   return {
-    candidates: (local) => {
-      let list = cache.get(local);
+    candidates: (parent, local) => {
+      const key = parent ?? "";
+      let forParent = cache.get(key);
+      let list = forParent?.get(local);
       if (list === undefined) {
-        list = compute(local);
-        if (cache.size < CANDIDATE_CACHE_LIMIT) cache.set(local, list);
+        list = compute(parent, local);
+        if (cached < CANDIDATE_CACHE_LIMIT) {
+          if (forParent === undefined) cache.set(key, (forParent = new Map()));
+          forParent.set(local, list);
+          cached++;
+        }
       }
       return list;
     },
@@ -197,20 +210,22 @@ export function compileSyntax(table: SyntaxTable, fns: Readonly<Record<string, S
 
 function _runContext(ctx: CompiledContext, el: XmlElement, doc: DocView, out: Violation[]): void {
   const hits: TrieHits | null = ctx.trie === null ? null : ctx.trie.run(el, doc);
-  for (const rule of ctx.rules) {
-    const finding =
-      rule.check !== null ? rule.check(el, doc) : rule.verdict!(hits!.counts[rule.trieIndex]!, hits!.at[rule.trieIndex], el);
-    if (finding === null) continue;
-    const at = finding.at;
-    out.push({
-      rule: rule.id,
-      severity: rule.severity,
-      path: doc.pathOf(at),
-      line: at.line,
-      column: at.column,
-      message: finding.message,
-    });
+  for (const rule of ctx.always) {
+    const finding = rule.check !== null ? rule.check(el, doc) : rule.verdict!(hits!.counts[rule.trieIndex]!, hits!.at[rule.trieIndex], el);
+    if (finding !== null) _report(rule, finding, doc, out);
   }
+  if (hits === null) return;
+  for (const index of hits.touched) {
+    const rule = ctx.onHit[index]!;
+    if (rule.failsOnNone) continue;
+    const finding = rule.verdict!(hits.counts[index]!, hits.at[index], el);
+    if (finding !== null) _report(rule, finding, doc, out);
+  }
+}
+
+function _report(rule: CompiledRule, finding: Finding, doc: DocView, out: Violation[]): void {
+  const at = finding.at;
+  out.push({ rule: rule.id, severity: rule.severity, path: doc.pathOf(at), line: at.line, column: at.column, message: finding.message });
 }
 
 function _firstMatch(candidates: readonly CompiledContext[], stack: readonly XmlElement[], doc: DocView): CompiledContext | undefined {
@@ -222,16 +237,17 @@ function _firstMatch(candidates: readonly CompiledContext[], stack: readonly Xml
 
 /** Every rule of the compiled set that the document breaks. */
 export function runSyntax(compiled: CompiledSyntax, root: XmlElement): Violation[] {
-  const doc = buildDocView(root);
+  const stack: XmlElement[] = [];
+  const doc = buildDocView(root, stack);
   const out: Violation[] = [];
-  _visit(compiled.patterns, root, [], doc, out);
+  _visit(compiled.patterns, root, stack, doc, out);
   return out;
 }
 
 function _visit(patterns: readonly CompiledPattern[], el: XmlElement, stack: XmlElement[], doc: DocView, out: Violation[]): void {
   stack.push(el);
   for (const pattern of patterns) {
-    const candidates = pattern.candidates(el.local);
+    const candidates = pattern.candidates(stack.length > 1 ? stack[stack.length - 2]!.local : undefined, el.local);
     if (candidates.length === 0) continue;
     const ctx = _firstMatch(candidates, stack, doc);
     if (ctx !== undefined) _runContext(ctx, el, doc, out);

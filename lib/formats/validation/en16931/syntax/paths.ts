@@ -125,6 +125,11 @@ export function stepMatches(step: Step, el: XmlElement, doc: DocView): boolean {
   return true;
 }
 
+function _named(names: readonly (readonly [string, string])[], el: XmlElement): boolean {
+  for (const [ns, local] of names) if (el.local === local && el.ns === ns) return true;
+  return false;
+}
+
 function _predsHold(step: Step, el: XmlElement, doc: DocView): boolean {
   for (const pred of step.preds) if (!pred(el, doc)) return false;
   return true;
@@ -133,9 +138,21 @@ function _predsHold(step: Step, el: XmlElement, doc: DocView): boolean {
 /** True when the element on top of `stack` (its ancestors below it) is matched by the alternative. */
 export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], doc: DocView): boolean {
   const n = alt.steps.length;
+  const top = stack.length - 1;
   if (alt.absolute ? stack.length !== n : stack.length < n) return false;
+  // Names first, on every step: predicates (attribute scans, child values, ancestors) only when they all fit.
   for (let i = 0; i < n; i++) {
-    if (!stepMatches(alt.steps[n - 1 - i]!, stack[stack.length - 1 - i]!, doc)) return false;
+    const step = alt.steps[n - 1 - i]!;
+    const el = stack[top - i]!;
+    if (step.names === null) {
+      if ((step.ns !== null && el.ns !== step.ns) || (step.nameTest !== null && !step.nameTest(el.local))) return false;
+    } else if (!_named(step.names, el)) {
+      return false;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const step = alt.steps[n - 1 - i]!;
+    if (step.preds.length > 0 && !_predsHold(step, stack[top - i]!, doc)) return false;
   }
   return true;
 }

@@ -28,6 +28,8 @@ interface TrieNode {
 export interface TrieHits {
   readonly counts: Int32Array;
   readonly at: (XmlElement | undefined)[];
+  /** The rules whose path selected anything, each once. */
+  readonly touched: number[];
 }
 
 /** A trie of test paths; paths are added with the position of the match worth reporting. */
@@ -35,7 +37,7 @@ export class PathTrie {
   #root: TrieNode = _node();
   #size = 0;
 
-  #hits: TrieHits = { counts: new Int32Array(0), at: [] };
+  #hits: TrieHits = { counts: new Int32Array(0), at: [], touched: [] };
 
   /** True when the path can go into a trie: child steps with names only, or just an attribute of the context. */
   static accepts(path: TestPath): boolean {
@@ -62,7 +64,7 @@ export class PathTrie {
     });
     const rule = this.#size++;
     node.ends.push({ rule, attr: path.attr, report });
-    this.#hits = { counts: new Int32Array(this.#size), at: new Array<XmlElement | undefined>(this.#size) };
+    this.#hits = { counts: new Int32Array(this.#size), at: new Array<XmlElement | undefined>(this.#size), touched: [] };
     return rule;
   }
 
@@ -72,7 +74,8 @@ export class PathTrie {
    */
   run(ctx: XmlElement, doc: DocView): TrieHits {
     const hits = this.#hits;
-    hits.counts.fill(0);
+    for (const rule of hits.touched) hits.counts[rule] = 0;
+    hits.touched.length = 0;
     _count(this.#root.ends, ctx, hits);
     if (this.#root.edges.size > 0) _walk(this.#root, ctx, doc, hits);
     return hits;
@@ -111,8 +114,10 @@ function _follow(edge: TrieEdge, kid: XmlElement, doc: DocView, hits: TrieHits):
 function _count(ends: TrieNode["ends"], el: XmlElement, hits: TrieHits): void {
   for (const end of ends) {
     if (end.attr !== null && !_hasAttr(el, end.attr)) continue;
-    if (hits.counts[end.rule] === end.report) hits.at[end.rule] = el;
-    hits.counts[end.rule]!++;
+    const count = hits.counts[end.rule]!;
+    if (count === 0) hits.touched.push(end.rule);
+    if (count === end.report) hits.at[end.rule] = el;
+    hits.counts[end.rule] = count + 1;
   }
 }
 

@@ -4,7 +4,7 @@
  * its rules `[id, severity, kind, path or value source, limit or code list]`. Kinds: `absent` (the path
  * selects nothing), `present`, `max`/`exactly` (count of what the path selects), `code` (value in a list,
  * whitespace-trimmed), `code-upper` (same, case-insensitive), `code-exact` (as written), `fn` (hand-written
- * in the syntax functions module). Generated from the artefacts; regenerate rather than edit.
+ * in the syntax check modules). Derived from the artefacts mechanically; the tests hold it to them entry by entry.
  * @module
  */
 import type { SyntaxTable } from "./table.ts";
