@@ -13,7 +13,7 @@ import type { ContextAlt, Step, TestPath } from "./paths.ts";
 import type { RuleRow, SyntaxTable } from "./table.ts";
 import type { TrieHits } from "./trie.ts";
 import { buildDocView } from "./doc_view.ts";
-import { compileContext, compileTestPath, contextMatches, selectPath } from "./paths.ts";
+import { compileContext, compileTestPath, contextMatches, contextName, selectPath } from "./paths.ts";
 import { PathTrie } from "./trie.ts";
 import { attr, stringValue } from "./values.ts";
 
@@ -228,9 +228,14 @@ function _report(rule: CompiledRule, finding: Finding, doc: DocView, out: Violat
   out.push({ rule: rule.id, severity: rule.severity, path: doc.pathOf(at), line: at.line, column: at.column, message: finding.message });
 }
 
-function _firstMatch(candidates: readonly CompiledContext[], stack: readonly XmlElement[], doc: DocView): CompiledContext | undefined {
+function _firstMatch(
+  candidates: readonly CompiledContext[],
+  stack: readonly XmlElement[],
+  names: readonly string[],
+  doc: DocView,
+): CompiledContext | undefined {
   for (const ctx of candidates) {
-    for (const alt of ctx.alts) if (contextMatches(alt, stack, doc)) return ctx;
+    for (const alt of ctx.alts) if (contextMatches(alt, stack, names, doc)) return ctx;
   }
   return undefined;
 }
@@ -240,18 +245,34 @@ export function runSyntax(compiled: CompiledSyntax, root: XmlElement): Violation
   const stack: XmlElement[] = [];
   const doc = buildDocView(root, stack);
   const out: Violation[] = [];
-  _visit(compiled.patterns, root, stack, doc, out);
+  _visit(compiled.patterns, root, { stack, names: [], doc, out });
   return out;
 }
 
-function _visit(patterns: readonly CompiledPattern[], el: XmlElement, stack: XmlElement[], doc: DocView, out: Violation[]): void {
+interface _Walk {
+  readonly stack: XmlElement[];
+  /** The stack's local names as the contexts spell them (`contextName`). */
+  readonly names: string[];
+  readonly doc: DocView;
+  readonly out: Violation[];
+}
+
+function _visit(patterns: readonly CompiledPattern[], el: XmlElement, walk: _Walk): void {
+  const { stack, names } = walk;
+  const top = stack.length - 1;
+  const parent = top >= 0 ? names[top] || stack[top]!.local : undefined;
+  const name = contextName(el.local);
   stack.push(el);
+  names.push(name);
+  // An element whose name no context step uses can still match a wildcard step: look up by its own name.
+  const local = name === "" ? el.local : name;
   for (const pattern of patterns) {
-    const candidates = pattern.candidates(stack.length > 1 ? stack[stack.length - 2]!.local : undefined, el.local);
+    const candidates = pattern.candidates(parent, local);
     if (candidates.length === 0) continue;
-    const ctx = _firstMatch(candidates, stack, doc);
-    if (ctx !== undefined) _runContext(ctx, el, doc, out);
+    const ctx = _firstMatch(candidates, stack, names, walk.doc);
+    if (ctx !== undefined) _runContext(ctx, el, walk.doc, walk.out);
   }
-  for (const kid of el.children) _visit(patterns, kid, stack, doc, out);
+  for (const kid of el.children) _visit(patterns, kid, walk);
   stack.pop();
+  names.pop();
 }

@@ -39,6 +39,24 @@ export interface ContextAlt {
   readonly steps: readonly Step[];
 }
 
+/**
+ * One string object per local name the rule contexts use: the walk looks each element's name up
+ * here once, and matching a step is then a comparison of identical objects (comparing the
+ * parser's strings by content was the largest single cost of the walk).
+ */
+const _NAMES = new Map<string, string>();
+
+function _intern(local: string): string {
+  let own = _NAMES.get(local);
+  if (own === undefined) _NAMES.set(local, (own = local));
+  return own;
+}
+
+/** The shared copy of a local name some rule context uses, or "" when none does. */
+export function contextName(local: string): string {
+  return _NAMES.get(local) ?? "";
+}
+
 /** Splits at `sep` outside brackets and parentheses. */
 function _splitTop(s: string, sep: string): string[] {
   const parts: string[] = [];
@@ -81,7 +99,11 @@ function _compileStep(text: string): Step {
   if (nameText === "*") return { names: null, ns: null, preds, nameTest };
   if (nameText.endsWith(":*")) return { names: null, ns: resolveQName(nameText.slice(0, -1) + "x")[0], preds, nameTest };
   const alts = nameText.startsWith("(") ? nameText.slice(1, -1).split("|") : [nameText];
-  return { names: alts.map((q) => resolveQName(q.trim())), ns: null, preds, nameTest: null };
+  const names = alts.map((q): [string, string] => {
+    const [ns, local] = resolveQName(q.trim());
+    return [ns, _intern(local)];
+  });
+  return { names, ns: null, preds, nameTest: null };
 }
 
 /** Compiles a test path such as `cac:Item/cac:ClassifiedTaxCategory` or `//@schemeName`. */
@@ -125,8 +147,11 @@ export function stepMatches(step: Step, el: XmlElement, doc: DocView): boolean {
   return true;
 }
 
-function _named(names: readonly (readonly [string, string])[], el: XmlElement): boolean {
-  for (const [ns, local] of names) if (el.local === local && el.ns === ns) return true;
+function _named(names: readonly (readonly [string, string])[], ns: string, local: string): boolean {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name[1] === local && name[0] === ns) return true;
+  }
   return false;
 }
 
@@ -135,8 +160,11 @@ function _predsHold(step: Step, el: XmlElement, doc: DocView): boolean {
   return true;
 }
 
-/** True when the element on top of `stack` (its ancestors below it) is matched by the alternative. */
-export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], doc: DocView): boolean {
+/**
+ * True when the element on top of `stack` (its ancestors below it) is matched by the alternative;
+ * `names` holds their local names as `contextName` gives them.
+ */
+export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], names: readonly string[], doc: DocView): boolean {
   const n = alt.steps.length;
   const top = stack.length - 1;
   if (alt.absolute ? stack.length !== n : stack.length < n) return false;
@@ -146,7 +174,7 @@ export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], do
     const el = stack[top - i]!;
     if (step.names === null) {
       if ((step.ns !== null && el.ns !== step.ns) || (step.nameTest !== null && !step.nameTest(el.local))) return false;
-    } else if (!_named(step.names, el)) {
+    } else if (!_named(step.names, el.ns, names[top - i]!)) {
       return false;
     }
   }
