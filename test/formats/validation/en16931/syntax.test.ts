@@ -3,6 +3,7 @@ import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { checkSyntaxRules, syntaxRuleSet } from "../../../../lib/formats/validation/en16931/syntax.ts";
+import type { XmlElement } from "../../../../lib/formats/xml/tree.ts";
 import { loadSample } from "./syntax_cases.ts";
 
 const SAMPLES = fileURLToPath(new URL("../../../fixtures/samples/", import.meta.url));
@@ -75,6 +76,23 @@ describe("the syntax rule sets", () => {
       column: code.column,
       message: "'XEU' is not a valid ISO 4217 alpha-3 currency code",
     });
+  });
+
+  test("a damaged document (elements dropped, text emptied, the other syntax) gets verdicts, never an exception", () => {
+    for (const [syntax, name] of [["ubl", "en16931_ubl-tc434-example1.xml"], ["cii", "en16931_CII_example1.xml"]] as const) {
+      for (let k = 2; k < 9; k++) {
+        const root = loadSample(syntax, name);
+        let n = 0;
+        const damage = (el: XmlElement): void => {
+          el.children = el.children.filter(() => ++n % k !== 0);
+          if (n % (k + 1) === 0) el.text = "";
+          for (const kid of el.children) damage(kid);
+        };
+        damage(root);
+        assert.ok(Array.isArray(checkSyntaxRules(root, syntax)));
+        assert.ok(Array.isArray(checkSyntaxRules(root, syntax === "ubl" ? "cii" : "ubl")));
+      }
+    }
   });
 
   test("a path names the position of an element among same-named siblings", () => {
