@@ -51,13 +51,11 @@ interface CompiledContext {
   readonly trie: PathTrie | null;
 }
 
-interface CompiledPattern {
-  /** The contexts that may match an element of this local name under a parent of that local name, in table order. */
-  candidates(parent: string | undefined, local: string): readonly CompiledContext[];
-}
+/** A pattern: the contexts that may match an element of this local name under a parent of that local name, in table order. */
+type CompiledPattern = (parent: string | undefined, local: string) => readonly CompiledContext[];
 
 /**
- * How many (parent, element) name pairs a pattern remembers its candidate contexts for. An invoice
+ * How many (parent, element) name pairs a rule set remembers its candidate contexts for. An invoice
  * uses a few hundred; beyond this (a document full of made-up names) the candidates are computed
  * each time instead of growing the cache.
  */
@@ -65,7 +63,8 @@ const CANDIDATE_CACHE_LIMIT = 8192;
 
 /** A compiled rule set for one syntax. */
 export interface CompiledSyntax {
-  readonly patterns: readonly CompiledPattern[];
+  /** Per pattern that has any, the contexts that may match an element (by parent and own local name). */
+  candidates(parent: string | undefined, local: string): readonly (readonly CompiledContext[])[];
   /** Every rule id in the table, for coverage checks. */
   readonly ruleIds: readonly string[];
 }
@@ -176,24 +175,7 @@ function _compilePattern(rows: SyntaxTable["syntax"], fns: Readonly<Record<strin
     contexts.filter((ctx) =>
       ctx.alts.some((alt) => fits(alt.steps[alt.steps.length - 1], local) && fits(alt.steps[alt.steps.length - 2], parent)),
     );
-  const cache = new Map<string, Map<string, readonly CompiledContext[]>>();
-  let cached = 0;
-  return {
-    candidates: (parent, local) => {
-      const key = parent ?? "";
-      let forParent = cache.get(key);
-      let list = forParent?.get(local);
-      if (list === undefined) {
-        list = compute(parent, local);
-        if (cached < CANDIDATE_CACHE_LIMIT) {
-          if (forParent === undefined) cache.set(key, (forParent = new Map()));
-          forParent.set(local, list);
-          cached++;
-        }
-      }
-      return list;
-    },
-  };
+  return compute;
 }
 
 /** Compiles a table with its hand-written checks; throws TypeError on anything it cannot express. */
@@ -202,8 +184,24 @@ export function compileSyntax(table: SyntaxTable, fns: Readonly<Record<string, S
   for (const rows of [table.syntax, table.codes, table.model]) {
     for (const [, rules] of rows) for (const r of rules) ruleIds.push(r[0]);
   }
+  const patterns = [table.syntax, table.codes, table.model].map((rows) => _compilePattern(rows, fns));
+  const cache = new Map<string, Map<string, readonly (readonly CompiledContext[])[]>>();
+  let cached = 0;
   return {
-    patterns: [table.syntax, table.codes, table.model].map((rows) => _compilePattern(rows, fns)),
+    candidates: (parent, local) => {
+      const key = parent ?? "";
+      let forParent = cache.get(key);
+      let lists = forParent?.get(local);
+      if (lists === undefined) {
+        lists = patterns.map((p) => p(parent, local)).filter((list) => list.length > 0);
+        if (cached < CANDIDATE_CACHE_LIMIT) {
+          if (forParent === undefined) cache.set(key, (forParent = new Map()));
+          forParent.set(local, lists);
+          cached++;
+        }
+      }
+      return lists;
+    },
     ruleIds,
   };
 }
@@ -245,7 +243,7 @@ export function runSyntax(compiled: CompiledSyntax, root: XmlElement): Violation
   const stack: XmlElement[] = [];
   const doc = buildDocView(root, stack);
   const out: Violation[] = [];
-  _visit(compiled.patterns, root, { stack, names: [], doc, out });
+  _visit(compiled, root, { stack, names: [], doc, out });
   return out;
 }
 
@@ -257,7 +255,7 @@ interface _Walk {
   readonly out: Violation[];
 }
 
-function _visit(patterns: readonly CompiledPattern[], el: XmlElement, walk: _Walk): void {
+function _visit(compiled: CompiledSyntax, el: XmlElement, walk: _Walk): void {
   const { stack, names } = walk;
   const top = stack.length - 1;
   const parent = top >= 0 ? names[top] || stack[top]!.local : undefined;
@@ -265,14 +263,11 @@ function _visit(patterns: readonly CompiledPattern[], el: XmlElement, walk: _Wal
   stack.push(el);
   names.push(name);
   // An element whose name no context step uses can still match a wildcard step: look up by its own name.
-  const local = name === "" ? el.local : name;
-  for (const pattern of patterns) {
-    const candidates = pattern.candidates(parent, local);
-    if (candidates.length === 0) continue;
+  for (const candidates of compiled.candidates(parent, name === "" ? el.local : name)) {
     const ctx = _firstMatch(candidates, stack, names, walk.doc);
     if (ctx !== undefined) _runContext(ctx, el, walk.doc, walk.out);
   }
-  for (const kid of el.children) _visit(patterns, kid, walk);
+  for (const kid of el.children) _visit(compiled, kid, walk);
   stack.pop();
   names.pop();
 }
