@@ -1,0 +1,229 @@
+/**
+ * The XPath subset of the syntax rule tables, compiled once: rule contexts (match patterns,
+ * `a:B/c:D`, `/a:B`, `//a:*[…]`, unions) matched against the ancestor stack of the element in
+ * hand, and test paths (`a:B/c:D`, `(a:B|a:C)/d:E`, `//a:B/@x`, predicates) selected from it.
+ * Predicates come from the hand-written registry; anything outside the subset is a TypeError.
+ * @module
+ */
+import type { XmlElement } from "../../../xml/tree.ts";
+import type { DocView } from "./doc_view.ts";
+import type { Predicate } from "./predicates.ts";
+import { NAME_TESTS, PREDICATES } from "./predicates.ts";
+import { attr, resolveQName } from "./values.ts";
+
+/** One location step: its name test (`null` names: any local name, in `ns` when set) and predicates. */
+export interface Step {
+  readonly names: readonly (readonly [ns: string, local: string])[] | null;
+  readonly ns: string | null;
+  readonly preds: readonly Predicate[];
+  /** For a wildcard step: a test on the local name every match passes (from its predicates), or null. */
+  readonly nameTest: ((local: string) => boolean) | null;
+}
+
+/** A compiled test path. */
+export interface TestPath {
+  /** `//` first: the first step selects from the whole document. */
+  readonly anywhere: boolean;
+  readonly steps: readonly Step[];
+  /** A final `@name` step (attribute in no namespace). */
+  readonly attr: string | null;
+  /** Each step as written (the trie shares a node between paths with the same step text). */
+  readonly texts: readonly string[];
+  /** The steps after the first when `anywhere`, else all of them. */
+  readonly childSteps: readonly Step[];
+}
+
+/** One alternative of a compiled rule context. */
+export interface ContextAlt {
+  readonly absolute: boolean;
+  readonly steps: readonly Step[];
+}
+
+/**
+ * One string object per local name the rule contexts use: the walk looks each element's name up
+ * here once, and matching a step is then a comparison of identical objects (comparing the
+ * parser's strings by content was the largest single cost of the walk).
+ */
+const _NAMES = new Map<string, string>();
+
+function _intern(local: string): string {
+  let own = _NAMES.get(local);
+  if (own === undefined) _NAMES.set(local, (own = local));
+  return own;
+}
+
+/** The shared copy of a local name some rule context uses, or "" when none does. */
+export function contextName(local: string): string {
+  return _NAMES.get(local) ?? "";
+}
+
+/** Splits at `sep` outside brackets and parentheses. */
+function _splitTop(s: string, sep: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === "[" || ch === "(") depth++;
+    else if (ch === "]" || ch === ")") depth--;
+    else if (ch === sep && depth === 0) {
+      parts.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(s.slice(start));
+  return parts;
+}
+
+function _compileStep(text: string): Step {
+  const open = text.indexOf("[");
+  const nameText = (open < 0 ? text : text.slice(0, open)).trim();
+  const preds: Predicate[] = [];
+  let nameTest: ((local: string) => boolean) | null = null;
+  if (open >= 0) {
+    let depth = 0;
+    let start = open;
+    for (let i = open; i < text.length; i++) {
+      if (text[i] === "[") {
+        if (depth === 0) start = i + 1;
+        depth++;
+      } else if (text[i] === "]" && --depth === 0) {
+        const predText = text.slice(start, i);
+        const pred = PREDICATES.get(predText);
+        if (pred === undefined) throw new TypeError(`No predicate for [${predText}]`);
+        preds.push(pred);
+        nameTest ??= NAME_TESTS.get(predText) ?? null;
+      }
+    }
+  }
+  if (nameText === "*") return { names: null, ns: null, preds, nameTest };
+  if (nameText.endsWith(":*")) return { names: null, ns: resolveQName(nameText.slice(0, -1) + "x")[0], preds, nameTest };
+  const alts = nameText.startsWith("(") ? nameText.slice(1, -1).split("|") : [nameText];
+  const names = alts.map((q): [string, string] => {
+    const [ns, local] = resolveQName(q.trim());
+    return [ns, _intern(local)];
+  });
+  return { names, ns: null, preds, nameTest: null };
+}
+
+/** Compiles a test path such as `cac:Item/cac:ClassifiedTaxCategory` or `//@schemeName`. */
+export function compileTestPath(text: string): TestPath {
+  let body = text.trim();
+  const anywhere = body.startsWith("//");
+  if (anywhere) body = body.slice(2);
+  const parts = _splitTop(body, "/");
+  const last = parts[parts.length - 1]!;
+  const attrName = last.startsWith("@") ? last.slice(1) : null;
+  if (attrName !== null) parts.pop();
+  const steps = parts.map(_compileStep);
+  return { anywhere, steps, texts: parts.map((t) => t.trim()), attr: attrName, childSteps: anywhere ? steps.slice(1) : steps };
+}
+
+/** Compiles a rule context into its union alternatives. */
+export function compileContext(text: string): ContextAlt[] {
+  return _splitTop(text, "|").map((alt) => {
+    let body = alt.trim();
+    const absolute = body.startsWith("/") && !body.startsWith("//");
+    body = body.replace(/^\/\/?/, "");
+    return { absolute, steps: _splitTop(body, "/").map(_compileStep) };
+  });
+}
+
+/** True when an element passes a step's name test and predicates. */
+export function stepMatches(step: Step, el: XmlElement, doc: DocView): boolean {
+  if (step.names === null) {
+    if (step.ns !== null && el.ns !== step.ns) return false;
+  } else {
+    let named = false;
+    for (const [ns, local] of step.names) {
+      if (el.local === local && el.ns === ns) {
+        named = true;
+        break;
+      }
+    }
+    if (!named) return false;
+  }
+  for (const pred of step.preds) if (!pred(el, doc)) return false;
+  return true;
+}
+
+function _named(names: readonly (readonly [string, string])[], ns: string, local: string): boolean {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name[1] === local && name[0] === ns) return true;
+  }
+  return false;
+}
+
+function _predsHold(step: Step, el: XmlElement, doc: DocView): boolean {
+  for (const pred of step.preds) if (!pred(el, doc)) return false;
+  return true;
+}
+
+/**
+ * True when the element on top of `stack` (its ancestors below it) is matched by the alternative;
+ * `names` holds their local names as `contextName` gives them.
+ */
+export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], names: readonly string[], doc: DocView): boolean {
+  const n = alt.steps.length;
+  const top = stack.length - 1;
+  if (alt.absolute ? stack.length !== n : stack.length < n) return false;
+  // Names first, on every step: predicates (attribute scans, child values, ancestors) only when they all fit.
+  for (let i = 0; i < n; i++) {
+    const step = alt.steps[n - 1 - i]!;
+    const el = stack[top - i]!;
+    if (step.names === null) {
+      if ((step.ns !== null && el.ns !== step.ns) || (step.nameTest !== null && !step.nameTest(el.local))) return false;
+    } else if (!_named(step.names, el.ns, names[top - i]!)) {
+      return false;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const step = alt.steps[n - 1 - i]!;
+    if (step.preds.length > 0 && !_predsHold(step, stack[top - i]!, doc)) return false;
+  }
+  return true;
+}
+
+/**
+ * The elements a test path selects from `ctx` (for an attribute path: the elements carrying it),
+ * in document order within each step, stopping once `limit` are found.
+ */
+export function selectPath(path: TestPath, ctx: XmlElement, doc: DocView, limit: number): XmlElement[] {
+  let level: XmlElement[];
+  if (path.anywhere && path.steps.length === 0) {
+    level = path.attr === null ? [] : [...doc.withAttr(path.attr)];
+    return level.slice(0, limit);
+  }
+  if (path.anywhere) {
+    const first = path.steps[0]!;
+    level = [];
+    for (const [ns, local] of first.names ?? []) {
+      for (const el of doc.all(ns, local)) if (stepMatches(first, el, doc)) level.push(el);
+    }
+  } else {
+    level = [ctx];
+  }
+  for (const step of path.childSteps) {
+    const next: XmlElement[] = [];
+    for (const el of level) {
+      if (step.names === null) {
+        for (const kid of el.children) if (stepMatches(step, kid, doc)) next.push(kid);
+        continue;
+      }
+      const index = doc.childIndex(el);
+      for (const [ns, local] of step.names) {
+        const kids = index.get(local);
+        if (kids === undefined) continue;
+        for (const kid of kids) if (kid.ns === ns && _predsHold(step, kid, doc)) next.push(kid);
+      }
+    }
+    level = next;
+    if (level.length === 0) return level;
+  }
+  if (path.attr !== null) {
+    const name = path.attr;
+    level = level.filter((el) => attr(el, name) !== undefined);
+  }
+  return level.length > limit ? level.slice(0, limit) : level;
+}
