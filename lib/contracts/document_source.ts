@@ -38,6 +38,17 @@ export interface DocumentSource {
   pull(signal: AbortSignal, context?: PullContext): AsyncIterable<SourceItem>;
 }
 
+/**
+ * A kind of configured source: the `type` of a `sources.json` entry (README, "Writing a storage adapter or a
+ * document source"). The process keeps one registry of them; an entry of an unknown type stops it at startup.
+ */
+export interface SourceType<C extends { name: string } = { name: string }> {
+  /** Checks one entry (`where` names it, e.g. `acme[0]`); throws RangeError naming the field at fault. */
+  parse(entry: Record<string, unknown>, where: string): C;
+  /** The source of a checked entry; `stateDir` is the tenant's folder for sources' positions. */
+  create(config: C, stateDir: string): DocumentSource;
+}
+
 /** Makes the sources of a tenant; the first is the default. */
 export type SourceFactory = (tenant: string) => DocumentSource[];
 

@@ -185,3 +185,21 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
     },
   };
 }
+
+/** A checked `http` entry of `sources.json`. */
+export interface HttpSourceConfig {
+  name: string;
+  url: string;
+  token: string;
+}
+
+/** Checks one `sources.json` entry of type http (name checked by the file's reader); throws RangeError naming the field. */
+export function parseHttpSourceConfig(entry: Record<string, unknown>, where: string): HttpSourceConfig {
+  const { name, url, token } = entry;
+  const fail = (field: string, what: string): never => {
+    throw new RangeError(`sources.json: ${where}.${field} ${what}`);
+  };
+  if (typeof url !== "string" || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) fail("url", "must be an http or https URL");
+  if (typeof token !== "string" || token.length === 0) fail("token", "is required");
+  return { name: String(name), url: url as string, token: token as string };
+}
