@@ -84,11 +84,11 @@ async function tokenCommand(c: Extract<Command, { kind: "token" }>, config: Conf
  * A tenant's configured sources, read again on every call so that edits apply to the next sync. A bad file stops
  * the server at startup; one edited into a bad state later is logged, and the last good configuration stays.
  */
-function configuredSources(dataDir: string, logger: Logger): (tenant: string) => DocumentSource[] {
-  let good = readConfiguredSources(dataDir);
+function configuredSources(dataDir: string, uploadLimit: number, logger: Logger): (tenant: string) => DocumentSource[] {
+  let good = readConfiguredSources(dataDir, uploadLimit);
   return (tenant) => {
     try {
-      good = readConfiguredSources(dataDir);
+      good = readConfiguredSources(dataDir, uploadLimit);
     } catch (e) {
       logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
     }
@@ -108,7 +108,7 @@ function openStorage(config: Config): Promise<Storage> {
  */
 async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage }> {
   const dataDir = resolve(config.dataDir);
-  const sources = configuredSources(dataDir, logger);
+  const sources = configuredSources(dataDir, config.uploadLimit, logger);
   const storage = await openStorage(config);
   const app = await createApp({
     // Large invoices are read on a worker thread, off the event loop (issue 15 #15); Deno reads them inline.

@@ -71,22 +71,22 @@ function _sourceType<C extends { name: string }>(t: SourceType<C>): SourceType<{
 export const SOURCE_TYPES: Readonly<Record<string, SourceType<{ name: string }>>> = {
   http: _sourceType<HttpSourceConfig>({
     parse: parseHttpSourceConfig,
-    create: (c, dir) => httpSource({ ...c, positionFile: join(dir, `${c.name}.cursor`) }),
+    create: (c, { stateDir, uploadLimit }) => httpSource({ ...c, positionFile: join(stateDir, `${c.name}.cursor`), maxXmlBytes: uploadLimit }),
   }),
   ksef: _sourceType<KsefSourceConfig>({
     parse: parseKsefSourceConfig,
-    create: (c, dir) => ksefSource({ ...c, stateFile: join(dir, `${c.name}.ksef.json`) }),
+    create: (c, { stateDir }) => ksefSource({ ...c, stateFile: join(stateDir, `${c.name}.ksef.json`) }),
   }),
 };
 
 /**
  * The sources of `<data>/sources.json` by tenant, each tenant's positions in `tenants/<tenant>/sources/`; throws
- * RangeError naming the entry at fault (an unknown type among them).
+ * RangeError naming the entry at fault (an unknown type among them). `uploadLimit` is the server's UPLOAD_LIMIT.
  */
-export function readConfiguredSources(dataDir: string, types = SOURCE_TYPES): Record<string, DocumentSource[]> {
+export function readConfiguredSources(dataDir: string, uploadLimit: number, types = SOURCE_TYPES): Record<string, DocumentSource[]> {
   const all = readSourcesFile(dataDir, types);
   return Object.fromEntries(Object.entries(all).map(([tenant, entries]) => {
-    const positions = join(dataDir, "tenants", tenant, "sources");
-    return [tenant, entries.map((e) => types[e.type]!.create(e.config, positions))];
+    const context = { stateDir: join(dataDir, "tenants", tenant, "sources"), uploadLimit };
+    return [tenant, entries.map((e) => types[e.type]!.create(e.config, context))];
   }));
 }

@@ -45,8 +45,16 @@ export interface DocumentSource {
 export interface SourceType<C extends { name: string } = { name: string }> {
   /** Checks one entry (`where` names it, e.g. `acme[0]`); throws RangeError naming the field at fault. */
   parse(entry: Record<string, unknown>, where: string): C;
-  /** The source of a checked entry; `stateDir` is the tenant's folder for sources' positions. */
-  create(config: C, stateDir: string): DocumentSource;
+  /** The source of a checked entry. */
+  create(config: C, context: SourceContext): DocumentSource;
+}
+
+/** What the process gives every configured source it makes. */
+export interface SourceContext {
+  /** The tenant's folder for sources' positions (files named after the source). */
+  stateDir: string;
+  /** The server's upload limit (UPLOAD_LIMIT): no document taken from a source is larger than an upload may be. */
+  uploadLimit: number;
 }
 
 /** Makes the sources of a tenant; the first is the default. */

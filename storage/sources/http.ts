@@ -30,8 +30,8 @@ export interface HttpSourceOptions {
   pageSize?: number;
   /** Time for one request, headers and body (default REQUEST_TIMEOUT_MS). */
   timeoutMs?: number;
-  /** Largest XML taken (default the upload limit, 10 MiB); a larger one is a failed document. */
-  maxXmlBytes?: number;
+  /** Largest XML taken: the server's upload limit (UPLOAD_LIMIT), so an upstream document is no larger than an upload; a larger one is a failed document. */
+  maxXmlBytes: number;
   /** Largest feed page taken (default MAX_PAGE_BYTES); a larger one fails the run. */
   maxPageBytes?: number;
 }
@@ -40,8 +40,6 @@ const DEFAULT_RETRIES = [500, 1000, 2000, 4000, 8000];
 const PAGE_SIZE = 100;
 /** A run renews its lease every 10 s between items (RUN_LEASE_MS / 3): a request may not outlast that. */
 export const REQUEST_TIMEOUT_MS = 10_000;
-/** API.md §9: the upload limit; an upstream document is no larger than one we would accept. */
-export const MAX_XML_BYTES = 10 * 1024 * 1024;
 /** 100 compact documents take some 150 KB; 4 MiB leaves room for long names without trusting the upstream. */
 export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 const MAX_ID = 200; // an upstream id longer than this is not one of ours
@@ -168,10 +166,10 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
           if (typeof doc.ksef_number === "string" && doc.ksef_number !== "") item.ksef_number = doc.ksef_number; // what upstream knows
           if (doc.xml_available === true) {
             try {
-              item.xml = await get(`/api/v1/documents/${encodeURIComponent(id)}/xml`, options.maxXmlBytes ?? MAX_XML_BYTES, signal); // null: not available after all
+              item.xml = await get(`/api/v1/documents/${encodeURIComponent(id)}/xml`, options.maxXmlBytes, signal); // null: not available after all
             } catch (e) {
               if (!(e instanceof _TooLarge)) throw e;
-              item.error = { code: "PAYLOAD_TOO_LARGE", message: `The XML is larger than ${options.maxXmlBytes ?? MAX_XML_BYTES} bytes` };
+              item.error = { code: "PAYLOAD_TOO_LARGE", message: `The XML is larger than ${options.maxXmlBytes} bytes` };
             }
           }
           yield item;

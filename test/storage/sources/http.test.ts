@@ -9,6 +9,8 @@ import { httpSource, type HttpSourceOptions } from "../../../storage/sources/htt
 import { inboxSource } from "../../../storage/sources/inbox.ts";
 import { fixturePath, startServer, type TestServer } from "../../support/server.ts";
 
+const UPLOAD_LIMIT = 10 * 1024 * 1024; // the default of UPLOAD_LIMIT
+
 const xml = readFileSync(fixturePath("samples", "ksef-fa2", "FA_2_Przyklad_9.xml"));
 type Doc = { id: string; external_id: string; xml_available: boolean; number: string | null; sha256: string | null };
 
@@ -23,7 +25,7 @@ describe("http source: one server syncs from another that speaks this API", () =
     down = await startServer({
       sources: (tenant) => [
         inboxSource(join(down.dataDir, "inbox"), tenant),
-        httpSource({ name: "upstream", url: up.url, token: upToken, positionFile: join(down.dataDir, `${tenant}-upstream.cursor`), retryDelays: [10, 10], pageSize: 2 }),
+        httpSource({ name: "upstream", url: up.url, token: upToken, positionFile: join(down.dataDir, `${tenant}-upstream.cursor`), retryDelays: [10, 10], pageSize: 2, maxXmlBytes: UPLOAD_LIMIT }),
       ],
     });
     downToken = (await down.token("buyer")).token;
@@ -90,7 +92,7 @@ describe("http source: one server syncs from another that speaks this API", () =
     });
     await new Promise<void>((r) => broken.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(broken.address() as { port: number }).port}`;
-    const s = await startServer({ sources: () => [httpSource({ name: "flaky", url, token: "itk_x_y", positionFile: "/dev/null/none", retryDelays: [5, 5, 5] })] });
+    const s = await startServer({ sources: () => [httpSource({ name: "flaky", url, token: "itk_x_y", positionFile: "/dev/null/none", retryDelays: [5, 5, 5], maxXmlBytes: UPLOAD_LIMIT })] });
     try {
       const { token } = await s.token("t");
       const run = await s.sync(token);
@@ -124,7 +126,7 @@ async function pullAll(url: string, extra: Partial<HttpSourceOptions> = {}): Pro
   const dir = mkdtempSync(join(tmpdir(), "http-src-"));
   const items: SourceItem[] = [];
   try {
-    const src = httpSource({ name: "up", url, token: "itk_secret_token", positionFile: join(dir, "pos"), retryDelays: [5], ...extra });
+    const src = httpSource({ name: "up", url, token: "itk_secret_token", positionFile: join(dir, "pos"), retryDelays: [5], maxXmlBytes: UPLOAD_LIMIT, ...extra });
     for await (const item of src.pull(new AbortController().signal)) items.push(item);
     return { items, error: null };
   } catch (e) {

@@ -44,7 +44,7 @@ test("readSourcesFile() reads a good file, and no file as none", () => {
     const ksef = { name: "ksef-1", type: "ksef", environment: "test", nip: "5265877635", token: "x".repeat(20) };
     writeFileSync(join(dir, "sources.json"), JSON.stringify({ acme: [GOOD, ksef] }));
     assert.deepEqual(readSourcesFile(dir, SOURCE_TYPES).acme!.map((s) => [s.type, s.config.name]), [["http", "erp"], ["ksef", "ksef-1"]]);
-    assert.deepEqual(readConfiguredSources(dir).acme!.map((s) => s.name), ["erp", "ksef-1"]);
+    assert.deepEqual(readConfiguredSources(dir, 1024).acme!.map((s) => s.name), ["erp", "ksef-1"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
