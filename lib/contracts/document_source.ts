@@ -28,6 +28,12 @@ export interface SourceItem {
 export interface PullContext {
   /** The source waits out a limit until `until` (ms since epoch), or has stopped waiting (null); the run shows it. */
   waiting(until: number | null): Promise<void>;
+  /**
+   * Saves the run's counts and acknowledges every item pulled so far. A source that keeps a position of its own
+   * (a cursor, an export window) calls it before moving that position past the items, so that a crash between the
+   * two cannot leave the run's counts short of what was imported.
+   */
+  checkpoint?(): Promise<void>;
 }
 
 /** A source of documents for one tenant. */

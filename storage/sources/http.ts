@@ -155,7 +155,7 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
 
   return {
     name: options.name,
-    async *pull(signal) {
+    async *pull(signal, context) {
       let cursor = existsSync(options.positionFile) ? readFileSync(options.positionFile, "utf8").trim() : "";
       for (;;) {
         const p = await page(cursor, signal);
@@ -174,7 +174,8 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
           }
           yield item;
         }
-        // Every item of the page is stored: only now the position moves.
+        // Every item of the page is stored and counted (checkpoint): only now the position moves.
+        await context?.checkpoint?.();
         mkdirSync(dirname(options.positionFile), { recursive: true });
         writeFileAtomic(options.positionFile, p.next_cursor);
         cursor = p.next_cursor;

@@ -128,7 +128,8 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
               const file = result.files.get(`${inv.ksefNumber}.xml`);
               yield file ? _item(inv, file.bytes()) : await _byNumber(client, inv, signal);
             }
-            // Every document of the package is stored (the run acks each before asking for the next).
+            // Every document of the package is stored and counted (checkpoint) before the position moves past it.
+            await context?.checkpoint?.();
             const { pkg } = result;
             const next = pkg.isTruncated && pkg.lastPermanentStorageDate ? pkg.lastPermanentStorageDate
               : pkg.permanentStorageHwmDate ?? _lastDate(result.invoices) ?? pos.from;

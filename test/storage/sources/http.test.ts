@@ -7,6 +7,10 @@ import { after, before, describe, test } from "node:test";
 import { SourceError, type SourceItem } from "../../../lib/contracts/document_source.ts";
 import { httpSource, type HttpSourceOptions } from "../../../storage/sources/http.ts";
 import { inboxSource } from "../../../storage/sources/inbox.ts";
+import { createSyncRunner } from "../../../lib/jobs/sync_runner.ts";
+import { silentLogger } from "../../../lib/observe/log.ts";
+import { MemoryStorage } from "../../../storage/memory.ts";
+import type { SyncRunRecord } from "../../../lib/contracts/storage.ts";
 import { fixturePath, startServer, type TestServer } from "../../support/server.ts";
 
 const UPLOAD_LIMIT = 10 * 1024 * 1024; // the default of UPLOAD_LIMIT
@@ -228,5 +232,37 @@ test("the upstream's KSeF number comes along with its document", async () => {
     assert.deepEqual(items.map((i) => [i.external_id, i.ksef_number ?? null]), [["doc_1", "5260250274-20251104-0100001F2E1E-A6"], ["doc_2", null]]);
   } finally {
     up.server.close();
+  }
+});
+
+test("the position moves past a page only after the run has saved the counts that include it, so a crash cannot leave them short", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "http-pos-"));
+  const positionFile = join(dir, "pos");
+  const storage = new MemoryStorage();
+  const tenant = storage.tenant("acme");
+  // What a crash at the request for the second page would leave: the position and the run as saved.
+  let atSecondPage: { position: string; run: SyncRunRecord | null } | null = null;
+  const up = await serve((req, res) => {
+    const cursor = new URL(req.url!, "http://x").searchParams.get("cursor");
+    if (cursor === null || cursor === "") return res.end(JSON.stringify({ data: [{ id: "doc_1", number: "A", xml_available: false }, { id: "doc_2", number: "B", xml_available: false }], next_cursor: "c1", has_more: true }));
+    void tenant.activeRuns().then((runs) => {
+      atSecondPage = { position: readFileSync(positionFile, "utf8"), run: runs[0] ?? null };
+      res.end(JSON.stringify({ data: [], next_cursor: "c2", has_more: false }));
+    });
+  });
+  try {
+    const source = httpSource({ name: "up", url: up.url, token: "itk_x", positionFile, retryDelays: [5], pageSize: 2, maxXmlBytes: UPLOAD_LIMIT });
+    const runner = createSyncRunner({ storage, sources: () => [source], now: Date.now, logger: silentLogger, nodeId: "n1" });
+    const { run } = await runner.request(tenant, null);
+    await runner.idle();
+    assert.equal((await tenant.getRun(run.id))?.status, "succeeded");
+    assert.ok(atSecondPage, "the second page was asked for");
+    const seen = atSecondPage as { position: string; run: SyncRunRecord | null };
+    assert.equal(seen.position, "c1");
+    assert.equal(seen.run?.counts.fetched, 2, "the saved counts include the page the position moved past");
+    assert.equal(seen.run?.counts.created, 2);
+  } finally {
+    up.server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
