@@ -25,25 +25,19 @@ import { Metrics } from "./lib/observe/metrics.ts";
 import { parseRateLimit, perWorkerRateLimit } from "./lib/pipeline/rate_limit.ts";
 import { parseDuration, parseRetrySchedule } from "./lib/jobs/webhooks/retry_schedule.ts";
 import { seedDemoInbox } from "./storage/demo/seed.ts";
-import { FileStorage } from "./storage/file/store.ts";
-import { PostgresStorage, type PgPool } from "./storage/postgres/store.ts";
 import { forkWorkers, isClusterWorker, LISTEN_FAILED } from "./storage/process/cluster.ts";
 import { ListenError, listenErrorMessage, listenHttp } from "./storage/process/http_listener.ts";
 import { onStopSignal } from "./storage/process/signals.ts";
-import { httpSource } from "./storage/sources/http.ts";
-import { readSourcesFile } from "./storage/sources/sources_file.ts";
+import { openStorage as openStorageAt, readConfiguredSources } from "./storage/registry.ts";
 import { createInvoiceWorkers } from "./storage/process/invoice_workers.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
-import { parseKsefSourceConfig } from "./storage/sources/ksef/config.ts";
-import { ksefSource } from "./storage/sources/ksef/source.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
 const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
-const PG_POOL_SIZE = 10; // connections per process: requests are short, and PostgreSQL's default limit is 100
 const DEMO_TENANT = "demo";
 const EXIT_FAILURE = 1; // could not run: the port is taken, storage cannot be opened
 const EXIT_USAGE = 2; // the command line or a setting is wrong
@@ -87,35 +81,14 @@ async function tokenCommand(c: Extract<Command, { kind: "token" }>, config: Conf
 }
 
 /**
- * The configured sources from `<data>/sources.json`, by tenant:
- * `{"acme": [{"name", "type": "http", "url", "token"}, {"name", "type": "ksef", "environment", "nip", "token", "subjects"}]}`.
- * Every entry is checked (RangeError naming the entry at fault); names are checked like tenant ids, since they
- * name files (issue 15 #3).
- */
-function _sourcesFile(dataDir: string): Record<string, DocumentSource[]> {
-  const all = readSourcesFile(dataDir) as Record<string, Record<string, unknown>[]>;
-  return Object.fromEntries(Object.entries(all).map(([tenant, entries]) => {
-    const positions = join(dataDir, "tenants", tenant, "sources");
-    return [tenant, entries.flatMap((s, i): DocumentSource[] => {
-      if (s.type === "http") {
-        return [httpSource({ name: String(s.name), url: String(s.url), token: String(s.token), positionFile: join(positions, `${String(s.name)}.cursor`) })];
-      }
-      if (s.type !== "ksef") return [];
-      const c = parseKsefSourceConfig(s, `${tenant}[${i}]`);
-      return [ksefSource({ ...c, stateFile: join(positions, `${c.name}.ksef.json`) })];
-    })];
-  }));
-}
-
-/**
  * A tenant's configured sources, read again on every call so that edits apply to the next sync. A bad file stops
  * the server at startup; one edited into a bad state later is logged, and the last good configuration stays.
  */
-function configuredSources(dataDir: string, logger: Logger): (tenant: string) => DocumentSource[] {
-  let good = _sourcesFile(dataDir);
+function configuredSources(dataDir: string, uploadLimit: number, logger: Logger): (tenant: string) => DocumentSource[] {
+  let good = readConfiguredSources(dataDir, uploadLimit);
   return (tenant) => {
     try {
-      good = _sourcesFile(dataDir);
+      good = readConfiguredSources(dataDir, uploadLimit);
     } catch (e) {
       logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
     }
@@ -123,19 +96,9 @@ function configuredSources(dataDir: string, logger: Logger): (tenant: string) =>
   };
 }
 
-/**
- * The storage the configuration names: PostgreSQL when DATABASE_URL is set (the driver `pg` is loaded only
- * then, and the project does not depend on it), else the file store in DATA_DIR.
- */
-async function openStorage(config: Config): Promise<Storage> {
-  if (!config.databaseUrl) return new FileStorage(resolve(config.dataDir), { shared: config.workers > 1 });
-  let pg: { default: { Pool: new (options: { connectionString: string; max?: number }) => PgPool } };
-  try {
-    pg = (await import("pg" as string)) as typeof pg;
-  } catch {
-    throw new RangeError("DATABASE_URL is set but the PostgreSQL driver is missing: run `npm install pg` next to server.ts");
-  }
-  return PostgresStorage.open(new pg.default.Pool({ connectionString: config.databaseUrl, max: PG_POOL_SIZE }));
+/** The storage the configuration names (storage/registry.ts: by DATABASE_URL's scheme, else the file store). */
+function openStorage(config: Config): Promise<Storage> {
+  return openStorageAt({ dataDir: resolve(config.dataDir), databaseUrl: config.databaseUrl, shared: config.workers > 1 });
 }
 
 /**
@@ -145,7 +108,7 @@ async function openStorage(config: Config): Promise<Storage> {
  */
 async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage }> {
   const dataDir = resolve(config.dataDir);
-  const sources = configuredSources(dataDir, logger);
+  const sources = configuredSources(dataDir, config.uploadLimit, logger);
   const storage = await openStorage(config);
   const app = await createApp({
     // Large invoices are read on a worker thread, off the event loop (issue 15 #15); Deno reads them inline.

@@ -10,14 +10,15 @@ export { createApp, DEFAULT_ANONYMOUS_LIMIT, DEFAULT_RATE_LIMIT, DEFAULT_UPLOAD_
 export { fromNodeRequest, toNodeListener, writeNodeResponse, type NodeRequestLike, type NodeResponseLike } from "./http/node_adapter.ts";
 export { fromFetchRequest, toFetchHandler, toFetchResponse } from "./http/fetch_adapter.ts";
 export type { ApiRequest, ApiResponse, ResponseBody, StreamBody } from "./http/types.ts";
-export { ApiError, ERROR_STATUS, type ErrorCode } from "./http/errors.ts";
-export { toApiError } from "./api/errors.ts";
+export { ApiError, HTTP_ERROR_STATUS, type HttpErrorCode } from "./http/errors.ts";
+export { apiError, API_ERROR_STATUS, ERROR_STATUS, toApiError, type ApiErrorCode, type ErrorCode } from "./api/errors.ts";
 export { createJsonLogger, silentLogger, type Logger, type LogLevel } from "./observe/log.ts";
 export { loadConfig, parseArgs, parseSize, type Config } from "./config.ts";
 
 // Contracts that adapters and sources implement
 export type * from "./contracts/storage.ts";
-export { SourceError, type DocumentSource, type SourceFactory, type SourceItem } from "./contracts/document_source.ts";
+export { SourceError, type DocumentSource, type SourceFactory, type SourceContext, type SourceItem, type SourceType } from "./contracts/document_source.ts";
+export { signalUnavailable, StorageUnavailableError } from "./contracts/storage_errors.ts";
 export type { WebhookTransport } from "./contracts/webhook_transport.ts";
 
 // Tokens and cursors

@@ -32,11 +32,15 @@ function violations(from: (file: string) => boolean, forbidden: (target: string,
   return MODULES.filter((m) => from(m.file)).flatMap((m) => m.imports.filter((t) => forbidden(t, m.file)).map((t) => `${m.file} imports ${t}`));
 }
 
+const REGISTRY = "storage/registry.ts";
 const under = (dir: string) => (path: string) => path.startsWith(`${dir}/`);
-/** The storage implementation a file belongs to: `memory`, `file`, `postgres`, `sources/inbox`, `transports/…`. */
+/**
+ * The storage implementation a file belongs to: `memory`, `file`, `postgres`, `sources/inbox`, `transports/…`.
+ * storage/registry.ts is none: it is where the process finds every implementation by name.
+ */
 function _implementation(path: string): string | null {
   const parts = path.split("/");
-  if (parts[0] !== "storage" || parts.length < 2) return null;
+  if (parts[0] !== "storage" || parts.length < 2 || path === REGISTRY) return null;
   if (parts.length === 2) return parts[1] === "atomic.ts" ? null : parts[1]!.replace(/\.ts$/, "");
   if (parts[1] === "sources" || parts[1] === "transports") return `${parts[1]}/${parts[2]!.replace(/\.ts$/, "")}`;
   return parts[1]!;
@@ -70,6 +74,10 @@ describe("layers", () => {
       const b = _implementation(t);
       return a !== null && b !== null && a !== b;
     }), []);
+  });
+
+  test("only the process opens implementations by name: nothing in lib/ or storage/ imports the registry", () => {
+    assert.deepEqual(violations((f) => under("lib")(f) || under("storage")(f), (t) => t === REGISTRY), []);
   });
 
   test("lib/ does no I/O: no file system, network or process", () => {

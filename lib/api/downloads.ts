@@ -11,7 +11,7 @@ import type { Context } from "./context.ts";
 import { downloadResponse } from "../http/download.ts";
 import { badRequest } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
-import { defaultPdfLang, renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
+import { defaultPdfLang, RENDERER_VERSION, renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
 import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 import type { StoredBlob } from "../contracts/storage.ts";
 import type { InvoiceFormat } from "../formats/invoice/vocabulary.ts";
@@ -26,9 +26,6 @@ export async function xmlDownload(ctx: Context, blob: StoredBlob, filename: stri
     filename, body: blob.size <= SMALL_FILE_BYTES ? await blob.bytes() : blob,
   });
 }
-
-/** Bump when the renderer's output changes, so kept renderings are made anew. */
-export const RENDERER_VERSION = 3;
 
 /**
  * The PDF download of the invoice whose XML blob is `sha256` and whose format is `format`, or null when that XML

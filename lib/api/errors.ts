@@ -1,13 +1,39 @@
 /**
- * The API edge for the formats' own errors: XmlError, InvoiceError and
- * MultipartError become the ApiError that API.md §2 prescribes for them. The
- * formats know nothing of HTTP; this is the one place that decides their status.
+ * The API's own error codes (a duplicate submission, an Idempotency-Key in use,
+ * an XML not yet available …) with their status, the closed list of every
+ * code, and the API edge for the formats' own errors: XmlError, InvoiceError
+ * and MultipartError become the ApiError that API.md §2 prescribes for them.
+ * The formats and the HTTP layer know nothing of these: this is the one place
+ * that decides their status.
  * @module
  */
 import { InvoiceError } from "../formats/invoice/errors.ts";
 import { MultipartError } from "../formats/multipart/errors.ts";
 import { XmlError } from "../formats/xml/errors.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError, HTTP_ERROR_STATUS, type ErrorDetails } from "../http/errors.ts";
+
+/** The error codes the API defines (API.md §2) with their status; HTTP's own are HTTP_ERROR_STATUS. */
+export const API_ERROR_STATUS = {
+  XML_NOT_AVAILABLE: 404,
+  DUPLICATE_SUBMISSION: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  IDEMPOTENCY_KEY_MISMATCH: 422,
+  UPSTREAM_ERROR: 502,
+} as const;
+
+/** An error code the API defines. */
+export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
+
+/** Every error code of API.md §2 with its status: the closed list that OpenAPI and /docs show. */
+export const ERROR_STATUS = { ...HTTP_ERROR_STATUS, ...API_ERROR_STATUS } as const;
+
+/** An error code of API.md §2. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An ApiError with one of the API's own codes. */
+export function apiError(code: ApiErrorCode, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}): ApiError {
+  return new ApiError({ code, status: API_ERROR_STATUS[code] }, message, details, headers);
+}
 
 /** The ApiError for a format error, or the value itself when it is none. */
 export function toApiError(err: unknown): unknown {

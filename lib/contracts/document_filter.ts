@@ -11,6 +11,32 @@ import type { DocumentFilter, DocumentRecord } from "./storage.ts";
 export const TYPE_CODES = _codes(DOCUMENT_TYPES);
 /** Column code of a format: its position in INVOICE_FORMATS plus one (0 is null). */
 export const FORMAT_CODES = _codes(INVOICE_FORMATS);
+
+/** A packing of a document's type, format and xml_available codes into one small number, and back. */
+export interface PackedCodes {
+  /** How many packed codes there are: each is in [0, size). */
+  readonly size: number;
+  pack(type: number, format: number, xml: number): number;
+  unpack(code: number): { type: number; format: number; xml: number };
+}
+
+/**
+ * The packing for `types` document types and `formats` formats (codes 0 for null, then 1…n):
+ * type + (types + 1) × (format + (formats + 1) × xml). Derived from the vocabularies' sizes, so that a new format
+ * or type widens the code space instead of colliding with the codes of others.
+ */
+export function packedCodes(types: number, formats: number): PackedCodes {
+  const t = types + 1, f = formats + 1;
+  return {
+    size: t * f * 2,
+    pack: (type, format, xml) => type + t * (format + f * xml),
+    unpack: (code) => ({ type: code % t, format: Math.floor(code / t) % f, xml: Math.floor(code / (t * f)) }),
+  };
+}
+
+/** The packed codes of the vocabularies of formats/invoice/vocabulary.ts (the file store's filter index uses them). */
+export const DOCUMENT_CODES: PackedCodes = packedCodes(DOCUMENT_TYPES.length, INVOICE_FORMATS.length);
+
 /** The day number that stands for a missing date. */
 export const NULL_DAY = -2147483648;
 

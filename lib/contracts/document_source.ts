@@ -28,6 +28,12 @@ export interface SourceItem {
 export interface PullContext {
   /** The source waits out a limit until `until` (ms since epoch), or has stopped waiting (null); the run shows it. */
   waiting(until: number | null): Promise<void>;
+  /**
+   * Saves the run's counts and acknowledges every item pulled so far. A source that keeps a position of its own
+   * (a cursor, an export window) calls it before moving that position past the items, so that a crash between the
+   * two cannot leave the run's counts short of what was imported.
+   */
+  checkpoint?(): Promise<void>;
 }
 
 /** A source of documents for one tenant. */
@@ -36,6 +42,25 @@ export interface DocumentSource {
   readonly name: string;
   /** Items since the last acknowledged one. Throwing fails the run (UPSTREAM_ERROR, or a SourceError's own code). */
   pull(signal: AbortSignal, context?: PullContext): AsyncIterable<SourceItem>;
+}
+
+/**
+ * A kind of configured source: the `type` of a `sources.json` entry (README, "Writing a storage adapter or a
+ * document source"). The process keeps one registry of them; an entry of an unknown type stops it at startup.
+ */
+export interface SourceType<C extends { name: string } = { name: string }> {
+  /** Checks one entry (`where` names it, e.g. `acme[0]`); throws RangeError naming the field at fault. */
+  parse(entry: Record<string, unknown>, where: string): C;
+  /** The source of a checked entry. */
+  create(config: C, context: SourceContext): DocumentSource;
+}
+
+/** What the process gives every configured source it makes. */
+export interface SourceContext {
+  /** The tenant's folder for sources' positions (files named after the source). */
+  stateDir: string;
+  /** The server's upload limit (UPLOAD_LIMIT): no document taken from a source is larger than an upload may be. */
+  uploadLimit: number;
 }
 
 /** Makes the sources of a tenant; the first is the default. */

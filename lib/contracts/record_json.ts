@@ -8,6 +8,7 @@
  */
 import { InvoiceError } from "../formats/invoice/errors.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
+import { partyTaxId } from "../formats/invoice/read.ts";
 import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
 import type { DocumentFields, DocumentRecord, PartySummary, SubmissionRecord, SyncRunRecord, TotalsSummary } from "./storage.ts";
 
@@ -54,8 +55,8 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
     number: inv.number,
     issue_date: inv.issue_date,
     currency: inv.currency,
-    seller: { name: inv.seller.name, tax_id: _taxId(inv.seller) },
-    buyer: { name: inv.buyer.name, tax_id: _taxId(inv.buyer) },
+    seller: { name: inv.seller.name, tax_id: partyTaxId(inv.seller) },
+    buyer: { name: inv.buyer.name, tax_id: partyTaxId(inv.buyer) },
     totals: { net: inv.totals.net, tax: inv.totals.tax, gross: inv.totals.gross },
   };
 }
@@ -65,11 +66,6 @@ const MAX_TEXT = 512; // longest name or number taken from metadata
 const MAX_TAX_ID = 64;
 /** The fields a metadata file may hold (API.md §4.5); any other key is ignored. */
 const KNOWN = ["type", "format", "number", "issue_date", "currency", "seller", "buyer", "totals", "received_at"];
-
-/** The party's VAT id (BT-31), else its first other tax id (BT-32); the same rule as partyTaxId of formats/invoice/read.ts. */
-function _taxId(p: Invoice["seller"]): string | null {
-  return p.tax_id?.value ?? p.other_tax_ids[0]?.value ?? null;
-}
 
 // Bad metadata is invalid content like a bad invoice: the API edge maps InvoiceError to VALIDATION_ERROR.
 function _bad(field: string, issue: string, message: string): never {

@@ -1,33 +1,32 @@
 /**
  * The one error type of the API and the one place that turns any thrown value
- * into the error envelope of API.md §2. Codes are a closed union; a thrown value
- * that is not an ApiError is a bug and becomes a 500 without its message.
+ * into the error envelope of API.md §2. HTTP's and the pipeline's codes are
+ * here; the API's own codes and the closed list of all are lib/api/errors.ts's.
+ * A thrown value that is not an ApiError is a bug and becomes a 500 without its message.
  * @module
  */
 
-/** Every error code of API.md §2 with its HTTP status. */
-export const ERROR_STATUS = {
+/**
+ * The error codes of HTTP and of the request pipeline (API.md §2) with their status. The codes the API itself
+ * defines (a duplicate submission, an Idempotency-Key in use …) are lib/api/errors.ts's, with the closed list.
+ */
+export const HTTP_ERROR_STATUS = {
   BAD_REQUEST: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
-  XML_NOT_AVAILABLE: 404,
   METHOD_NOT_ALLOWED: 405,
-  DUPLICATE_SUBMISSION: 409,
-  IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,
   VALIDATION_ERROR: 422,
-  IDEMPOTENCY_KEY_MISMATCH: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
-  UPSTREAM_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
-/** An error code of API.md §2. */
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/** An error code of HTTP or the pipeline. */
+export type HttpErrorCode = keyof typeof HTTP_ERROR_STATUS;
 
 /** Details of an error: always an object, `{}` when there is nothing to add. */
 export type ErrorDetails = Record<string, unknown>;
@@ -35,17 +34,22 @@ export type ErrorDetails = Record<string, unknown>;
 /** An error that the API answers as it is: status, code, message and details. */
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: ErrorCode;
+  /** One of HTTP_ERROR_STATUS or of the API's own codes (ErrorCode of lib/api/errors.ts). */
+  readonly code: string;
   readonly details: ErrorDetails;
   /** Extra response headers, e.g. `Allow` for 405 or `Retry-After` for 429. */
   readonly headers: Record<string, string>;
 
-  /** `options.cause`: the error behind a 5xx, logged with its stack (never sent). */
-  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}, options?: { cause?: unknown }) {
+  /**
+   * `code`: one of HTTP_ERROR_STATUS, or `{ code, status }` for a code the API defines (made by apiError() of
+   * lib/api/errors.ts). `options.cause`: the error behind a 5xx, logged with its stack (never sent).
+   */
+  constructor(code: HttpErrorCode | { code: string; status: number }, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ApiError";
-    this.status = ERROR_STATUS[code];
-    this.code = code;
+    const c = typeof code === "string" ? { code, status: HTTP_ERROR_STATUS[code] } : code;
+    this.status = c.status;
+    this.code = c.code;
     this.details = details;
     this.headers = headers;
   }

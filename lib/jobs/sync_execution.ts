@@ -63,6 +63,7 @@ export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tena
         run.waiting_until = until === null ? null : new Date(until).toISOString();
         await tenant.saveRun(run);
       },
+      checkpoint: flush,
     };
     for await (const item of source.pull(AbortSignal.any([stop, leaseLost.signal]), context)) {
       pending.push(await _importItem(o, tenant, source, run, item));

@@ -35,7 +35,7 @@ export async function readMultipartBody(req: ApiRequest, uploadLimit: number): P
   } catch (caught) {
     const e = toApiError(caught);
     // The rest of the body is unread: closing is cheaper and safer than draining up to the limit.
-    if (e instanceof ApiError) throw new ApiError(e.code, e.message, e.details, { ...e.headers, connection: "close" });
+    if (e instanceof ApiError) throw new ApiError({ code: e.code, status: e.status }, e.message, e.details, { ...e.headers, connection: "close" });
     throw caught;
   }
 }

@@ -9,6 +9,7 @@
 import type { Context, RequestBody } from "../api/context.ts";
 import type { IdempotencyRecord, StoredResponse, TenantStore } from "../contracts/storage.ts";
 import { ApiError } from "../http/errors.ts";
+import { apiError } from "../api/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
 import { fingerprintRequest } from "./idempotency_key.ts";
 
@@ -34,7 +35,7 @@ export async function runIdempotent(
   const early = await _replay(tenant, key, fingerprint, now);
   if (early) return early;
   if (!(await tenant.beginIdempotent(key))) {
-    throw new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed", {}, { "retry-after": "1" });
+    throw apiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed", {}, { "retry-after": "1" });
   }
   ctx.idempotency = { key, fingerprint };
   try {
@@ -61,7 +62,7 @@ export async function runIdempotent(
 
 async function _replay(tenant: TenantStore, key: string, fingerprint: string, now: () => number): Promise<ApiResponse | null> {
   const kept = await tenant.getIdempotency(key, now(), IDEMPOTENCY_TTL_MS);
-  if (kept && kept.fingerprint !== fingerprint) throw new ApiError("IDEMPOTENCY_KEY_MISMATCH", "This Idempotency-Key was used with a different request", {});
+  if (kept && kept.fingerprint !== fingerprint) throw apiError("IDEMPOTENCY_KEY_MISMATCH", "This Idempotency-Key was used with a different request", {});
   return kept ? _replayResponse(kept) : null;
 }
 

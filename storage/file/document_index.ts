@@ -8,7 +8,7 @@
  * the slots at open (which the record log re-derives after a crash): nothing of it is written to disk.
  * @module
  */
-import { FORMAT_CODES, NULL_DAY, TYPE_CODES, dayNumber } from "../../lib/contracts/document_filter.ts";
+import { DOCUMENT_CODES, FORMAT_CODES, NULL_DAY, TYPE_CODES, dayNumber } from "../../lib/contracts/document_filter.ts";
 import type { DocumentFilter, DocumentRecord, DocumentSort } from "../../lib/contracts/storage.ts";
 import { DOC_CODE, DOC_HASH, parseRecord } from "./columns.ts";
 import { hash32 } from "./hash32.ts";
@@ -36,9 +36,9 @@ const TRACK_MAX = 65_536;
 const CACHED_LISTS = 64;
 const READ_BATCH = 512;
 
-/** The packed code of a document's slot: type + 5 × format + 25 × xml_available. */
+/** The packed code of a document's slot (DOCUMENT_CODES: type, format, xml_available). */
 export function packedCode(log: RecordLog, o: number): number {
-  return log.codeOf(o, DOC_CODE.type) + 5 * log.codeOf(o, DOC_CODE.format) + 25 * log.codeOf(o, DOC_CODE.xmlAvailable);
+  return DOCUMENT_CODES.pack(log.codeOf(o, DOC_CODE.type), log.codeOf(o, DOC_CODE.format), log.codeOf(o, DOC_CODE.xmlAvailable));
 }
 
 type _Verified = { pure: string } | { mixed: Map<number, string> };
@@ -231,7 +231,7 @@ export class DocumentIndex {
     const mask = new Uint8Array(CODE_SPACE + 1); // mask[DEAD] stays 0
     const codes: number[] = [];
     for (let c = 0; c < CODE_SPACE; c++) {
-      const type = c % 5, format = Math.floor(c / 5) % 5, xml = Math.floor(c / 25);
+      const { type, format, xml } = DOCUMENT_CODES.unpack(c);
       if (f.type !== undefined && type !== TYPE_CODES[f.type]) continue;
       if (f.format !== undefined && format !== FORMAT_CODES[f.format]) continue;
       if (f.xml_available !== undefined && xml !== (f.xml_available ? 1 : 0)) continue;

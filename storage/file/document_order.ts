@@ -6,12 +6,15 @@
  * served from the index's delta until the next build. Pure data structures: no I/O, no records read.
  * @module
  */
+import { DOCUMENT_CODES } from "../../lib/contracts/document_filter.ts";
 
 /** Ranks per block of counts: a count or skip walks at most two partial blocks (2^11: ~500 blocks at 1M). */
 export const BLOCK_BITS = 11;
-/** Packed filter codes: type (0–4) + 5 × format (0–4) + 25 × xml_available (0–1); DEAD marks a killed rank. */
-export const CODE_SPACE = 50;
+/** Packed filter codes (type, format, xml_available: DOCUMENT_CODES, from the vocabularies); DEAD marks a killed rank. */
+export const CODE_SPACE = DOCUMENT_CODES.size;
 export const DEAD = CODE_SPACE;
+// Ranks keep their codes in a Uint8Array (DEAD included): a vocabulary that outgrows it must widen that array.
+if (DEAD > 255) throw new RangeError(`${CODE_SPACE} packed document codes do not fit the index's byte per rank`);
 
 /** A rank interval [from, to) walked upwards or downwards. */
 export interface Segment {

@@ -6,7 +6,7 @@
  * @module
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { isProcessAlive } from "../atomic.ts";
+import { isHolderAlive, ownStamp, parseStamp } from "./process_stamp.ts";
 
 const WAIT_LIMIT_MS = 10_000; // a write holds the lock for an fsync or two: this is a stuck holder
 const _sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -18,7 +18,7 @@ export function withFileLock<T>(path: string, fn: () => T): T {
   while (!_create(path)) {
     const holder = _holder(path);
     if (holder === null) continue; // released meanwhile
-    if (holder > 0 && !isProcessAlive(holder)) {
+    if (holder.pid > 0 && !isHolderAlive(holder)) {
       try {
         renameSync(path, `${path}.broken-${process.pid}`);
         rmSync(`${path}.broken-${process.pid}`, { force: true });
@@ -27,7 +27,7 @@ export function withFileLock<T>(path: string, fn: () => T): T {
       }
       continue;
     }
-    if (Date.now() - started > WAIT_LIMIT_MS) throw new Error(`Cannot take the lock ${path}: held by process ${holder}`);
+    if (Date.now() - started > WAIT_LIMIT_MS) throw new Error(`Cannot take the lock ${path}: held by process ${holder.pid}`);
     Atomics.wait(_sleeper, 0, 0, 1);
   }
   try {
@@ -44,17 +44,17 @@ export function claimMarker(path: string): boolean {
     const holder = _holder(path);
     if (holder === null) continue;
     // 0: another process created the file and has not written its pid yet, unless it died in between.
-    if (holder === 0 && !_olderThan(path, WAIT_LIMIT_MS)) return false;
-    if (holder > 0 && isProcessAlive(holder)) return false;
+    if (holder.pid === 0 && !_olderThan(path, WAIT_LIMIT_MS)) return false;
+    if (holder.pid > 0 && isHolderAlive(holder)) return false; // a reused pid with another start time is not it
     rmSync(path, { force: true }); // left by a process that died mid-request
   }
 }
 
-/** Creates `path` naming this process; false when it exists. */
+/** Creates `path` naming this process (its pid and start time); false when it exists. */
 function _create(path: string): boolean {
   try {
     const fd = openSync(path, "wx");
-    writeSync(fd, String(process.pid));
+    writeSync(fd, ownStamp());
     closeSync(fd);
     return true;
   } catch (e) {
@@ -63,10 +63,10 @@ function _create(path: string): boolean {
   }
 }
 
-/** The pid in `path` (0 while its creator has not written it), or null when the file is gone. */
-function _holder(path: string): number | null {
+/** The holder `path` names (pid 0 while its creator has not written it), or null when the file is gone. */
+function _holder(path: string): { pid: number; started: string | null } | null {
   try {
-    return Number(readFileSync(path, "utf8")) || 0;
+    return parseStamp(readFileSync(path, "utf8"));
   } catch {
     return null;
   }

@@ -17,6 +17,8 @@ import { removeTempLeftovers, writeFileAtomic } from "../atomic.ts";
 import { withFileLock } from "./lock.ts";
 import { FileTenantStore } from "./tenant.ts";
 import { isValidTenantId } from "../../lib/contracts/ids.ts";
+import { signalUnavailable } from "../../lib/contracts/storage_errors.ts";
+import { fileUnavailableCode } from "./unavailable.ts";
 
 const TOKEN_RELOAD_MS = 500; // API.md §11: the running server sees token changes within a second
 
@@ -43,7 +45,7 @@ export class FileStorage implements Storage {
     for (const sub of ["", "secrets", "tenants"]) mkdirSync(join(dir, sub), { recursive: true });
     removeTempLeftovers(dir);
     removeTempLeftovers(join(dir, "secrets"));
-    this.tokens = new _FileTokenStore(join(dir, "tokens.json"));
+    this.tokens = signalUnavailable(new _FileTokenStore(join(dir, "tokens.json")), fileUnavailableCode);
   }
 
   tenant(id: string): FileTenantStore {
@@ -52,7 +54,8 @@ export class FileStorage implements Storage {
       if (!isValidTenantId(id)) throw new TypeError(`Invalid tenant id: ${id}`);
       const dir = join(this.dir, "tenants", id);
       if (existsSync(dir)) _cleanTenantDir(dir, !this.#shared);
-      t = new FileTenantStore(id, dir, this.#durable, this.#shared);
+      // A full disk and its kind reach the core as StorageUnavailableError (503), not as a bug.
+      t = signalUnavailable(new FileTenantStore(id, dir, this.#durable, this.#shared), fileUnavailableCode);
       this.#tenants.set(id, t);
     }
     return t;

@@ -49,7 +49,8 @@ export class FileSyncRuns {
   /** Writes a new version of a run. */
   save(run: SyncRunRecord): void {
     const o = decodeOrdinalId("sync", run.id);
-    if (o < 0 || o >= this.log.count) throw new RangeError(`Unknown run ${run.id}`);
+    // The ordinal alone would let an id that was never issued overwrite the record at its position.
+    if (o < 0 || o >= this.log.count || parseRecord<SyncRunRecord>(this.log.read(o)).id !== run.id) throw new RangeError(`Unknown run ${run.id}`);
     const json = enc.encode(JSON.stringify(run));
     this.log.write(o, json, runColumns(json));
   }

@@ -69,7 +69,8 @@ export class FileWebhooks {
   /** Writes a new version of an endpoint. */
   save(record: WebhookRecord): void {
     const o = decodeOrdinalId("whk", record.id);
-    if (o < 0 || o >= this.log.count) throw new RangeError(`Unknown webhook ${record.id}`);
+    // The ordinal alone would let an id that was never issued overwrite the record at its position.
+    if (o < 0 || o >= this.log.count || parseRecord<WebhookRecord>(this.log.read(o)).id !== record.id) throw new RangeError(`Unknown webhook ${record.id}`);
     const json = enc.encode(JSON.stringify(record));
     this.log.write(o, json, webhookColumns(json));
   }

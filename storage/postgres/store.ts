@@ -25,6 +25,7 @@ import type { Storage, TenantStore, TokenStore } from "../../lib/contracts/stora
 import { isValidTenantId } from "../../lib/contracts/ids.ts";
 import { bytesOf, byteaParam, type PgPool } from "./client.ts";
 import { migrate } from "./schema.ts";
+import { signallingPool } from "./unavailable.ts";
 import { PostgresTenantStore } from "./tenant.ts";
 
 export type { PgPool, PgPoolClient, PgQueryable, PgResult } from "./client.ts";
@@ -98,8 +99,8 @@ export class PostgresStorage implements Storage {
 
   /** A storage over a pool whose schema is already migrated; use `open` unless you migrate yourself. */
   constructor(pool: PgPool) {
-    this.#pool = pool;
-    this.tokens = new _PostgresTokens(pool);
+    this.#pool = signallingPool(pool); // outages reach the core as StorageUnavailableError
+    this.tokens = new _PostgresTokens(this.#pool);
   }
 
   /** Migrates the schema (idempotent, safe from several nodes at once) and returns the storage. */

@@ -30,8 +30,8 @@ export interface HttpSourceOptions {
   pageSize?: number;
   /** Time for one request, headers and body (default REQUEST_TIMEOUT_MS). */
   timeoutMs?: number;
-  /** Largest XML taken (default the upload limit, 10 MiB); a larger one is a failed document. */
-  maxXmlBytes?: number;
+  /** Largest XML taken: the server's upload limit (UPLOAD_LIMIT), so an upstream document is no larger than an upload; a larger one is a failed document. */
+  maxXmlBytes: number;
   /** Largest feed page taken (default MAX_PAGE_BYTES); a larger one fails the run. */
   maxPageBytes?: number;
 }
@@ -40,8 +40,6 @@ const DEFAULT_RETRIES = [500, 1000, 2000, 4000, 8000];
 const PAGE_SIZE = 100;
 /** A run renews its lease every 10 s between items (RUN_LEASE_MS / 3): a request may not outlast that. */
 export const REQUEST_TIMEOUT_MS = 10_000;
-/** API.md §9: the upload limit; an upstream document is no larger than one we would accept. */
-export const MAX_XML_BYTES = 10 * 1024 * 1024;
 /** 100 compact documents take some 150 KB; 4 MiB leaves room for long names without trusting the upstream. */
 export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 const MAX_ID = 200; // an upstream id longer than this is not one of ours
@@ -157,7 +155,7 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
 
   return {
     name: options.name,
-    async *pull(signal) {
+    async *pull(signal, context) {
       let cursor = existsSync(options.positionFile) ? readFileSync(options.positionFile, "utf8").trim() : "";
       for (;;) {
         const p = await page(cursor, signal);
@@ -168,15 +166,16 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
           if (typeof doc.ksef_number === "string" && doc.ksef_number !== "") item.ksef_number = doc.ksef_number; // what upstream knows
           if (doc.xml_available === true) {
             try {
-              item.xml = await get(`/api/v1/documents/${encodeURIComponent(id)}/xml`, options.maxXmlBytes ?? MAX_XML_BYTES, signal); // null: not available after all
+              item.xml = await get(`/api/v1/documents/${encodeURIComponent(id)}/xml`, options.maxXmlBytes, signal); // null: not available after all
             } catch (e) {
               if (!(e instanceof _TooLarge)) throw e;
-              item.error = { code: "PAYLOAD_TOO_LARGE", message: `The XML is larger than ${options.maxXmlBytes ?? MAX_XML_BYTES} bytes` };
+              item.error = { code: "PAYLOAD_TOO_LARGE", message: `The XML is larger than ${options.maxXmlBytes} bytes` };
             }
           }
           yield item;
         }
-        // Every item of the page is stored: only now the position moves.
+        // Every item of the page is stored and counted (checkpoint): only now the position moves.
+        await context?.checkpoint?.();
         mkdirSync(dirname(options.positionFile), { recursive: true });
         writeFileAtomic(options.positionFile, p.next_cursor);
         cursor = p.next_cursor;
@@ -184,4 +183,22 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
       }
     },
   };
+}
+
+/** A checked `http` entry of `sources.json`. */
+export interface HttpSourceConfig {
+  name: string;
+  url: string;
+  token: string;
+}
+
+/** Checks one `sources.json` entry of type http (name checked by the file's reader); throws RangeError naming the field. */
+export function parseHttpSourceConfig(entry: Record<string, unknown>, where: string): HttpSourceConfig {
+  const { name, url, token } = entry;
+  const fail = (field: string, what: string): never => {
+    throw new RangeError(`sources.json: ${where}.${field} ${what}`);
+  };
+  if (typeof url !== "string" || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) fail("url", "must be an http or https URL");
+  if (typeof token !== "string" || token.length === 0) fail("token", "is required");
+  return { name: String(name), url: url as string, token: token as string };
 }

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { fixturePath, startServer, type TestServer } from "../support/server.ts";
+import { STORES } from "../support/stores.ts";
 import { errorOf } from "../support/api.ts";
 import { invoiceJson } from "../../lib/api/documents/invoice_json.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
@@ -159,12 +160,12 @@ const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 
 // ---------------------------------------------------------------- the shared tenant
 
-describe("GET /api/v1/documents over real invoices", () => {
+for (const store of STORES) describe(`GET /api/v1/documents over real invoices${store.label}`, () => {
   let s: TestServer;
   let token: string;
   let globex: string;
   before(async () => {
-    s = await startServer();
+    s = await startServer({ storage: store });
     token = (await s.token("acme", ["documents:read", "documents:write"])).token;
     globex = (await s.token("globex", ["documents:read", "documents:write"])).token;
     dropAll(s, "acme", FIXTURES);
@@ -557,11 +558,11 @@ describe("page's maximum", () => {
   });
 });
 
-describe("the change feed as documents arrive and change", () => {
+for (const store of STORES) describe(`the change feed as documents arrive and change${store.label}`, () => {
   let s: TestServer;
   let token: string;
   before(async () => {
-    s = await startServer();
+    s = await startServer({ storage: store });
     token = (await s.token("acme", ["documents:read", "documents:write"])).token;
   });
   after(() => s.close());

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { toApiError } from "../../lib/api/errors.ts";
+import { API_ERROR_STATUS, apiError, ERROR_STATUS, toApiError } from "../../lib/api/errors.ts";
 import { InvoiceError } from "../../lib/formats/invoice/errors.ts";
 import { MultipartError, multipartBodyError, multipartTooLarge } from "../../lib/formats/multipart/errors.ts";
 import { XmlError } from "../../lib/formats/xml/errors.ts";
-import { ApiError } from "../../lib/http/errors.ts";
+import { ApiError, errorEnvelope, HTTP_ERROR_STATUS } from "../../lib/http/errors.ts";
 
 function api(err: unknown): ApiError {
   const e = toApiError(err);
@@ -47,5 +47,24 @@ describe("toApiError() maps the formats' own errors to the envelope of API.md §
     assert.equal(toApiError(bug), bug);
     const already = new ApiError("NOT_FOUND", "x");
     assert.equal(toApiError(already), already);
+  });
+});
+
+describe("the API's own error codes", () => {
+  test("live in lib/api/errors.ts: the HTTP layer knows none of them, and the closed list holds both", () => {
+    for (const code of ["DUPLICATE_SUBMISSION", "XML_NOT_AVAILABLE", "IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_MISMATCH", "UPSTREAM_ERROR"]) {
+      assert.ok(code in API_ERROR_STATUS, code);
+      assert.ok(!(code in HTTP_ERROR_STATUS), `${code} is not HTTP's`);
+    }
+    assert.deepEqual(Object.keys(ERROR_STATUS).sort(), [...Object.keys(HTTP_ERROR_STATUS), ...Object.keys(API_ERROR_STATUS)].sort());
+  });
+
+  test("apiError() gives the code its status, and the envelope carries both", () => {
+    const e = apiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: "sub_1" });
+    assert.ok(e instanceof ApiError);
+    assert.equal(e.status, 409);
+    const env = errorEnvelope(e, "req_1");
+    assert.equal(env.status, 409);
+    assert.deepEqual(JSON.parse(env.body), { error: { code: "DUPLICATE_SUBMISSION", message: "This invoice was already submitted", details: { existing_id: "sub_1" }, request_id: "req_1" } });
   });
 });

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fixturePath, startServer, type TestServer } from "../support/server.ts";
+import { STORES } from "../support/stores.ts";
 import { errorOf, type ApiErrorBody } from "../support/api.ts";
 
 // ---------------------------------------------------------------- fixtures and helpers
@@ -324,10 +325,10 @@ describe("POST /api/v1/submissions from real clients: every sample round-trips b
 
 // ---------------------------------------------------------------- the 201 body
 
-describe("the 201 Created answer (API.md §5)", () => {
+for (const store of STORES) describe(`the 201 Created answer (API.md §5)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
-    s = await startServer();
+    s = await startServer({ storage: store });
   });
   after(() => s.close());
 
@@ -538,10 +539,10 @@ describe("refused uploads (API.md §2, §5, §8)", () => {
 
 // ---------------------------------------------------------------- duplicates
 
-describe("duplicates (API.md §5)", () => {
+for (const store of STORES) describe(`duplicates (API.md §5)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
-    s = await startServer();
+    s = await startServer({ storage: store });
   });
   after(() => s.close());
 

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SourceError, type DocumentSource, type SourceItem } from "../../lib/contracts/document_source.ts";
 import { fixturePath, startServer, type TestServer } from "../support/server.ts";
+import { STORES } from "../support/stores.ts";
 
 const SYNC_ID_RE = /^sync_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO_MS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -65,11 +66,11 @@ function gatedSource(name: string, fail = false): { source: DocumentSource; open
   };
 }
 
-describe("POST /api/v1/documents/sync", () => {
+for (const store of STORES) describe(`POST /api/v1/documents/sync${store.label}`, () => {
   let s: TestServer;
   let token: string;
   before(async () => {
-    s = await startServer();
+    s = await startServer({ storage: store });
     token = (await s.token("acme", ["documents:read", "documents:write"])).token;
   });
   after(() => s.close());

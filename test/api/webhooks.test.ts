@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { after, before, describe, test } from "node:test";
 import { createHttpTransport } from "../../storage/transports/webhook_http.ts";
 import { fixturePath, startServer, type TestServer } from "../support/server.ts";
+import { STORES } from "../support/stores.ts";
 
 interface Received {
   headers: IncomingMessage["headers"];
@@ -31,11 +32,11 @@ async function receiver(statuses: number[] = [], extra: Record<string, string> =
 const SCHEDULE = [5_000, 300_000, 1_800_000];
 const xml = readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"));
 
-describe("webhooks", () => {
+for (const store of STORES) describe(`webhooks${store.label}`, () => {
   let s: TestServer;
   let clock = Date.UTC(2026, 10, 21, 12, 0, 0);
   before(async () => {
-    s = await startServer({ now: () => clock, webhooks: { transport: createHttpTransport(true), schedule: SCHEDULE, allowPrivate: true, random: () => 0.5 } });
+    s = await startServer({ storage: store, now: () => clock, webhooks: { transport: createHttpTransport(true), schedule: SCHEDULE, allowPrivate: true, random: () => 0.5 } });
   });
   after(() => s.close());
 

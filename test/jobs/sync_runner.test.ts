@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { DocumentSource } from "../../lib/contracts/document_source.ts";
+import { StorageUnavailableError } from "../../lib/contracts/storage_errors.ts";
 import { silentLogger } from "../../lib/observe/log.ts";
 import { createSyncRunner } from "../../lib/jobs/sync_runner.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
@@ -66,7 +67,7 @@ test("a run stopped by storage that cannot be written fails as SERVICE_UNAVAILAB
   const storage = new MemoryStorage();
   const tenant = storage.tenant("acme");
   tenant.upsertDocument = async () => {
-    throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+    throw new StorageUnavailableError("ENOSPC", "no space left on device");
   };
   const source: DocumentSource = {
     name: "inbox",

@@ -18,6 +18,7 @@ import { toNodeListener } from "../../lib/http/node_adapter.ts";
 import type { Storage, TenantStore } from "../../lib/contracts/storage.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
 import { fixturePath, startServer, type TestServer } from "../support/server.ts";
+import { STORES } from "../support/stores.ts";
 import { errorOf, type ApiErrorBody } from "../support/api.ts";
 
 // ---------------------------------------------------------------- helpers
@@ -76,10 +77,10 @@ async function freshTenant(s: TestServer): Promise<string> {
 
 // ---------------------------------------------------------------- the key itself
 
-describe("the Idempotency-Key header (API.md §7)", () => {
+for (const store of STORES) describe(`the Idempotency-Key header (API.md §7)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
-    s = await startServer();
+    s = await startServer({ storage: store });
   });
   after(() => s.close());
 
@@ -130,10 +131,10 @@ describe("the Idempotency-Key header (API.md §7)", () => {
 
 // ---------------------------------------------------------------- replays
 
-describe("replays (API.md §7)", () => {
+for (const store of STORES) describe(`replays (API.md §7)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
-    s = await startServer();
+    s = await startServer({ storage: store });
   });
   after(() => s.close());
 
@@ -317,10 +318,10 @@ describe("replays (API.md §7)", () => {
 
 // ---------------------------------------------------------------- concurrency
 
-describe("one key used concurrently (API.md §7)", () => {
+for (const store of STORES) describe(`one key used concurrently (API.md §7)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
-    s = await startServer();
+    s = await startServer({ storage: store });
   });
   after(() => s.close());
 
@@ -470,10 +471,10 @@ describe("5xx answers are not kept (API.md §7)", () => {
 
 // ---------------------------------------------------------------- sync runs
 
-describe("POST /documents/sync with a key (API.md §4.4, §7)", () => {
+for (const store of STORES) describe(`POST /documents/sync with a key (API.md §4.4, §7)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
-    s = await startServer();
+    s = await startServer({ storage: store });
   });
   after(() => s.close());
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -49,6 +50,21 @@ describe("file store", () => {
     const restarted = new FileStorage(dir);
     assert.equal(await restarted.tenant("acme").beginIdempotent(key), true);
     await restarted.close();
+  });
+
+  test("with several processes on the directory, a key in flight under a reused pid is free, and one of this very process is held", async () => {
+    const dir = storeDir();
+    const key = "6f1d9a5e-8f3a-4c3b-9d2e-1f0a2b3c4d5e";
+    const store = new FileStorage(dir, { shared: true }); // WORKERS > 1: markers are not cleared at startup
+    const t = store.tenant("acme");
+    const marker = join(dir, "tenants", "acme", "idempotency-inflight", createHash("sha256").update(key).digest("hex"));
+    // Left by a process that died while its request ran, whose pid this process now has (pid 1 in a container).
+    writeFileSync(marker, `${process.pid} 1`);
+    assert.equal(await t.beginIdempotent(key), true, "a reused pid does not hold the key");
+    assert.match(readFileSync(marker, "utf8"), new RegExp(`^${process.pid}( \\d+)?$`), "the marker names this process");
+    assert.equal(await t.beginIdempotent(key), false, "held while this process's request runs");
+    await t.endIdempotent(key);
+    await store.close();
   });
 
   test("keeps everything across a reopen", async () => {

@@ -15,6 +15,7 @@ import { FileStorage } from "../../storage/file/store.ts";
 import { inboxSource } from "../../storage/sources/inbox.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
 import { readPdfFontFiles } from "../../storage/fonts/font_files.ts";
+import type { TestStore } from "./stores.ts";
 
 export interface TestServer {
   url: string;
@@ -31,10 +32,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts a server; `storage: "memory"` skips the disk. */
-export async function startServer(options: { storage?: "file" | "memory"; dataDir?: string } & Partial<AppOptions> = {}): Promise<TestServer> {
+/** Starts a server; `storage: "memory"` skips the disk, a TestStore (support/stores.ts) picks any backend. */
+export async function startServer(options: { storage?: "file" | "memory" | TestStore; dataDir?: string } & Omit<Partial<AppOptions>, "storage"> = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "itest-"));
-  const storage = options.storage === "memory" ? new MemoryStorage() : new FileStorage(dataDir);
+  const storage = typeof options.storage === "object" ? await options.storage.make(dataDir)
+    : options.storage === "memory" ? new MemoryStorage() : new FileStorage(dataDir);
   const app = await createApp({
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant)],
     // Off unless a test is about limits: suites send hundreds of requests with one token.

@@ -1,12 +1,15 @@
 /**
  * The storage contract suite: every storage implementation must pass it. Run it
  * against your own adapter with `storageContract("mine", async () => new Mine())`.
+ * Documents, submissions, runs, blobs and tokens here; the other records in
+ * storage_contract_records.ts.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
 import type { DocumentFields, DocumentInput, Storage } from "../../lib/contracts/storage.ts";
 import { checkListings, COLLIDING_TAX_IDS, seedListingData } from "./listing_reference.ts";
+import { storageRecordsContract } from "./storage_contract_records.ts";
 
 const dec = new TextDecoder();
 const parse = (b: Uint8Array): Record<string, unknown> => JSON.parse(dec.decode(b)) as Record<string, unknown>;
@@ -27,8 +30,9 @@ function input(externalId: string, over: Partial<DocumentInput> = {}): DocumentI
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex");
 const at = (n: number): string => new Date(Date.UTC(2026, 10, 1, 0, 0, n)).toISOString();
 
-/** Registers the contract tests for a storage made by `make`. */
+/** Registers the contract tests for a storage made by `make`: every method of `Storage` and `TenantStore`. */
 export function storageContract(name: string, make: () => Promise<Storage>): void {
+  storageRecordsContract(name, make, fields);
   describe(`storage contract: ${name}`, () => {
     test("upsertDocument creates, keeps unchanged input unchanged, and updates on new XML", async () => {
       const s = await make();

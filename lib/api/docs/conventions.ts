@@ -6,7 +6,7 @@
  * document itself. Prose uses only `backticks` as markup (see html.ts).
  * @module
  */
-import { ERROR_STATUS } from "../../http/errors.ts";
+import { ERROR_STATUS } from "../errors.ts";
 import { anchorId, code, escapeHtml, inline, link, prose } from "./html.ts";
 import { schemaAnchor, SchemaView, type Json } from "./schema_view.ts";
 

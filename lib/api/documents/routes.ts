@@ -5,6 +5,7 @@
  */
 import type { ApiRoute, Context } from "../context.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
+import { apiError } from "../errors.ts";
 import { json, listBody } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
@@ -44,7 +45,7 @@ export async function findDocument(ctx: Context): Promise<Stored<DocumentRecord>
 
 /** 404 XML_NOT_AVAILABLE for a document whose XML has not arrived. */
 export function xmlNotAvailable(): ApiError {
-  return new ApiError("XML_NOT_AVAILABLE", "The document exists but its XML is not yet available");
+  return apiError("XML_NOT_AVAILABLE", "The document exists but its XML is not yet available");
 }
 
 async function downloadXml(ctx: Context): Promise<ApiResponse> {

@@ -8,7 +8,7 @@
  * @module
  */
 import type { ApiRoute } from "../context.ts";
-import { ERROR_STATUS, type ErrorCode } from "../../http/errors.ts";
+import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
 import { invoiceSchemas } from "./invoice_schema.ts";
 import { ERROR_CODES, errorSchemaName, headers, parameters, ref, schemas, type Json } from "./schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";

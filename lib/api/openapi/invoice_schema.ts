@@ -6,6 +6,7 @@
  * @module
  */
 import { ref, type Json } from "./schemas.ts";
+import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../../formats/invoice/vocabulary.ts";
 
 const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
 
@@ -288,9 +289,9 @@ export function invoiceSchemas(): Record<string, Json> {
     }),
     InvoiceRegisters: _object("KSeF Stopka/Rejestry", { full_name: _str("PelnaNazwa"), krs: _str("KRS"), regon: _str("REGON"), bdo: _str("BDO") }),
     Invoice: _object("The whole invoice (API.md §4.6): EN 16931 business terms, KSeF elements in places of their own", {
-      format: { type: "string", enum: ["ksef-fa2", "ksef-fa3", "ubl", "cii"] },
+      format: { type: "string", enum: [...INVOICE_FORMATS] },
       profile: _str("BT-24 specification identifier; KSeF kodSystemowy"), business_process: _str("BT-23"),
-      type: { type: "string", enum: ["invoice", "credit_note", "correction", "other"] },
+      type: { type: "string", enum: [...DOCUMENT_TYPES] },
       kind: CODE("KSeF RodzajFaktury (VAT, KOR, ZAL, ROZ, UPR, KOR_ZAL, KOR_ROZ) or BT-3 UNTDID 1001 code"),
       number: _str("BT-1; KSeF P_2"), issue_date: _date("BT-2; KSeF P_1"), issue_place: _str("KSeF P_1M"),
       tax_point_date: _date("BT-7"), tax_point_date_code: _str("BT-8 (UNTDID 2005)"),

@@ -8,7 +8,7 @@
 import { SCOPES } from "../../auth/tokens.ts";
 import { CURSOR_LIMIT, PAGE_SIZE, PAGE_WINDOW, SORTS } from "../list_query.ts";
 import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../../formats/invoice/vocabulary.ts";
-import type { ErrorCode } from "../../http/errors.ts";
+import type { ErrorCode } from "../errors.ts";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../jobs/webhooks/address_guard.ts";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
 import { MAX_DESCRIPTION } from "../webhooks/routes.ts";

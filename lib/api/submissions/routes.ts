@@ -11,6 +11,7 @@ import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
 import { ApiError, notFound, validationError } from "../../http/errors.ts";
+import { apiError } from "../errors.ts";
 import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
@@ -26,7 +27,7 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
   const created = (json: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(json) as SubmissionRecord).id}`, body: json });
   const result = await ctx.tenant.createSubmission({ fields: fieldsFromInvoice(invoice), xml: blob }, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
   if ("duplicateOf" in result) {
-    throw new ApiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });
+    throw apiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });
   }
   // submission.created is delivered from the submissions feed (lib/jobs/webhooks/endpoint_pass.ts).
   const sub = await ctx.tenant.getSubmission(result.created.id);

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Address, Invoice, InvoiceFormat, InvoiceLine, Party, Payment, References } from "./model.ts";
+import type { Address, Delivery, Invoice, InvoiceFormat, InvoiceLine, Party, Payment, References } from "./model.ts";
 
 /** An invoice of `format` with nothing read yet. */
 export function blankInvoice(format: InvoiceFormat): Invoice {
@@ -70,4 +70,10 @@ export function blankPayment(): Payment {
     card: null, direct_debit: null, paid: false, paid_date: null, partial_status: null,
     partial_payments: [], discount: null, link: null, ksef_payment_id: null,
   };
+}
+
+/** The invoice's delivery (BG-13), made empty on first use: readers fill it from wherever its parts are. */
+export function deliveryOf(inv: Invoice): Delivery {
+  inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
+  return inv.delivery;
 }

@@ -9,7 +9,7 @@
 
 import type { XmlElement } from "../xml/tree.ts";
 import { readTotals, readVatBreakdown, type TotalsNames, type VatBreakdownNames } from "./binding.ts";
-import { blankInvoice, blankPayment } from "./blank.ts";
+import { blankInvoice, blankPayment, deliveryOf } from "./blank.ts";
 import { readCiiLine } from "./cii_line.ts";
 import { ciiDate, RAM, readCiiAddress, readCiiAllowanceCharge, readCiiParty, readCiiPeriod } from "./cii_party.ts";
 import { codeOf, UNCL_4461, UNCL_5305, UNTDID_1001 } from "./code_lists.ts";
@@ -123,8 +123,7 @@ function _additionalDocument(el: XmlElement, inv: Invoice): void {
 
 /** ram:ApplicableHeaderTradeDelivery: BG-13, BT-15, BT-16, delivery notes. */
 function _delivery(el: XmlElement, inv: Invoice): void {
-  inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
-  const d = inv.delivery;
+  const d = deliveryOf(inv);
   for (const c of el.children) {
     if (c.ns !== RAM) continue;
     switch (c.local) {
@@ -170,8 +169,7 @@ function _settlement(el: XmlElement, inv: Invoice): void {
       case "SpecifiedTradeSettlementPaymentMeans": _means(c, p); paymentSeen = true; break;
       case "ApplicableTradeTax": _tax(c, inv); break;
       case "BillingSpecifiedPeriod":
-        inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
-        inv.delivery.period = readCiiPeriod(c);
+        deliveryOf(inv).period = readCiiPeriod(c);
         break;
       case "SpecifiedTradeAllowanceCharge": inv.allowances_charges.push(readCiiAllowanceCharge(c)); break;
       case "SpecifiedLogisticsServiceCharge": {

@@ -8,7 +8,7 @@
  */
 
 import type { XmlElement } from "../xml/tree.ts";
-import { blankInvoice } from "./blank.ts";
+import { blankInvoice, deliveryOf } from "./blank.ts";
 import { codeOf, KSEF_CORRECTION_TYPES, KSEF_INVOICE_KINDS } from "./code_lists.ts";
 import { parseDecimal, sumDecimals } from "./decimal.ts";
 import { documentTypeFromKsef } from "./document_type.ts";
@@ -115,10 +115,10 @@ function _readFaDocument(c: XmlElement, v: string | null, ns: string, inv: Invoi
     case "P_1M": inv.issue_place = v; break;
     case "P_2": inv.number = v; break;
     case "WZ": if (v !== null) inv.references.delivery_notes.push(v); break;
-    case "P_6": _delivery(inv).date = parseDate(v); break;
+    case "P_6": deliveryOf(inv).date = parseDate(v); break;
     case "OkresFa": {
       const f = fieldsOf(c, ns);
-      _delivery(inv).period = { start: parseDate(field(f, "P_6_Od")), end: parseDate(field(f, "P_6_Do")), description: null };
+      deliveryOf(inv).period = { start: parseDate(field(f, "P_6_Od")), end: parseDate(field(f, "P_6_Do")), description: null };
       break;
     }
     case "P_15": inv.totals.gross = parseDecimal(v); break;
@@ -227,11 +227,6 @@ function _addRate(inv: Invoice, applies_to: ExchangeRate["applies_to"], value: s
   if (r !== null) {
     inv.exchange_rates.push({ applies_to, line_number: line, from_currency: inv.currency, to_currency: "PLN", rate: r, date: null });
   }
-}
-
-function _delivery(inv: Invoice): NonNullable<Invoice["delivery"]> {
-  inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
-  return inv.delivery;
 }
 
 /** Totals and the VAT breakdown from the P_13_x / P_14_x / P_14_xW fields. */

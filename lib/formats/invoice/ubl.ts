@@ -8,7 +8,7 @@
 
 import type { XmlElement } from "../xml/tree.ts";
 import { readTotals, readVatBreakdown, type TotalsNames, type VatBreakdownNames } from "./binding.ts";
-import { blankInvoice, blankPayment } from "./blank.ts";
+import { blankInvoice, blankPayment, deliveryOf } from "./blank.ts";
 import { codeOf, UNCL_4461, UNTDID_1001 } from "./code_lists.ts";
 import { parseDecimal } from "./decimal.ts";
 import { documentTypeFromCode } from "./document_type.ts";
@@ -89,7 +89,7 @@ function _readBasic(c: XmlElement, inv: Invoice, payment: Payment): boolean {
 /** A cac: child of the root; TaxTotal elements are collected for later. True when it belongs to the payment (BG-16…BG-19, BT-20). */
 function _readAggregate(c: XmlElement, inv: Invoice, payment: Payment, taxTotals: XmlElement[]): boolean {
   switch (c.local) {
-    case "InvoicePeriod": _delivery(inv).period = readUblPeriod(c); break;
+    case "InvoicePeriod": deliveryOf(inv).period = readUblPeriod(c); break;
     case "AccountingSupplierParty": inv.seller = readUblParty(child(c, CAC, "Party")); break;
     case "AccountingCustomerParty": inv.buyer = readUblParty(child(c, CAC, "Party")); break;
     case "PayeeParty": inv.payee = readUblParty(c); break;
@@ -149,14 +149,9 @@ function _note(text: string): Invoice["notes"][number] {
   return { subject_code: m === null ? null : (m[1] as string), text };
 }
 
-function _delivery(inv: Invoice): NonNullable<Invoice["delivery"]> {
-  inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
-  return inv.delivery;
-}
-
 /** cac:Delivery (BG-13): BT-72 date, BT-71 location id, BG-15 address, BT-70 party name. */
 function _readDelivery(el: XmlElement, inv: Invoice): void {
-  const d = _delivery(inv);
+  const d = deliveryOf(inv);
   d.date ??= parseDate(childText(el, CBC, "ActualDeliveryDate"));
   const loc = child(el, CAC, "DeliveryLocation");
   d.location_id ??= identifierOf(child(loc, CBC, "ID"));

@@ -46,6 +46,13 @@ export interface RenderedPdf {
   missingGlyphs: string[];
 }
 
+/**
+ * Bump when the output changes for any invoice: stored renderings are kept under a key with this version
+ * (lib/api/downloads.ts), so without a bump a changed renderer keeps serving the old PDFs. The golden-output
+ * test (test/formats/pdf/golden_output.test.ts) fails when the bytes change and the version does not.
+ */
+export const RENDERER_VERSION = 4;
+
 /** Section spacing tried when the QR code alone would start a second page. */
 const _TIGHT_SPACING = 0.3;
 

@@ -146,7 +146,8 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
               if (item.xml === null) state.pending[inv.ksefNumber] = { metadata: inv, tried: now() };
               yield item;
             }
-            // Every document of the package is stored (the run acks each before asking for the next).
+            // Every document of the package is stored and counted (checkpoint) before the position moves past it.
+            await context?.checkpoint?.();
             const { pkg } = result;
             // A closed window ends at its `to` (or at KSeF's mark, when that is earlier); an open one at the mark.
             const mark = pkg.permanentStorageHwmDate ?? null;

@@ -13,11 +13,10 @@ import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { Pool as PgPoolClass } from "pg";
 import { runCli, startChild, type ChildServer } from "../../support/child.ts";
 import { fixturePath } from "../../support/server.ts";
+import { DATABASE_URL, reachPostgres, redactedDatabaseUrl } from "../../support/postgres.ts";
 
-const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/integrator_test";
 const TENANT = "acme";
 const SCOPES = "documents:read,documents:write,submissions:read,submissions:write,webhooks:read,webhooks:write";
 const NODES = 3;
@@ -37,23 +36,6 @@ const pause = (ms: number, unref = false): Promise<void> => new Promise((r) => {
   const timer = setTimeout(r, ms);
   if (unref) timer.unref();
 });
-
-async function _reach(): Promise<{ Pool: typeof PgPoolClass; admin: PgPoolClass } | { why: string }> {
-  let Pool: typeof PgPoolClass;
-  try {
-    Pool = (await import("pg")).default.Pool;
-  } catch (e) {
-    return { why: `the pg package is not installed (${String(e)})` };
-  }
-  const admin = new Pool({ connectionString: DATABASE_URL, max: 2, connectionTimeoutMillis: 5000 });
-  try {
-    await admin.query("SELECT 1");
-    return { Pool, admin };
-  } catch (e) {
-    await admin.end().catch(() => {});
-    return { why: String((e as Error).message ?? e) };
-  }
-}
 
 /**
  * The pid among `pids` that owns the TCP connection whose local port is `port` and whose peer is
@@ -119,10 +101,10 @@ async function _halfSent(url: string, token: string, n: string, key: string): Pr
   return { finish: () => void req.end(bytes.subarray(half)), answer };
 }
 
-const reached = await _reach();
+const reached = await reachPostgres();
 
 if ("why" in reached) {
-  const message = `PostgreSQL is not reachable at ${DATABASE_URL.replace(/:[^:@/]*@/, ":***@")}: ${reached.why}. ` +
+  const message = `PostgreSQL is not reachable at ${redactedDatabaseUrl()}: ${reached.why}. ` +
     "Start one with: export DATABASE_URL=$(bash test/support/start_postgres.sh)";
   if (process.env.CI) test("the multi-node PostgreSQL test finds its server (CI requires it)", () => assert.fail(message));
   else test("three nodes on one PostgreSQL database", { skip: message }, () => {});

@@ -15,8 +15,8 @@ import type { DocumentInput, IdempotencyTag, Storage, StoredResponse } from "../
 import { MemoryStorage } from "../../../storage/memory.ts";
 import { migrate, MIGRATIONS, PostgresStorage, type PgPool } from "../../../storage/postgres/store.ts";
 import { fields, storageContract } from "../../support/storage_contract.ts";
+import { reachPostgres, redactedDatabaseUrl, Schemas } from "../../support/postgres.ts";
 
-const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/integrator_test";
 const dec = new TextDecoder();
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex");
 const at = (n: number): string => new Date(Date.UTC(2026, 10, 1, 0, 0, n)).toISOString();
@@ -24,51 +24,10 @@ const parse = (b: Uint8Array): Record<string, unknown> => JSON.parse(dec.decode(
 const doc = (externalId: string, number = externalId): DocumentInput =>
   ({ source: "inbox", external_id: externalId, fields: fields({ number }), xml: null, received_at: null });
 
-function _redacted(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "(unparsable DATABASE_URL)";
-  }
-}
-
-// The admin pool, or why there is none. A missing database is created (a fresh cluster has only `postgres`).
-async function _reach(): Promise<{ Pool: typeof PgPoolClass; admin: PgPoolClass } | { why: string }> {
-  let Pool: typeof PgPoolClass;
-  try {
-    Pool = (await import("pg")).default.Pool;
-  } catch (e) {
-    return { why: `the pg package is not installed (${String(e)})` };
-  }
-  for (let attempt = 0; ; attempt++) {
-    const admin = new Pool({ connectionString: DATABASE_URL, max: 2, connectionTimeoutMillis: 5000 });
-    try {
-      await admin.query("SELECT 1");
-      return { Pool, admin };
-    } catch (e) {
-      await admin.end().catch(() => {});
-      if ((e as { code?: string }).code !== "3D000" || attempt > 0) return { why: String((e as Error).message ?? e) };
-      const u = new URL(DATABASE_URL);
-      const name = decodeURIComponent(u.pathname.slice(1));
-      u.pathname = "/postgres";
-      const maint = new Pool({ connectionString: u.toString(), max: 1, connectionTimeoutMillis: 5000 });
-      try {
-        await maint.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-      } catch (err) {
-        return { why: `cannot create database ${name}: ${String((err as Error).message ?? err)}` };
-      } finally {
-        await maint.end().catch(() => {});
-      }
-    }
-  }
-}
-
-const reached = await _reach();
+const reached = await reachPostgres();
 
 if ("why" in reached) {
-  const message = `PostgreSQL is not reachable at ${_redacted(DATABASE_URL)}: ${reached.why}. ` +
+  const message = `PostgreSQL is not reachable at ${redactedDatabaseUrl()}: ${reached.why}. ` +
     "Start one with: export DATABASE_URL=$(bash test/support/start_postgres.sh)";
   if (process.env.CI) {
     test("the PostgreSQL storage tests find their server (CI requires it)", () => assert.fail(message));
@@ -76,31 +35,16 @@ if ("why" in reached) {
     test("PostgreSQL storage", { skip: message }, () => {});
   }
 } else {
-  const { Pool, admin } = reached;
-  const schemas: string[] = [];
-  const pools: PgPoolClass[] = [];
-
+  const { admin } = reached;
+  const schemas = new Schemas(reached);
   /** A pool on a new empty schema of the test database. */
-  const freshPool = async (config: PoolConfig = {}, schema?: string): Promise<{ pool: PgPoolClass; schema: string }> => {
-    if (!schema) {
-      schema = `t_${randomBytes(8).toString("hex")}`;
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      schemas.push(schema);
-    }
-    const pool = new Pool({ connectionString: DATABASE_URL, options: `-c search_path=${schema}`, max: 10, ...config });
-    pools.push(pool);
-    return { pool, schema };
-  };
+  const freshPool = (config: PoolConfig = {}, schema?: string) => schemas.pool(config, schema);
   const fresh = async (config: PoolConfig = {}): Promise<{ storage: PostgresStorage; pool: PgPoolClass; schema: string }> => {
     const { pool, schema } = await freshPool(config);
     return { storage: await PostgresStorage.open(pool), pool, schema };
   };
 
-  after(async () => {
-    for (const p of pools) if (!p.ended) await p.end();
-    for (const s of schemas) await admin.query(`DROP SCHEMA ${s} CASCADE`);
-    await admin.end();
-  });
+  after(() => schemas.dropAll());
 
   storageContract("postgres", async () => (await fresh()).storage);
 

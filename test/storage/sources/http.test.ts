@@ -7,7 +7,13 @@ import { after, before, describe, test } from "node:test";
 import { SourceError, type SourceItem } from "../../../lib/contracts/document_source.ts";
 import { httpSource, type HttpSourceOptions } from "../../../storage/sources/http.ts";
 import { inboxSource } from "../../../storage/sources/inbox.ts";
+import { createSyncRunner } from "../../../lib/jobs/sync_runner.ts";
+import { silentLogger } from "../../../lib/observe/log.ts";
+import { MemoryStorage } from "../../../storage/memory.ts";
+import type { SyncRunRecord } from "../../../lib/contracts/storage.ts";
 import { fixturePath, startServer, type TestServer } from "../../support/server.ts";
+
+const UPLOAD_LIMIT = 10 * 1024 * 1024; // the default of UPLOAD_LIMIT
 
 const xml = readFileSync(fixturePath("samples", "ksef-fa2", "FA_2_Przyklad_9.xml"));
 type Doc = { id: string; external_id: string; xml_available: boolean; number: string | null; sha256: string | null };
@@ -23,7 +29,7 @@ describe("http source: one server syncs from another that speaks this API", () =
     down = await startServer({
       sources: (tenant) => [
         inboxSource(join(down.dataDir, "inbox"), tenant),
-        httpSource({ name: "upstream", url: up.url, token: upToken, positionFile: join(down.dataDir, `${tenant}-upstream.cursor`), retryDelays: [10, 10], pageSize: 2 }),
+        httpSource({ name: "upstream", url: up.url, token: upToken, positionFile: join(down.dataDir, `${tenant}-upstream.cursor`), retryDelays: [10, 10], pageSize: 2, maxXmlBytes: UPLOAD_LIMIT }),
       ],
     });
     downToken = (await down.token("buyer")).token;
@@ -90,7 +96,7 @@ describe("http source: one server syncs from another that speaks this API", () =
     });
     await new Promise<void>((r) => broken.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(broken.address() as { port: number }).port}`;
-    const s = await startServer({ sources: () => [httpSource({ name: "flaky", url, token: "itk_x_y", positionFile: "/dev/null/none", retryDelays: [5, 5, 5] })] });
+    const s = await startServer({ sources: () => [httpSource({ name: "flaky", url, token: "itk_x_y", positionFile: "/dev/null/none", retryDelays: [5, 5, 5], maxXmlBytes: UPLOAD_LIMIT })] });
     try {
       const { token } = await s.token("t");
       const run = await s.sync(token);
@@ -124,7 +130,7 @@ async function pullAll(url: string, extra: Partial<HttpSourceOptions> = {}): Pro
   const dir = mkdtempSync(join(tmpdir(), "http-src-"));
   const items: SourceItem[] = [];
   try {
-    const src = httpSource({ name: "up", url, token: "itk_secret_token", positionFile: join(dir, "pos"), retryDelays: [5], ...extra });
+    const src = httpSource({ name: "up", url, token: "itk_secret_token", positionFile: join(dir, "pos"), retryDelays: [5], maxXmlBytes: UPLOAD_LIMIT, ...extra });
     for await (const item of src.pull(new AbortController().signal)) items.push(item);
     return { items, error: null };
   } catch (e) {
@@ -226,5 +232,37 @@ test("the upstream's KSeF number comes along with its document", async () => {
     assert.deepEqual(items.map((i) => [i.external_id, i.ksef_number ?? null]), [["doc_1", "5260250274-20251104-0100001F2E1E-A6"], ["doc_2", null]]);
   } finally {
     up.server.close();
+  }
+});
+
+test("the position moves past a page only after the run has saved the counts that include it, so a crash cannot leave them short", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "http-pos-"));
+  const positionFile = join(dir, "pos");
+  const storage = new MemoryStorage();
+  const tenant = storage.tenant("acme");
+  // What a crash at the request for the second page would leave: the position and the run as saved.
+  let atSecondPage: { position: string; run: SyncRunRecord | null } | null = null;
+  const up = await serve((req, res) => {
+    const cursor = new URL(req.url!, "http://x").searchParams.get("cursor");
+    if (cursor === null || cursor === "") return res.end(JSON.stringify({ data: [{ id: "doc_1", number: "A", xml_available: false }, { id: "doc_2", number: "B", xml_available: false }], next_cursor: "c1", has_more: true }));
+    void tenant.activeRuns().then((runs) => {
+      atSecondPage = { position: readFileSync(positionFile, "utf8"), run: runs[0] ?? null };
+      res.end(JSON.stringify({ data: [], next_cursor: "c2", has_more: false }));
+    });
+  });
+  try {
+    const source = httpSource({ name: "up", url: up.url, token: "itk_x", positionFile, retryDelays: [5], pageSize: 2, maxXmlBytes: UPLOAD_LIMIT });
+    const runner = createSyncRunner({ storage, sources: () => [source], now: Date.now, logger: silentLogger, nodeId: "n1" });
+    const { run } = await runner.request(tenant, null);
+    await runner.idle();
+    assert.equal((await tenant.getRun(run.id))?.status, "succeeded");
+    assert.ok(atSecondPage, "the second page was asked for");
+    const seen = atSecondPage as { position: string; run: SyncRunRecord | null };
+    assert.equal(seen.position, "c1");
+    assert.equal(seen.run?.counts.fetched, 2, "the saved counts include the page the position moved past");
+    assert.equal(seen.run?.counts.created, 2);
+  } finally {
+    up.server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readSourcesFile } from "../../../storage/sources/sources_file.ts";
+import { readConfiguredSources, SOURCE_TYPES } from "../../../storage/registry.ts";
 import { spawnSync } from "node:child_process";
 import { childEnv, serverCommand, startChild, waitForOutput } from "../../support/child.ts";
 
@@ -19,6 +20,9 @@ const CASES = [
   { what: "an http source without a URL", file: { acme: [{ ...GOOD, url: "ftp://x" }] }, message: /acme\[0\]\.url must be an http or https URL/ },
   { what: "an http source without a token", file: { acme: [{ ...GOOD, token: "" }] }, message: /acme\[0\]\.token is required/ },
   { what: "a list that is not one", file: { acme: GOOD }, message: /acme must be a list/ },
+  { what: "a misspelt type", file: { acme: [{ ...GOOD, type: "htpp" }] }, message: /acme\[0\]\.type "htpp" is not a known source type \(known: http, ksef\)/ },
+  { what: "a missing type", file: { acme: [{ ...GOOD, type: undefined }] }, message: /acme\[0\]\.type is required/ },
+  { what: "a ksef source without a valid NIP", file: { acme: [{ name: "k", type: "ksef", environment: "test", nip: "1", token: "x".repeat(20) }] }, message: /acme\[0\]: "nip" must be/ },
 ];
 
 for (const { what, file, message } of CASES) {
@@ -26,7 +30,7 @@ for (const { what, file, message } of CASES) {
     const dir = mkdtempSync(join(tmpdir(), "sources-"));
     try {
       writeFileSync(join(dir, "sources.json"), JSON.stringify(file));
-      assert.throws(() => readSourcesFile(dir), (e: Error) => e instanceof RangeError && message.test(e.message) && e.message.includes("sources.json"));
+      assert.throws(() => readSourcesFile(dir, SOURCE_TYPES), (e: Error) => e instanceof RangeError && message.test(e.message) && e.message.includes("sources.json"));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -36,30 +40,39 @@ for (const { what, file, message } of CASES) {
 test("readSourcesFile() reads a good file, and no file as none", () => {
   const dir = mkdtempSync(join(tmpdir(), "sources-"));
   try {
-    assert.deepEqual(readSourcesFile(dir), {});
-    writeFileSync(join(dir, "sources.json"), JSON.stringify({ acme: [GOOD, { name: "ksef-1", type: "ksef", nip: "1" }] }));
-    assert.deepEqual(readSourcesFile(dir).acme!.map((s) => s.name), ["erp", "ksef-1"]);
+    assert.deepEqual(readSourcesFile(dir, SOURCE_TYPES), {});
+    const ksef = { name: "ksef-1", type: "ksef", environment: "test", nip: "5265877635", token: "x".repeat(20) };
+    writeFileSync(join(dir, "sources.json"), JSON.stringify({ acme: [GOOD, ksef] }));
+    assert.deepEqual(readSourcesFile(dir, SOURCE_TYPES).acme!.map((s) => [s.type, s.config.name]), [["http", "erp"], ["ksef", "ksef-1"]]);
+    assert.deepEqual(readConfiguredSources(dir, 1024).acme!.map((s) => s.name), ["erp", "ksef-1"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test("server.ts refuses a sources.json with a bad source name at startup: a non-zero exit, one clear line, nothing written outside", () => {
-  const dir = mkdtempSync(join(tmpdir(), "sources-"));
-  try {
-    writeFileSync(join(dir, "sources.json"), JSON.stringify({ acme: [{ ...GOOD, name: "../../../escaped" }] }));
-    const [cmd, ...pre] = serverCommand();
-    // A server that starts anyway (the defect) is stopped after 10 s and fails the test.
-    const r = spawnSync(cmd!, [...pre, "serve", "--data", dir, "--port", "0", "--demo", "off"], { env: childEnv(), encoding: "utf8", timeout: 10_000 });
-    assert.notEqual(r.status, 0, r.stdout + r.stderr);
-    assert.notEqual(r.status, null, "it stopped by itself");
-    assert.match(r.stderr, /sources\.json: acme\[0\]\.name "\.\.\/\.\.\/\.\.\/escaped" is not a valid source name/);
-    assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
-    assert.ok(!existsSync(join(dir, "escaped.cursor")));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const AT_STARTUP = [
+  { what: "a bad source name", entry: { ...GOOD, name: "../../../escaped" }, message: /sources\.json: acme\[0\]\.name "\.\.\/\.\.\/\.\.\/escaped" is not a valid source name/ },
+  { what: "a misspelt source type", entry: { ...GOOD, type: "htpp" }, message: /sources\.json: acme\[0\]\.type "htpp" is not a known source type \(known: http, ksef\)/ },
+];
+
+for (const { what, entry, message } of AT_STARTUP) {
+  test(`server.ts refuses a sources.json with ${what} at startup: a non-zero exit, one clear line, nothing written outside`, () => {
+    const dir = mkdtempSync(join(tmpdir(), "sources-"));
+    try {
+      writeFileSync(join(dir, "sources.json"), JSON.stringify({ acme: [entry] }));
+      const [cmd, ...pre] = serverCommand();
+      // A server that starts anyway (the defect) is stopped after 10 s and fails the test.
+      const r = spawnSync(cmd!, [...pre, "serve", "--data", dir, "--port", "0", "--demo", "off"], { env: childEnv(), encoding: "utf8", timeout: 10_000 });
+      assert.notEqual(r.status, 0, r.stdout + r.stderr);
+      assert.notEqual(r.status, null, "it stopped by itself");
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+      assert.ok(!existsSync(join(dir, "escaped.cursor")));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
 
 test("a sources.json edited into a bad state while the server runs keeps the last valid sources, and says so in the log", { timeout: 30_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "sources-live-"));

@@ -1,0 +1,92 @@
+/**
+ * What the process can open by name: the storage backend that DATABASE_URL's
+ * scheme names (none: the file store in DATA_DIR), and the document source
+ * types that `sources.json` entries name by `type`. The one place that knows
+ * every implementation; a new backend or source type is one entry here
+ * (README, "Writing a storage adapter or a document source"). Anything not
+ * listed is refused at startup with the list of what is.
+ * @module
+ */
+import { join } from "node:path";
+import type { DocumentSource, SourceType } from "../lib/contracts/document_source.ts";
+import type { Storage } from "../lib/contracts/storage.ts";
+import { FileStorage } from "./file/store.ts";
+import { PostgresStorage, type PgPool } from "./postgres/store.ts";
+import { httpSource, parseHttpSourceConfig, type HttpSourceConfig } from "./sources/http.ts";
+import { parseKsefSourceConfig, type KsefSourceConfig } from "./sources/ksef/config.ts";
+import { ksefSource } from "./sources/ksef/source.ts";
+import { readSourcesFile } from "./sources/sources_file.ts";
+
+const PG_POOL_SIZE = 10; // connections per process: requests are short, and PostgreSQL's default limit is 100
+
+/** Where storage is and how the process uses it. */
+export interface StorageOptions {
+  /** The data directory (the file store's root when there is no URL). */
+  dataDir: string;
+  /** DATABASE_URL, or null for the file store. */
+  databaseUrl: string | null;
+  /** Several processes share the storage (WORKERS > 1). */
+  shared: boolean;
+}
+
+/** Opens a backend from its URL. */
+type StorageOpener = (url: string, options: StorageOptions) => Promise<Storage>;
+
+/**
+ * PostgreSQL: the driver `pg` is loaded only here and only then (the project does not depend on it), and the
+ * store is given its pool.
+ */
+const _openPostgres: StorageOpener = async (url) => {
+  let pg: { default: { Pool: new (options: { connectionString: string; max?: number }) => PgPool } };
+  try {
+    pg = (await import("pg" as string)) as typeof pg;
+  } catch {
+    throw new RangeError("DATABASE_URL is set but the PostgreSQL driver is missing: run `npm install pg` next to server.ts");
+  }
+  return PostgresStorage.open(new pg.default.Pool({ connectionString: url, max: PG_POOL_SIZE }));
+};
+
+/** Storage backends by DATABASE_URL scheme (libpq accepts both spellings of PostgreSQL's). */
+export const STORAGE_SCHEMES: Readonly<Record<string, StorageOpener>> = {
+  "postgres:": _openPostgres,
+  "postgresql:": _openPostgres,
+};
+
+/** The storage the options name: the backend of DATABASE_URL's scheme, else the file store in the data directory. */
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  if (!options.databaseUrl) return new FileStorage(options.dataDir, { shared: options.shared });
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(options.databaseUrl)?.[0].toLowerCase() ?? "";
+  const open = Object.hasOwn(STORAGE_SCHEMES, scheme) ? STORAGE_SCHEMES[scheme] : undefined;
+  // The URL is not echoed: it may hold a password.
+  if (!open) throw new RangeError(`DATABASE_URL has ${scheme ? `the scheme ${scheme}` : "no scheme"}, which no storage backend serves (known: ${Object.keys(STORAGE_SCHEMES).join(", ")})`);
+  return open(options.databaseUrl, options);
+}
+
+/** A source type from its parser and its constructor (typed together, so each entry's config fits its source). */
+function _sourceType<C extends { name: string }>(t: SourceType<C>): SourceType<{ name: string }> {
+  return t as unknown as SourceType<{ name: string }>;
+}
+
+/** Document source types by the `type` of their `sources.json` entries; each checks its own fields. */
+export const SOURCE_TYPES: Readonly<Record<string, SourceType<{ name: string }>>> = {
+  http: _sourceType<HttpSourceConfig>({
+    parse: parseHttpSourceConfig,
+    create: (c, { stateDir, uploadLimit }) => httpSource({ ...c, positionFile: join(stateDir, `${c.name}.cursor`), maxXmlBytes: uploadLimit }),
+  }),
+  ksef: _sourceType<KsefSourceConfig>({
+    parse: parseKsefSourceConfig,
+    create: (c, { stateDir }) => ksefSource({ ...c, stateFile: join(stateDir, `${c.name}.ksef.json`) }),
+  }),
+};
+
+/**
+ * The sources of `<data>/sources.json` by tenant, each tenant's positions in `tenants/<tenant>/sources/`; throws
+ * RangeError naming the entry at fault (an unknown type among them). `uploadLimit` is the server's UPLOAD_LIMIT.
+ */
+export function readConfiguredSources(dataDir: string, uploadLimit: number, types = SOURCE_TYPES): Record<string, DocumentSource[]> {
+  const all = readSourcesFile(dataDir, types);
+  return Object.fromEntries(Object.entries(all).map(([tenant, entries]) => {
+    const context = { stateDir: join(dataDir, "tenants", tenant, "sources"), uploadLimit };
+    return [tenant, entries.map((e) => types[e.type]!.create(e.config, context))];
+  }));
+}
