@@ -3,16 +3,27 @@
  * directory. After `kill -9` or power loss the target is either the old or the
  * new content, never a mix. A write that fails removes its temp file; what a
  * crash leaves (`*.tmp-*`) is removed at startup.
+ *
+ * The stores write through the asynchronous functions (libuv's thread pool), so a
+ * flush never holds up the event loop; writeFilesAtomic() writes several files
+ * with one flush per directory (group commit, README "How data is kept (file store)").
+ * The synchronous writeFileAtomic() is for processes that do nothing else meanwhile
+ * (the `token` command) and for small position files of the document sources.
  * @module
  */
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 let _seq = 0;
 
-/** Writes `data` to `path` atomically and durably. */
+function _tempName(path: string): string {
+  return `${path}.tmp-${process.pid}-${++_seq}`;
+}
+
+/** Writes `data` to `path` atomically and durably, blocking (see the module note for who may). */
 export function writeFileAtomic(path: string, data: Uint8Array | string): void {
-  const tmp = `${path}.tmp-${process.pid}-${++_seq}`;
+  const tmp = _tempName(path);
   const fd = openSync(tmp, "w", 0o600);
   try {
     try {
@@ -25,14 +36,48 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
     }
     renameSync(tmp, path);
   } catch (e) {
-    // A failed write (disk full) gives back what it took, so the disk recovers without a restart (issue 15 #12).
+    // A failed write (disk full) gives back what it took, so the disk recovers without a restart.
     rmSync(tmp, { force: true });
     throw e;
   }
   fsyncDir(dirname(path));
 }
 
-/** Makes a directory entry change (create, rename) durable. */
+/** Writes `data` to `path` atomically and durably, off the event loop. */
+export async function writeFileAtomicAsync(path: string, data: Uint8Array | string): Promise<void> {
+  const [result] = await writeFilesAtomic([{ path, data }]);
+  if (result) throw result;
+}
+
+/**
+ * Writes several files atomically and durably: every temp file written and flushed concurrently, renamed, then one
+ * flush per directory. Returns, per file, null when it is durable or the error that stopped it (its temp file
+ * removed); one file failing (disk full) does not fail the others.
+ */
+export async function writeFilesAtomic(files: { path: string; data: Uint8Array | string }[]): Promise<(Error | null)[]> {
+  const results = await Promise.all(files.map(async ({ path, data }): Promise<Error | null> => {
+    const tmp = _tempName(path);
+    try {
+      const fh = await open(tmp, "w", 0o600);
+      try {
+        await fh.writeFile(data);
+        await fh.datasync();
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, path);
+      return null;
+    } catch (e) {
+      await rm(tmp, { force: true }).catch(() => {});
+      return e as Error;
+    }
+  }));
+  const dirs = new Set(files.filter((_, i) => results[i] === null).map((f) => dirname(f.path)));
+  await Promise.all([...dirs].map(fsyncDirAsync));
+  return results;
+}
+
+/** Makes a directory entry change (create, rename) durable, blocking. */
 export function fsyncDir(dir: string): void {
   const fd = openSync(dir, "r");
   try {
@@ -41,6 +86,18 @@ export function fsyncDir(dir: string): void {
     // Some filesystems refuse fsync on directories (EINVAL); the rename is then as durable as they allow.
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Makes a directory entry change (create, rename) durable, off the event loop. */
+export async function fsyncDirAsync(dir: string): Promise<void> {
+  const fh = await open(dir, "r");
+  try {
+    await fh.sync();
+  } catch {
+    // Some filesystems refuse fsync on directories (EINVAL); the rename is then as durable as they allow.
+  } finally {
+    await fh.close();
   }
 }
 

@@ -1,11 +1,14 @@
 /**
  * A cross-process lock for a shared data directory: a lock file created with
  * O_EXCL that names its holder's pid. A lock whose holder has died (kill -9) is
- * broken by renaming it away, so only one waiter can break it. Held only around
- * short synchronous writes; waiters sleep 1 ms at a time (Atomics.wait).
+ * broken by renaming it away, so only one waiter can break it. The stores take it
+ * asynchronously around a group commit (withFileLockAsync: waiters sleep 1 ms on a
+ * timer, the event loop goes on); the blocking withFileLock is for the `token`
+ * command, a process that does nothing else meanwhile.
  * @module
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import { isProcessAlive } from "../atomic.ts";
 
 const WAIT_LIMIT_MS = 10_000; // a write holds the lock for an fsync or two: this is a stuck holder
@@ -37,16 +40,66 @@ export function withFileLock<T>(path: string, fn: () => T): T {
   }
 }
 
+/** Runs `fn` holding the lock file at `path`, waiting for it without blocking the event loop. */
+export async function withFileLockAsync<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  while (!(await _createAsync(path))) {
+    const holder = await _holderAsync(path);
+    if (holder === null) continue; // released meanwhile
+    if (holder > 0 && !isProcessAlive(holder)) {
+      await rename(path, `${path}.broken-${process.pid}`).then(() => rm(`${path}.broken-${process.pid}`, { force: true }), () => {}); // another waiter broke it first
+      continue;
+    }
+    if (Date.now() - started > WAIT_LIMIT_MS) throw new Error(`Cannot take the lock ${path}: held by process ${holder}`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  try {
+    return await fn();
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
 /** Creates a marker file naming this process; false when a live process holds it already. */
-export function claimMarker(path: string): boolean {
+export async function claimMarkerAsync(path: string): Promise<boolean> {
   for (;;) {
-    if (_create(path)) return true;
-    const holder = _holder(path);
+    if (await _createAsync(path)) return true;
+    const holder = await _holderAsync(path);
     if (holder === null) continue;
-    // 0: another process created the file and has not written its pid yet, unless it died in between.
-    if (holder === 0 && !_olderThan(path, WAIT_LIMIT_MS)) return false;
+    if (holder === 0 && !(await _olderThanAsync(path, WAIT_LIMIT_MS))) return false;
     if (holder > 0 && isProcessAlive(holder)) return false;
-    rmSync(path, { force: true }); // left by a process that died mid-request
+    await rm(path, { force: true }); // left by a process that died mid-request
+  }
+}
+
+async function _createAsync(path: string): Promise<boolean> {
+  try {
+    const fh = await open(path, "wx");
+    try {
+      await fh.writeFile(String(process.pid));
+    } finally {
+      await fh.close();
+    }
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    return false;
+  }
+}
+
+async function _holderAsync(path: string): Promise<number | null> {
+  try {
+    return Number(await readFile(path, "utf8")) || 0;
+  } catch {
+    return null;
+  }
+}
+
+async function _olderThanAsync(path: string, ms: number): Promise<boolean> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs > ms;
+  } catch {
+    return true;
   }
 }
 
@@ -69,13 +122,5 @@ function _holder(path: string): number | null {
     return Number(readFileSync(path, "utf8")) || 0;
   } catch {
     return null;
-  }
-}
-
-function _olderThan(path: string, ms: number): boolean {
-  try {
-    return Date.now() - statSync(path).mtimeMs > ms;
-  } catch {
-    return true;
   }
 }
