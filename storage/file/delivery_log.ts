@@ -7,7 +7,7 @@
  * @module
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { appendFile, mkdir, rename, rm } from "node:fs/promises";
+import { access, appendFile, mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { attemptPage, keptAttempts } from "../../lib/contracts/delivery_log.ts";
 import { DELIVERY_ATTEMPTS_KEPT, type DeliveryAttempt, type Redelivery } from "../../lib/contracts/storage.ts";
@@ -80,7 +80,7 @@ export class DeliveryLogFiles {
     const dir = this.#path(webhookId, ".redeliver");
     await mkdir(dir, { recursive: true });
     const path = join(dir, `${r.event_id}.json`);
-    if (!existsSync(path)) await writeFileAtomicAsync(path, JSON.stringify(r));
+    if (!(await access(path).then(() => true, () => false))) await writeFileAtomicAsync(path, JSON.stringify(r));
   }
 
   /** The queued requests, oldest first (a file that does not parse is set aside: written whole, it cannot be torn). */
