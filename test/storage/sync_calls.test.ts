@@ -21,7 +21,6 @@ const ALLOWED: Record<string, string> = {
   "storage/file/lock.ts:_holder": "used by withFileLock only",
   "storage/file/record_log.ts:constructor": "startup: opens the files",
   "storage/file/record_log.ts:flush": "bulk seeding with durable: false (benchmarks), never a server's path",
-  "storage/file/record_log.ts:commitSync": "startup recovery and bulk seeding with durable: false",
   "storage/file/record_log.ts:close": "shutdown",
   "storage/file/record_log.ts:#repairTail": "at open, or under the lock after another process died mid-append (cuts its torn tail)",
   "storage/file/record_log.ts:catchUp": "WORKERS > 1: an fstat and preads of what other processes appended (page cache reads)",
@@ -42,7 +41,6 @@ const ALLOWED: Record<string, string> = {
   "storage/file/store.ts:secret": "created once per installation at first use, then read",
   "storage/file/store.ts:_cleanTenantDir": "opening a tenant: clears what a crash left",
   "storage/file/store.ts:#reload": "reads: the token file, when its mtime changed",
-  "storage/file/store.ts:#save": "token create and revoke: the `token` command's path",
 };
 
 const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "return", "await", "try"]);
