@@ -26,6 +26,11 @@ const MAX_ERRORS = 100; // API.md §4.4: at most 100 kept
 const BATCH = 256;
 /** A partial batch is stored when the source gives no next item within this long (a slow source's items show soon). */
 const BATCH_WAIT_MS = 200;
+/**
+ * The event loop gets a turn at least this often while a run reads its items (parsing a 30 KB invoice takes a
+ * millisecond or more): requests of other tenants and /healthz wait no longer than this for the run.
+ */
+const YIELD_EVERY_MS = 10;
 /** A run's lease: renewed while it runs; when its node dies, another node resumes the run after this long. */
 export const RUN_LEASE_MS = 30_000;
 
@@ -61,7 +66,6 @@ export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tena
     const settles = await _storeBatch(o, tenant, source, run, batch.splice(0));
     await tenant.saveRun(run);
     await Promise.all(settles.map((settle) => settle()));
-    await _yieldToEventLoop();
   };
   let renewedAt = o.now();
   // A source may wait long between two items (KSeF's hourly limits, Retry-After): a timer keeps the lease alive
@@ -85,10 +89,15 @@ export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tena
       },
     };
     const items = source.pull(AbortSignal.any([stop, leaseLost.signal]), context)[Symbol.asyncIterator]();
+    let yieldedAt = performance.now();
     for (;;) {
       const next = await _nextOrIdle(items, batch.length > 0, flush);
       if (next.done) break;
       batch.push(await _prepare(o, run, next.value));
+      if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
+        await _yieldToEventLoop();
+        yieldedAt = performance.now();
+      }
       if (batch.length >= BATCH) await flush();
       if (o.now() - renewedAt > RUN_LEASE_MS / 3) {
         if (!(await renew())) return; // the lease went to another node: it resumes the run

@@ -56,13 +56,9 @@ async function _moveGroup(dir: string): Promise<void> {
   try {
     const targets = new Set(group.map((m) => m.to));
     for (const to of targets) await mkdir(join(dir, to), { recursive: true });
-    for (const m of group) {
-      for (const n of m.names) {
-        await rename(_path(dir, n), _path(join(dir, m.to), n)).catch((e: NodeJS.ErrnoException) => {
-          if (e.code !== "ENOENT") throw e; // taken away meanwhile
-        });
-      }
-    }
+    await Promise.all(group.flatMap((m) => m.names.map((n) => rename(_path(dir, n), _path(join(dir, m.to), n)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "ENOENT") throw e; // taken away meanwhile
+    }))));
     await Promise.all([dir, ...[...targets].map((to) => join(dir, to))].map(fsyncDirAsync));
   } catch (e) {
     for (const m of group) m.failed(e);
