@@ -8,7 +8,9 @@
  *   4. uploads: 32 concurrent clients POSTing a ~30 KB FA(3) invoice (each a new number) for a few seconds:
  *      uploads/s and latency p99.
  *
- *   npx tsx bench/ingest.bench.ts [--docs 10000] [--upload-seconds 5] [--keep]
+ *   npx tsx bench/ingest.bench.ts [--docs 10000] [--upload-seconds 5] [--database-url postgres://…] [--keep]
+ *
+ * With --database-url the server stores in PostgreSQL (the inbox stays in the data directory).
  *
  * Only HTTP and the `token` command are used, so the same file measures an older checkout (copy it there).
  * @module
@@ -29,6 +31,7 @@ const UPLOAD_CLIENTS = 32;
 const OTHER_DOCS = 500; // the other tenant's documents, whose first page is asked during the sync
 const FSYNC_MS = 1_500; // how long the fdatasync baseline runs
 const LINES = 190; // FaWiersz lines: ~30 KB per invoice
+const DATABASE_URL = args.includes("--database-url") ? args[args.indexOf("--database-url") + 1]! : "";
 
 /** An FA(3) invoice of ~30 KB with number `no`. */
 function fa3(no: string): string {
@@ -65,7 +68,7 @@ function fsyncRate(dir: string): number {
 }
 
 function token(data: string, tenant: string, scopes: string): string {
-  const r = runCli(["token", "create", "--data", data, "--tenant", tenant, "--scopes", scopes]);
+  const r = runCli(["token", "create", "--data", data, "--tenant", tenant, "--scopes", scopes], { DATABASE_URL });
   if (r.status !== 0) throw new Error(r.stderr);
   return r.stdout.trim();
 }
@@ -161,12 +164,15 @@ async function main(): Promise<void> {
   try {
     const rate = fsyncRate(data);
     console.log(`disk: ${rate.toFixed(0)} fdatasync/s (4 KiB appends, ${tmpdir()})`);
-    const tok = token(data, "acme", "documents:read,documents:write,submissions:write");
-    const otherTok = token(data, "other", "documents:read,documents:write");
+    const stamp = Date.now().toString(36); // tenants of their own: a PostgreSQL database may hold earlier runs
+    const [acme, other] = [`acme-${stamp}`, `other-${stamp}`];
+    const tok = token(data, acme, "documents:read,documents:write,submissions:write");
+    const otherTok = token(data, other, "documents:read,documents:write");
     console.log(`invoice size: ${Buffer.byteLength(fa3("X/000000"))} bytes; writing ${DOCS} files…`);
-    fill(data, "other", OTHER_DOCS, "O");
-    fill(data, "acme", DOCS, "A");
-    server = await startChild(["--data", data, "--rate-limit", "off"]);
+    fill(data, other, OTHER_DOCS, "O");
+    fill(data, acme, DOCS, "A");
+    server = await startChild(["--data", data, "--rate-limit", "off"], { DATABASE_URL });
+    console.log(`storage: ${DATABASE_URL ? "PostgreSQL" : "file store"}`);
     // The other tenant's documents first, so that its page has something to show.
     const otherRun = await sync(server.url, otherTok);
     while (!["succeeded", "failed"].includes((await run(server.url, otherTok, otherRun)).status)) await new Promise((r) => setTimeout(r, 50));
