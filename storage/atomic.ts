@@ -11,11 +11,56 @@
  * (the `token` command) and for small position files of the document sources.
  * @module
  */
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
+import { close, closeSync, fdatasync, fsync, fsyncSync, open, openSync, readdirSync, renameSync, rmSync, write, writeSync } from "node:fs";
+import { rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 let _seq = 0;
+
+// The callback API on plain fds (libuv's pool, like fs/promises): the calls every runtime this runs on implements.
+const _done = <T>(resolve: (v: T) => void, reject: (e: unknown) => void) => (err: NodeJS.ErrnoException | null, v?: T): void => (err ? reject(err) : resolve(v as T));
+
+/** Opens a file off the event loop; the fd is for the functions below. */
+export function openAsync(path: string, flags: string, mode = 0o600): Promise<number> {
+  return new Promise((resolve, reject) => open(path, flags, mode, _done(resolve, reject)));
+}
+
+export function closeAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => close(fd, _done(resolve, reject)));
+}
+
+export function fdatasyncAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, _done(resolve, reject)));
+}
+
+export function fsyncAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, _done(resolve, reject)));
+}
+
+/** Writes all of `bytes` at `position` (null: at the file's end, for a descriptor opened to append). */
+export async function writeAllAsync(fd: number, bytes: Uint8Array, position: number | null): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) {
+    const at = position === null ? null : position + off;
+    off += await new Promise<number>((resolve, reject) => write(fd, bytes, off, bytes.length - off, at, _done(resolve, reject)));
+  }
+}
+
+/** Writes `data` to a new file at `path` and flushes it (data and size), closing it whatever happens. */
+async function _writeFlushed(path: string, data: Uint8Array | string, flags: string): Promise<void> {
+  const fd = await openAsync(path, flags);
+  try {
+    await writeAllAsync(fd, typeof data === "string" ? Buffer.from(data) : data, null);
+    await fdatasyncAsync(fd);
+  } finally {
+    await closeAsync(fd);
+  }
+}
+
+/** Appends `data` to `path` (created if need be) and flushes it. */
+export function appendFlushed(path: string, data: Uint8Array | string): Promise<void> {
+  return _writeFlushed(path, data, "a");
+}
 
 function _tempName(path: string): string {
   return `${path}.tmp-${process.pid}-${++_seq}`;
@@ -58,13 +103,7 @@ export async function writeFilesAtomic(files: { path: string; data: Uint8Array |
   const results = await Promise.all(files.map(async ({ path, data }): Promise<Error | null> => {
     const tmp = _tempName(path);
     try {
-      const fh = await open(tmp, "w", 0o600);
-      try {
-        await fh.writeFile(data);
-        await fh.datasync();
-      } finally {
-        await fh.close();
-      }
+      await _writeFlushed(tmp, data, "w");
       await rename(tmp, path);
       return null;
     } catch (e) {
@@ -91,13 +130,13 @@ export function fsyncDir(dir: string): void {
 
 /** Makes a directory entry change (create, rename) durable, off the event loop. */
 export async function fsyncDirAsync(dir: string): Promise<void> {
-  const fh = await open(dir, "r");
+  const fd = await openAsync(dir, "r");
   try {
-    await fh.sync();
+    await fsyncAsync(fd);
   } catch {
     // Some filesystems refuse fsync on directories (EINVAL); the rename is then as durable as they allow.
   } finally {
-    await fh.close();
+    await closeAsync(fd);
   }
 }
 

@@ -8,7 +8,8 @@
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync } from "node:fs";
-import { open, readdir, rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
+import { appendFlushed } from "../atomic.ts";
 import { join } from "node:path";
 import type { IdempotencyRecord } from "../../lib/contracts/storage.ts";
 import { claimMarkerAsync } from "./lock.ts";
@@ -98,13 +99,7 @@ export class IdempotencyFiles {
     for (const [day, lines] of [...this.#queued]) {
       this.#queued.delete(day);
       if (day !== this.#day) await this.#rotate(day);
-      const fh = await open(join(this.#dir, `${day}.log`), "a");
-      try {
-        await fh.appendFile(lines.join(""));
-        await fh.datasync();
-      } finally {
-        await fh.close();
-      }
+      await appendFlushed(join(this.#dir, `${day}.log`), lines.join(""));
     }
   }
 

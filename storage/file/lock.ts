@@ -8,8 +8,8 @@
  * @module
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { open, readFile, rename, rm, stat } from "node:fs/promises";
-import { isProcessAlive } from "../atomic.ts";
+import { readFile, rename, rm, stat } from "node:fs/promises";
+import { closeAsync, isProcessAlive, openAsync, writeAllAsync } from "../atomic.ts";
 
 const WAIT_LIMIT_MS = 10_000; // a write holds the lock for an fsync or two: this is a stuck holder
 const _sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -74,11 +74,11 @@ export async function claimMarkerAsync(path: string): Promise<boolean> {
 
 async function _createAsync(path: string): Promise<boolean> {
   try {
-    const fh = await open(path, "wx");
+    const fd = await openAsync(path, "wx", 0o644);
     try {
-      await fh.writeFile(String(process.pid));
+      await writeAllAsync(fd, Buffer.from(String(process.pid)), null);
     } finally {
-      await fh.close();
+      await closeAsync(fd);
     }
     return true;
   } catch (e) {

@@ -21,9 +21,10 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { closeSync, fdatasync, fstatSync, fsyncSync, ftruncate, ftruncateSync, openSync, readSync, write, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncate, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "../../lib/formats/zip/crc32.ts";
+import { fdatasyncAsync, writeAllAsync } from "../atomic.ts";
 
 const HEADER = 16;
 const FEED_ENTRY = 16;
@@ -154,8 +155,8 @@ export class RecordLog {
     this.#queuedSlots.clear();
     try {
       if (recs.length > 0) {
-        await _writeAllAsync(this.#logFd, recs, logFrom);
-        if (this.#durable) await _fdatasync(this.#logFd);
+        await writeAllAsync(this.#logFd, recs, logFrom);
+        if (this.#durable) await fdatasyncAsync(this.#logFd);
       }
     } catch (e) {
       await _ftruncate(this.#logFd, logFrom).catch(() => {});
@@ -168,9 +169,9 @@ export class RecordLog {
       at += rec.length;
     }
     // The feed and slots are re-derived from the log after a crash: they need no flush of their own.
-    await _writeAllAsync(this.#feedFd, feed, feedFrom * FEED_ENTRY);
+    await writeAllAsync(this.#feedFd, feed, feedFrom * FEED_ENTRY);
     this.#fileFeedCount = feedFrom + feed.length / FEED_ENTRY;
-    for (const { at, bytes } of slots) await _writeAllAsync(this.#slotsFd, bytes, at);
+    for (const { at, bytes } of slots) await writeAllAsync(this.#slotsFd, bytes, at);
   }
 
   /** Writes what is queued, blocking, without a flush of its own (bulk loads with `durable: false`, then flush()). */
@@ -498,21 +499,8 @@ function _ranges(sorted: number[]): [number, number][] {
   return out;
 }
 
-// The callback API runs on libuv's pool like fs/promises, and takes the plain fds this module holds.
-function _fdatasync(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
-}
-
 function _ftruncate(fd: number, length: number): Promise<void> {
   return new Promise((resolve, reject) => ftruncate(fd, length, (err) => (err ? reject(err) : resolve())));
-}
-
-async function _writeAllAsync(fd: number, buf: Uint8Array, position: number): Promise<void> {
-  let off = 0;
-  while (off < buf.length) {
-    const n = await new Promise<number>((resolve, reject) => write(fd, buf, off, buf.length - off, position + off, (err, written) => (err ? reject(err) : resolve(written))));
-    off += n;
-  }
 }
 
 function _readAll(fd: number, buf: Uint8Array, position: number): void {
