@@ -40,6 +40,8 @@ export class BlobDir {
   /** Blobs waiting for the next group, by path (a blob put twice meanwhile is written once). */
   #queued = new Map<string, { bytes: Uint8Array; waiters: { resolve: () => void; reject: (e: unknown) => void }[] }>();
   #writing = false;
+  /** Paths of the group being written, to the promise that settles when it is flushed. */
+  #inGroup = new Map<string, Promise<void>>();
   #shards = new Set<string>(); // shard directories known to exist
   constructor(dir: string) {
     this.#dir = dir;
@@ -59,6 +61,8 @@ export class BlobDir {
   /** Stores bytes under a key; resolves once they are durable. */
   async put(key: string, bytes: Uint8Array): Promise<BlobInfo> {
     const path = this.#path(key);
+    // A blob of a group being written may exist before its directory is flushed: it is durable only once the group is.
+    for (let writing = this.#inGroup.get(path); writing; writing = this.#inGroup.get(path)) await writing;
     if (!(await _exists(path))) {
       await new Promise<void>((resolve, reject) => {
         const entry = this.#queued.get(path) ?? { bytes, waiters: [] };
@@ -78,20 +82,25 @@ export class BlobDir {
     while (this.#queued.size > 0) {
       const group = [...this.#queued];
       this.#queued.clear();
-      const made: string[] = [];
-      for (const shard of new Set(group.map(([path]) => join(path, "..")))) {
-        if (this.#shards.has(shard)) continue;
-        if (!(await _exists(shard))) made.push(shard);
-        await mkdir(shard, { recursive: true });
-        this.#shards.add(shard);
-      }
+      let flushed!: () => void;
+      const done = new Promise<void>((resolve) => (flushed = resolve));
+      for (const [path] of group) this.#inGroup.set(path, done);
       let results: (Error | null)[];
       try {
+        const made: string[] = [];
+        for (const shard of new Set(group.map(([path]) => join(path, "..")))) {
+          if (this.#shards.has(shard)) continue;
+          if (!(await _exists(shard))) made.push(shard);
+          await mkdir(shard, { recursive: true });
+          this.#shards.add(shard);
+        }
         if (made.length > 0) await fsyncDirAsync(this.#dir); // a new shard's entry, before blobs rely on it
         results = await writeFilesAtomic(group.map(([path, e]) => ({ path, data: e.bytes })));
       } catch (e) {
         results = group.map(() => e as Error);
       }
+      for (const [path] of group) this.#inGroup.delete(path);
+      flushed();
       group.forEach(([, e], i) => e.waiters.forEach((w) => (results[i] ? w.reject(results[i]) : w.resolve())));
     }
     this.#writing = false;

@@ -144,16 +144,19 @@ export class FileTenantStore implements TenantStore {
       if (this.#shared) await withFileLockAsync(join(this.#dir, ".lock"), run);
       else await run();
     } catch (e) {
-      // The flush failed (disk full): memory is ahead of the files, so the collections are read again from them.
-      // Every change of the group fails; none of them was answered.
+      // The flush failed (disk full): every change of the group fails (none was answered), and since memory is
+      // ahead of the files, the collections are read again from them. Should that fail too, the closed logs
+      // fail the writes that follow until a restart.
+      for (const q of group) q.reject(e);
       try {
         this.close();
         [this.#idem, this.#documents, this.#submissions, this.#runs, this.#webhooks] = this.#open();
+      } catch {
+        // reported by the next write
       } finally {
         this.#unflushed = null;
         done?.();
       }
-      for (const q of group) q.reject(e);
       return;
     }
     this.#unflushed = null;
