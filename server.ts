@@ -39,6 +39,13 @@ const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
 const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
 const DEMO_TENANT = "demo";
+/**
+ * libuv's pool threads (default 4): the file store flushes a sync run's blobs concurrently, and the disk takes
+ * concurrent flushes together (README "How data is kept (file store)"). Read when the pool first starts, so set
+ * before any asynchronous file call; an operator's own UV_THREADPOOL_SIZE wins.
+ */
+const FS_THREADS = 16;
+process.env.UV_THREADPOOL_SIZE ??= String(FS_THREADS);
 const EXIT_FAILURE = 1; // could not run: the port is taken, storage cannot be opened
 const EXIT_USAGE = 2; // the command line or a setting is wrong
 

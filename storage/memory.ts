@@ -82,6 +82,12 @@ class _MemoryTenant implements TenantStore {
     return b ? _blob(key, b) : null;
   }
 
+  async upsertDocuments(inputs: DocumentInput[], now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }[]> {
+    const out: { document: DocumentRecord; outcome: UpsertOutcome }[] = [];
+    for (const input of inputs) out.push(await this.upsertDocument(input, now));
+    return out;
+  }
+
   async upsertDocument(input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }> {
     const index = this.#docs.findIndex((e) => e.record.source === input.source && e.record.external_id === input.external_id);
     const old = this.#docs[index]?.record ?? null;

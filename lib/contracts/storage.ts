@@ -253,6 +253,11 @@ export interface TenantStore {
 
   /** Creates or updates the document of (source, external_id); a document that changes moves to the end of the feed. */
   upsertDocument(input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }>;
+  /**
+   * upsertDocument for several documents, in order, committed together (a sync run's batch: one flush or one
+   * transaction for the lot); the results in the inputs' order.
+   */
+  upsertDocuments(inputs: DocumentInput[], now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }[]>;
   getDocument(id: string): Promise<Stored<DocumentRecord> | null>;
   /** The change feed from position `after`, at most `limit` items, looking at no more than `maxScan` entries. */
   documentChanges(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage>;

@@ -3,13 +3,18 @@
  * a bounded in-memory cache of small ones: downloads of small files cost a map
  * lookup, large ones are streamed in 64 KiB chunks so that a thousand concurrent
  * downloads of a 10 MB file do not hold a thousand copies (API.md §4.3).
+ * Writes are grouped: the blobs put while a group is being written go together
+ * into the next one, whose files are flushed concurrently and whose directories
+ * are flushed once each (writeFilesAtomic); each put resolves once its blob is durable.
  * @module
  */
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
+import { access, mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { setImmediate } from "node:timers";
 import type { BlobInfo, StoredBlob } from "../../lib/contracts/storage.ts";
-import { writeFileAtomic } from "../atomic.ts";
+import { fsyncDirAsync, writeFilesAtomic } from "../atomic.ts";
 
 const SMALL = 256 * 1024; // read in one go and cacheable below this size
 const CACHE_BYTES = 64 * 1024 * 1024; // per process: bounded whatever the data size
@@ -32,6 +37,12 @@ function _remember(path: string, bytes: Uint8Array): void {
 /** A directory of blobs keyed by SHA-256 (or by any safe key for derived blobs). */
 export class BlobDir {
   #dir: string;
+  /** Blobs waiting for the next group, by path (a blob put twice meanwhile is written once). */
+  #queued = new Map<string, { bytes: Uint8Array; waiters: { resolve: () => void; reject: (e: unknown) => void }[] }>();
+  #writing = false;
+  /** Paths of the group being written, to the promise that settles when it is flushed. */
+  #inGroup = new Map<string, Promise<void>>();
+  #shards = new Set<string>(); // shard directories known to exist
   constructor(dir: string) {
     this.#dir = dir;
   }
@@ -42,20 +53,57 @@ export class BlobDir {
   }
 
   /** Stores bytes under their SHA-256 (a no-op when already there). */
-  putContent(bytes: Uint8Array): BlobInfo {
+  async putContent(bytes: Uint8Array): Promise<BlobInfo> {
     const sha256 = createHash("sha256").update(bytes).digest("hex");
-    this.put(sha256, bytes);
-    return { sha256, size: bytes.length };
+    return this.put(sha256, bytes);
   }
 
-  /** Stores bytes under a key. */
-  put(key: string, bytes: Uint8Array): BlobInfo {
+  /** Stores bytes under a key; resolves once they are durable. */
+  async put(key: string, bytes: Uint8Array): Promise<BlobInfo> {
     const path = this.#path(key);
-    if (!existsSync(path)) {
-      mkdirSync(join(this.#dir, key.slice(0, 2)), { recursive: true });
-      writeFileAtomic(path, bytes);
+    // A blob of a group being written may exist before its directory is flushed: it is durable only once the group is.
+    for (let writing = this.#inGroup.get(path); writing; writing = this.#inGroup.get(path)) await writing;
+    if (!(await _exists(path))) {
+      await new Promise<void>((resolve, reject) => {
+        const entry = this.#queued.get(path) ?? { bytes, waiters: [] };
+        entry.waiters.push({ resolve, reject });
+        this.#queued.set(path, entry);
+        if (!this.#writing) {
+          this.#writing = true;
+          setImmediate(() => void this.#writeGroups()); // puts of this turn of the event loop join the group
+        }
+      });
     }
     return { sha256: key, size: bytes.length };
+  }
+
+  // Writes groups until none is waiting; each group's files are written, flushed and renamed concurrently.
+  async #writeGroups(): Promise<void> {
+    while (this.#queued.size > 0) {
+      const group = [...this.#queued];
+      this.#queued.clear();
+      let flushed!: () => void;
+      const done = new Promise<void>((resolve) => (flushed = resolve));
+      for (const [path] of group) this.#inGroup.set(path, done);
+      let results: (Error | null)[];
+      try {
+        const made: string[] = [];
+        for (const shard of new Set(group.map(([path]) => join(path, "..")))) {
+          if (this.#shards.has(shard)) continue;
+          if (!(await _exists(shard))) made.push(shard);
+          await mkdir(shard, { recursive: true });
+          this.#shards.add(shard);
+        }
+        if (made.length > 0) await fsyncDirAsync(this.#dir); // a new shard's entry, before blobs rely on it
+        results = await writeFilesAtomic(group.map(([path, e]) => ({ path, data: e.bytes })));
+      } catch (e) {
+        results = group.map(() => e as Error);
+      }
+      for (const [path] of group) this.#inGroup.delete(path);
+      flushed();
+      group.forEach(([, e], i) => e.waiters.forEach((w) => (results[i] ? w.reject(results[i]) : w.resolve())));
+    }
+    this.#writing = false;
   }
 
   /** The blob under a key, or null. */
@@ -86,6 +134,10 @@ export class BlobDir {
       stream: (start, end) => createReadStream(path, { start, end: end - 1, highWaterMark: CHUNK }),
     };
   }
+}
+
+async function _exists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
 }
 
 function _memoryBlob(key: string, bytes: Uint8Array): StoredBlob {

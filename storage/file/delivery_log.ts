@@ -6,11 +6,12 @@
  * last line is skipped. Retry-now requests are one file per event, written atomically.
  * @module
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { access, appendFile, mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { attemptPage, keptAttempts } from "../../lib/contracts/delivery_log.ts";
 import { DELIVERY_ATTEMPTS_KEPT, type DeliveryAttempt, type Redelivery } from "../../lib/contracts/storage.ts";
-import { writeFileAtomic } from "../atomic.ts";
+import { writeFileAtomicAsync } from "../atomic.ts";
 
 const WEBHOOK_ID = /^whk_[0-9A-Z]{26}$/;
 const EVENT_ID = /^evt_[0-9A-Z]{26}$/;
@@ -49,7 +50,7 @@ export class DeliveryLogFiles {
   }
 
   /** Appends an attempt, rotating the file at the retention count. */
-  append(webhookId: string, attempt: Omit<DeliveryAttempt, "seq">): void {
+  async append(webhookId: string, attempt: Omit<DeliveryAttempt, "seq">): Promise<void> {
     const current = this.#path(webhookId, ".attempts.jsonl");
     let tail = this.#tails.get(webhookId);
     if (!tail) {
@@ -57,13 +58,12 @@ export class DeliveryLogFiles {
       tail = { lines: lines.length, seq: (lines.at(-1) ?? old.at(-1))?.seq ?? 0 };
       this.#tails.set(webhookId, tail);
     }
-    mkdirSync(this.#dir, { recursive: true });
-    if (tail.lines >= DELIVERY_ATTEMPTS_KEPT) {
-      renameSync(current, this.#path(webhookId, ".attempts.old.jsonl"));
-      tail.lines = 0;
-    }
-    appendFileSync(current, `${JSON.stringify({ seq: ++tail.seq, ...attempt })}\n`);
-    tail.lines++;
+    const line = `${JSON.stringify({ seq: ++tail.seq, ...attempt })}\n`;
+    const rotate = tail.lines >= DELIVERY_ATTEMPTS_KEPT;
+    tail.lines = rotate ? 1 : tail.lines + 1; // counted before the awaits: two appends at once rotate once
+    await mkdir(this.#dir, { recursive: true });
+    if (rotate) await rename(current, this.#path(webhookId, ".attempts.old.jsonl"));
+    await appendFile(current, line);
   }
 
   /** A page of the retained attempts. */
@@ -75,12 +75,12 @@ export class DeliveryLogFiles {
   }
 
   /** Queues a retry-now request unless one for the event is queued. */
-  request(webhookId: string, r: Redelivery): void {
+  async request(webhookId: string, r: Redelivery): Promise<void> {
     if (!EVENT_ID.test(r.event_id)) throw new RangeError(`Bad event id ${r.event_id}`);
     const dir = this.#path(webhookId, ".redeliver");
-    mkdirSync(dir, { recursive: true });
+    await mkdir(dir, { recursive: true });
     const path = join(dir, `${r.event_id}.json`);
-    if (!existsSync(path)) writeFileAtomic(path, JSON.stringify(r));
+    if (!(await access(path).then(() => true, () => false))) await writeFileAtomicAsync(path, JSON.stringify(r));
   }
 
   /** The queued requests, oldest first (a file that does not parse is set aside: written whole, it cannot be torn). */
@@ -101,8 +101,8 @@ export class DeliveryLogFiles {
   }
 
   /** Removes the request for `eventId`, once attempted. */
-  complete(webhookId: string, eventId: string): void {
+  async complete(webhookId: string, eventId: string): Promise<void> {
     if (!EVENT_ID.test(eventId)) throw new RangeError(`Bad event id ${eventId}`);
-    rmSync(join(this.#path(webhookId, ".redeliver"), `${eventId}.json`), { force: true });
+    await rm(join(this.#path(webhookId, ".redeliver"), `${eventId}.json`), { force: true });
   }
 }

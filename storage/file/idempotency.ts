@@ -1,16 +1,18 @@
 /**
- * Idempotency records of one tenant: JSON lines appended (and fsynced) to one
- * file per UTC day, held in memory for lookups. Keys live 24 hours (API.md §7),
+ * Idempotency records of one tenant: JSON lines appended (and fdatasynced, a
+ * batch at a time by commit()) to one file per UTC day, held in memory for lookups. Keys live 24 hours (API.md §7),
  * so files older than two days are deleted: memory and disk stay bounded by
  * two days of POSTs. A torn last line (crash mid-append) is skipped at load.
  * @module
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync } from "node:fs";
+import { readdir, rm } from "node:fs/promises";
+import { appendFlushed } from "../atomic.ts";
 import { join } from "node:path";
 import type { IdempotencyRecord } from "../../lib/contracts/storage.ts";
-import { claimMarker } from "./lock.ts";
+import { claimMarkerAsync } from "./lock.ts";
 
 const KEEP_DAYS = 2;
 const DAY_MS = 86_400_000;
@@ -25,6 +27,7 @@ export class IdempotencyFiles {
   #byKey = new Map<string, IdempotencyRecord>();
   #day = "";
   #read = new Map<string, number>(); // bytes of each day file taken in so far
+  #queued = new Map<string, string[]>(); // lines waiting for commit(), by day file
 
   constructor(dir: string) {
     this.#dir = dir;
@@ -65,12 +68,12 @@ export class IdempotencyFiles {
   }
 
   /** Marks a key as executing; false when a live request (of any process) holds it. */
-  begin(key: string): boolean {
-    return claimMarker(this.#marker(key));
+  begin(key: string): Promise<boolean> {
+    return claimMarkerAsync(this.#marker(key));
   }
 
-  end(key: string): void {
-    rmSync(this.#marker(key), { force: true });
+  async end(key: string): Promise<void> {
+    await rm(this.#marker(key), { force: true });
   }
 
   get(key: string, now: number, maxAgeMs: number): IdempotencyRecord | null {
@@ -82,25 +85,30 @@ export class IdempotencyFiles {
     return this.#byKey.has(key);
   }
 
+  /** Takes in a record now; commit() makes it durable. */
   put(record: IdempotencyRecord): void {
     const day = _day(record.created_at);
-    if (day !== this.#day) this.#rotate(day);
-    const fd = openSync(join(this.#dir, `${day}.log`), "a");
-    try {
-      writeSync(fd, `${JSON.stringify(record)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    const lines = this.#queued.get(day) ?? [];
+    lines.push(`${JSON.stringify(record)}\n`);
+    this.#queued.set(day, lines);
     this.#byKey.set(record.key, record); // the line is taken in again by refresh(), harmlessly
   }
 
+  /** Appends the queued lines: one write and one fdatasync per day file. */
+  async commit(): Promise<void> {
+    for (const [day, lines] of [...this.#queued]) {
+      this.#queued.delete(day);
+      if (day !== this.#day) await this.#rotate(day);
+      await appendFlushed(join(this.#dir, `${day}.log`), lines.join(""));
+    }
+  }
+
   // Deletes day files and keys older than KEEP_DAYS (cleanup, API.md §7: 24 hours).
-  #rotate(day: string): void {
+  async #rotate(day: string): Promise<void> {
     this.#day = day;
     const cutoff = Date.parse(`${day}T00:00:00Z`) - (KEEP_DAYS - 1) * DAY_MS;
-    for (const name of readdirSync(this.#dir)) {
-      if (name.endsWith(".log") && Date.parse(`${name.slice(0, 10)}T00:00:00Z`) < cutoff) rmSync(join(this.#dir, name), { force: true });
+    for (const name of await readdir(this.#dir)) {
+      if (name.endsWith(".log") && Date.parse(`${name.slice(0, 10)}T00:00:00Z`) < cutoff) await rm(join(this.#dir, name), { force: true });
     }
     for (const [k, r] of this.#byKey) if (Date.parse(r.created_at) < cutoff) this.#byKey.delete(k);
   }

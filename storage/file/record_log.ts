@@ -11,16 +11,20 @@
  * first version, so a change can be told a creation from an update.
  *   NAME.slots  one 48-byte slot per ordinal, the latest version's position and index columns
  *
- * Writes append the record (fsync), then the feed entry, then the slot. At open,
+ * A write changes the in-memory state at once and queues its bytes; commit() then appends every queued record in
+ * one write and one fdatasync, then their feed entries, then their slots (group commit, off the event loop):
+ * the writers of a batch are answered after the flush that covers them. Queued records are read from memory
+ * until their bytes are in the file. At open,
  * a torn log tail is cut off, feed entries missing for complete log records are
  * re-derived, and slots that lag the feed are re-applied: the log decides.
  * The slots file is held in memory (48 bytes per record); the log and feed are read with pread.
  * @module
  */
 import { Buffer } from "node:buffer";
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncate, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "../../lib/formats/zip/crc32.ts";
+import { fdatasyncAsync, writeAllAsync } from "../atomic.ts";
 
 const HEADER = 16;
 const FEED_ENTRY = 16;
@@ -79,6 +83,14 @@ export class RecordLog {
   #u8 = new Uint8Array(0);
   #durable: boolean;
   #lastMeta: Uint8Array | null = null;
+  /** Log bytes, feed entries and slots in the files; what lies beyond is queued. */
+  #fileLogSize = 0;
+  #fileFeedCount = 0;
+  /** Queued records by log offset (read from here until written), feed entries and ordinals whose slot changed. */
+  #queued = new Map<number, Buffer>();
+  #queuedRecs: Buffer[] = [];
+  #queuedFeed: Buffer[] = [];
+  #queuedSlots = new Set<number>();
 
   constructor(dir: string, name: string, options: { durable?: boolean; columnsOf: (json: Uint8Array) => SlotColumns }) {
     this.#durable = options.durable ?? true;
@@ -113,11 +125,88 @@ export class RecordLog {
     rec.writeUInt32LE(crc32(rec.subarray(HEADER)), 4);
     rec.writeUInt32LE(ordinal, 8);
     rec.writeUInt32LE(metaLen, 12);
-    _writeAll(this.#logFd, rec, offset);
-    if (this.#durable) fsyncSync(this.#logFd);
+    this.#queued.set(offset, rec);
+    this.#queuedRecs.push(rec);
     this.#logSize += rec.length;
     this.#lastMeta = meta;
     return this.#apply(ordinal, offset, json.length, cols);
+  }
+
+  /** True while writes wait for commit(). */
+  get dirty(): boolean {
+    return this.#queuedRecs.length > 0 || this.#queuedFeed.length > 0 || this.#queuedSlots.size > 0;
+  }
+
+  /**
+   * Writes what is queued: the records in one append and (durable) one fdatasync, then their feed entries and
+   * slots. Callers run one commit at a time per log. When the log append fails (disk full) the log is cut back to
+   * where the batch began and the error is thrown; the caller then reopens the log, since its memory is ahead.
+   */
+  async commit(): Promise<void> {
+    if (!this.dirty) return;
+    const logFrom = this.#fileLogSize, logTo = this.#logSize;
+    const recs = Buffer.concat(this.#queuedRecs.splice(0));
+    const feedFrom = this.#fileFeedCount;
+    const feed = Buffer.concat(this.#queuedFeed.splice(0));
+    const slots = _ranges([...this.#queuedSlots].sort((a, b) => a - b)).map(([lo, hi]) => ({
+      at: lo * SLOT,
+      bytes: Buffer.from(new Uint8Array(this.#buf, lo * SLOT, (hi - lo) * SLOT)), // a copy: later writes change the buffer
+    }));
+    this.#queuedSlots.clear();
+    try {
+      if (recs.length > 0) {
+        await writeAllAsync(this.#logFd, recs, logFrom);
+        if (this.#durable) await fdatasyncAsync(this.#logFd);
+      }
+    } catch (e) {
+      await _ftruncate(this.#logFd, logFrom).catch(() => {});
+      throw e;
+    }
+    this.#fileLogSize = logTo;
+    for (let at = logFrom; at < logTo;) {
+      const rec = this.#queued.get(at)!;
+      this.#queued.delete(at);
+      at += rec.length;
+    }
+    // The feed and slots are re-derived from the log after a crash: they need no flush of their own.
+    await writeAllAsync(this.#feedFd, feed, feedFrom * FEED_ENTRY);
+    this.#fileFeedCount = feedFrom + feed.length / FEED_ENTRY;
+    for (const { at, bytes } of slots) await writeAllAsync(this.#slotsFd, bytes, at);
+  }
+
+  /** Writes what is queued, blocking, without a flush of its own (bulk loads with `durable: false`, then flush()). */
+  commitSync(): void {
+    _writeAll(this.#logFd, Buffer.concat(this.#queuedRecs.splice(0)), this.#fileLogSize);
+    this.#fileLogSize = this.#logSize;
+    this.#queued.clear();
+    _writeAll(this.#feedFd, Buffer.concat(this.#queuedFeed.splice(0)), this.#fileFeedCount * FEED_ENTRY);
+    this.#fileFeedCount = this.#feedCount;
+    for (const o of this.#queuedSlots) _writeAll(this.#slotsFd, new Uint8Array(this.#buf, o * SLOT, SLOT), o * SLOT);
+    this.#queuedSlots.clear();
+  }
+
+  /**
+   * The meta bytes of the last `n` changes that carry some, newest first (for recovery of what a crash may have
+   * cut short: a group's effects are flushed before their idempotency keys).
+   */
+  recentMetas(n: number): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    const head = Buffer.allocUnsafe(HEADER);
+    for (const e of this.rawFeed(Math.max(0, this.#feedCount - n), n).reverse()) {
+      const queued = this.#queued.get(e.offset);
+      if (queued) head.set(queued.subarray(0, HEADER));
+      else _readAll(this.#logFd, head, e.offset);
+      const metaLen = head.readUInt32LE(12);
+      if (metaLen === 0) continue;
+      const at = HEADER + head.readUInt32LE(0);
+      if (queued) out.push(queued.subarray(at, at + metaLen));
+      else {
+        const meta = Buffer.allocUnsafe(metaLen);
+        _readAll(this.#logFd, meta, e.offset + at);
+        out.push(meta);
+      }
+    }
+    return out;
   }
 
   /** The meta bytes of the last record in the log (for recovery of what a crash may have cut short). */
@@ -128,8 +217,7 @@ export class RecordLog {
   /** Raw feed entries [from, from + n): every version, superseded ones included. */
   rawFeed(from: number, n: number): FeedEntry[] {
     const count = Math.max(0, Math.min(n, this.#feedCount - from));
-    const buf = Buffer.allocUnsafe(count * FEED_ENTRY);
-    if (count > 0) _readAll(this.#feedFd, buf, from * FEED_ENTRY);
+    const buf = this.#feedBytes(from, count);
     const out: FeedEntry[] = [];
     for (let i = 0; i < count; i++) {
       const lenWord = buf.readUInt32LE(i * FEED_ENTRY + 12);
@@ -140,13 +228,21 @@ export class RecordLog {
 
   /** The JSON of one version, as a feed entry points to it. */
   readVersion(e: FeedEntry): Uint8Array {
-    const buf = Buffer.allocUnsafe(e.length);
-    _readAll(this.#logFd, buf, e.offset + HEADER);
+    return this.#readAt(e.offset, e.length);
+  }
+
+  // A record's JSON at a log offset: from memory while its bytes are queued.
+  #readAt(offset: number, length: number): Uint8Array {
+    const queued = this.#queued.get(offset);
+    if (queued) return queued.subarray(HEADER, HEADER + length);
+    const buf = Buffer.allocUnsafe(length);
+    _readAll(this.#logFd, buf, offset + HEADER);
     return buf;
   }
 
-  /** Flushes everything written so far to disk (after non-durable bulk writes). */
+  /** Flushes everything written so far to disk, blocking (after non-durable bulk writes). */
   flush(): void {
+    this.commitSync();
     fsyncSync(this.#logFd);
     fsyncSync(this.#feedFd);
     fsyncSync(this.#slotsFd);
@@ -154,9 +250,7 @@ export class RecordLog {
 
   /** The latest JSON of a record. */
   read(ordinal: number): Uint8Array {
-    const buf = Buffer.allocUnsafe(this.#length(ordinal));
-    _readAll(this.#logFd, buf, this.#offset(ordinal) + HEADER);
-    return buf;
+    return this.#readAt(this.#offset(ordinal), this.#length(ordinal));
   }
 
   /** The latest JSON of several records, in one read when they lie close together in the log. */
@@ -170,7 +264,7 @@ export class RecordLog {
       sum += HEADER + len;
     }
     // One pread of the span beats many when records are neighbours, as feed pages usually are.
-    if (hi - lo > 2 * sum + 65536) return ordinals.map((o) => this.read(o));
+    if (hi - lo > 2 * sum + 65536 || hi > this.#fileLogSize) return ordinals.map((o) => this.read(o));
     const span = Buffer.allocUnsafe(hi - lo);
     _readAll(this.#logFd, span, lo);
     return ordinals.map((o) => {
@@ -182,11 +276,19 @@ export class RecordLog {
   /** Feed entries [from, from + n) as (ordinal, seq) pairs: ordinals in a Uint32Array. */
   feedOrdinals(from: number, n: number): Uint32Array {
     const count = Math.max(0, Math.min(n, this.#feedCount - from));
-    const buf = Buffer.allocUnsafe(count * FEED_ENTRY);
-    if (count > 0) _readAll(this.#feedFd, buf, from * FEED_ENTRY);
+    const buf = this.#feedBytes(from, count);
     const out = new Uint32Array(count);
     for (let i = 0; i < count; i++) out[i] = buf.readUInt32LE(i * FEED_ENTRY + 8);
     return out;
+  }
+
+  // Feed entries [from, from + count): from the file, and from memory while queued.
+  #feedBytes(from: number, count: number): Buffer {
+    const buf = Buffer.allocUnsafe(count * FEED_ENTRY);
+    const inFile = Math.max(0, Math.min(count, this.#fileFeedCount - from));
+    if (inFile > 0) _readAll(this.#feedFd, buf.subarray(0, inFile * FEED_ENTRY), from * FEED_ENTRY);
+    for (let i = inFile; i < count; i++) this.#queuedFeed[from + i - this.#fileFeedCount]!.copy(buf, i * FEED_ENTRY);
+    return buf;
   }
 
   /** The seq of a record's latest version. */
@@ -232,11 +334,11 @@ export class RecordLog {
     entry.writeDoubleLE(offset, 0);
     entry.writeUInt32LE(ordinal, 8);
     entry.writeUInt32LE((len | (ordinal === this.#count ? FIRST : 0)) >>> 0, 12);
-    _writeAll(this.#feedFd, entry, seq * FEED_ENTRY);
+    this.#queuedFeed.push(entry);
     this.#feedCount++;
     if (ordinal === this.#count) this.#grow(ordinal + 1);
     this.#setSlot(ordinal, offset, len, seq, cols);
-    _writeAll(this.#slotsFd, new Uint8Array(this.#buf, ordinal * SLOT, SLOT), ordinal * SLOT);
+    this.#queuedSlots.add(ordinal);
     return seq;
   }
 
@@ -266,7 +368,7 @@ export class RecordLog {
       const body = Buffer.allocUnsafe(len + metaLen);
       _readAll(this.#logFd, body, pos + HEADER);
       if (crc32(body) !== crc) break;
-      this.#logSize = pos + HEADER + len + metaLen;
+      this.#logSize = this.#fileLogSize = pos + HEADER + len + metaLen;
       this.#apply(ord, pos, len, columnsOf(body.subarray(0, len)));
       pos = this.#logSize;
     }
@@ -295,9 +397,10 @@ export class RecordLog {
         if (ord >= this.#count) this.#grow(ord + 1);
         // From the record itself, not the slots file: its writer may not have written the slot yet.
         this.#setSlot(ord, off, len, this.#feedCount, columnsOf(json));
-        this.#logSize = off + HEADER + len + head.readUInt32LE(12);
+        this.#logSize = this.#fileLogSize = off + HEADER + len + head.readUInt32LE(12);
         onChange?.(ord);
       }
+      this.#fileFeedCount = this.#feedCount;
     }
     if (writer) {
       const seq = this.#feedCount;
@@ -344,7 +447,7 @@ export class RecordLog {
     if (slotCount > 0) _readAll(this.#slotsFd, new Uint8Array(this.#buf, 0, slotCount * SLOT), 0);
     // Feed: whole entries only.
     const feedBytes = fstatSync(this.#feedFd).size;
-    this.#feedCount = Math.floor(feedBytes / FEED_ENTRY);
+    this.#feedCount = this.#fileFeedCount = Math.floor(feedBytes / FEED_ENTRY);
     if (feedBytes % FEED_ENTRY !== 0) ftruncateSync(this.#feedFd, this.#feedCount * FEED_ENTRY);
     // Log: everything after the last feed entry is re-derived, a torn tail is cut off.
     const logBytes = fstatSync(this.#logFd).size;
@@ -358,7 +461,7 @@ export class RecordLog {
       pos = off + HEADER + head.readUInt32LE(0) + head.readUInt32LE(12);
     }
     if (pos > logBytes) throw new Error(`Store is damaged: feed points past the end of the log (${pos} > ${logBytes})`);
-    this.#logSize = pos;
+    this.#logSize = this.#fileLogSize = pos;
     // Slots that lag the feed: walk back from the newest change until a slot agrees.
     for (let seq = this.#feedCount - 1; seq >= 0; seq--) {
       const e = Buffer.allocUnsafe(FEED_ENTRY);
@@ -373,6 +476,7 @@ export class RecordLog {
       _writeAll(this.#slotsFd, new Uint8Array(this.#buf, ord * SLOT, SLOT), ord * SLOT);
     }
     this.#repairTail(columnsOf);
+    this.commitSync(); // at open, before anything else runs: the feed entries and slots repairTail re-derived
     this.#lastMeta = this.#readLastMeta();
     // Slots past the last ordinal any feed entry names were written by nobody: drop them.
     if (slotBytes !== this.#count * SLOT) ftruncateSync(this.#slotsFd, this.#count * SLOT);
@@ -382,6 +486,21 @@ export class RecordLog {
 function _writeAll(fd: number, buf: Uint8Array, position: number): void {
   let off = 0;
   while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off, position + off);
+}
+
+/** Merges sorted ordinals into runs [lo, hi) of neighbours, so that neighbouring slots are written at once. */
+function _ranges(sorted: number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const o of sorted) {
+    const last = out[out.length - 1];
+    if (last && last[1] === o) last[1]++;
+    else out.push([o, o + 1]);
+  }
+  return out;
+}
+
+function _ftruncate(fd: number, length: number): Promise<void> {
+  return new Promise((resolve, reject) => ftruncate(fd, length, (err) => (err ? reject(err) : resolve())));
 }
 
 function _readAll(fd: number, buf: Uint8Array, position: number): void {

@@ -9,7 +9,8 @@
  * from another process takes effect in the running server within a second.
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TokenRecord } from "../../lib/contracts/tokens.ts";
 import type { Storage, TokenStore } from "../../lib/contracts/storage.ts";
@@ -74,9 +75,9 @@ export class FileStorage implements Storage {
   async check(): Promise<void> {
     const probe = join(this.dir, `.ready-probe-${process.pid}`);
     try {
-      writeFileSync(probe, "ok");
+      await writeFile(probe, "ok");
     } finally {
-      rmSync(probe, { force: true });
+      await rm(probe, { force: true });
     }
   }
 

@@ -1,12 +1,18 @@
 /**
  * One tenant's data in the file store: the shell that holds its collections (documents.ts, submissions.ts,
  * sync_runs.ts, webhooks.ts, each in a record log, see record_log.ts), its blobs in content-addressed
- * directories, its idempotency keys and leases. All mutations run synchronously between awaits, so concurrent
- * requests of one process never interleave inside a write; with WORKERS > 1, writes take a file lock.
+ * directories, its idempotency keys and leases.
+ *
+ * Writes are group-committed (README "How data is kept (file store)"): a write queues its change; the changes
+ * queued while the previous group was being flushed run together, each synchronously (so two never interleave),
+ * then every log they touched is written and flushed once, off the event loop, and only then is each writer
+ * answered. Reads wait while a group is between its changes and their flush, so nothing unflushed is ever
+ * shown. With WORKERS > 1, a group takes the directory's lock file.
  * @module
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { setImmediate } from "node:timers";
 import type {
   ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
   IdempotencyTag, RawChange, Redelivery, Stored, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
@@ -16,13 +22,24 @@ import { BlobDir } from "./blob_dir.ts";
 import type { IdemMeta } from "./columns.ts";
 import { FileDocuments } from "./documents.ts";
 import { IdempotencyFiles } from "./idempotency.ts";
-import { withFileLock } from "./lock.ts";
+import { withFileLockAsync } from "./lock.ts";
 import type { RecordLog } from "./record_log.ts";
 import { FileSubmissions } from "./submissions.ts";
 import { FileSyncRuns } from "./sync_runs.ts";
 import { FileWebhooks } from "./webhooks.ts";
 
 const dec = new TextDecoder();
+/**
+ * Changes in one group at most: bounds the bytes of one flush (a sync run's batch of 30 KB invoices is ~10 MB of
+ * records) and so how long a read waits for a group in flight.
+ */
+const MAX_GROUP = 512;
+
+interface _Queued {
+  fn: () => unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
 
 /** A tenant's store in `dir`. */
 export class FileTenantStore implements TenantStore {
@@ -38,24 +55,38 @@ export class FileTenantStore implements TenantStore {
   #derived: BlobDir;
   /** Other processes write to the same directory (WORKERS > 1): writes take the lock, reads catch up first. */
   #shared: boolean;
+  #durable: boolean;
+  /** Changes waiting for the next group. */
+  #queue: _Queued[] = [];
+  #committing = false;
+  /** Set while a group's changes are in memory but not yet flushed: reads wait for it. */
+  #unflushed: Promise<void> | null = null;
 
   constructor(tenant: string, dir: string, durable: boolean, shared = false) {
     this.tenant = tenant;
     this.#shared = shared;
+    this.#durable = durable;
     mkdirSync(dir, { recursive: true });
     this.#dir = dir;
-    this.#idem = new IdempotencyFiles(join(dir, "idempotency"));
-    this.#documents = new FileDocuments(dir, durable);
-    this.#submissions = new FileSubmissions(dir, durable, this.#idem);
-    this.#runs = new FileSyncRuns(dir, durable, this.#idem);
-    this.#webhooks = new FileWebhooks(dir, durable, this.#idem);
-    // A crash may fall between an effect and its key's record: the effect carries the record, restore it.
-    for (const log of [this.#submissions.log, this.#runs.log, this.#webhooks.log]) {
-      const meta = log.lastMeta ? (JSON.parse(dec.decode(log.lastMeta)) as IdemMeta) : null;
-      if (meta && !this.#idem.has(meta.key)) this.#idem.put(meta);
-    }
     this.#blobs = new BlobDir(join(dir, "blobs"));
     this.#derived = new BlobDir(join(dir, "derived"));
+    [this.#idem, this.#documents, this.#submissions, this.#runs, this.#webhooks] = this.#open();
+  }
+
+  // Opens the collections from the files (at start, and after a failed flush left memory ahead of the files).
+  #open(): [IdempotencyFiles, FileDocuments, FileSubmissions, FileSyncRuns, FileWebhooks] {
+    const dir = this.#dir, durable = this.#durable;
+    const idem = new IdempotencyFiles(join(dir, "idempotency"));
+    const opened = [idem, new FileDocuments(dir, durable), new FileSubmissions(dir, durable, idem), new FileSyncRuns(dir, durable, idem), new FileWebhooks(dir, durable, idem)] as const;
+    // A crash may fall between a group's effects and their keys' records (flushed after them): the effects carry
+    // the records, restore those of the last group.
+    for (const log of [opened[2].log, opened[3].log, opened[4].log]) {
+      for (const raw of log.recentMetas(MAX_GROUP)) {
+        const meta = JSON.parse(dec.decode(raw)) as IdemMeta;
+        if (!idem.has(meta.key)) idem.put(meta);
+      }
+    }
+    return [...opened];
   }
 
   // On a shared directory: takes in what other processes wrote (one fstat per log when nothing changed).
@@ -66,15 +97,74 @@ export class FileTenantStore implements TenantStore {
     this.#webhooks.catchUp(writer);
   }
 
-  #look(): void {
+  // Before a read: waits while a group is unflushed (never shows what a crash could still take back), then, on a
+  // shared directory, takes in what other processes wrote.
+  async #look(): Promise<void> {
+    while (this.#unflushed) await this.#unflushed;
     if (this.#shared) this.#catchUp(false);
   }
 
-  #write<T>(fn: () => T): T {
-    if (!this.#shared) return fn();
-    return withFileLock(join(this.#dir, ".lock"), () => {
-      this.#catchUp(true);
-      return fn();
+  // Queues a change for the next group; resolves with its result once the group is flushed.
+  #write<T>(fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (this.#committing) return;
+      this.#committing = true;
+      setImmediate(() => void this.#commitGroups()); // the changes of this turn of the event loop join the group
+    });
+  }
+
+  async #commitGroups(): Promise<void> {
+    while (this.#queue.length > 0) {
+      await this.#commitGroup(this.#queue.splice(0, MAX_GROUP));
+      // A turn of the event loop between groups: reads that waited for this one run before the next begins.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.#committing = false;
+  }
+
+  async #commitGroup(group: _Queued[]): Promise<void> {
+    const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    let done!: () => void;
+    const run = async (): Promise<void> => {
+      if (this.#shared) this.#catchUp(true);
+      this.#unflushed = new Promise((resolve) => (done = resolve));
+      for (const q of group) {
+        try {
+          results.push({ ok: true, value: q.fn() });
+        } catch (error) {
+          results.push({ ok: false, error });
+        }
+      }
+      const logs = [this.#documents.log, this.#submissions.log, this.#runs.log, this.#webhooks.log];
+      await Promise.all(logs.map((log) => log.commit()));
+      await this.#idem.commit(); // after the effects: recovery restores keys from effects, never the other way
+    };
+    try {
+      if (this.#shared) await withFileLockAsync(join(this.#dir, ".lock"), run);
+      else await run();
+    } catch (e) {
+      // The flush failed (disk full): every change of the group fails (none was answered), and since memory is
+      // ahead of the files, the collections are read again from them. Should that fail too, the closed logs
+      // fail the writes that follow until a restart.
+      for (const q of group) q.reject(e);
+      try {
+        this.close();
+        [this.#idem, this.#documents, this.#submissions, this.#runs, this.#webhooks] = this.#open();
+      } catch {
+        // reported by the next write
+      } finally {
+        this.#unflushed = null;
+        done?.();
+      }
+      return;
+    }
+    this.#unflushed = null;
+    done();
+    group.forEach((q, i) => {
+      const r = results[i]!;
+      if (r.ok) q.resolve(r.value);
+      else q.reject(r.error);
     });
   }
 
@@ -85,7 +175,7 @@ export class FileTenantStore implements TenantStore {
     this.#webhooks.log.close();
   }
 
-  /** Makes non-durable bulk writes durable (benchmarks and imports). */
+  /** Makes non-durable bulk writes durable, blocking (benchmarks and imports with `durable: false`). */
   flush(): void {
     this.#documents.log.flush();
     this.#submissions.log.flush();
@@ -106,26 +196,36 @@ export class FileTenantStore implements TenantStore {
   }
 
   async upsertDocument(input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }> {
-    return this.upsertDocumentSync(input, now);
-  }
-
-  /** The synchronous core of upsertDocument (also used for bulk seeding). */
-  upsertDocumentSync(input: DocumentInput, now: string): { document: DocumentRecord; outcome: UpsertOutcome } {
     return this.#write(() => this.#documents.upsert(input, now));
   }
 
+  async upsertDocuments(inputs: DocumentInput[], now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }[]> {
+    return this.#write(() => inputs.map((input) => this.#documents.upsert(input, now)));
+  }
+
+  /**
+   * upsertDocument for bulk seeding with `durable: false` (benchmarks): blocking, written without a flush; call
+   * flush() at the end. Never on a server's path.
+   */
+  upsertDocumentSync(input: DocumentInput, now: string): { document: DocumentRecord; outcome: UpsertOutcome } {
+    if (this.#durable || this.#shared) throw new Error("upsertDocumentSync is for bulk seeding of a store opened with durable: false");
+    const result = this.#documents.upsert(input, now);
+    this.#documents.log.commitSync();
+    return result;
+  }
+
   async getDocument(id: string): Promise<Stored<DocumentRecord> | null> {
-    this.#look();
+    await this.#look();
     return this.#documents.get(id);
   }
 
   async documentChanges(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage> {
-    this.#look();
+    await this.#look();
     return this.#documents.changes(after, limit, filter, maxScan);
   }
 
   async documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number) {
-    this.#look();
+    await this.#look();
     return this.#documents.page(filter, sort, offset, limit);
   }
 
@@ -134,12 +234,12 @@ export class FileTenantStore implements TenantStore {
   }
 
   async getSubmission(id: string): Promise<Stored<SubmissionRecord> | null> {
-    this.#look();
+    await this.#look();
     return this.#submissions.get(id);
   }
 
   async submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage> {
-    this.#look();
+    await this.#look();
     return this.#submissions.changes(after, limit, maxScan);
   }
 
@@ -152,12 +252,12 @@ export class FileTenantStore implements TenantStore {
   }
 
   async getRun(id: string): Promise<SyncRunRecord | null> {
-    this.#look();
+    await this.#look();
     return this.#runs.get(id);
   }
 
   async activeRuns(): Promise<SyncRunRecord[]> {
-    this.#look();
+    await this.#look();
     return this.#runs.active();
   }
 
@@ -166,18 +266,18 @@ export class FileTenantStore implements TenantStore {
   }
 
   async feedLength(c: Collection): Promise<number> {
-    this.#look();
+    await this.#look();
     return this.#log(c).feedLength;
   }
 
   async rawChanges(c: Collection, from: number, limit: number): Promise<RawChange[]> {
-    this.#look();
+    await this.#look();
     const log = this.#log(c);
     return log.rawFeed(from, limit).map((e) => ({ seq: e.seq, json: log.readVersion(e), first: e.first }));
   }
 
   async getIdempotency(key: string, now: number, maxAgeMs: number) {
-    this.#look();
+    await this.#look();
     if (this.#shared) this.#idem.refresh(); // keys that another process committed
     return this.#idem.get(key, now, maxAgeMs);
   }
@@ -193,7 +293,7 @@ export class FileTenantStore implements TenantStore {
   }
 
   async endIdempotent(key: string) {
-    this.#idem.end(key);
+    await this.#idem.end(key);
   }
 
   async claimLease(name: string, owner: string, leaseMs: number) {
@@ -209,12 +309,12 @@ export class FileTenantStore implements TenantStore {
   }
 
   async getWebhook(id: string): Promise<WebhookRecord | null> {
-    this.#look();
+    await this.#look();
     return this.#webhooks.get(id);
   }
 
   async listWebhooks(): Promise<WebhookRecord[]> {
-    this.#look();
+    await this.#look();
     return this.#webhooks.list();
   }
 
@@ -227,11 +327,11 @@ export class FileTenantStore implements TenantStore {
   }
 
   async saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void> {
-    this.#webhooks.saveDeliveryState(webhookId, state);
+    await this.#webhooks.saveDeliveryState(webhookId, state);
   }
 
   async appendDeliveryAttempt(webhookId: string, attempt: Omit<DeliveryAttempt, "seq">): Promise<void> {
-    this.#webhooks.attempts.append(webhookId, attempt);
+    await this.#webhooks.attempts.append(webhookId, attempt);
   }
 
   async deliveryAttempts(webhookId: string, after: number, limit: number, notBefore: string): Promise<{ items: DeliveryAttempt[]; hasMore: boolean }> {
@@ -239,7 +339,7 @@ export class FileTenantStore implements TenantStore {
   }
 
   async requestRedelivery(webhookId: string, request: Redelivery): Promise<void> {
-    this.#webhooks.attempts.request(webhookId, request);
+    await this.#webhooks.attempts.request(webhookId, request);
   }
 
   async pendingRedeliveries(webhookId: string): Promise<Redelivery[]> {
@@ -247,6 +347,6 @@ export class FileTenantStore implements TenantStore {
   }
 
   async completeRedelivery(webhookId: string, eventId: string): Promise<void> {
-    this.#webhooks.attempts.complete(webhookId, eventId);
+    await this.#webhooks.attempts.complete(webhookId, eventId);
   }
 }

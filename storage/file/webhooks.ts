@@ -4,11 +4,12 @@
  * store runs every call inside its write or read step.
  * @module
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { DeliveryState, IdempotencyTag, WebhookRecord } from "../../lib/contracts/storage.ts";
-import { writeFileAtomic } from "../atomic.ts";
+import { writeFileAtomicAsync } from "../atomic.ts";
 import { DeliveryLogFiles } from "./delivery_log.ts";
 import { idemMeta, parseRecord, STATUS_CODE, WEBHOOK_STATUS, webhookColumns } from "./columns.ts";
 import type { IdempotencyFiles } from "./idempotency.ts";
@@ -82,9 +83,9 @@ export class FileWebhooks {
   }
 
   /** Overwrites where an endpoint's deliveries stand (atomically). */
-  saveDeliveryState(webhookId: string, state: DeliveryState): void {
+  async saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void> {
     if (!/^whk_[0-9A-Z]{26}$/.test(webhookId)) throw new RangeError(`Bad webhook id ${webhookId}`);
-    mkdirSync(this.#deliveryDir, { recursive: true });
-    writeFileAtomic(join(this.#deliveryDir, `${webhookId}.json`), JSON.stringify(state));
+    await mkdir(this.#deliveryDir, { recursive: true });
+    await writeFileAtomicAsync(join(this.#deliveryDir, `${webhookId}.json`), JSON.stringify(state));
   }
 }

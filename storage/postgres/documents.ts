@@ -121,7 +121,25 @@ export class PostgresDocuments {
     // Re-syncs mostly find nothing new: answer those without a transaction or a lock.
     const seen = await this.#find(this.#pool, input.source, input.external_id);
     if (seen && _unchanged(seen, input)) return { document: seen, outcome: "unchanged" };
+    return inTransaction(this.#pool, (c) => this.#upsertIn(c, input, now));
+  }
+
+  /**
+   * Creates or updates several documents in one transaction (a sync run's batch): one commit, so one WAL flush,
+   * for the lot. Documents whose input repeats one before it see it, as with upserts one by one.
+   */
+  async upsertMany(inputs: DocumentInput[], now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }[]> {
+    if (inputs.length === 0) return [];
     return inTransaction(this.#pool, async (c) => {
+      const out: { document: DocumentRecord; outcome: UpsertOutcome }[] = [];
+      for (const input of inputs) out.push(await this.#upsertIn(c, input, now));
+      return out;
+    });
+  }
+
+  // The body of an upsert, in transaction `c`.
+  async #upsertIn(c: PgQueryable, input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }> {
+    {
       const seq = await lockFeed(c, this.#tenant, "documents");
       const old = await this.#find(c, input.source, input.external_id); // again, under the lock
       if (old && _unchanged(old, input)) return { document: old, outcome: "unchanged" as const };
@@ -149,7 +167,7 @@ export class PostgresDocuments {
         await _count(c, this.#tenant, doc, 1);
       }
       return { document: doc, outcome: old ? "updated" as const : "created" as const };
-    });
+    }
   }
 
   /** The document with this id, or null. */

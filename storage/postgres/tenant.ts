@@ -99,6 +99,10 @@ export class PostgresTenantStore implements TenantStore {
     return this.#documents.upsert(input, now);
   }
 
+  async upsertDocuments(inputs: DocumentInput[], now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }[]> {
+    return this.#documents.upsertMany(inputs, now);
+  }
+
   async getDocument(id: string): Promise<Stored<DocumentRecord> | null> {
     return this.#documents.get(id);
   }

@@ -9,10 +9,12 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync } from "node:fs";
+import { mkdir, rename } from "node:fs/promises";
 import { join } from "node:path";
+import { setImmediate } from "node:timers";
 import type { DocumentSource, SourceItem } from "../../lib/contracts/document_source.ts";
-import { fsyncDir } from "../atomic.ts";
+import { fsyncDirAsync } from "../atomic.ts";
 
 /** Larger files are refused as failed items, without being read (issue 15 #14). */
 export const MAX_INBOX_FILE = 64 * 1024 * 1024;
@@ -32,11 +34,37 @@ function _path(dir: string, name: Name): string | Buffer {
   return typeof name === "string" ? join(dir, name) : Buffer.concat([Buffer.from(`${dir}/`), name]);
 }
 
-function _move(dir: string, to: string, names: Name[]): void {
-  mkdirSync(join(dir, to), { recursive: true });
-  for (const n of names) if (existsSync(_path(dir, n))) renameSync(_path(dir, n), _path(join(dir, to), n));
-  fsyncDir(join(dir, to));
-  fsyncDir(dir);
+/** Moves waiting for the next group, by inbox directory. */
+const _moves = new Map<string, { to: string; names: Name[]; done: () => void; failed: (e: unknown) => void }[]>();
+
+/**
+ * Moves files to `to` (processed/ or failed/), off the event loop and grouped: the moves asked for in one turn of the
+ * event loop (a sync run acknowledges a batch at once) are renamed, then each directory is flushed once.
+ */
+function _move(dir: string, to: string, names: Name[]): Promise<void> {
+  return new Promise((done, failed) => {
+    const queued = _moves.get(dir);
+    if (queued) return void queued.push({ to, names, done, failed });
+    _moves.set(dir, [{ to, names, done, failed }]);
+    setImmediate(() => void _moveGroup(dir));
+  });
+}
+
+async function _moveGroup(dir: string): Promise<void> {
+  const group = _moves.get(dir)!;
+  _moves.delete(dir);
+  try {
+    const targets = new Set(group.map((m) => m.to));
+    for (const to of targets) await mkdir(join(dir, to), { recursive: true });
+    await Promise.all(group.flatMap((m) => m.names.map((n) => rename(_path(dir, n), _path(join(dir, m.to), n)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "ENOENT") throw e; // taken away meanwhile
+    }))));
+    await Promise.all([dir, ...[...targets].map((to) => join(dir, to))].map(fsyncDirAsync));
+  } catch (e) {
+    for (const m of group) m.failed(e);
+    return;
+  }
+  for (const m of group) m.done();
 }
 
 /** The file's bytes, or null when it is larger than `max` (looked up first: nothing that is refused is read). */
