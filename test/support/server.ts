@@ -32,9 +32,13 @@ export interface TestServer {
 }
 
 /** Starts a server; `storage: "memory"` skips the disk. */
-export async function startServer(options: { storage?: "file" | "memory"; dataDir?: string } & Partial<AppOptions> = {}): Promise<TestServer> {
+export async function startServer(
+  options: { storage?: "file" | "memory"; dataDir?: string; wrapStorage?: (s: Storage) => Storage } & Omit<Partial<AppOptions>, "storage"> = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "itest-"));
-  const storage = options.storage === "memory" ? new MemoryStorage() : new FileStorage(dataDir);
+  const inner = options.storage === "memory" ? new MemoryStorage() : new FileStorage(dataDir);
+  // A test may put itself between the app and the store (to hold one call while others run).
+  const storage = options.wrapStorage ? options.wrapStorage(inner) : inner;
   const app = await createApp({
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant)],
     // Off unless a test is about limits: suites send hundreds of requests with one token.

@@ -13,6 +13,7 @@ import type { StoredResponse, WebhookRecord } from "../../contracts/storage.ts";
 import { validateWebhookUrl } from "../../jobs/webhooks/address_guard.ts";
 import { validateEvents } from "../../jobs/webhooks/events.ts";
 import { generateWebhookSecret } from "../../jobs/webhooks/signature.ts";
+import { changeWebhook } from "../../jobs/webhooks/webhook_change.ts";
 import { initialDeliveryState } from "../../jobs/webhooks/worker.ts";
 import { webhookView } from "./view.ts";
 
@@ -58,28 +59,38 @@ async function showWebhook(ctx: Context, w: WebhookRecord): Promise<ApiResponse>
   return json(200, webhookView(w, false, await ctx.tenant.getDeliveryState(w.id), ctx.app.now()));
 }
 
-// PATCH: any of url, events, description, status, validated as on POST.
+// PATCH: any of url, events, description, status, validated as on POST, applied by compare-and-set to the
+// endpoint as it is when written (a DELETE or the worker's disabling in between is never undone).
 async function updateWebhook(ctx: Context): Promise<ApiResponse> {
   const body = ctx.body.kind === "json" ? ctx.body.value : {};
-  const w = await findWebhook(ctx);
-  const next: WebhookRecord = { ...w };
+  let url: string | undefined;
   if (body.url !== undefined) {
     if (typeof body.url !== "string") throw validationError("url", "invalid_type", "url must be a string");
-    next.url = validateWebhookUrl(body.url, ctx.app.webhookAllowPrivate).href;
+    url = validateWebhookUrl(body.url, ctx.app.webhookAllowPrivate).href;
   }
-  if (body.events !== undefined) next.events = validateEvents(body.events);
-  if (body.description !== undefined) next.description = _description(body.description);
+  const events = body.events !== undefined ? validateEvents(body.events) : undefined;
+  const description = body.description !== undefined ? _description(body.description) : undefined;
+  let status: (typeof SETTABLE_STATUSES)[number] | undefined;
   if (body.status !== undefined) {
-    const status = SETTABLE_STATUSES.find((s) => s === body.status);
+    status = SETTABLE_STATUSES.find((s) => s === body.status);
     if (!status) throw validationError("status", "invalid_value", `status must be one of ${SETTABLE_STATUSES.join(", ")}`);
-    if (status === "enabled" && w.status === "disabled") {
-      next.resumed_at = new Date(ctx.app.now()).toISOString();
-      next.disabled_reason = null;
-    }
-    next.status = status;
   }
-  await ctx.tenant.saveWebhook(next);
-  return showWebhook(ctx, next);
+  const saved = await changeWebhook(ctx.tenant, ctx.params.id!, (w) => {
+    if (!w) throw notFound("Webhook not found");
+    const next: WebhookRecord = { ...w };
+    if (url !== undefined) next.url = url;
+    if (events !== undefined) next.events = events;
+    if (description !== undefined) next.description = description;
+    if (status !== undefined) {
+      if (status === "enabled" && w.status === "disabled") {
+        next.resumed_at = new Date(ctx.app.now()).toISOString();
+        next.disabled_reason = null;
+      }
+      next.status = status;
+    }
+    return next;
+  });
+  return showWebhook(ctx, saved!);
 }
 
 async function listWebhooks(ctx: Context): Promise<ApiResponse> {
@@ -97,7 +108,10 @@ export const webhookRoutes: ApiRoute[] = [
   {
     method: "DELETE", pattern: "/api/v1/webhooks/:id", scope: "webhooks:write",
     handle: async (ctx) => {
-      await ctx.tenant.saveWebhook({ ...(await findWebhook(ctx)), status: "deleted" });
+      await changeWebhook(ctx.tenant, ctx.params.id!, (w) => {
+        if (!w) throw notFound("Webhook not found");
+        return { ...w, status: "deleted" };
+      });
       return { status: 204, headers: {}, body: null };
     },
   },

@@ -17,6 +17,7 @@ import { applyResume, recordAttempt, statusMessage, type AttemptOf, type Attempt
 import { buildEventBody, eventMatches, type WebhookEventType } from "./events.ts";
 import { nextAttemptDelay, parseRetryAfter } from "./retry_schedule.ts";
 import { webhookHeaders } from "./signature.ts";
+import { changeWebhook } from "./webhook_change.ts";
 
 /** The change feeds that events come from, in the order a pass reads them. */
 export const COLLECTIONS: Collection[] = ["documents", "submissions", "runs"];
@@ -191,7 +192,8 @@ async function _attempt(w: EndpointPass, t: TenantStore, hook: WebhookRecord, st
 async function _disable(w: EndpointPass, t: TenantStore, hook: WebhookRecord, state: DeliveryState, of: AttemptOf, reason: string): Promise<void> {
   const { o } = w;
   state.retries.push({ event_id: of.eventId, type: of.type, collection: of.collection, seq: of.changeSeq, attempts: of.attempt, next_at: o.now() });
-  const current = await t.getWebhook(hook.id);
-  if (current && current.status === "enabled") await t.saveWebhook({ ...current, status: "disabled", disabled_reason: reason });
+  // By compare-and-set on the endpoint as it is now: a PATCH of its url or events made meanwhile is kept, and
+  // one that disabled or deleted it wins.
+  await changeWebhook(t, hook.id, (current) => (current?.status === "enabled" ? { ...current, status: "disabled", disabled_reason: reason } : null));
   o.logger.error("webhook disabled", { tenant: t.tenant, webhook: hook.id, event: of.eventId, reason });
 }
