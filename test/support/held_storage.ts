@@ -13,17 +13,21 @@ export interface HeldStorage {
    * when that call has run and is being held.
    */
   hold(method: keyof TenantStore): { reached: Promise<void>; release(): void };
+  /** How many times each tenant-store method was called so far. */
+  calls: Map<string, number>;
 }
 
 /** Wraps `inner`. */
 export function heldStorage(inner: Storage): HeldStorage {
   const holds = new Map<string, { reach(): void; released: Promise<void> }>();
+  const calls = new Map<string, number>();
   const wrapTenant = (t: TenantStore): TenantStore =>
     new Proxy(t, {
       get(target, prop) {
         const v = Reflect.get(target, prop, target) as unknown;
         if (typeof v !== "function") return v;
         return async (...args: unknown[]) => {
+          calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
           const result = await (v as (...a: unknown[]) => unknown).apply(target, args);
           const h = holds.get(String(prop));
           if (h) {
@@ -44,6 +48,7 @@ export function heldStorage(inner: Storage): HeldStorage {
   });
   return {
     storage,
+    calls,
     hold(method) {
       let reach!: () => void;
       let release!: () => void;

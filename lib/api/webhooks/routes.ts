@@ -6,7 +6,7 @@
  * @module
  */
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
-import { notFound, validationError } from "../../http/errors.ts";
+import { ApiError, notFound, validationError } from "../../http/errors.ts";
 import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import type { StoredResponse, WebhookRecord } from "../../contracts/storage.ts";
@@ -20,6 +20,15 @@ import { webhookView } from "./view.ts";
 /** Longest webhook description accepted. */
 export const MAX_DESCRIPTION = 500;
 
+/**
+ * Endpoints one tenant may have: each costs a lease, reads and attempts on every delivery pass, shared by all
+ * tenants, so one tenant must not be able to buy unbounded passes (README "Limits"). 50 is far above what an
+ * integration uses (one per environment or consumer).
+ */
+export const MAX_WEBHOOKS_PER_TENANT = 50;
+/** Endpoints of one tenant with the same URL: each receives every event once more, so a tenant could fan one upload out to a receiver (README "Limits"). */
+export const MAX_WEBHOOKS_PER_URL = 5;
+
 /** The statuses a client may set (API.md §6); "deleted" is DELETE's. */
 export const SETTABLE_STATUSES = ["enabled", "disabled"] as const;
 
@@ -30,12 +39,27 @@ function _description(d: unknown): string | null {
   return typeof d === "string" ? d : null;
 }
 
+// 422 when a new endpoint (`selfId` null) or one moved to `url` would pass a limit. Two requests at once may
+// both pass the check: the limits bound cost, they are not a count to the unit.
+async function _checkLimits(ctx: Context, url: string, selfId: string | null): Promise<void> {
+  const hooks = (await ctx.tenant.listWebhooks()).filter((w) => w.id !== selfId);
+  const limitError = (issue: string, limit: number, message: string) =>
+    new ApiError("VALIDATION_ERROR", message, { field: "url", issue, limit });
+  if (selfId === null && hooks.length >= MAX_WEBHOOKS_PER_TENANT) {
+    throw limitError("too_many_webhooks", MAX_WEBHOOKS_PER_TENANT, `A tenant can have at most ${MAX_WEBHOOKS_PER_TENANT} webhook endpoints`);
+  }
+  if (hooks.filter((w) => w.url === url).length >= MAX_WEBHOOKS_PER_URL) {
+    throw limitError("too_many_webhooks_for_url", MAX_WEBHOOKS_PER_URL, `A tenant can have at most ${MAX_WEBHOOKS_PER_URL} webhook endpoints with the same url`);
+  }
+}
+
 async function createWebhook(ctx: Context): Promise<ApiResponse> {
   const body = ctx.body.kind === "json" ? ctx.body.value : {};
   if (typeof body.url !== "string") throw validationError("url", "required", "url is required");
   const url = validateWebhookUrl(body.url, ctx.app.webhookAllowPrivate);
   const events = validateEvents(body.events);
   const description = _description(body.description);
+  await _checkLimits(ctx, url.href, null);
   const created = (text: string): StoredResponse => {
     const w = JSON.parse(text) as WebhookRecord;
     return { status: 201, location: `/api/v1/webhooks/${w.id}`, body: JSON.stringify(webhookView(w, true, null, 0)) };
@@ -67,6 +91,7 @@ async function updateWebhook(ctx: Context): Promise<ApiResponse> {
   if (body.url !== undefined) {
     if (typeof body.url !== "string") throw validationError("url", "invalid_type", "url must be a string");
     url = validateWebhookUrl(body.url, ctx.app.webhookAllowPrivate).href;
+    await _checkLimits(ctx, url, ctx.params.id!);
   }
   const events = body.events !== undefined ? validateEvents(body.events) : undefined;
   const description = body.description !== undefined ? _description(body.description) : undefined;
