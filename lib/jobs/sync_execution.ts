@@ -10,6 +10,7 @@ import { ApiError } from "../http/errors.ts";
 import { toApiError } from "../api/errors.ts";
 import { fieldsFromInvoice, fieldsFromMetadata } from "../contracts/record_json.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import { isKsefNumber } from "../formats/invoice/ksef_number.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import type { SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import { SourceError, type DocumentSource, type SourceItem } from "../contracts/document_source.ts";
@@ -107,6 +108,11 @@ async function _importItem(o: RunExecutionOptions, tenant: TenantStore, source: 
     return () => item.reject();
   };
   if (item.error) return fail(item.error.code, item.error.message);
+  // An upstream's KSeF number is printed on PDFs and keys their cache: only a well-formed one (its CRC-8 too,
+  // numer-ksef.md) is taken; anything else fails the item rather than being stored.
+  if (item.ksef_number && !isKsefNumber(item.ksef_number)) {
+    return fail("VALIDATION_ERROR", "The source's ksef_number is not a KSeF number (35 characters with a valid checksum)");
+  }
   let input;
   try {
     if (item.xml) {

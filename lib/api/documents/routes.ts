@@ -8,6 +8,7 @@ import { ApiError, notFound } from "../../http/errors.ts";
 import { json, listBody } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
+import { isKsefNumber } from "../../formats/invoice/ksef_number.ts";
 import { parseListQuery } from "../list_query.ts";
 import { pdfResponse, xmlDownload } from "../downloads.ts";
 import { feedListing } from "../feed_listing.ts";
@@ -56,7 +57,9 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findDocument(ctx);
-  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, record.ksef_number ?? null) : null;
+  // A KSeF number stored before sources were checked is shown only when well-formed (it keys the PDF cache).
+  const ksef = record.ksef_number && isKsefNumber(record.ksef_number) ? record.ksef_number : null;
+  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, ksef) : null;
   if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (API.md §2)
   return res;
 }
