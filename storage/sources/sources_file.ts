@@ -20,6 +20,9 @@ export interface SourceConfig {
   [field: string]: unknown;
 }
 
+/** Hosts that plain `http:` may name: a token sent in clear never leaves the machine. */
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+
 /** The name the built-in inbox source has: a configured source may not take it. */
 const INBOX = "inbox";
 
@@ -35,7 +38,9 @@ export function readSourcesFile(dataDir: string): Record<string, SourceConfig[]>
   try {
     all = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    _refuse(path, "the file", `is not valid JSON (${(e as Error).message})`);
+    // The parser's message may quote the file's text, which holds tokens: only where it failed is said.
+    const at = /position (\d+)/.exec((e as Error).message);
+    _refuse(path, "the file", `is not valid JSON${at ? ` (at character ${at[1]})` : ""}`);
   }
   if (!all || typeof all !== "object" || Array.isArray(all)) _refuse(path, "the file", "must be an object of tenant ids to lists of sources");
   for (const [tenant, list] of Object.entries(all as Record<string, unknown>)) {
@@ -54,6 +59,12 @@ export function readSourcesFile(dataDir: string): Record<string, SourceConfig[]>
       if (typeof type !== "string") _refuse(path, `${where}.type`, "is required");
       if (type !== "http") return;
       if (typeof url !== "string" || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) _refuse(path, `${where}.url`, "must be an http or https URL");
+      const u = new URL(url);
+      // Credentials in a URL end up in errors, logs and `sync.failed` webhooks: the token goes in "token". The
+      // URL is never quoted here, so neither is the secret.
+      if (u.username !== "" || u.password !== "") _refuse(path, `${where}.url`, "must not carry credentials (user:password@); give the token in \"token\"");
+      // The token travels in a header: in clear only to this machine, as the KSeF source's "environment".
+      if (u.protocol !== "https:" && !LOOPBACK.includes(u.hostname)) _refuse(path, `${where}.url`, "must be an https URL (plain http only for localhost)");
       if (typeof token !== "string" || token.length === 0) _refuse(path, `${where}.token`, "is required");
     });
   }

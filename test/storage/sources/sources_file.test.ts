@@ -19,7 +19,32 @@ const CASES = [
   { what: "an http source without a URL", file: { acme: [{ ...GOOD, url: "ftp://x" }] }, message: /acme\[0\]\.url must be an http or https URL/ },
   { what: "an http source without a token", file: { acme: [{ ...GOOD, token: "" }] }, message: /acme\[0\]\.token is required/ },
   { what: "a list that is not one", file: { acme: GOOD }, message: /acme must be a list/ },
+  { what: "credentials in a URL, without quoting them", file: { acme: [{ ...GOOD, url: "https://user:S3cr3t@erp.example.com" }] }, message: /^(?!.*S3cr3t).*acme\[0\]\.url must not carry credentials/ },
+  { what: "a user name alone in a URL", file: { acme: [{ ...GOOD, url: "https://user@erp.example.com" }] }, message: /acme\[0\]\.url must not carry credentials/ },
+  { what: "plain http to another machine", file: { acme: [{ ...GOOD, url: "http://erp.example.com" }] }, message: /acme\[0\]\.url must be an https URL \(plain http only for localhost\)/ },
 ];
+
+test("readSourcesFile() says where a file is not JSON without quoting its text", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sources-"));
+  try {
+    // Written as YAML by mistake: the parser's own message would quote it, token and all.
+    writeFileSync(join(dir, "sources.json"), "{\"acme\": itk_SECRET}");
+    assert.throws(() => readSourcesFile(dir), (e: Error) => /is not valid JSON/.test(e.message) && !e.message.includes("itk_SECRET"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("readSourcesFile() takes plain http to this machine", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sources-"));
+  try {
+    const local = ["http://127.0.0.1:9", "http://localhost:8080/", "http://[::1]:1"].map((url, i) => ({ ...GOOD, name: `l${i}`, url }));
+    writeFileSync(join(dir, "sources.json"), JSON.stringify({ acme: local }));
+    assert.equal(readSourcesFile(dir).acme!.length, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 for (const { what, file, message } of CASES) {
   test(`readSourcesFile() refuses ${what}, naming the entry`, () => {
