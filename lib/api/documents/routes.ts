@@ -24,7 +24,8 @@ async function listDocuments(ctx: Context): Promise<ApiResponse> {
     let body = ctx.app.pages.get(key, version);
     if (!body) {
       const page = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
-      const items = expand ? await withInvoices(ctx, page.items) : page.items;
+      const items = expand ? await withInvoices(ctx, page.items, ctx.app.limits.expandedListBytes) : page.items;
+      if (items.length < page.items.length) throw _expandTooLarge(ctx.app.limits.expandedListBytes);
       body = listBody(items, `"page":${q.page},"per_page":${q.perPage},"total":${page.total},"total_pages":${Math.ceil(page.total / q.perPage)}`);
       ctx.app.pages.set(key, version, body);
     }
@@ -33,6 +34,13 @@ async function listDocuments(ctx: Context): Promise<ApiResponse> {
   return feedListing(ctx, {
     collection: "documents", cursor: q.cursor, limit: q.limit, filterKey: q.filterKey, expand,
     read: (from, limit, maxScan) => ctx.tenant.documentChanges(from, limit, q.filter, maxScan),
+  });
+}
+
+// Page mode cannot stop early (its pages are numbered), so a page over the budget is refused, naming it.
+function _expandTooLarge(limit: number): ApiError {
+  return new ApiError("BAD_REQUEST", `With expand=invoice this page would exceed ${limit} bytes: use cursor mode (it stops early) or a smaller per_page`, {
+    field: "expand", issue: "response too large", limit_bytes: limit,
   });
 }
 
