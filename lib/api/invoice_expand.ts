@@ -75,7 +75,7 @@ export async function invoiceBytes(ctx: Context, sha256: string): Promise<Uint8A
   if (blob === null) return null;
   let json: Uint8Array;
   try {
-    json = new TextEncoder().encode(invoiceJson(await ctx.app.readInvoice(await blob.bytes())));
+    json = new TextEncoder().encode(invoiceJson(await ctx.app.readInvoice(await blob.bytes(), { tenant: ctx.tenant.tenant })));
   } catch (e) {
     // Stored XML was read once already, at import; failing now is a bug, not the client's error.
     ctx.app.logger.warn("stored XML could not be read as an invoice", { request_id: ctx.requestId, sha256, error: String(e) });

@@ -28,7 +28,7 @@ export interface RunExecutionOptions {
   now: () => number;
   logger: Logger;
   metrics?: Metrics | undefined;
-  readInvoice?: ((xml: Uint8Array, options?: { wait?: boolean }) => Promise<Invoice> | Invoice) | undefined;
+  readInvoice?: ((xml: Uint8Array, options?: { wait?: boolean; tenant?: string }) => Promise<Invoice> | Invoice) | undefined;
 }
 
 const _iso = (o: RunExecutionOptions): string => new Date(o.now()).toISOString();
@@ -116,7 +116,7 @@ async function _importItem(o: RunExecutionOptions, tenant: TenantStore, source: 
   let input;
   try {
     if (item.xml) {
-      const invoice = await (o.readInvoice ?? readInvoiceXml)(item.xml, { wait: true }); // a sync queues, never refused
+      const invoice = await (o.readInvoice ?? readInvoiceXml)(item.xml, { wait: true, tenant: tenant.tenant }); // a sync queues, never refused
       input = { fields: fieldsFromInvoice(invoice), xml: await tenant.putBlob(item.xml), received_at: null as string | null };
     } else {
       const meta = fieldsFromMetadata(item.metadata ?? {});
