@@ -99,7 +99,7 @@ function configuredSources(dataDir: string, uploadLimit: number, logger: Logger)
     } catch (e) {
       logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
     }
-    return good[tenant] ?? [];
+    return Object.hasOwn(good, tenant) ? good[tenant]! : []; // "constructor" is a valid tenant id, not a key of every object
   };
 }
 

@@ -11,6 +11,7 @@ import { documentRoutes } from "./api/documents/routes.ts";
 import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 import type { ApiRoute, AppServices, Context } from "./api/context.ts";
 import { createDocsPage } from "./api/docs/docs_route.ts";
+import { MAX_EXPANDED_LIST_BYTES } from "./api/invoice_expand.ts";
 import { InvoiceJsonCache } from "./api/invoice_expand.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
 import { PageCache } from "./api/page_cache.ts";
@@ -70,6 +71,8 @@ export interface AppOptions {
   nodeId?: string;
   /** False when another process runs the sync runs this app records (WORKERS > 1); default true. */
   executeSyncs?: boolean;
+  /** Bytes a list page with `expand=invoice` may reach before it stops early (default MAX_EXPANDED_LIST_BYTES; tests set less). */
+  expandedListLimit?: number;
   /** The TrueType files PDFs are drawn with (storage/fonts/font_files.ts reads the shipped ones); without them `/pdf` answers 500. */
   pdfFonts?: PdfFontFiles;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
@@ -106,7 +109,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     storage: options.storage,
     cursors: createCursorCodec(await options.storage.secret("cursor")),
     sync, logger, now,
-    limits: { jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT },
+    limits: {
+      jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT,
+      expandedListBytes: options.expandedListLimit ?? MAX_EXPANDED_LIST_BYTES,
+    },
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
     pages: new PageCache(),
     readInvoice,

@@ -229,7 +229,10 @@ class _MemoryTenant implements TenantStore {
   async saveWebhook(record: WebhookRecord) {
     const i = this.#webhooks.findIndex((w) => w.id === record.id);
     if (i < 0) throw new RangeError(`Unknown webhook ${record.id}`);
-    this.#webhooks[i] = structuredClone(record);
+    if ((this.#webhooks[i]!.version ?? 0) !== (record.version ?? 0)) return null; // compare-and-set
+    const next = { ...structuredClone(record), version: (record.version ?? 0) + 1 };
+    this.#webhooks[i] = next;
+    return structuredClone(next);
   }
   async getDeliveryState(id: string) {
     const d = this.#delivery.get(id);

@@ -22,7 +22,8 @@ export interface AppServices {
   sync: SyncRunner;
   logger: Logger;
   now: () => number;
-  limits: { jsonBytes: number; uploadBytes: number };
+  /** `expandedListBytes`: where a list with `expand=invoice` stops (README "Limits"). */
+  limits: { jsonBytes: number; uploadBytes: number; expandedListBytes: number };
   /** Reads invoice XML: large inputs in bounded slots, off the event loop where the embedder allows (issue 15 #15). */
   readInvoice: InvoiceReader;
   /** Serialised feed pages, valid while their feed does not change. */

@@ -42,7 +42,7 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
     const fonts = ctx.app.pdfFonts;
     // A programmer mistake (createApp without pdfFonts), answered 500 like any other.
     if (fonts === null) throw new Error("Cannot render a PDF: the app was created without pdfFonts");
-    const rendered = renderInvoicePdf(await ctx.app.readInvoice(await xml.bytes()), { fonts, ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) });
+    const rendered = renderInvoicePdf(await ctx.app.readInvoice(await xml.bytes(), { tenant: ctx.tenant.tenant }), { fonts, ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) });
     if (rendered.missingGlyphs.length > 0) {
       ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
     }

@@ -9,6 +9,7 @@
 import type { ChangePage, Collection } from "../contracts/storage.ts";
 import { json, listBody } from "../http/respond.ts";
 import type { ApiResponse } from "../http/types.ts";
+import { Buffer } from "node:buffer";
 import type { Context } from "./context.ts";
 import { withInvoices } from "./invoice_expand.ts";
 
@@ -28,6 +29,13 @@ export interface FeedRequest {
   read(from: number, limit: number, maxScan: number): Promise<ChangePage>;
 }
 
+// The page cut to its first `n` items (those that fit the expand budget): read again with that limit for the
+// feed position after them, has_more set.
+async function _shortPage(r: FeedRequest, from: number, n: number): Promise<ChangePage> {
+  const short = await r.read(from, n, FEED_SCAN_LIMIT);
+  return { items: short.items, next: short.next, hasMore: true };
+}
+
 /** The response to a feed request. */
 export async function feedListing(ctx: Context, r: FeedRequest): Promise<ApiResponse> {
   const scope = `${ctx.tenant.tenant}\u0000${r.collection}`;
@@ -36,9 +44,20 @@ export async function feedListing(ctx: Context, r: FeedRequest): Promise<ApiResp
   const key = `${scope}\u0000${from}\u0000${r.limit}\u0000${r.filterKey}\u0000${r.expand}`;
   let body = ctx.app.pages.get(key, version);
   if (!body) {
-    const page = await r.read(from, r.limit, FEED_SCAN_LIMIT);
+    let page = await r.read(from, r.limit, FEED_SCAN_LIMIT);
+    let items = page.items;
+    if (r.expand) {
+      items = await withInvoices(ctx, page.items, ctx.app.limits.expandedListBytes);
+      if (items.length < page.items.length) {
+        const short = await _shortPage(r, from, items.length);
+        // The feed only grows at its end, so these are the same entries; were one replaced (a store could
+        // differ), the cut page is built again on its own.
+        if (!short.items.every((it, i) => Buffer.compare(it, page.items[i]!) === 0)) items = await withInvoices(ctx, short.items);
+        page = short;
+      }
+    }
     const next = ctx.app.cursors.encode(scope, page.next, r.filterKey);
-    body = listBody(r.expand ? await withInvoices(ctx, page.items) : page.items, `"next_cursor":"${next}","has_more":${page.hasMore}`);
+    body = listBody(items, `"next_cursor":"${next}","has_more":${page.hasMore}`);
     ctx.app.pages.set(key, version, body);
   }
   return json(200, body);

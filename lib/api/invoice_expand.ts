@@ -13,6 +13,12 @@ import { badRequest } from "../http/errors.ts";
 
 /** Bytes of invoice JSON kept at most: a few thousand typical invoices (1–10 KB of JSON each). */
 export const MAX_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * Where a list page with `expand=invoice` stops early (README "Limits"): one 10 MB FA(3) with 186,000 lines
+ * is about 157 MB of JSON, so a page of 500 of them would be tens of GB held for one client. 16 MiB keeps a
+ * page of typical invoices (1–10 KB each) whole at the largest `limit`, and an item alone may pass it.
+ */
+export const MAX_EXPANDED_LIST_BYTES = 16 * 1024 * 1024;
 /** Larger invoice JSON (a 10 MB XML with thousands of lines) is made again each time rather than evict everything. */
 export const MAX_ENTRY_BYTES = 1024 * 1024;
 
@@ -69,7 +75,7 @@ export async function invoiceBytes(ctx: Context, sha256: string): Promise<Uint8A
   if (blob === null) return null;
   let json: Uint8Array;
   try {
-    json = new TextEncoder().encode(invoiceJson(await ctx.app.readInvoice(await blob.bytes())));
+    json = new TextEncoder().encode(invoiceJson(await ctx.app.readInvoice(await blob.bytes(), { tenant: ctx.tenant.tenant })));
   } catch (e) {
     // Stored XML was read once already, at import; failing now is a bug, not the client's error.
     ctx.app.logger.warn("stored XML could not be read as an invoice", { request_id: ctx.requestId, sha256, error: String(e) });
@@ -88,13 +94,20 @@ export async function withInvoice(ctx: Context, json: Uint8Array, sha256: string
   return _concat([head, INVOICE_KEY, inv, new Uint8Array([CLOSE_BRACE])]);
 }
 
-/** Every list item with its invoice; each item's XML is named by its own `sha256` and `xml_available`. */
-export async function withInvoices(ctx: Context, items: readonly Uint8Array[]): Promise<Uint8Array[]> {
+/**
+ * The list items with their invoices, each item's XML named by its own `sha256` and `xml_available`, as many
+ * from the first as fit in `budget` bytes (always the first): the caller tells the client where to go on.
+ */
+export async function withInvoices(ctx: Context, items: readonly Uint8Array[], budget = Infinity): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
+  let total = 0;
   for (const item of items) {
     const r = JSON.parse(new TextDecoder().decode(item)) as { sha256?: string | null; xml_available?: boolean };
     const sha = r.xml_available === false ? null : (r.sha256 ?? null);
-    out.push(await withInvoice(ctx, item, sha));
+    const built = await withInvoice(ctx, item, sha);
+    total += built.length + 1; // and its comma
+    if (out.length > 0 && total > budget) break;
+    out.push(built);
   }
   return out;
 }

@@ -16,12 +16,17 @@ export const LARGE_XML_BYTES = 256 * 1024;
 export const MAX_LARGE_READS = 1;
 /** Large reads that may wait for a slot; beyond, 503: sixteen 10 MiB uploads are already 160 MiB held. */
 export const MAX_WAITING_READS = 16;
+/**
+ * Large reads of one tenant that may wait: a quarter of the queue, so that one tenant's burst of large uploads
+ * or downloads leaves room for others' (README "Limits"); slots are handed to the waiting tenants in turn.
+ */
+export const MAX_WAITING_READS_PER_TENANT = 4;
 
 /**
  * Reads invoices from XML bytes. A request is refused with 503 when too many large reads wait; background work
  * (a sync) passes `{ wait: true }` and queues instead, since a refusal there would fail a good document.
  */
-export type InvoiceReader = (xml: Uint8Array, options?: { wait?: boolean }) => Promise<Invoice>;
+export type InvoiceReader = (xml: Uint8Array, options?: { wait?: boolean; tenant?: string }) => Promise<Invoice>;
 
 /** Options of createInvoiceReader. */
 export interface InvoiceReaderOptions {
@@ -30,6 +35,7 @@ export interface InvoiceReaderOptions {
   largeBytes?: number;
   maxLarge?: number;
   maxWaiting?: number;
+  maxWaitingPerTenant?: number;
 }
 
 /** The reader of the app: small inputs inline, large ones through a bounded number of slots. */
@@ -37,26 +43,45 @@ export function createInvoiceReader(o: InvoiceReaderOptions = {}): InvoiceReader
   const large = o.largeBytes ?? LARGE_XML_BYTES;
   const maxLarge = o.maxLarge ?? MAX_LARGE_READS;
   const maxWaiting = o.maxWaiting ?? MAX_WAITING_READS;
+  const maxPerTenant = o.maxWaitingPerTenant ?? MAX_WAITING_READS_PER_TENANT;
   let running = 0;
-  const waiting: (() => void)[] = [];
+  // The waiting reads by tenant, in the order the tenants get their turn (the first is next).
+  const queues = new Map<string, (() => void)[]>();
+  let waitingCount = 0;
+  let lastServed: string | null = null;
 
-  async function slot(wait: boolean): Promise<void> {
-    if (running < maxLarge) return void running++;
-    if (waiting.length >= maxWaiting && !wait) {
+  async function slot(tenant: string, wait: boolean): Promise<void> {
+    if (running < maxLarge) {
+      lastServed = tenant;
+      return void running++;
+    }
+    const queue = queues.get(tenant) ?? [];
+    if (!wait && (waitingCount >= maxWaiting || queue.length >= maxPerTenant)) {
       throw new ApiError("SERVICE_UNAVAILABLE", "Too many large invoices are being read: retry shortly", {}, { "retry-after": "1" });
     }
-    await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over by release()
+    await new Promise<void>((resolve) => {
+      queue.push(resolve); // the slot is handed over by release()
+      queues.set(tenant, queue);
+      waitingCount++;
+    });
   }
 
+  // Hands the slot to the next waiting read of the tenant whose turn it is (not the one served last, while
+  // another waits); that tenant goes to the back.
   function release(): void {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
+    if (queues.size === 0) return void running--;
+    const tenant = [...queues.keys()].find((t) => t !== lastServed) ?? lastServed!;
+    const queue = queues.get(tenant)!;
+    lastServed = tenant;
+    queues.delete(tenant);
+    if (queue.length > 1) queues.set(tenant, queue);
+    waitingCount--;
+    queue.shift()!();
   }
 
   return async (xml, options) => {
     if (xml.byteLength < large) return readInvoiceXml(xml);
-    await slot(options?.wait === true);
+    await slot(options?.tenant ?? "", options?.wait === true);
     try {
       if (o.offThread) return await o.offThread(xml);
       await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held

@@ -6,6 +6,7 @@
  * @module
  */
 import { parseArgs, SETTINGS } from "../config.ts";
+import { parseDuration } from "../jobs/webhooks/retry_schedule.ts";
 import { TOKEN_OPTIONS } from "./usage.ts";
 
 /** The token subcommands. */
@@ -28,6 +29,8 @@ export function parseCommand(argv: string[]): Command {
   if (cmd !== "serve" && cmd !== "token") return { kind: "error", topic: "serve", message: `Unknown command: ${cmd} (serve, token)` };
   const topic = cmd;
   if (flags.has("--help")) return { kind: "help", topic };
+  const repeated = _repeatedFlag(argv);
+  if (repeated) return { kind: "error", topic, message: `${repeated} is given more than once` };
   for (const flag of flags.keys()) {
     if (!_SETTING_FLAGS.has(flag) && !(topic === "token" && _TOKEN_FLAGS.has(flag))) {
       return { kind: "error", topic, message: `Unknown option: ${flag}` };
@@ -41,5 +44,30 @@ export function parseCommand(argv: string[]): Command {
   const args = rest;
   if (known !== "revoke" && args.length > 0) return { kind: "error", topic, message: `Unexpected argument: ${args[0]}` };
   if (known === "revoke" && args.length !== 1) return { kind: "error", topic, message: "token revoke needs one KEY_ID" };
+  const expiresIn = flags.get("--expires-in");
+  if (expiresIn !== undefined && !_isPositiveDuration(expiresIn)) {
+    // An empty value would make a token that never expires, and 0s one that is expired at birth.
+    return { kind: "error", topic, message: `--expires-in must be a duration above zero such as 30d or 12h, not "${expiresIn}"` };
+  }
   return { kind: "token", sub: known, args, flags };
+}
+
+// The first flag given twice (`--tenant a --tenant b` would silently take b), or null.
+function _repeatedFlag(argv: string[]): string | null {
+  const seen = new Set<string>();
+  for (const a of argv) {
+    if (!a.startsWith("--")) continue;
+    const name = a.includes("=") ? a.slice(0, a.indexOf("=")) : a;
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return null;
+}
+
+function _isPositiveDuration(text: string): boolean {
+  try {
+    return parseDuration(text) > 0;
+  } catch {
+    return false;
+  }
 }

@@ -187,6 +187,8 @@ export interface WebhookRecord {
   disabled_reason?: string | null;
   /** When the endpoint was last set back to "enabled" after being disabled (the worker then resumes its retries). */
   resumed_at?: string | null;
+  /** Bumped by the store on every change (absent = 0): `saveWebhook` writes only over the version it was given. */
+  version?: number;
 }
 
 /** Where a webhook endpoint's deliveries stand: a position in each feed, and events waiting for a retry. */
@@ -300,7 +302,13 @@ export interface TenantStore {
   getWebhook(id: string): Promise<WebhookRecord | null>;
   /** Enabled and disabled endpoints (not deleted), oldest first. */
   listWebhooks(): Promise<WebhookRecord[]>;
-  saveWebhook(record: WebhookRecord): Promise<void>;
+  /**
+   * Replaces an endpoint by compare-and-set: written only while the stored endpoint (deleted or not) still has
+   * `record.version`; the stored copy gets the next version and is returned. Null when another change came
+   * first: the caller re-reads and decides again, so a PATCH never undoes a DELETE or a disabling. RangeError
+   * for an id the store never created.
+   */
+  saveWebhook(record: WebhookRecord): Promise<WebhookRecord | null>;
   getDeliveryState(webhookId: string): Promise<DeliveryState | null>;
   saveDeliveryState(webhookId: string, state: DeliveryState): Promise<void>;
   /**

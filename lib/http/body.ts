@@ -5,6 +5,7 @@
  * Multipart bodies are read by the pipeline's body step (lib/pipeline/body.ts).
  * @module
  */
+import { duplicateJsonKey } from "./json_keys.ts";
 import { ApiError, badRequest } from "./errors.ts";
 import type { ApiRequest } from "./types.ts";
 
@@ -58,11 +59,15 @@ export async function readJsonObject(req: ApiRequest, limit = DEFAULT_JSON_LIMIT
   const raw = await readBody(req, limit);
   if (raw.length === 0) return { value: {}, raw };
   let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
+    value = JSON.parse(text);
   } catch {
     throw badRequest("body", "malformed_json", "Request body is not valid JSON");
   }
+  const dup = duplicateJsonKey(text);
+  if (dup !== null) throw badRequest(dup.slice(0, 64), "duplicate key", `The request body gives the key ${JSON.stringify(dup.slice(0, 64))} twice in one object`);
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw badRequest("body", "not_an_object", "Request body must be a JSON object");
   }

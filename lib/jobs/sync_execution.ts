@@ -10,6 +10,7 @@ import { ApiError } from "../http/errors.ts";
 import { toApiError } from "../api/errors.ts";
 import { fieldsFromInvoice, fieldsFromMetadata } from "../contracts/record_json.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import { isKsefNumber } from "../formats/invoice/ksef_number.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import type { DocumentInput, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import { SourceError, type DocumentSource, type SourceItem } from "../contracts/document_source.ts";
@@ -39,7 +40,7 @@ export interface RunExecutionOptions {
   now: () => number;
   logger: Logger;
   metrics?: Metrics | undefined;
-  readInvoice?: ((xml: Uint8Array, options?: { wait?: boolean }) => Promise<Invoice> | Invoice) | undefined;
+  readInvoice?: ((xml: Uint8Array, options?: { wait?: boolean; tenant?: string }) => Promise<Invoice> | Invoice) | undefined;
 }
 
 const _iso = (o: RunExecutionOptions): string => new Date(o.now()).toISOString();
@@ -94,7 +95,7 @@ export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tena
     for (;;) {
       const next = await _nextOrIdle(items, batch.length > 0, flush);
       if (next.done) break;
-      batch.push(await _prepare(o, run, next.value));
+      batch.push(await _prepare(o, tenant.tenant, run, next.value));
       if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
         await _yieldToEventLoop();
         yieldedAt = performance.now();
@@ -148,13 +149,18 @@ async function _nextOrIdle(items: AsyncIterator<SourceItem>, pending: boolean, f
 }
 
 /** Reads one item (parses its XML) and counts it as fetched; a failed item is counted and keeps only its settlement. */
-async function _prepare(o: RunExecutionOptions, run: SyncRunRecord, item: SourceItem): Promise<_Prepared> {
+async function _prepare(o: RunExecutionOptions, tenantId: string, run: SyncRunRecord, item: SourceItem): Promise<_Prepared> {
   run.counts.fetched++;
   if (item.error) return _fail(run, item, item.error.code, item.error.message);
+  // An upstream's KSeF number is printed on PDFs and keys their cache: only a well-formed one (its CRC-8 too,
+  // numer-ksef.md) is taken; anything else fails the item rather than being stored.
+  if (item.ksef_number && !isKsefNumber(item.ksef_number)) {
+    return _fail(run, item, "VALIDATION_ERROR", "The source's ksef_number is not a KSeF number (35 characters with a valid checksum)");
+  }
   try {
     const ksef = item.ksef_number ? { ksef_number: item.ksef_number } : {};
     if (item.xml) {
-      const invoice = await (o.readInvoice ?? readInvoiceXml)(item.xml, { wait: true }); // a sync queues, never refused
+      const invoice = await (o.readInvoice ?? readInvoiceXml)(item.xml, { wait: true, tenant: tenantId }); // a sync queues, never refused
       return { item, xml: item.xml, input: { source: "", external_id: item.external_id, fields: fieldsFromInvoice(invoice), received_at: null, ...ksef } };
     }
     const meta = fieldsFromMetadata(item.metadata ?? {});

@@ -27,7 +27,7 @@ export interface SyncRunnerOptions {
   /** False in a process that only records run requests while another process executes them (WORKERS > 1). */
   execute?: boolean;
   /** Reads invoice XML (lib/api/invoice_reader.ts: large files off the event loop); default inline. */
-  readInvoice?: (xml: Uint8Array, options?: { wait?: boolean }) => Promise<Invoice> | Invoice;
+  readInvoice?: (xml: Uint8Array, options?: { wait?: boolean; tenant?: string }) => Promise<Invoice> | Invoice;
   /** This node's name in leases (several nodes may execute runs of one store; each run has one executor). */
   nodeId: string;
 }

@@ -6,7 +6,7 @@
  */
 import { docsResponse, type DocsPage } from "../api/docs/docs_route.ts";
 import type { Storage } from "../contracts/storage.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError, badRequest, notFound } from "../http/errors.ts";
 import { json } from "../http/respond.ts";
 import type { ApiRequest, ApiResponse } from "../http/types.ts";
 import type { Metrics } from "../observe/metrics.ts";
@@ -33,7 +33,11 @@ export function createOpsRoutes(options: OpsRoutesOptions): OpsHandler {
       throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: ["GET", "HEAD"] }, { allow: "GET, HEAD" });
     }
     if (op === "health") return json(200, { status: "ok" });
-    if (op === "docs") return docsResponse(options.docs, req);
+    if (op === "docs") {
+      // The page takes no parameters: one there is refused as under /api/v1/ (it would otherwise be ignored).
+      for (const name of req.query.keys()) throw badRequest(name, "unknown parameter", `Unknown query parameter: ${name.slice(0, 64)}`);
+      return docsResponse(options.docs, req);
+    }
     if (op === "metrics") return { status: 200, headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" }, body: await options.metrics.render() };
     if (options.draining()) throw new ApiError("SERVICE_UNAVAILABLE", "The server is shutting down", {}, { "retry-after": "1" });
     try {

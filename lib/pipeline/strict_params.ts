@@ -47,10 +47,16 @@ export function operationKey(method: string, pattern: string): string {
   return `${method === "HEAD" ? "GET" : method} ${pattern.replace(/:([A-Za-z_]+)/g, "{$1}")}`;
 }
 
-/** Throws 400 naming the first query parameter the operation does not take. */
+/**
+ * Throws 400 naming the first query parameter the operation does not take, or one given twice: no parameter
+ * of this API is a list, and `limit=1&limit=abc` must not mean whichever one a reader happens to take.
+ */
 export function checkQuery(query: URLSearchParams, accepted: AcceptedParameters): void {
+  const seen = new Set<string>();
   for (const name of query.keys()) {
     if (!accepted.query.has(name)) throw badRequest(name, "unknown parameter", `Unknown query parameter: ${name.slice(0, 64)}`);
+    if (seen.has(name)) throw badRequest(name, "repeated parameter", `Query parameter given more than once: ${name.slice(0, 64)}`);
+    seen.add(name);
   }
 }
 

@@ -318,7 +318,7 @@ export class FileTenantStore implements TenantStore {
     return this.#webhooks.list();
   }
 
-  async saveWebhook(record: WebhookRecord): Promise<void> {
+  async saveWebhook(record: WebhookRecord): Promise<WebhookRecord | null> {
     return this.#write(() => this.#webhooks.save(record));
   }
 

@@ -67,13 +67,20 @@ export class FileWebhooks {
     return out;
   }
 
-  /** Writes a new version of an endpoint. */
-  save(record: WebhookRecord): void {
+  /** Writes the next version of an endpoint if the stored one is still `record.version` (compare-and-set), else null. */
+  save(record: WebhookRecord): WebhookRecord | null {
     const o = decodeOrdinalId("whk", record.id);
     // The ordinal alone would let an id that was never issued overwrite the record at its position.
-    if (o < 0 || o >= this.log.count || parseRecord<WebhookRecord>(this.log.read(o)).id !== record.id) throw new RangeError(`Unknown webhook ${record.id}`);
-    const json = enc.encode(JSON.stringify(record));
+    if (o < 0 || o >= this.log.count) throw new RangeError(`Unknown webhook ${record.id}`);
+    const stored = parseRecord<WebhookRecord>(this.log.read(o));
+    if (stored.id !== record.id) throw new RangeError(`Unknown webhook ${record.id}`);
+    // The tenant store runs this inside its write step (under the directory's lock, caught up), so no
+    // other process writes between this read and the write.
+    if ((stored.version ?? 0) !== (record.version ?? 0)) return null;
+    const next: WebhookRecord = { ...record, version: (record.version ?? 0) + 1 };
+    const json = enc.encode(JSON.stringify(next));
     this.log.write(o, json, webhookColumns(json));
+    return next;
   }
 
   /** Where an endpoint's deliveries stand, or null before its first delivery. */

@@ -194,7 +194,7 @@ export class PostgresTenantStore implements TenantStore {
     return this.#webhooks.list();
   }
 
-  async saveWebhook(record: WebhookRecord): Promise<void> {
+  async saveWebhook(record: WebhookRecord): Promise<WebhookRecord | null> {
     return this.#webhooks.save(record);
   }
 

@@ -41,11 +41,17 @@ export class PostgresWebhooks {
     return r.rows.map((row) => JSON.parse(String(row.json)) as WebhookRecord);
   }
 
-  /** Overwrites an endpoint. */
-  async save(record: WebhookRecord): Promise<void> {
-    const r = await this.#scope.pool.query("UPDATE webhooks SET status = $3, json = $4 WHERE tenant = $1 AND id = $2",
-      [this.#scope.tenant, record.id, record.status, JSON.stringify(record)]);
-    if (r.rowCount === 0) throw new RangeError(`Unknown webhook ${record.id}`);
+  /** Writes the next version of an endpoint if the stored one is still `record.version` (compare-and-set), else null. */
+  async save(record: WebhookRecord): Promise<WebhookRecord | null> {
+    const next: WebhookRecord = { ...record, version: (record.version ?? 0) + 1 };
+    // One statement: the row lock taken by UPDATE makes the version check and the write atomic.
+    const r = await this.#scope.pool.query(`UPDATE webhooks SET status = $3, json = $4 WHERE tenant = $1 AND id = $2
+      AND COALESCE((json::jsonb ->> 'version')::bigint, 0) = $5`,
+      [this.#scope.tenant, record.id, record.status, JSON.stringify(next), record.version ?? 0]);
+    if (r.rowCount === 1) return next;
+    const exists = await this.#scope.pool.query("SELECT 1 FROM webhooks WHERE tenant = $1 AND id = $2", [this.#scope.tenant, record.id]);
+    if (exists.rowCount === 0) throw new RangeError(`Unknown webhook ${record.id}`);
+    return null;
   }
 
   /** Where an endpoint's deliveries stand, or null before its first delivery. */

@@ -192,6 +192,9 @@ export interface HttpSourceConfig {
   token: string;
 }
 
+/** Hosts that plain `http:` may name: a token sent in clear never leaves the machine. */
+const _LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+
 /** Checks one `sources.json` entry of type http (name checked by the file's reader); throws RangeError naming the field. */
 export function parseHttpSourceConfig(entry: Record<string, unknown>, where: string): HttpSourceConfig {
   const { name, url, token } = entry;
@@ -199,6 +202,12 @@ export function parseHttpSourceConfig(entry: Record<string, unknown>, where: str
     throw new RangeError(`sources.json: ${where}.${field} ${what}`);
   };
   if (typeof url !== "string" || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) fail("url", "must be an http or https URL");
+  const u = new URL(url as string);
+  // Credentials in a URL end up in errors, logs and `sync.failed` webhooks: the token goes in "token". The
+  // URL is never quoted here, so neither is the secret.
+  if (u.username !== "" || u.password !== "") fail("url", "must not carry credentials (user:password@); give the token in \"token\"");
+  // The token travels in a header: in clear only to this machine, as the KSeF source's "environment".
+  if (u.protocol !== "https:" && !_LOOPBACK.includes(u.hostname)) fail("url", "must be an https URL (plain http only for localhost)");
   if (typeof token !== "string" || token.length === 0) fail("token", "is required");
   return { name: String(name), url: url as string, token: token as string };
 }

@@ -38,7 +38,9 @@ export function readSourcesFile(dataDir: string, types: Readonly<Record<string, 
   try {
     all = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    _refuse(path, "the file", `is not valid JSON (${(e as Error).message})`);
+    // The parser's message may quote the file's text, which holds tokens: only where it failed is said.
+    const at = /position (\d+)/.exec((e as Error).message);
+    _refuse(path, "the file", `is not valid JSON${at ? ` (at character ${at[1]})` : ""}`);
   }
   if (!all || typeof all !== "object" || Array.isArray(all)) _refuse(path, "the file", "must be an object of tenant ids to lists of sources");
   const out: Record<string, SourceConfig[]> = {};

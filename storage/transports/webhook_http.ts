@@ -16,14 +16,21 @@ const MAX_RESPONSE_BYTES = 64 * 1024; // a receiver's body is read (and dropped)
 
 type _LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
 
+/** A name lookup as node:dns's `lookup(hostname, { all: true }, callback)` (injected by tests). */
+export type LookupAll = (hostname: string, options: { all: true }, cb: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+/**
+ * What a failed lookup says, whether the name is unknown or resolves to a refused address: were they told
+ * apart, a tenant could map the internal network's names through the delivery log.
+ */
+const UNRESOLVED = "does not resolve to an address that webhooks may reach";
+
 /** A transport that refuses private targets unless `allowPrivate`. */
-export function createHttpTransport(allowPrivate: boolean): WebhookTransport {
+export function createHttpTransport(allowPrivate: boolean, lookupAll: LookupAll = dnsLookup as LookupAll): WebhookTransport {
   const guardedLookup = (hostname: string, options: { all?: boolean }, cb: _LookupCallback): void => {
-    dnsLookup(hostname, { all: true }, (err, addresses) => {
-      if (err) return cb(err, "");
-      const list = addresses as LookupAddress[];
-      if (list.length === 0 || !list.every((a) => checkResolvedAddress(a.address, allowPrivate))) {
-        return cb(Object.assign(new Error(`${hostname} resolves to a forbidden address`), { code: "EFORBIDDEN" }), "");
+    lookupAll(hostname, { all: true }, (err, list) => {
+      if (err || list.length === 0 || !list.every((a) => checkResolvedAddress(a.address, allowPrivate))) {
+        return cb(Object.assign(new Error(`${hostname} ${UNRESOLVED}`), { code: "EUNRESOLVED" }), "");
       }
       if (options.all) cb(null, list);
       else cb(null, list[0]!.address, list[0]!.family);

@@ -66,3 +66,22 @@ test("createInvoiceReader() queues a background read ({ wait: true }) where a re
   off.held.shift()!();
   assert.equal((await background).number, "held");
 });
+
+test("createInvoiceReader() lets one tenant queue only its share, and hands slots to the waiting tenants in turn", async () => {
+  const off = heldReader();
+  const read = createInvoiceReader({ offThread: off.read, largeBytes: 1, maxLarge: 1, maxWaiting: 16, maxWaitingPerTenant: 4 });
+  const order: string[] = [];
+  const track = (tenant: string) => read(XML, { tenant }).then(() => void order.push(tenant));
+  // The hostile tenant: one read running, four waiting, and the fifth refused although the queue has room.
+  const hostile = [track("hostile"), track("hostile"), track("hostile"), track("hostile"), track("hostile")];
+  await assert.rejects(read(XML, { tenant: "hostile" }), (e: unknown) => e instanceof ApiError && e.status === 503);
+  // Another tenant's upload is queued, not refused, and goes right after the read that is running.
+  const other = track("other");
+  for (let served = 0; served < 6; served++) {
+    while (off.held.length < 1) await new Promise((r) => setImmediate(r));
+    off.held.shift()!();
+    await new Promise((r) => setImmediate(r));
+  }
+  await Promise.all([...hostile, other]);
+  assert.deepEqual(order, ["hostile", "other", "hostile", "hostile", "hostile", "hostile"]);
+});

@@ -172,4 +172,24 @@ for (const store of STORES) describe(`webhooks${store.label}`, () => {
     await dead.close();
     await live.close();
   });
+  test("a tenant has at most 50 endpoints and 5 with the same url; beyond, 422 names the limit", async () => {
+    const { token } = await s.token("limits");
+    const post = (url: string) => s.fetch("/api/v1/webhooks", token, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url, events: ["*"] }) });
+    const details = async (res: Response) => ((await res.json()) as { error: { details: Record<string, unknown> } }).error.details;
+    for (let i = 0; i < 5; i++) assert.equal((await post("https://example.com/same")).status, 201);
+    const same = await post("https://example.com/same");
+    assert.equal(same.status, 422);
+    assert.deepEqual(await details(same), { field: "url", issue: "too_many_webhooks_for_url", limit: 5 });
+    const ids: string[] = [];
+    for (let i = 5; i < 50; i++) ids.push(((await (await post(`https://example.com/${i}`)).json()) as { id: string }).id);
+    const over = await post("https://example.com/one-more");
+    assert.equal(over.status, 422);
+    assert.deepEqual(await details(over), { field: "url", issue: "too_many_webhooks", limit: 50 });
+    // A PATCH to a url that five endpoints already have is refused likewise; a DELETE makes room.
+    const patch = await s.fetch(`/api/v1/webhooks/${ids[0]}`, token, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: "https://example.com/same" }) });
+    assert.equal(patch.status, 422);
+    assert.equal((await details(patch)).issue, "too_many_webhooks_for_url");
+    assert.equal((await s.fetch(`/api/v1/webhooks/${ids[0]}`, token, { method: "DELETE" })).status, 204);
+    assert.equal((await post("https://example.com/one-more")).status, 201);
+  });
 });

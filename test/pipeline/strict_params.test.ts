@@ -33,6 +33,10 @@ describe("strict parameters", () => {
     { what: "page mode on submissions", path: "/api/v1/submissions?page=1&per_page=2", field: "page", issue: "unknown parameter" },
     { what: "a misspelt filter", path: "/api/v1/documents?typ=invoice", field: "typ", issue: "unknown parameter" },
     { what: "a misspelt sync body field", path: "/api/v1/documents/sync", init: json("POST", { sourc: "inbox" }), field: "sourc", issue: "unknown parameter" },
+    { what: "a repeated query parameter", path: "/api/v1/documents?limit=1&limit=abc", field: "limit", issue: "repeated parameter" },
+    { what: "a repeated filter with the same value", path: "/api/v1/documents?page=1&type=invoice&type=invoice", field: "type", issue: "repeated parameter" },
+    { what: "a duplicate key in a JSON body", path: "/api/v1/documents/sync", init: { method: "POST", headers: { "content-type": "application/json" }, body: '{"source": "inbox", "source": "erp"}' }, field: "source", issue: "duplicate key" },
+    { what: "a duplicate key spelt with an escape, in a nested object", path: "/api/v1/webhooks", init: { method: "POST", headers: { "content-type": "application/json" }, body: '{"url": "https://example.com/h", "events": ["*"], "x": [{"a": 1, "\\u0061": 2}]}' }, field: "a", issue: "duplicate key" },
     { what: "a secret chosen by the client", path: "/api/v1/webhooks", init: json("POST", { url: "https://example.com/h", events: ["document.created"], secret: "mine" }), field: "secret", issue: "unknown parameter" },
   ];
 

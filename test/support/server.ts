@@ -33,10 +33,14 @@ export interface TestServer {
 }
 
 /** Starts a server; `storage: "memory"` skips the disk, a TestStore (support/stores.ts) picks any backend. */
-export async function startServer(options: { storage?: "file" | "memory" | TestStore; dataDir?: string } & Omit<Partial<AppOptions>, "storage"> = {}): Promise<TestServer> {
+export async function startServer(
+  options: { storage?: "file" | "memory" | TestStore; dataDir?: string; wrapStorage?: (s: Storage) => Storage } & Omit<Partial<AppOptions>, "storage"> = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "itest-"));
-  const storage = typeof options.storage === "object" ? await options.storage.make(dataDir)
+  const inner = typeof options.storage === "object" ? await options.storage.make(dataDir)
     : options.storage === "memory" ? new MemoryStorage() : new FileStorage(dataDir);
+  // A test may put itself between the app and the store (to hold one call while others run).
+  const storage = options.wrapStorage ? options.wrapStorage(inner) : inner;
   const app = await createApp({
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant)],
     // Off unless a test is about limits: suites send hundreds of requests with one token.

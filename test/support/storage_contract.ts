@@ -237,6 +237,25 @@ export function storageContract(name: string, make: () => Promise<Storage>): voi
       await s.close();
     });
 
+    test("a webhook changes by compare-and-set: a write over a version already replaced is refused", async () => {
+      const s = await make();
+      const t = s.tenant("acme");
+      const hook = await t.createWebhook({ url: "https://example.com/", events: ["*"], description: null, secret: "whsec_AA==", created_at: at(0) });
+      const read = (await t.getWebhook(hook.id))!;
+      const deleted = await t.saveWebhook({ ...read, status: "deleted" });
+      assert.equal(deleted?.status, "deleted");
+      assert.equal(deleted?.version, (read.version ?? 0) + 1);
+      assert.equal(await t.saveWebhook({ ...read, description: "late" }), null); // read before the delete
+      assert.equal(await t.getWebhook(hook.id), null);
+      assert.deepEqual(await t.listWebhooks(), []);
+      const other = await t.createWebhook({ url: "https://example.com/2", events: ["*"], description: null, secret: "whsec_AA==", created_at: at(1) });
+      const v1 = (await t.saveWebhook({ ...other, description: "one" }))!;
+      assert.equal((await t.saveWebhook({ ...v1, description: "two" }))?.description, "two");
+      assert.equal(await t.saveWebhook({ ...v1, description: "three" }), null);
+      assert.equal((await t.getWebhook(other.id))?.description, "two");
+      await s.close();
+    });
+
     test("a webhook's attempt log keeps the newest 1,000 attempts and none older than 30 days", async () => {
       const s = await make();
       const t = s.tenant("acme");

@@ -9,6 +9,7 @@ import { apiError } from "../errors.ts";
 import { json, listBody } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
+import { isKsefNumber } from "../../formats/invoice/ksef_number.ts";
 import { parseListQuery } from "../list_query.ts";
 import { pdfResponse, xmlDownload } from "../downloads.ts";
 import { feedListing } from "../feed_listing.ts";
@@ -24,7 +25,8 @@ async function listDocuments(ctx: Context): Promise<ApiResponse> {
     let body = ctx.app.pages.get(key, version);
     if (!body) {
       const page = await ctx.tenant.documentPage(q.filter, q.sort, (q.page - 1) * q.perPage, q.perPage);
-      const items = expand ? await withInvoices(ctx, page.items) : page.items;
+      const items = expand ? await withInvoices(ctx, page.items, ctx.app.limits.expandedListBytes) : page.items;
+      if (items.length < page.items.length) throw _expandTooLarge(ctx.app.limits.expandedListBytes);
       body = listBody(items, `"page":${q.page},"per_page":${q.perPage},"total":${page.total},"total_pages":${Math.ceil(page.total / q.perPage)}`);
       ctx.app.pages.set(key, version, body);
     }
@@ -33,6 +35,13 @@ async function listDocuments(ctx: Context): Promise<ApiResponse> {
   return feedListing(ctx, {
     collection: "documents", cursor: q.cursor, limit: q.limit, filterKey: q.filterKey, expand,
     read: (from, limit, maxScan) => ctx.tenant.documentChanges(from, limit, q.filter, maxScan),
+  });
+}
+
+// Page mode cannot stop early (its pages are numbered), so a page over the budget is refused, naming it.
+function _expandTooLarge(limit: number): ApiError {
+  return new ApiError("BAD_REQUEST", `With expand=invoice this page would exceed ${limit} bytes: use cursor mode (it stops early) or a smaller per_page`, {
+    field: "expand", issue: "response too large", limit_bytes: limit,
   });
 }
 
@@ -57,7 +66,9 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findDocument(ctx);
-  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, record.ksef_number ?? null) : null;
+  // A KSeF number stored before sources were checked is shown only when well-formed (it keys the PDF cache).
+  const ksef = record.ksef_number && isKsefNumber(record.ksef_number) ? record.ksef_number : null;
+  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, ksef) : null;
   if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (API.md §2)
   return res;
 }

@@ -12,6 +12,7 @@ import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
 import { invoiceSchemas } from "./invoice_schema.ts";
 import { ERROR_CODES, errorSchemaName, headers, parameters, ref, schemas, type Json } from "./schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
+import { MAX_WEBHOOKS_PER_TENANT, MAX_WEBHOOKS_PER_URL } from "../webhooks/routes.ts";
 
 /** What the route table does not say about an operation. */
 interface _Operation {
@@ -144,7 +145,7 @@ const OPERATIONS: Record<string, _Operation> = {
   },
   "POST /api/v1/webhooks": {
     id: "createWebhook", tag: "Webhooks", summary: "Register a webhook endpoint",
-    description: "Deliveries start with the changes made after registration. The secret is shown only in this response.",
+    description: `Deliveries start with the changes made after registration. The secret is shown only in this response. A tenant has at most ${MAX_WEBHOOKS_PER_TENANT} endpoints and at most ${MAX_WEBHOOKS_PER_URL} with the same \`url\`; beyond, 422 with \`details.issue\` \`too_many_webhooks\` or \`too_many_webhooks_for_url\` and \`details.limit\`.`,
     body: "json",
     ok: { 201: _created("The endpoint with its secret", "WebhookCreated") },
     errors: ["VALIDATION_ERROR"],
@@ -159,7 +160,7 @@ const OPERATIONS: Record<string, _Operation> = {
   },
   "PATCH /api/v1/webhooks/:id": {
     id: "updateWebhook", tag: "Webhooks", summary: "Change a webhook endpoint",
-    description: "Any of `url`, `events`, `description`, `status`, validated as on registration. Setting `status` to `enabled` on a disabled endpoint resumes delivery from where it stopped, nothing skipped; `disabled` pauses it.",
+    description: "Any of `url`, `events`, `description`, `status`, validated as on registration. Setting `status` to `enabled` on a disabled endpoint resumes delivery from where it stopped, nothing skipped; `disabled` pauses it. Once the answer is sent, the next attempt uses the new `url`, and after a pause or DELETE no attempt starts (only one already in flight completes). A new `url` counts against the same-URL limit of registration.",
     params: ["WebhookId"], body: "json",
     ok: { 200: _json("The endpoint, without its secret", ref("Webhook")) }, errors: ["NOT_FOUND", "VALIDATION_ERROR"],
   },

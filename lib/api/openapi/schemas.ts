@@ -372,7 +372,7 @@ export function parameters(): Record<string, Json> {
     Range: { name: "Range", in: "header", required: false, schema: { type: "string", examples: ["bytes=0-1023"] }, description: "A single byte range: 206, or 416 when unsatisfiable" },
     IfRange: { name: "If-Range", in: "header", required: false, schema: STRING, description: "Honour `Range` only while the ETag still matches" },
     Cursor: _query("cursor", { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" }, "Opaque `next_cursor` of a previous page; absent = from the beginning. Tampered, foreign or made with other filters: 400"),
-    Expand: _query("expand", { type: "string", enum: ["invoice"] }, "`invoice` puts the whole invoice (API.md §4.6) on every item; any other value is 400"),
+    Expand: _query("expand", { type: "string", enum: ["invoice"] }, "`invoice` puts the whole invoice (API.md §4.6) on every item; any other value is 400. A cursor-mode page stops early, with `has_more: true` and a `next_cursor`, once its body would exceed 16 MiB (always at least one item); a numbered page over 16 MiB is 400 with `details.issue: \"response too large\"` and `details.limit_bytes`"),
     Limit: _query("limit", { type: "integer", minimum: CURSOR_LIMIT.min, maximum: CURSOR_LIMIT.max, default: CURSOR_LIMIT.default }, "Items per page in cursor mode"),
     Page: _query("page", { type: "integer", minimum: 1, maximum: PAGE_WINDOW }, `Chooses page mode. page × per_page may not exceed ${PAGE_WINDOW} (use cursor mode beyond); not together with cursor`),
     PerPage: _query("per_page", { type: "integer", minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }, "Items per page in page mode"),

@@ -21,7 +21,7 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
   if (!part) throw validationError("xml", "required", "xml is required");
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-  const invoice = await ctx.app.readInvoice(part.body);
+  const invoice = await ctx.app.readInvoice(part.body, { tenant: ctx.tenant.tenant });
   requireSubmissionFields(invoice);
   const blob = await ctx.tenant.putBlob(part.body);
   const created = (json: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(json) as SubmissionRecord).id}`, body: json });

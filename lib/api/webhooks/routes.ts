@@ -6,18 +6,28 @@
  * @module
  */
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
-import { notFound, validationError } from "../../http/errors.ts";
+import { ApiError, notFound, validationError } from "../../http/errors.ts";
 import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import type { StoredResponse, WebhookRecord } from "../../contracts/storage.ts";
 import { validateWebhookUrl } from "../../jobs/webhooks/address_guard.ts";
 import { validateEvents } from "../../jobs/webhooks/events.ts";
 import { generateWebhookSecret } from "../../jobs/webhooks/signature.ts";
+import { changeWebhook } from "../../jobs/webhooks/webhook_change.ts";
 import { initialDeliveryState } from "../../jobs/webhooks/worker.ts";
 import { webhookView } from "./view.ts";
 
 /** Longest webhook description accepted. */
 export const MAX_DESCRIPTION = 500;
+
+/**
+ * Endpoints one tenant may have: each costs a lease, reads and attempts on every delivery pass, shared by all
+ * tenants, so one tenant must not be able to buy unbounded passes (README "Limits"). 50 is far above what an
+ * integration uses (one per environment or consumer).
+ */
+export const MAX_WEBHOOKS_PER_TENANT = 50;
+/** Endpoints of one tenant with the same URL: each receives every event once more, so a tenant could fan one upload out to a receiver (README "Limits"). */
+export const MAX_WEBHOOKS_PER_URL = 5;
 
 /** The statuses a client may set (API.md §6); "deleted" is DELETE's. */
 export const SETTABLE_STATUSES = ["enabled", "disabled"] as const;
@@ -29,12 +39,27 @@ function _description(d: unknown): string | null {
   return typeof d === "string" ? d : null;
 }
 
+// 422 when a new endpoint (`selfId` null) or one moved to `url` would pass a limit. Two requests at once may
+// both pass the check: the limits bound cost, they are not a count to the unit.
+async function _checkLimits(ctx: Context, url: string, selfId: string | null): Promise<void> {
+  const hooks = (await ctx.tenant.listWebhooks()).filter((w) => w.id !== selfId);
+  const limitError = (issue: string, limit: number, message: string) =>
+    new ApiError("VALIDATION_ERROR", message, { field: "url", issue, limit });
+  if (selfId === null && hooks.length >= MAX_WEBHOOKS_PER_TENANT) {
+    throw limitError("too_many_webhooks", MAX_WEBHOOKS_PER_TENANT, `A tenant can have at most ${MAX_WEBHOOKS_PER_TENANT} webhook endpoints`);
+  }
+  if (hooks.filter((w) => w.url === url).length >= MAX_WEBHOOKS_PER_URL) {
+    throw limitError("too_many_webhooks_for_url", MAX_WEBHOOKS_PER_URL, `A tenant can have at most ${MAX_WEBHOOKS_PER_URL} webhook endpoints with the same url`);
+  }
+}
+
 async function createWebhook(ctx: Context): Promise<ApiResponse> {
   const body = ctx.body.kind === "json" ? ctx.body.value : {};
   if (typeof body.url !== "string") throw validationError("url", "required", "url is required");
   const url = validateWebhookUrl(body.url, ctx.app.webhookAllowPrivate);
   const events = validateEvents(body.events);
   const description = _description(body.description);
+  await _checkLimits(ctx, url.href, null);
   const created = (text: string): StoredResponse => {
     const w = JSON.parse(text) as WebhookRecord;
     return { status: 201, location: `/api/v1/webhooks/${w.id}`, body: JSON.stringify(webhookView(w, true, null, 0)) };
@@ -58,28 +83,39 @@ async function showWebhook(ctx: Context, w: WebhookRecord): Promise<ApiResponse>
   return json(200, webhookView(w, false, await ctx.tenant.getDeliveryState(w.id), ctx.app.now()));
 }
 
-// PATCH: any of url, events, description, status, validated as on POST.
+// PATCH: any of url, events, description, status, validated as on POST, applied by compare-and-set to the
+// endpoint as it is when written (a DELETE or the worker's disabling in between is never undone).
 async function updateWebhook(ctx: Context): Promise<ApiResponse> {
   const body = ctx.body.kind === "json" ? ctx.body.value : {};
-  const w = await findWebhook(ctx);
-  const next: WebhookRecord = { ...w };
+  let url: string | undefined;
   if (body.url !== undefined) {
     if (typeof body.url !== "string") throw validationError("url", "invalid_type", "url must be a string");
-    next.url = validateWebhookUrl(body.url, ctx.app.webhookAllowPrivate).href;
+    url = validateWebhookUrl(body.url, ctx.app.webhookAllowPrivate).href;
+    await _checkLimits(ctx, url, ctx.params.id!);
   }
-  if (body.events !== undefined) next.events = validateEvents(body.events);
-  if (body.description !== undefined) next.description = _description(body.description);
+  const events = body.events !== undefined ? validateEvents(body.events) : undefined;
+  const description = body.description !== undefined ? _description(body.description) : undefined;
+  let status: (typeof SETTABLE_STATUSES)[number] | undefined;
   if (body.status !== undefined) {
-    const status = SETTABLE_STATUSES.find((s) => s === body.status);
+    status = SETTABLE_STATUSES.find((s) => s === body.status);
     if (!status) throw validationError("status", "invalid_value", `status must be one of ${SETTABLE_STATUSES.join(", ")}`);
-    if (status === "enabled" && w.status === "disabled") {
-      next.resumed_at = new Date(ctx.app.now()).toISOString();
-      next.disabled_reason = null;
-    }
-    next.status = status;
   }
-  await ctx.tenant.saveWebhook(next);
-  return showWebhook(ctx, next);
+  const saved = await changeWebhook(ctx.tenant, ctx.params.id!, (w) => {
+    if (!w) throw notFound("Webhook not found");
+    const next: WebhookRecord = { ...w };
+    if (url !== undefined) next.url = url;
+    if (events !== undefined) next.events = events;
+    if (description !== undefined) next.description = description;
+    if (status !== undefined) {
+      if (status === "enabled" && w.status === "disabled") {
+        next.resumed_at = new Date(ctx.app.now()).toISOString();
+        next.disabled_reason = null;
+      }
+      next.status = status;
+    }
+    return next;
+  });
+  return showWebhook(ctx, saved!);
 }
 
 async function listWebhooks(ctx: Context): Promise<ApiResponse> {
@@ -97,7 +133,10 @@ export const webhookRoutes: ApiRoute[] = [
   {
     method: "DELETE", pattern: "/api/v1/webhooks/:id", scope: "webhooks:write",
     handle: async (ctx) => {
-      await ctx.tenant.saveWebhook({ ...(await findWebhook(ctx)), status: "deleted" });
+      await changeWebhook(ctx.tenant, ctx.params.id!, (w) => {
+        if (!w) throw notFound("Webhook not found");
+        return { ...w, status: "deleted" };
+      });
       return { status: 204, headers: {}, body: null };
     },
   },

@@ -50,7 +50,9 @@ const _TYPE_TITLES: Record<Invoice["type"], readonly [string, string]> = {
 export function documentTitle(invoice: Invoice, lang: Lang): string {
   const code = invoice.kind?.code ?? "";
   const ksef = isKsef(invoice);
-  const t = (ksef ? _KSEF_TITLES[code] : _UNCL1001_TITLES[code]) ?? _TYPE_TITLES[invoice.type];
+  // The code comes from the invoice: only the tables' own keys count ("constructor" is not a title).
+  const table = ksef ? _KSEF_TITLES : _UNCL1001_TITLES;
+  const t = (Object.hasOwn(table, code) ? table[code] : undefined) ?? _TYPE_TITLES[invoice.type];
   return t[lang === "pl" ? 0 : 1];
 }
 

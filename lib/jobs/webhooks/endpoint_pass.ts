@@ -17,6 +17,7 @@ import { applyResume, recordAttempt, statusMessage, type AttemptOf, type Attempt
 import { buildEventBody, eventMatches, type WebhookEventType } from "./events.ts";
 import { nextAttemptDelay, parseRetryAfter } from "./retry_schedule.ts";
 import { webhookHeaders } from "./signature.ts";
+import { changeWebhook } from "./webhook_change.ts";
 
 /** The change feeds that events come from, in the order a pass reads them. */
 export const COLLECTIONS: Collection[] = ["documents", "submissions", "runs"];
@@ -113,25 +114,39 @@ async function _serveClaimed(w: EndpointPass, t: TenantStore, hook: WebhookRecor
   const due = state.retries.filter((r) => r.next_at <= o.now()).sort((a, b) => a.next_at - b.next_at);
   for (const r of due) {
     if (w.stopped()) break;
-    state.retries.splice(state.retries.indexOf(r), 1);
     const [change] = await t.rawChanges(r.collection, r.seq, 1);
     const ev = change ? eventOf(t.tenant, r.collection, change) : null;
-    const alive = ev ? await _deliver(w, t, hook, state, r.collection, r.seq, ev, r.attempts) : true;
+    const alive = ev ? await _deliver(w, t, hook.id, state, r.collection, r.seq, ev, r.attempts) : true;
+    if (alive === null) return; // deleted or paused meanwhile: the retry stays as it was
+    state.retries.splice(state.retries.indexOf(r), 1);
+    if (typeof alive === "number") state.retries.push({ event_id: ev!.id, type: ev!.type, collection: r.collection, seq: r.seq, attempts: r.attempts + 1, next_at: o.now() + alive });
     await t.saveDeliveryState(hook.id, state);
-    if (!alive || !(await renew())) return;
+    if (alive === false || !(await renew())) return;
   }
-  for (const c of COLLECTIONS) {
-    for (const change of await t.rawChanges(c, state.positions[c], BATCH)) {
-      if (w.stopped()) return;
-      const ev = eventOf(t.tenant, c, change);
-      state.positions[c] = change.seq + 1;
-      if (ev && eventMatches(hook.events, ev.type)) {
-        const alive = await _deliver(w, t, hook, state, c, change.seq, ev, 0);
+  // The state is written after each attempt and once more only if positions moved past changes that concern
+  // no event of the endpoint: an idle endpoint costs no write at all.
+  let moved = false;
+  try {
+    for (const c of COLLECTIONS) {
+      for (const change of await t.rawChanges(c, state.positions[c], BATCH)) {
+        if (w.stopped()) return;
+        const ev = eventOf(t.tenant, c, change);
+        if (!ev || !eventMatches(hook.events, ev.type)) {
+          state.positions[c] = change.seq + 1;
+          moved = true;
+          continue;
+        }
+        const alive = await _deliver(w, t, hook.id, state, c, change.seq, ev, 0);
+        if (alive === null) return; // deleted or paused meanwhile: this change is not passed over
+        state.positions[c] = change.seq + 1;
+        if (typeof alive === "number") state.retries.push({ event_id: ev.id, type: ev.type, collection: c, seq: change.seq, attempts: 1, next_at: o.now() + alive });
         await t.saveDeliveryState(hook.id, state); // the position moves only after the attempt: at-least-once
-        if (!alive || !(await renew())) return;
+        moved = false;
+        if (alive === false || !(await renew())) return;
       }
     }
-    await t.saveDeliveryState(hook.id, state);
+  } finally {
+    if (moved) await t.saveDeliveryState(hook.id, state);
   }
 }
 
@@ -140,17 +155,27 @@ async function _redeliver(w: EndpointPass, t: TenantStore, hook: WebhookRecord, 
   for (const r of requests) {
     const [change] = await t.rawChanges(r.collection, r.change_seq, 1);
     const ev = change ? eventOf(t.tenant, r.collection, change) : null;
-    if (ev && ev.id === r.event_id) {
-      await _attempt(w, t, hook, state, ev, { eventId: ev.id, type: ev.type, collection: r.collection, changeSeq: r.change_seq, attempt: r.attempt, manual: true });
+    // Re-read before each attempt: none goes to a deleted endpoint, and each goes to its current url.
+    const current = ev && ev.id === r.event_id ? await t.getWebhook(hook.id) : null;
+    if (ev && current) {
+      await _attempt(w, t, current, state, ev, { eventId: ev.id, type: ev.type, collection: r.collection, changeSeq: r.change_seq, attempt: r.attempt, manual: true });
       await t.saveDeliveryState(hook.id, state);
     }
     await t.completeRedelivery(hook.id, r.event_id); // only now: a crash before this sends it again (at least once)
   }
 }
 
-// Attempts one event; on failure schedules its retry. Returns false when the endpoint got disabled.
-async function _deliver(w: EndpointPass, t: TenantStore, hook: WebhookRecord, state: DeliveryState, c: Collection, seq: number, ev: WebhookEvent, attemptsBefore: number): Promise<boolean> {
+/**
+ * Attempts one event with the endpoint as it is now, re-read just before: a DELETE, a pause or a new `url`
+ * answered to a client holds from the next attempt on (only the one in flight goes out as it was). Null when
+ * the endpoint is gone or no longer enabled (nothing sent); false when this attempt disabled it; a number (the
+ * delay, ms) when it failed and is to be retried; true when it succeeded or no longer concerns the endpoint.
+ */
+async function _deliver(w: EndpointPass, t: TenantStore, id: string, state: DeliveryState, c: Collection, seq: number, ev: WebhookEvent, attemptsBefore: number): Promise<boolean | number | null> {
   const { o } = w;
+  const hook = await t.getWebhook(id);
+  if (!hook || hook.status !== "enabled") return null;
+  if (!eventMatches(hook.events, ev.type)) return true; // its events were changed to leave this one out
   const of: AttemptOf = { eventId: ev.id, type: ev.type, collection: c, changeSeq: seq, attempt: attemptsBefore + 1, manual: false };
   const r = await _attempt(w, t, hook, state, ev, of);
   if (r.ok) return true;
@@ -163,8 +188,7 @@ async function _deliver(w: EndpointPass, t: TenantStore, hook: WebhookRecord, st
     await _disable(w, t, hook, state, of, `event ${ev.id} failed ${attemptsBefore + 1} times`);
     return false;
   }
-  state.retries.push({ event_id: ev.id, type: ev.type, collection: c, seq, attempts: attemptsBefore + 1, next_at: o.now() + delay });
-  return true;
+  return delay;
 }
 
 // One POST of an event; its outcome is recorded in the endpoint's health and attempt log.
@@ -191,7 +215,8 @@ async function _attempt(w: EndpointPass, t: TenantStore, hook: WebhookRecord, st
 async function _disable(w: EndpointPass, t: TenantStore, hook: WebhookRecord, state: DeliveryState, of: AttemptOf, reason: string): Promise<void> {
   const { o } = w;
   state.retries.push({ event_id: of.eventId, type: of.type, collection: of.collection, seq: of.changeSeq, attempts: of.attempt, next_at: o.now() });
-  const current = await t.getWebhook(hook.id);
-  if (current && current.status === "enabled") await t.saveWebhook({ ...current, status: "disabled", disabled_reason: reason });
+  // By compare-and-set on the endpoint as it is now: a PATCH of its url or events made meanwhile is kept, and
+  // one that disabled or deleted it wins.
+  await changeWebhook(t, hook.id, (current) => (current?.status === "enabled" ? { ...current, status: "disabled", disabled_reason: reason } : null));
   o.logger.error("webhook disabled", { tenant: t.tenant, webhook: hook.id, event: of.eventId, reason });
 }

@@ -6,7 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
 import { after, before, describe, test } from "node:test";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { startServer, type TestServer } from "../../support/server.ts";
 
 describe("GET /docs", () => {
@@ -17,7 +19,7 @@ describe("GET /docs", () => {
   after(() => s.close());
 
   test("answers without a token with the HTML page, its CSP, nosniff and a strong ETag", async () => {
-    const res = await s.fetch("/docs", null);
+    const res = await s.fetch("/docs", null, { headers: { "accept-encoding": "identity" } });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "text/html; charset=utf-8");
     assert.equal(res.headers.get("x-content-type-options"), "nosniff");
@@ -54,5 +56,39 @@ describe("GET /docs", () => {
     assert.equal(res.status, 405);
     assert.equal(res.headers.get("allow"), "GET, HEAD");
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, "METHOD_NOT_ALLOWED");
+  });
+  test("is compressed as the client accepts (br before gzip), with Vary and an ETag per encoding", async () => {
+    const raw = (acceptEncoding: string | null) => new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((done, fail) => {
+      const req = httpGet(`${s.url}/docs`, { headers: acceptEncoding === null ? {} : { "accept-encoding": acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => done({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on("error", fail);
+    });
+    const plain = await raw(null);
+    assert.equal(plain.headers["content-encoding"], undefined);
+    assert.equal(plain.headers.vary, "accept-encoding");
+    const html = plain.body.toString("utf8");
+    for (const [accept, coding, decode] of [
+      ["gzip, deflate, br", "br", brotliDecompressSync],
+      ["gzip;q=1, br;q=0", "gzip", gunzipSync],
+      ["*", "br", brotliDecompressSync],
+    ] as const) {
+      const res = await raw(accept);
+      assert.equal(res.headers["content-encoding"], coding, accept);
+      assert.equal(res.headers.vary, "accept-encoding");
+      assert.ok(res.body.length < plain.body.length / 10, `${coding}: ${res.body.length} bytes`);
+      assert.equal(decode(res.body).toString("utf8"), html);
+      assert.notEqual(res.headers.etag, plain.headers.etag);
+    }
+    assert.equal((await raw("identity, gzip;q=0")).headers["content-encoding"], undefined);
+  });
+
+  test("a query parameter is 400 BAD_REQUEST unknown parameter, as under /api/v1/", async () => {
+    const res = await s.fetch("/docs?x=", null);
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { error: { code: string; details: Record<string, unknown> } };
+    assert.equal(body.error.code, "BAD_REQUEST");
+    assert.deepEqual(body.error.details, { field: "x", issue: "unknown parameter" });
   });
 });

@@ -277,6 +277,7 @@ if ("why" in reached) {
         const w1 = await t.createWebhook(hook, tag("k-hook"));
         const w2 = await t.createWebhook({ ...hook, description: "second", created_at: at(9) });
         await t.saveWebhook({ ...w1, status: "deleted" });
+        assert.equal(await t.saveWebhook({ ...w1, description: "late" }), null); // compare-and-set: w1 was replaced
         await assert.rejects(t.saveWebhook({ ...w1, id: "whk_00000000000000000000000000" }), RangeError);
         await assert.rejects(t.saveRun({ ...run.run, id: "sync_00000000000000000000000000" }), RangeError);
         out.push(w1, await t.listWebhooks(), await t.getWebhook(w1.id), await t.getWebhook(w2.id), await t.getDeliveryState(w2.id));

@@ -23,7 +23,32 @@ const CASES = [
   { what: "a misspelt type", file: { acme: [{ ...GOOD, type: "htpp" }] }, message: /acme\[0\]\.type "htpp" is not a known source type \(known: http, ksef\)/ },
   { what: "a missing type", file: { acme: [{ ...GOOD, type: undefined }] }, message: /acme\[0\]\.type is required/ },
   { what: "a ksef source without a valid NIP", file: { acme: [{ name: "k", type: "ksef", environment: "test", nip: "1", token: "x".repeat(20) }] }, message: /acme\[0\]: "nip" must be/ },
+  { what: "credentials in a URL, without quoting them", file: { acme: [{ ...GOOD, url: "https://user:S3cr3t@erp.example.com" }] }, message: /^(?!.*S3cr3t).*acme\[0\]\.url must not carry credentials/ },
+  { what: "a user name alone in a URL", file: { acme: [{ ...GOOD, url: "https://user@erp.example.com" }] }, message: /acme\[0\]\.url must not carry credentials/ },
+  { what: "plain http to another machine", file: { acme: [{ ...GOOD, url: "http://erp.example.com" }] }, message: /acme\[0\]\.url must be an https URL \(plain http only for localhost\)/ },
 ];
+
+test("readSourcesFile() says where a file is not JSON without quoting its text", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sources-"));
+  try {
+    // Written as YAML by mistake: the parser's own message would quote it, token and all.
+    writeFileSync(join(dir, "sources.json"), "{\"acme\": itk_SECRET}");
+    assert.throws(() => readSourcesFile(dir, SOURCE_TYPES), (e: Error) => /is not valid JSON/.test(e.message) && !e.message.includes("itk_SECRET"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("readSourcesFile() takes plain http to this machine", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sources-"));
+  try {
+    const local = ["http://127.0.0.1:9", "http://localhost:8080/", "http://[::1]:1"].map((url, i) => ({ ...GOOD, name: `l${i}`, url }));
+    writeFileSync(join(dir, "sources.json"), JSON.stringify({ acme: local }));
+    assert.equal(readSourcesFile(dir, SOURCE_TYPES).acme!.length, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 for (const { what, file, message } of CASES) {
   test(`readSourcesFile() refuses ${what}, naming the entry`, () => {

@@ -85,7 +85,7 @@ const _TYPE_WORDS: Record<string, readonly [string, string]> = {
 
 /** A column type in words with its code ("liczba całkowita (int)"); an unknown code as written. */
 function _typeWords(ctx: RenderContext, type: string): string {
-  const w = _TYPE_WORDS[type];
+  const w = Object.hasOwn(_TYPE_WORDS, type) ? _TYPE_WORDS[type] : undefined; // `type` comes from the invoice
   return w === undefined ? type : `${w[ctx.lang === "pl" ? 0 : 1]} (${type})`;
 }
 

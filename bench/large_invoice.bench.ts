@@ -1,0 +1,96 @@
+/**
+ * What one tenant's 10 MB invoice costs everyone: a 9.5 MB FA(3) of minimal lines is uploaded, then read as
+ * JSON (`GET /submissions/{id}`) and listed with `expand=invoice`, while `/healthz` is asked every 50 ms; the
+ * slowest `/healthz` is how long every other tenant waited. Bounded: two invoices, one pass each.
+ *   npx tsx bench/large_invoice.bench.ts
+ * @module
+ */
+import process from "node:process";
+import { createInvoiceWorkers } from "../storage/process/invoice_workers.ts";
+import { startServer } from "../test/support/server.ts";
+
+const MAX_XML = 9.5 * 1024 * 1024;
+
+function bigKsef(number: string): Uint8Array<ArrayBuffer> {
+  const rows: string[] = [];
+  let size = 600;
+  for (let i = 1; size < MAX_XML - 200; i++) {
+    const row = `<FaWiersz><NrWierszaFa>${i}</NrWierszaFa><P_7>T</P_7><P_8B>1</P_8B><P_11>1</P_11></FaWiersz>`;
+    rows.push(row);
+    size += row.length;
+  }
+  const n = rows.length;
+  return new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?><Faktura xmlns="http://crd.gov.pl/wzor/2025/06/25/13775/">` +
+    `<Podmiot1><DaneIdentyfikacyjne><NIP>5260250274</NIP><Nazwa>S</Nazwa></DaneIdentyfikacyjne></Podmiot1>` +
+    `<Fa><KodWaluty>PLN</KodWaluty><P_1>2026-01-01</P_1><P_2>${number}</P_2><P_13_1>${n}.00</P_13_1><P_14_1>0.00</P_14_1>` +
+    `<P_15>${n}.00</P_15><RodzajFaktury>VAT</RodzajFaktury>${rows.join("")}</Fa></Faktura>`);
+}
+
+/** Runs `work` while asking /healthz every 50 ms; the work's time and bytes, and the slowest /healthz. */
+async function underProbe(url: string, work: () => Promise<number>): Promise<{ ms: number; bytes: number; healthzMaxMs: number; healthzErrors: number; rssMb: number }> {
+  let stop = false;
+  let worst = 0;
+  let rss = 0;
+  let errors = 0;
+  const probe = (async () => {
+    while (!stop) {
+      const t = performance.now();
+      try {
+        await (await fetch(`${url}/healthz`)).text();
+      } catch {
+        errors++; // a connection reset while the loop was held: that tenant's request failed
+      }
+      worst = Math.max(worst, performance.now() - t);
+      rss = Math.max(rss, process.memoryUsage().rss);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  const t = performance.now();
+  const bytes = await work();
+  const ms = performance.now() - t;
+  stop = true;
+  await probe;
+  return { ms: Math.round(ms), bytes, healthzMaxMs: Math.round(worst), healthzErrors: errors, rssMb: Math.round(rss / 1048576) };
+}
+
+// As server.ts runs it: large XML read in a worker thread.
+const workers = createInvoiceWorkers(1);
+const s = await startServer({ storage: "memory", readInvoiceOffThread: (xml) => workers.read(xml) });
+try {
+  const { token } = await s.token("big");
+  const ids: string[] = [];
+  for (const number of ["BIG/1", "BIG/2"]) {
+    const xml = bigKsef(number);
+    const form = new FormData();
+    form.append("xml", new Blob([xml]), "big.xml");
+    const r = await underProbe(s.url, async () => {
+      const res = await s.fetch("/api/v1/submissions", token, { method: "POST", body: form });
+      const body = (await res.json()) as { id: string };
+      if (res.status !== 201) throw new Error(JSON.stringify(body));
+      ids.push(body.id);
+      return xml.length;
+    });
+    console.log(JSON.stringify({ step: "upload", ...r }));
+  }
+  const get = await underProbe(s.url, async () => (await (await s.fetch(`/api/v1/submissions/${ids[0]}`, token)).arrayBuffer()).byteLength);
+  console.log(JSON.stringify({ step: "GET /submissions/{id}", ...get }));
+  const again = await underProbe(s.url, async () => (await (await s.fetch(`/api/v1/submissions/${ids[0]}`, token)).arrayBuffer()).byteLength);
+  console.log(JSON.stringify({ step: "GET /submissions/{id} again", ...again }));
+  let pages = 0;
+  const list = await underProbe(s.url, async () => {
+    let total = 0;
+    let cursor = "";
+    for (;;) {
+      const res = await s.fetch(`/api/v1/submissions?limit=500&expand=invoice${cursor}`, token);
+      const page = JSON.parse(await res.text()) as { has_more: boolean; next_cursor: string; data: unknown[] };
+      pages++;
+      total += JSON.stringify(page.data).length;
+      if (!page.has_more) return total;
+      cursor = `&cursor=${page.next_cursor}`;
+    }
+  });
+  console.log(JSON.stringify({ step: "GET /submissions?limit=500&expand=invoice (all pages)", pages, ...list }));
+} finally {
+  await s.close();
+  await workers.close();
+}
