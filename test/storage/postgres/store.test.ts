@@ -15,6 +15,7 @@ import type { DocumentInput, IdempotencyTag, Storage, StoredResponse } from "../
 import { MemoryStorage } from "../../../storage/memory.ts";
 import { migrate, MIGRATIONS, PostgresStorage, type PgPool } from "../../../storage/postgres/store.ts";
 import { fields, storageContract } from "../../support/storage_contract.ts";
+import { ksefSendContract } from "../../support/storage_contract_ksef.ts";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/integrator_test";
 const dec = new TextDecoder();
@@ -103,6 +104,7 @@ if ("why" in reached) {
   });
 
   storageContract("postgres", async () => (await fresh()).storage);
+  ksefSendContract("postgres", async () => (await fresh()).storage);
 
   /** A pool whose connections run `hook` before each query (to hold a COMMIT, or to fail a statement). */
   const hooked = (pool: PgPoolClass, hook: (text: string) => Promise<void>): PgPool => ({
