@@ -33,6 +33,16 @@ export interface SimInvoice {
   permanentStorageDate: string;
 }
 
+/** A request handed to `extraRoutes`. */
+export interface SimExtraRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The path under the API root, e.g. `/sessions/online`. */
+  path: string;
+  body: Buffer;
+  access: { nip: string; permissions: string[] } | null;
+}
+
 /** Options of the simulator. */
 export interface SimOptions {
   tokens: SimToken[];
@@ -67,6 +77,11 @@ export interface KsefSimulator {
   corruptNextPackage(): void;
   /** Called after each export is started (with their count), e.g. to expire tokens mid-run. */
   afterExport: ((count: number) => void) | null;
+  /**
+   * More routes under the API root (e.g. the online-session side, ksef_simulator_online.ts), asked before the
+   * built-in ones: `access` is the bearer's grant (null when it has none). Resolves true when it answered.
+   */
+  extraRoutes: ((r: SimExtraRequest) => Promise<boolean>) | null;
   /** Counters: requests per path group, 429s sent because a limit was exceeded, exports started. */
   stats: { requests: Record<string, number>; throttled: number; exports: number; authentications: number; refreshes: number };
   close(): Promise<void>;
@@ -207,6 +222,10 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
     }
     if (!path.startsWith(PREFIX)) return send(res, 404, {});
     const p = path.slice(PREFIX.length);
+    if (sim.extraRoutes) {
+      const grant = access.get(bearer);
+      if (await sim.extraRoutes({ req, res, path: p, body, access: grant && grant.until > Date.now() ? grant : null })) return;
+    }
     const group: EndpointGroup = p.startsWith("/auth") || p.startsWith("/security") ? "auth" : p === "/invoices/query/metadata" ? "metadata"
       : p === "/invoices/exports" ? "export" : p.startsWith("/invoices/exports/") ? "exportStatus" : "download";
     stats.requests[group] = (stats.requests[group] ?? 0) + 1;
@@ -314,7 +333,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
   url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}${PREFIX}`;
   let serial = 0;
   const sim: KsefSimulator = {
-    url, invoices, stats, afterExport: null,
+    url, invoices, stats, afterExport: null, extraRoutes: null,
     add(i) {
       const at = tick();
       const day = new Date(at).toISOString().slice(0, 10).replaceAll("-", "");
