@@ -39,9 +39,12 @@ import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
 import { parseKsefSourceConfig } from "./storage/sources/ksef/config.ts";
 import { ksefSource } from "./storage/sources/ksef/source.ts";
+import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/sources/ksef/send/job.ts";
+import { sendingConfigs } from "./storage/sources/ksef/send/send_config.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
+const KSEF_SEND_POLL_MS = 1000; // how soon the sender looks at the queue again (an upload in this process wakes it at once)
 const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
 const PG_POOL_SIZE = 10; // connections per process: requests are short, and PostgreSQL's default limit is 100
 const DEMO_TENANT = "demo";
@@ -124,6 +127,22 @@ function configuredSources(dataDir: string, logger: Logger): (tenant: string) =>
 }
 
 /**
+ * The tenants that send to KSeF (`"send": true` on their ksef source), read again on every call like the sources.
+ * A bad file (or two sending entries for one tenant) stops the server at startup; later, the last good one stays.
+ */
+function configuredSending(dataDir: string, logger: Logger): () => KsefSendConfig[] {
+  let good = sendingConfigs(readSourcesFile(dataDir));
+  return () => {
+    try {
+      good = sendingConfigs(readSourcesFile(dataDir));
+    } catch (e) {
+      logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
+    }
+    return good;
+  };
+}
+
+/**
  * The storage the configuration names: PostgreSQL when DATABASE_URL is set (the driver `pg` is loaded only
  * then, and the project does not depend on it), else the file store in DATA_DIR.
  */
@@ -143,11 +162,15 @@ async function openStorage(config: Config): Promise<Storage> {
  * workers, the "primary" runs syncs and deliveries (one process, so each run and event has one executor)
  * and the "worker"s serve HTTP on the shared port.
  */
-async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage }> {
+async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage; sender: KsefSender | null }> {
   const dataDir = resolve(config.dataDir);
   const sources = configuredSources(dataDir, logger);
+  const sending = configuredSending(dataDir, logger);
   const storage = await openStorage(config);
+  // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
+  const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
   const app = await createApp({
+    ksefSend: { sends: (tenant) => sending().some((c) => c.tenant === tenant), wake: () => sender?.wake() },
     // Large invoices are read on a worker thread, off the event loop (issue 15 #15); Deno reads them inline.
     ...("Deno" in globalThis ? {} : { readInvoiceOffThread: createInvoiceWorkers(INVOICE_THREADS).read }),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
@@ -160,7 +183,14 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
       allowPrivate: config.webhookAllowPrivate,
     },
   });
-  return { app, storage };
+  if (sender) {
+    const closeApp = app.close.bind(app);
+    app.close = async () => {
+      await sender.close();
+      await closeApp();
+    };
+  }
+  return { app, storage, sender };
 }
 
 /** Serves HTTP in this process; on SIGTERM/SIGINT drains, stops background work and exits 0. */
@@ -210,7 +240,7 @@ async function serve(config: Config): Promise<void> {
     return;
   }
   const dataDir = resolve(config.dataDir);
-  const { app, storage } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
+  const { app, storage, sender } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
   const url = config.workers === 1 ? await serveHttp(config, app, storage, logger) : await forkWorkers({
     workers: config.workers, host: config.host, logger,
     async onStopped(listenFailed) {
@@ -228,6 +258,7 @@ async function serve(config: Config): Promise<void> {
   const demoToken = (config.demo ?? isNew) ? await seedDemo(storage, dataDir) : null;
   await app.sync.resume();
   app.sync.start(SYNC_POLL_MS);
+  sender?.start(KSEF_SEND_POLL_MS);
   app.webhooks?.start(WEBHOOK_POLL_MS);
   if (demoToken) {
     await app.sync.request(storage.tenant(DEMO_TENANT), null);

@@ -22,6 +22,8 @@ export interface KsefSourceConfig {
   nip: string;
   token: string;
   subjects: SubjectType[];
+  /** Send the tenant's KSeF FA submissions to KSeF (README "Sending to KSeF"; the token needs InvoiceWrite). */
+  send: boolean;
 }
 
 // Default roles: seller, buyer, third party (the guide's example leaves out SubjectAuthorized, which is rare).
@@ -80,5 +82,6 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
     }
     subjects = s as SubjectType[];
   }
-  return { name: name as string, baseUrl, nip: nip as string, token: token as string, subjects };
+  if (entry.send !== undefined && typeof entry.send !== "boolean") fail(`"send" must be true or false`);
+  return { name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, send: entry.send === true };
 }

@@ -25,7 +25,9 @@ export interface KsefSendConfig {
 }
 
 /** How long a sender's lease runs without renewal: a node that dies frees the tenant's queue after this. */
-export const SEND_LEASE_MS = 60_000;
+export const SEND_LEASE_MS = 30_000;
+/** A pass renews its lease when this much of it has passed (well before it runs out). */
+const RENEW_AFTER_MS = SEND_LEASE_MS / 3;
 /** Backoff after a failed pass (outage, refused session): doubling from the first, up to the last. */
 const BACKOFF_MS = [5_000, 300_000] as const;
 
@@ -95,6 +97,12 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     if (now() < t.notBefore) return false;
     const store = o.storage.tenant(c.tenant);
     if (!(await store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS))) return false; // another process sends for it
+    let renewed = now();
+    t.sender.keepAlive = async () => {
+      if (now() - renewed < RENEW_AFTER_MS) return true;
+      renewed = now();
+      return store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS);
+    };
     try {
       const r = await t.sender.pass(abort.signal);
       t.failures = 0;

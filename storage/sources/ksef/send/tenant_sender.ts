@@ -38,6 +38,8 @@ export class TenantSender {
   #api: OnlineApi;
   #pool: SessionPool;
   #now: () => number;
+  /** Renews the sender's lease during a long pass; false when another process took it over (the pass stops). */
+  keepAlive: () => Promise<boolean> = async () => true;
 
   constructor(o: { store: TenantStore; api: OnlineApi; pool: SessionPool; now: () => number }) {
     this.#store = o.store;
@@ -55,12 +57,14 @@ export class TenantSender {
     const pending = await this.#store.pendingKsefSubmissions(BATCH);
     const out: PassOutcome = { sent: 0, finished: 0, inFlight: false };
     for (const sub of pending) {
+      if (!(await this.keepAlive())) return out;
       if (sub.ksef!.status === "queued" || sub.ksef!.reference === null) {
         if (await this.#sendOne(sub, signal)) out.sent++;
       }
     }
     for (const sub of await this.#store.pendingKsefSubmissions(BATCH)) {
       if (sub.ksef!.status !== "sending" || sub.ksef!.reference === null) continue;
+      if (!(await this.keepAlive())) return out;
       if (await this.#lookUp(sub, signal)) out.finished++;
       else out.inFlight = true;
     }
