@@ -69,6 +69,19 @@ describe("sending submissions to KSeF", () => {
     assert.ok(pdf.length > 1000);
   });
 
+  test("what one tenant sent as seller comes back to the buyer's tenant through KSeF's export, byte for byte", async () => {
+    const xml = fa3("ROUNDTRIP/1");
+    const created = await s.upload("acme", xml);
+    await s.settle();
+    const number = ((await s.get("acme", String(created.id))).ksef as Record<string, unknown>).ksef_number;
+    const run = await s.server.sync(s.tokens.buyer);
+    assert.equal(run.status, "succeeded", JSON.stringify(run));
+    const docs = ((await (await s.server.fetch(`/api/v1/documents?ksef_number=${number}`, s.tokens.buyer)).json()) as { data: Record<string, unknown>[] }).data;
+    assert.equal(docs.length, 1);
+    const back = await s.server.fetch(`/api/v1/documents/${docs[0]!.id}/xml`, s.tokens.buyer);
+    assert.deepEqual(Buffer.from(await back.arrayBuffer()), Buffer.from(xml));
+  });
+
   test("a burst of 30 goes out in at most 2 sessions, each invoice once and in acceptance order", async () => {
     const before = { send: s.online.calls.send ?? 0, open: s.online.calls.open ?? 0 };
     const ids: string[] = [];

@@ -4,6 +4,8 @@
  * and helpers to upload invoices and run the sender until nothing is in flight.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ksefSource } from "../../../../../storage/sources/ksef/source.ts";
 import { createKsefSender, type KsefSender } from "../../../../../storage/sources/ksef/send/job.ts";
 import { createHttpTransport } from "../../../../../storage/transports/webhook_http.ts";
 import { createJsonLogger, silentLogger } from "../../../../../lib/observe/log.ts";
@@ -13,6 +15,9 @@ import { fixturePath, startServer, type TestServer } from "../../../../support/s
 
 export const NIP = "5265877635";
 export const TOKEN = `20251010-EC-1DCE3E3000-12ECB5B36E-45|nip-${NIP}|919f704466624ce29cd5ac7b65ded5e7cccc112eee314f2aaa76e02cd16df7b9`;
+/** The buyer of the FA(3) sample (Podmiot2), whose tenant "buyer" syncs from KSeF. */
+export const BUYER_NIP = "1111111111";
+const BUYER_TOKEN = `20251010-EC-1DCE3E3000-12ECB5B36E-46|nip-${BUYER_NIP}|${"1".repeat(64)}`;
 const FA3 = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_Przyklad_4_EUR.xml"), "utf8");
 
 /** A valid FA(3) invoice of seller NIP with its own number. */
@@ -28,7 +33,7 @@ export interface SendSetup {
   online: OnlineSide;
   server: TestServer;
   sender: KsefSender;
-  tokens: Record<"acme" | "beta" | "plain", string>;
+  tokens: Record<"acme" | "beta" | "plain" | "buyer", string>;
   upload(tenant: "acme" | "beta" | "plain", xml: Uint8Array, name?: string): Promise<Record<string, unknown>>;
   get(tenant: "acme" | "beta" | "plain", id: string): Promise<Record<string, unknown>>;
   /** Runs sender passes until nothing is queued or sending for every sending tenant (at most `max` passes). */
@@ -38,11 +43,19 @@ export interface SendSetup {
 
 /** Starts the simulator, the server and the sender. */
 export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}): Promise<SendSetup> {
-  const sim = await startKsefSimulator({ tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead", "InvoiceWrite"] }] });
+  const sim = await startKsefSimulator({ tokens: [
+    { token: TOKEN, nip: NIP, permissions: ["InvoiceRead", "InvoiceWrite"] },
+    { token: BUYER_TOKEN, nip: BUYER_NIP, permissions: ["InvoiceRead"] },
+  ] });
   const side = attachOnlineSessions(sim, online);
   const sending = new Set(["acme", "beta"]);
   let sender: KsefSender | null = null;
-  const server = await startServer({
+  const server: TestServer = await startServer({
+    // The buyer's tenant syncs from KSeF: what was sent and accepted comes back as its document.
+    sources: (tenant) => tenant !== "buyer" ? [] : [ksefSource({
+      name: "ksef", baseUrl: sim.url, nip: BUYER_NIP, token: BUYER_TOKEN, subjects: ["Subject2"],
+      stateFile: join(server.dataDir, "buyer-ksef.json"), tuning: { retryDelays: [5], pollDelays: [5], maxPolls: 50, minIntervalMs: 0, reportWaitsFromMs: 0 },
+    })],
     ksefSend: { sends: (t) => sending.has(t), wake: () => {} },
     webhooks: { transport: createHttpTransport(true), allowPrivate: true, schedule: [5_000] },
   });
@@ -51,7 +64,10 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
     configs: () => [...sending].map((tenant) => ({ tenant, baseUrl: sim.url, nip: NIP, token: TOKEN })),
     tuning: { ...FAST_SEND, ...tuning },
   });
-  const tokens = { acme: (await server.token("acme")).token, beta: (await server.token("beta")).token, plain: (await server.token("plain")).token };
+  const tokens = {
+    acme: (await server.token("acme")).token, beta: (await server.token("beta")).token, plain: (await server.token("plain")).token,
+    buyer: (await server.token("buyer")).token,
+  };
   const s: SendSetup = {
     sim, online: side, server, sender, tokens,
     async upload(tenant, xml, name = "invoice.xml") {
