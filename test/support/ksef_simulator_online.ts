@@ -62,6 +62,8 @@ export interface OnlineInvoice {
   upo: Uint8Array | null;
   polls: number;
   invoiceNumber: string;
+  /** The duplicate key (seller, kind, number) once read. */
+  key?: string;
 }
 
 /** The online side, for tests to inspect and steer. */
@@ -86,6 +88,8 @@ export function attachOnlineSessions(sim: KsefSimulator, o: OnlineOptions = {}):
   const judge = o.judge ?? wellFormedJudge;
   let failures = { n: 0, status: 503, retryAfter: 1 };
   let serial = 0;
+  /** Accepted invoices by duplicate key: KSeF's duplicate check (same seller NIP, RodzajFaktury and P_2). */
+  const accepted = new Map<string, OnlineInvoice>();
   const side: OnlineSide = {
     sessions: new Map(), invoices: [], calls: {}, delayMs: 0, onRequest: null,
     failNext(n, status, retryAfter = 1) {
@@ -206,7 +210,8 @@ export function attachOnlineSessions(sim: KsefSimulator, o: OnlineOptions = {}):
     }
     const facts = _facts(inv.xml);
     inv.invoiceNumber = facts.number;
-    const original = side.invoices.find((i) => i !== inv && i.ksefNumber && i.status.code === 200 && _sameKey(_facts(i.xml), facts));
+    inv.key = `${facts.seller}\u0000${facts.kind}\u0000${facts.number}`;
+    const original = accepted.get(inv.key);
     if (original) {
       inv.status = {
         code: 440, description: "Duplikat faktury", details: ["Faktura o tym numerze została już przyjęta"],
@@ -221,6 +226,7 @@ export function attachOnlineSessions(sim: KsefSimulator, o: OnlineOptions = {}):
     inv.acquisitionDate = new Date().toISOString();
     inv.status = { code: 200, description: "Sukces" };
     inv.upo = _upo(inv, s, facts);
+    accepted.set(inv.key, inv);
   }
 
   function statusOf(inv: OnlineInvoice): Record<string, unknown> {
@@ -290,8 +296,4 @@ function _facts(xml: Uint8Array): _Facts {
     seller: path("Podmiot1", "DaneIdentyfikacyjne", "NIP"), buyer: path("Podmiot2", "DaneIdentyfikacyjne", "NIP"),
     number: path("Fa", "P_2"), kind: path("Fa", "RodzajFaktury"), issueDate: path("Fa", "P_1"),
   };
-}
-
-function _sameKey(a: _Facts, b: _Facts): boolean {
-  return a.seller === b.seller && a.number === b.number && a.kind === b.kind;
 }

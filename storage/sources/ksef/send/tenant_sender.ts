@@ -20,6 +20,8 @@ export const MAX_INVOICE_BYTES = 3_000_000;
 const RESEND_CODES = new Set([405, 550]);
 /** Sends of one invoice before a repeated "send again" answer (or 500) becomes its rejection. */
 export const MAX_ATTEMPTS = 5;
+/** Invoice statuses (and UPOs) read at once; the per-endpoint limits still pace them. */
+const LOOKUPS_AT_ONCE = 8;
 /** Submissions looked at per pass. */
 const BATCH = 500;
 
@@ -62,11 +64,15 @@ export class TenantSender {
         if (await this.#sendOne(sub, signal)) out.sent++;
       }
     }
-    for (const sub of await this.#store.pendingKsefSubmissions(BATCH)) {
-      if (sub.ksef!.status !== "sending" || sub.ksef!.reference === null) continue;
+    // Verdicts are independent of each other: a few are looked up at once (their order does not matter).
+    const inFlight = (await this.#store.pendingKsefSubmissions(BATCH)).filter((sub) => sub.ksef!.status === "sending" && sub.ksef!.reference !== null);
+    for (let i = 0; i < inFlight.length; i += LOOKUPS_AT_ONCE) {
       if (!(await this.keepAlive())) return out;
-      if (await this.#lookUp(sub, signal)) out.finished++;
-      else out.inFlight = true;
+      const done = await Promise.all(inFlight.slice(i, i + LOOKUPS_AT_ONCE).map((sub) => this.#lookUp(sub, signal)));
+      for (const d of done) {
+        if (d) out.finished++;
+        else out.inFlight = true;
+      }
     }
     await this.#pool.closeDue(signal);
     return out;
