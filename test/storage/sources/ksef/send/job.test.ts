@@ -47,6 +47,7 @@ describe("sending submissions to KSeF", () => {
     const upoBefore = await s.server.fetch(`/api/v1/submissions/${created.id}/upo`, s.tokens.acme);
     assert.equal(upoBefore.status, 404);
     assert.equal(((await upoBefore.json()) as { error: { code: string } }).error.code, "UPO_NOT_AVAILABLE");
+    const pdfBefore = Buffer.from(await (await s.server.fetch(`/api/v1/submissions/${created.id}/pdf`, s.tokens.acme)).arrayBuffer());
     await s.settle();
     const sub = await s.get("acme", String(created.id));
     const k = sub.ksef as Record<string, unknown>;
@@ -65,8 +66,10 @@ describe("sending submissions to KSeF", () => {
     assert.equal(upo.status, 200);
     assert.match(upo.headers.get("content-type")!, /^application\/xml/);
     assert.deepEqual(Buffer.from(await upo.arrayBuffer()), Buffer.from(received.upo!), "the UPO as KSeF issued it");
+    // The rendering of an accepted submission carries its KSeF number (the PDF tests read it back with pdftotext).
     const pdf = Buffer.from(await (await s.server.fetch(`/api/v1/submissions/${created.id}/pdf`, s.tokens.acme)).arrayBuffer());
     assert.ok(pdf.length > 1000);
+    assert.notDeepEqual(pdf, pdfBefore, "rendered again with the KSeF number");
   });
 
   test("what one tenant sent as seller comes back to the buyer's tenant through KSeF's export, byte for byte", async () => {
