@@ -22,6 +22,11 @@ export class KsefOutage extends Error {
   override name = "KsefOutage";
 }
 
+/** KSeF refuses the token (401 after a renewal, or 403: no InvoiceWrite): fix the configuration, then it resumes. */
+export class KsefAccessDenied extends Error {
+  override name = "KsefAccessDenied";
+}
+
 /** The endpoints the sender calls, each with its own limits. */
 export type SendGroup = "open" | "send" | "status" | "upo" | "close";
 
@@ -75,7 +80,10 @@ export class OnlineApi {
     this.#now = o.now;
   }
 
-  /** A JSON (or XML, for UPOs) request with the access token; a 401 renews the token once. */
+  /**
+   * A JSON (or XML, for UPOs) request with the access token; a 401 renews the token once. A 401 after that, or a
+   * 403, is about the token, not the invoice: it throws KsefAccessDenied, so nothing is rejected for it.
+   */
   async call(group: SendGroup, method: string, path: string, body: unknown, signal: AbortSignal): Promise<KsefAnswer> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await this.#client.accessToken(signal);
@@ -84,6 +92,8 @@ export class OnlineApi {
         this.#client.dropAccessToken();
         continue;
       }
+      if (answer.status === 401) throw new KsefAccessDenied("KSeF refuses the access it granted: check that the KSeF token is still active");
+      if (answer.status === 403) throw new KsefAccessDenied(`KSeF refuses ${method} ${_pathName(path)}: the KSeF token needs the InvoiceWrite permission to send invoices`);
       return answer;
     }
   }

@@ -200,3 +200,17 @@ describe("sending submissions to KSeF", () => {
     assert.equal(((await bad.json()) as { error: { details: { field: string } } }).error.details.field, "ksef_status");
   });
 });
+
+test("a token without InvoiceWrite leaves submissions queued, never rejected", async () => {
+  const s = await sendSetup({}, {}, ["InvoiceRead"]);
+  try {
+    const created = await s.upload("acme", fa3("NOWRITE/1"));
+    await s.sender.passNow();
+    await s.sender.passNow();
+    const k = (await s.get("acme", String(created.id))).ksef as Record<string, unknown>;
+    assert.equal(k.status, "queued");
+    assert.equal(s.online.invoices.length, 0);
+  } finally {
+    await s.close();
+  }
+});

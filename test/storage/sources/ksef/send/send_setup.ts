@@ -42,9 +42,9 @@ export interface SendSetup {
 }
 
 /** Starts the simulator, the server and the sender. */
-export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}): Promise<SendSetup> {
+export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"]): Promise<SendSetup> {
   const sim = await startKsefSimulator({ tokens: [
-    { token: TOKEN, nip: NIP, permissions: ["InvoiceRead", "InvoiceWrite"] },
+    { token: TOKEN, nip: NIP, permissions },
     { token: BUYER_TOKEN, nip: BUYER_NIP, permissions: ["InvoiceRead"] },
   ] });
   const side = attachOnlineSessions(sim, online);
