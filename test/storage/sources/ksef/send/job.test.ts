@@ -214,3 +214,26 @@ test("a token without InvoiceWrite leaves submissions queued, never rejected", a
     await s.close();
   }
 });
+
+test("a session is closed at its per-session limit, and once idle", async () => {
+  const s = await sendSetup({}, { maxInvoices: 20 });
+  try {
+    for (let i = 0; i < 30; i++) await s.upload("acme", fa3(`LIMIT/${i}`));
+    await s.settle();
+    assert.equal(s.sender.sessionsOpened("acme"), 2);
+    const sessions = [...s.online.sessions.values()];
+    assert.deepEqual(sessions.map((x) => x.count), [20, 10]);
+    assert.deepEqual(sessions.map((x) => x.open), [false, true], "the full one closed, the second still in use");
+  } finally {
+    await s.close();
+  }
+  const idle = await sendSetup({}, { idleMs: 0 });
+  try {
+    await idle.upload("acme", fa3("IDLE/1"));
+    await idle.settle();
+    await idle.sender.passNow();
+    assert.deepEqual([...idle.online.sessions.values()].map((x) => x.open), [false], "closed once it had no invoices to send");
+  } finally {
+    await idle.close();
+  }
+});
