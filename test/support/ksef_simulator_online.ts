@@ -103,7 +103,10 @@ export function attachOnlineSessions(sim: KsefSimulator, o: OnlineOptions = {}):
     return true;
   };
   const problem = (res: ServerResponse, status: number, code: number, detail: string): true =>
-    send(res, status, { title: status === 400 ? "Bad Request" : "Error", status, detail, errors: [{ code, description: detail }], instance: "", traceId: randomBytes(8).toString("hex") }, "application/problem+json");
+    send(res, status, {
+      title: "Bad Request", status, detail: "Żądanie jest nieprawidłowe.", errors: [{ code, description: detail, details: [] }],
+      instance: "", timestamp: new Date().toISOString(), traceId: randomBytes(16).toString("hex"),
+    }, "application/problem+json");
   const ref = (kind: string): string => `${new Date().toISOString().slice(0, 10).replaceAll("-", "")}-${kind}-${randomBytes(5).toString("hex").toUpperCase()}-${randomBytes(5).toString("hex").toUpperCase()}-${randomBytes(1).toString("hex").toUpperCase()}`;
   const b64sha = (b: Uint8Array): string => createHash("sha256").update(b).digest("base64");
 

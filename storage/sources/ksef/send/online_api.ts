@@ -160,8 +160,8 @@ export function answerJson(a: KsefAnswer): Record<string, unknown> | null {
 
 /**
  * KSeF's error of a refused request, from either body form open-api.json allows: Problem Details
- * (`application/problem+json`: `title`, `detail`, `errors`/`reasonCode`) or the deprecated ExceptionResponse
- * (`exception.exceptionDetailList[].exceptionCode`, `exceptionDescription`, `details`).
+ * (`application/problem+json`, BadRequestProblemDetails: `errors[]` of ApiError `{code, description, details}`,
+ * `title`, `detail`) or the deprecated ExceptionResponse (`exception.exceptionDetailList[]`).
  */
 export function answerError(a: KsefAnswer): { code: string; message: string; details: string[] } {
   const body = answerJson(a) ?? {};
@@ -169,10 +169,12 @@ export function answerError(a: KsefAnswer): { code: string; message: string; det
   if (Array.isArray(list) && list[0]) {
     return { code: `KSEF_${list[0].exceptionCode ?? a.status}`, message: String(list[0].exceptionDescription ?? `HTTP ${a.status}`), details: (list[0].details ?? []).map(String) };
   }
-  const code = body.reasonCode ?? body.status;
+  const first = Array.isArray(body.errors) ? (body.errors[0] as { code?: unknown; description?: unknown; details?: unknown } | undefined) : undefined;
+  if (first && typeof first === "object" && (typeof first.code === "number" || typeof first.code === "string")) {
+    return { code: `KSEF_${first.code}`, message: String(first.description ?? body.detail ?? `HTTP ${a.status}`), details: Array.isArray(first.details) ? first.details.map(String) : [] };
+  }
   const message = [body.title, body.detail].filter((x) => typeof x === "string").join(": ") || `HTTP ${a.status}`;
-  const errors = Array.isArray(body.errors) ? body.errors.map((e) => (typeof e === "string" ? e : JSON.stringify(e))) : [];
-  return { code: `KSEF_${typeof code === "number" || typeof code === "string" ? code : a.status}`, message, details: errors };
+  return { code: `KSEF_${a.status}`, message, details: [] };
 }
 
 // For messages: the path without identifiers that could be long.
