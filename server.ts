@@ -28,15 +28,19 @@ import { seedDemoInbox } from "./storage/demo/seed.ts";
 import { forkWorkers, isClusterWorker, LISTEN_FAILED } from "./storage/process/cluster.ts";
 import { ListenError, listenErrorMessage, listenHttp } from "./storage/process/http_listener.ts";
 import { onStopSignal } from "./storage/process/signals.ts";
-import { openStorage as openStorageAt, readConfiguredSources } from "./storage/registry.ts";
+import { openStorage as openStorageAt, readConfiguredSources, SOURCE_TYPES } from "./storage/registry.ts";
 import { createInvoiceWorkers } from "./storage/process/invoice_workers.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
+import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/sources/ksef/send/job.ts";
+import { sendingConfigs } from "./storage/sources/ksef/send/send_config.ts";
+import { readSourcesFile } from "./storage/sources/sources_file.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
+const KSEF_SEND_POLL_MS = 1000; // how soon the sender looks at the queue again (an upload in this process wakes it at once)
 const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
 const DEMO_TENANT = "demo";
 /**
@@ -103,6 +107,22 @@ function configuredSources(dataDir: string, uploadLimit: number, logger: Logger)
   };
 }
 
+/**
+ * The tenants that send to KSeF (`"send": true` on their ksef source), read again on every call like the sources.
+ * A bad file (or two sending entries for one tenant) stops the server at startup; later, the last good one stays.
+ */
+function configuredSending(dataDir: string, logger: Logger): () => KsefSendConfig[] {
+  let good = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES));
+  return () => {
+    try {
+      good = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES));
+    } catch (e) {
+      logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
+    }
+    return good;
+  };
+}
+
 /** The storage the configuration names (storage/registry.ts: by DATABASE_URL's scheme, else the file store). */
 function openStorage(config: Config): Promise<Storage> {
   return openStorageAt({ dataDir: resolve(config.dataDir), databaseUrl: config.databaseUrl, shared: config.workers > 1 });
@@ -113,11 +133,15 @@ function openStorage(config: Config): Promise<Storage> {
  * workers, the "primary" runs syncs and deliveries (one process, so each run and event has one executor)
  * and the "worker"s serve HTTP on the shared port.
  */
-async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage }> {
+async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage; sender: KsefSender | null }> {
   const dataDir = resolve(config.dataDir);
   const sources = configuredSources(dataDir, config.uploadLimit, logger);
+  const sending = configuredSending(dataDir, logger);
   const storage = await openStorage(config);
+  // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
+  const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
   const app = await createApp({
+    ksefSend: { sends: (tenant) => sending().some((c) => c.tenant === tenant), wake: () => sender?.wake() },
     // Large invoices are read on a worker thread, off the event loop (issue 15 #15); Deno reads them inline.
     ...("Deno" in globalThis ? {} : { readInvoiceOffThread: createInvoiceWorkers(INVOICE_THREADS).read }),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
@@ -130,7 +154,14 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
       allowPrivate: config.webhookAllowPrivate,
     },
   });
-  return { app, storage };
+  if (sender) {
+    const closeApp = app.close.bind(app);
+    app.close = async () => {
+      await sender.close();
+      await closeApp();
+    };
+  }
+  return { app, storage, sender };
 }
 
 /** Serves HTTP in this process; on SIGTERM/SIGINT drains, stops background work and exits 0. */
@@ -180,7 +211,7 @@ async function serve(config: Config): Promise<void> {
     return;
   }
   const dataDir = resolve(config.dataDir);
-  const { app, storage } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
+  const { app, storage, sender } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
   const url = config.workers === 1 ? await serveHttp(config, app, storage, logger) : await forkWorkers({
     workers: config.workers, host: config.host, logger,
     async onStopped(listenFailed) {
@@ -198,6 +229,7 @@ async function serve(config: Config): Promise<void> {
   const demoToken = (config.demo ?? isNew) ? await seedDemo(storage, dataDir) : null;
   await app.sync.resume();
   app.sync.start(SYNC_POLL_MS);
+  sender?.start(KSEF_SEND_POLL_MS);
   app.webhooks?.start(WEBHOOK_POLL_MS);
   if (demoToken) {
     await app.sync.request(storage.tenant(DEMO_TENANT), null);

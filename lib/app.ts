@@ -9,7 +9,7 @@
 import { createCursorCodec } from "./api/cursor.ts";
 import { documentRoutes } from "./api/documents/routes.ts";
 import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
-import type { ApiRoute, AppServices, Context } from "./api/context.ts";
+import type { ApiRoute, AppServices, Context, KsefSendHook } from "./api/context.ts";
 import { createDocsPage } from "./api/docs/docs_route.ts";
 import { MAX_EXPANDED_LIST_BYTES } from "./api/invoice_expand.ts";
 import { InvoiceJsonCache } from "./api/invoice_expand.ts";
@@ -75,6 +75,8 @@ export interface AppOptions {
   expandedListLimit?: number;
   /** The TrueType files PDFs are drawn with (storage/fonts/font_files.ts reads the shipped ones); without them `/pdf` answers 500. */
   pdfFonts?: PdfFontFiles;
+  /** Sending to KSeF (README "Sending to KSeF"): which tenants send and how to wake the sender. */
+  ksefSend?: KsefSendHook | null;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
   webhooks?: { transport?: WebhookTransport; schedule?: readonly number[]; allowPrivate?: boolean; random?: () => number };
 }
@@ -118,6 +120,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     readInvoice,
     invoices: new InvoiceJsonCache(),
     pdfFonts: options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts),
+    ksefSend: options.ksefSend ?? null,
   };
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());

@@ -6,11 +6,11 @@
  */
 import { createHash } from "node:crypto";
 import type { TokenRecord } from "../lib/contracts/tokens.ts";
-import { businessKey, documentJson, fieldsOf, sameFields, submissionJson } from "../lib/contracts/record_json.ts";
+import { businessKey, documentJson, fieldsOf, matchesSubmissionFilter, newSubmission, sameFields, submissionJson, withKsef } from "../lib/contracts/record_json.ts";
 import { encodeOrdinalId } from "../lib/contracts/ids.ts";
 import type {
   BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Storage, Stored, StoredBlob, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore,
+  IdempotencyTag, RawChange, Storage, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore,
   Redelivery, UpsertOutcome, WebhookRecord,
 } from "../lib/contracts/storage.ts";
 import { attemptPage, keptAttempts } from "../lib/contracts/delivery_log.ts";
@@ -43,6 +43,7 @@ class _MemoryTenant implements TenantStore {
   #docs: _Entry<DocumentRecord>[] = [];
   #docFeed: number[] = []; // seq -> index into #docs
   #subs: _Entry<SubmissionRecord>[] = [];
+  #subFeed: number[] = []; // seq -> index into #subs
   #runs: SyncRunRecord[] = [];
   #raw: Record<Collection, RawChange[]> = { documents: [], submissions: [], runs: [] };
   #idem = new Map<string, IdempotencyRecord>();
@@ -133,12 +134,10 @@ class _MemoryTenant implements TenantStore {
     const key = businessKey(input.fields);
     const dup = this.#subs.find((e) => e.record.sha256 === input.xml.sha256) ?? this.#subs.find((e) => businessKey(e.record) === key);
     if (dup) return { duplicateOf: dup.record.id };
-    const sub: SubmissionRecord = {
-      id: encodeOrdinalId("sub", Date.parse(now), this.#subs.length), status: "accepted", ...input.fields,
-      sha256: input.xml.sha256, size: input.xml.size, created_at: now,
-    };
+    const sub = newSubmission(encodeOrdinalId("sub", Date.parse(now), this.#subs.length), input, now);
     const json = submissionJson(sub);
-    this.#subs.push({ record: sub, json: enc.encode(json), seq: this.#subs.length });
+    this.#subs.push({ record: sub, json: enc.encode(json), seq: this.#subFeed.length });
+    this.#subFeed.push(this.#subs.length - 1);
     this.#change("submissions", json, true);
     this.#tag(idem, json, now);
     return { created: sub };
@@ -149,8 +148,28 @@ class _MemoryTenant implements TenantStore {
     return e ? { record: e.record, json: e.json } : null;
   }
 
-  async submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage> {
-    return _walk(this.#subs, after, limit, maxScan, () => true);
+  async submissionChanges(after: number, limit: number, maxScan: number, filter: SubmissionFilter = {}): Promise<ChangePage> {
+    return _walk(this.#subFeed.map((i) => this.#subs[i]!), after, limit, maxScan, (s) => matchesSubmissionFilter(s, filter));
+  }
+
+  async saveSubmissionKsef(id: string, ksef: SubmissionKsef): Promise<Stored<SubmissionRecord> | null> {
+    const at = this.#subs.findIndex((s) => s.record.id === id);
+    if (at < 0) return null;
+    const sub = withKsef(this.#subs[at]!.record, ksef);
+    const json = enc.encode(submissionJson(sub));
+    this.#subs[at] = { record: sub, json, seq: this.#subFeed.length };
+    this.#subFeed.push(at);
+    this.#change("submissions", json, false);
+    return { record: sub, json };
+  }
+
+  async pendingKsefSubmissions(limit: number): Promise<SubmissionRecord[]> {
+    const out: SubmissionRecord[] = [];
+    for (const e of this.#subs) {
+      if (out.length >= limit) break;
+      if (e.record.ksef?.status === "queued" || e.record.ksef?.status === "sending") out.push(e.record);
+    }
+    return out;
   }
 
   async requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }> {

@@ -34,6 +34,16 @@ export interface AppServices {
   webhookAllowPrivate: boolean;
   /** The fonts PDFs are drawn with, parsed once; null when the app was given none. */
   pdfFonts: PdfFonts | null;
+  /** Sending to KSeF (README "Sending to KSeF"): which tenants send, and a nudge for the sender; null when none does. */
+  ksefSend?: KsefSendHook | null;
+}
+
+/** What the API knows of sending to KSeF. */
+export interface KsefSendHook {
+  /** True when the tenant's `ksef` source has `"send": true`. */
+  sends(tenant: string): boolean;
+  /** Asks the sender for a pass soon (a new submission waits). */
+  wake(): void;
 }
 
 /** The context of any request. */

@@ -15,6 +15,7 @@ import { ApiError, HTTP_ERROR_STATUS, type ErrorDetails } from "../http/errors.t
 /** The error codes the API defines (API.md §2) with their status; HTTP's own are HTTP_ERROR_STATUS. */
 export const API_ERROR_STATUS = {
   XML_NOT_AVAILABLE: 404,
+  UPO_NOT_AVAILABLE: 404,
   DUPLICATE_SUBMISSION: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   IDEMPOTENCY_KEY_MISMATCH: 422,

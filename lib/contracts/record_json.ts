@@ -10,7 +10,9 @@ import { InvoiceError } from "../formats/invoice/errors.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import { partyTaxId } from "../formats/invoice/read.ts";
 import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
-import type { DocumentFields, DocumentRecord, PartySummary, SubmissionRecord, SyncRunRecord, TotalsSummary } from "./storage.ts";
+import type {
+  DocumentFields, DocumentRecord, PartySummary, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TotalsSummary,
+} from "./storage.ts";
 
 /** The response JSON of a document (API.md §4), keys in the documented order. */
 export function documentJson(d: DocumentRecord): string {
@@ -26,16 +28,43 @@ export function documentJson(d: DocumentRecord): string {
   });
 }
 
-/** The response JSON of a submission (API.md §5). */
+/**
+ * The response JSON of a submission (API.md §5). The UPO is stored before `ksef.status` becomes `accepted`
+ * (README "Sending to KSeF"), so an accepted submission always has one to link to.
+ */
 export function submissionJson(s: SubmissionRecord): string {
   const self = `/api/v1/submissions/${s.id}`;
+  const ksef = s.ksef ?? null;
   return JSON.stringify({
     id: s.id, status: s.status,
     format: s.format, type: s.type, number: s.number, issue_date: s.issue_date, currency: s.currency,
     seller: s.seller, buyer: s.buyer, totals: s.totals,
-    sha256: s.sha256, size: s.size, created_at: s.created_at,
-    links: { self, xml: `${self}/xml`, pdf: `${self}/pdf` },
+    sha256: s.sha256, size: s.size, ksef_number: ksef?.ksef_number ?? null, ksef,
+    created_at: s.created_at, updated_at: s.updated_at ?? s.created_at,
+    links: { self, xml: `${self}/xml`, pdf: `${self}/pdf`, upo: ksef?.status === "accepted" ? `${self}/upo` : null },
   });
+}
+
+/** A new submission's record: `ksef` starts queued when it is to be sent. */
+export function newSubmission(id: string, input: SubmissionInput, now: string): SubmissionRecord {
+  return {
+    id, status: "accepted", ...input.fields, sha256: input.xml.sha256, size: input.xml.size, created_at: now, updated_at: now,
+    ksef: input.send
+      ? { status: "queued", ksef_number: null, acquired_at: null, session: null, reference: null, attempts: 0, error: null, updated_at: now }
+      : null,
+  };
+}
+
+/** The submission with a new `ksef` state (its `updated_at` becomes the state's). */
+export function withKsef(s: SubmissionRecord, ksef: SubmissionKsef): SubmissionRecord {
+  return { ...s, ksef, updated_at: ksef.updated_at };
+}
+
+/** True when a submission passes the feed's filters. */
+export function matchesSubmissionFilter(s: SubmissionRecord, f: SubmissionFilter): boolean {
+  return (f.ksef_status === undefined || s.ksef?.status === f.ksef_status)
+    && (f.format === undefined || s.format === f.format)
+    && (f.type === undefined || s.type === f.type);
 }
 
 /** The JSON of a run (API.md §4.4). */

@@ -107,6 +107,31 @@ export interface Stored<T> {
   json: Uint8Array;
 }
 
+/** Where sending a submission to KSeF stands (README "Sending to KSeF"). */
+export type KsefSendStatus = "queued" | "sending" | "accepted" | "rejected";
+
+/** KSeF's verdict on a refused invoice: its status or exception code, description and details. */
+export interface KsefSendError {
+  code: string;
+  message: string;
+  details: string[];
+}
+
+/** The `ksef` object of a submission that is sent to KSeF. */
+export interface SubmissionKsef {
+  status: KsefSendStatus;
+  ksef_number: string | null;
+  /** KSeF's `acquisitionDate` (when it assigned the number). */
+  acquired_at: string | null;
+  /** The online session's reference number. */
+  session: string | null;
+  /** The invoice's reference number in that session. */
+  reference: string | null;
+  attempts: number;
+  error: KsefSendError | null;
+  updated_at: string;
+}
+
 /** An accepted submission (API.md §5) without its links. */
 export interface SubmissionRecord extends DocumentFields {
   id: string;
@@ -114,12 +139,25 @@ export interface SubmissionRecord extends DocumentFields {
   sha256: string;
   size: number;
   created_at: string;
+  /** The last change (absent in records written before submissions changed; then created_at). */
+  updated_at?: string;
+  /** Sending to KSeF; null (or absent) for a submission that is not sent. */
+  ksef?: SubmissionKsef | null;
 }
 
 /** What the submissions endpoint hands to storage. */
 export interface SubmissionInput {
   fields: DocumentFields;
   xml: BlobInfo;
+  /** True when the submission is to be sent to KSeF: it starts `queued`. */
+  send?: boolean;
+}
+
+/** Filters of the submissions feed, already validated. */
+export interface SubmissionFilter {
+  ksef_status?: KsefSendStatus;
+  format?: InvoiceFormat;
+  type?: DocumentType;
 }
 
 /** A sync run (API.md §4.4). */
@@ -269,7 +307,12 @@ export interface TenantStore {
   /** Stores a submission unless one with the same XML hash or business key exists. */
   createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }>;
   getSubmission(id: string): Promise<Stored<SubmissionRecord> | null>;
-  submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage>;
+  /** The feed from `after` (a submission moves to the end when it changes), filtered. */
+  submissionChanges(after: number, limit: number, maxScan: number, filter?: SubmissionFilter): Promise<ChangePage>;
+  /** Replaces a submission's `ksef` state: a new version at the end of the feed. Null when there is no such submission. */
+  saveSubmissionKsef(id: string, ksef: SubmissionKsef): Promise<Stored<SubmissionRecord> | null>;
+  /** Submissions whose `ksef.status` is queued or sending, in the order they were accepted, at most `limit`. */
+  pendingKsefSubmissions(limit: number): Promise<SubmissionRecord[]>;
 
   /** The queued or running run of a source, or a new queued one (coalescing, API.md §4.4). */
   requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }>;

@@ -26,6 +26,9 @@ export const SUB_HASH = { sha256: 1, businessKey: 2 } as const;
 export const RUN_HASH = { source: 0 } as const;
 /** Which code column (SlotColumns.c) holds what, per collection. */
 export const DOC_CODE = { type: 0, format: 1, xmlAvailable: 2 } as const;
+export const SUB_CODE = { ksefStatus: 0, type: 1, format: 2 } as const;
+/** A submission's `ksef.status` as a slot code; 0 = not sent. */
+export const KSEF_STATUS_CODES = { queued: 1, sending: 2, accepted: 3, rejected: 4 } as const;
 /** Runs and webhooks keep their status code in code column 0. */
 export const STATUS_CODE = 0;
 
@@ -62,7 +65,10 @@ export function subColumns(json: Uint8Array): SlotColumns {
     time: Date.parse(s.created_at),
     day: dayNumber(s.issue_date),
     h: _columns(SUB_HASH, { sha256: hash32(s.sha256), businessKey: hash32(businessKey(s)) }),
-    c: [0, 0, 0, 0],
+    c: _columns(SUB_CODE, {
+      ksefStatus: s.ksef ? KSEF_STATUS_CODES[s.ksef.status] : 0,
+      type: s.type ? TYPE_CODES[s.type] : 0, format: s.format ? FORMAT_CODES[s.format] : 0,
+    }),
   };
 }
 

@@ -4,10 +4,11 @@
  * It does not take locks: the tenant store runs every call inside its write or read step.
  * @module
  */
-import { businessKey, submissionJson } from "../../lib/contracts/record_json.ts";
+import { businessKey, newSubmission, submissionJson, withKsef } from "../../lib/contracts/record_json.ts";
+import { FORMAT_CODES, TYPE_CODES } from "../../lib/contracts/document_filter.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
-import type { ChangePage, IdempotencyTag, Stored, SubmissionInput, SubmissionRecord } from "../../lib/contracts/storage.ts";
-import { idemMeta, parseRecord, SUB_HASH, subColumns, walkFeed } from "./columns.ts";
+import type { ChangePage, IdempotencyTag, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord } from "../../lib/contracts/storage.ts";
+import { idemMeta, KSEF_STATUS_CODES, parseRecord, SUB_CODE, SUB_HASH, subColumns, walkFeed } from "./columns.ts";
 import { hash32 } from "./hash32.ts";
 import { HashIndex } from "./hash_index.ts";
 import type { IdempotencyFiles } from "./idempotency.ts";
@@ -22,6 +23,8 @@ export class FileSubmissions {
   #idem: IdempotencyFiles;
   #bySha = new HashIndex();
   #byBusinessKey = new HashIndex();
+  /** No submission before this ordinal is queued or sending. */
+  #pendingFrom = 0;
 
   constructor(dir: string, durable: boolean, idem: IdempotencyFiles) {
     this.log = new RecordLog(dir, "submissions", { durable, columnsOf: subColumns });
@@ -55,14 +58,7 @@ export class FileSubmissions {
       if (businessKey(s) === bk) return { duplicateOf: s.id };
     }
     const ordinal = this.log.count;
-    const sub: SubmissionRecord = {
-      id: encodeOrdinalId("sub", Date.parse(now), ordinal),
-      status: "accepted",
-      ...input.fields,
-      sha256: input.xml.sha256,
-      size: input.xml.size,
-      created_at: now,
-    };
+    const sub = newSubmission(encodeOrdinalId("sub", Date.parse(now), ordinal), input, now);
     const text = submissionJson(sub);
     const json = enc.encode(text);
     const meta = idemMeta(idem, text, now);
@@ -82,8 +78,45 @@ export class FileSubmissions {
     return record.id === id ? { record, json } : null;
   }
 
-  /** The change feed from `after`. */
-  changes(after: number, limit: number, maxScan: number): ChangePage {
-    return walkFeed(this.log, after, limit, maxScan, () => true, null);
+  /** The change feed from `after`, filtered by the slots' code columns. */
+  changes(after: number, limit: number, maxScan: number, filter: SubmissionFilter = {}): ChangePage {
+    const want = [
+      filter.ksef_status === undefined ? -1 : KSEF_STATUS_CODES[filter.ksef_status],
+      filter.type === undefined ? -1 : TYPE_CODES[filter.type],
+      filter.format === undefined ? -1 : FORMAT_CODES[filter.format],
+    ] as const;
+    const pass = (o: number): boolean =>
+      (want[0] < 0 || this.log.codeOf(o, SUB_CODE.ksefStatus) === want[0])
+      && (want[1] < 0 || this.log.codeOf(o, SUB_CODE.type) === want[1])
+      && (want[2] < 0 || this.log.codeOf(o, SUB_CODE.format) === want[2]);
+    return walkFeed(this.log, after, limit, maxScan, pass, null);
+  }
+
+  /** Writes a new version with this `ksef` state; null when there is no such submission. */
+  saveKsef(id: string, ksef: SubmissionKsef): Stored<SubmissionRecord> | null {
+    const o = decodeOrdinalId("sub", id);
+    const old = this.get(id);
+    if (!old) return null;
+    const record = withKsef(old.record, ksef);
+    const json = enc.encode(submissionJson(record));
+    this.log.write(o, json, subColumns(json));
+    return { record, json };
+  }
+
+  /**
+   * Queued and sending submissions in acceptance (ordinal) order, found by their slots' status code. A status only
+   * moves forward, so the scan starts at the first ordinal that was still waiting last time.
+   */
+  pending(limit: number): SubmissionRecord[] {
+    const out: SubmissionRecord[] = [];
+    let first = -1;
+    for (let o = this.#pendingFrom; o < this.log.count && out.length < limit; o++) {
+      const code = this.log.codeOf(o, SUB_CODE.ksefStatus);
+      if (code !== KSEF_STATUS_CODES.queued && code !== KSEF_STATUS_CODES.sending) continue;
+      if (first < 0) first = o;
+      out.push(parseRecord<SubmissionRecord>(this.log.read(o)));
+    }
+    this.#pendingFrom = first < 0 ? (out.length === 0 ? this.log.count : this.#pendingFrom) : first;
+    return out;
   }
 }

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import type {
   ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Redelivery, Stored, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  IdempotencyTag, RawChange, Redelivery, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { LocalLeases } from "../../lib/contracts/local_leases.ts";
 import { BlobDir } from "./blob_dir.ts";
@@ -238,9 +238,18 @@ export class FileTenantStore implements TenantStore {
     return this.#submissions.get(id);
   }
 
-  async submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage> {
+  async submissionChanges(after: number, limit: number, maxScan: number, filter?: SubmissionFilter): Promise<ChangePage> {
     await this.#look();
-    return this.#submissions.changes(after, limit, maxScan);
+    return this.#submissions.changes(after, limit, maxScan, filter);
+  }
+
+  async saveSubmissionKsef(id: string, ksef: SubmissionKsef): Promise<Stored<SubmissionRecord> | null> {
+    return this.#write(() => this.#submissions.saveKsef(id, ksef));
+  }
+
+  async pendingKsefSubmissions(limit: number): Promise<SubmissionRecord[]> {
+    await this.#look();
+    return this.#submissions.pending(limit);
   }
 
   async requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }> {

@@ -270,6 +270,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ...COUNTS_BACKFILL.map((sql) => sql.replaceAll("$WHERE", "")),
     ],
   },
+  {
+    version: 6,
+    name: "submissions sent to KSeF: ksef_status, type and format filters, the send queue",
+    statements: [
+      `ALTER TABLE submissions ADD COLUMN ksef_status text CHECK (ksef_status IN ('queued', 'sending', 'accepted', 'rejected'))`,
+      `ALTER TABLE submissions ADD COLUMN type text`,
+      `ALTER TABLE submissions ADD COLUMN format text`,
+      // The feed position a submission was created at: acceptance order, which the send queue follows.
+      `ALTER TABLE submissions ADD COLUMN created_seq bigint`,
+      `UPDATE submissions SET created_seq = seq, type = json::jsonb->>'type', format = json::jsonb->>'format'`,
+      `ALTER TABLE submissions ALTER COLUMN created_seq SET NOT NULL`,
+      `CREATE INDEX submissions_feed_filters ON submissions (tenant, seq) INCLUDE (ksef_status, type, format, id)`,
+      `CREATE INDEX submissions_send_queue ON submissions (tenant, created_seq) WHERE ksef_status IN ('queued', 'sending')`,
+    ],
+  },
 ];
 
 /** Applies the migrations that the database lacks; returns the versions applied now. */

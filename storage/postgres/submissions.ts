@@ -5,9 +5,9 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { businessKey, submissionJson } from "../../lib/contracts/record_json.ts";
+import { businessKey, newSubmission, submissionJson, withKsef } from "../../lib/contracts/record_json.ts";
 import { newId } from "../../lib/contracts/ids.ts";
-import type { ChangePage, IdempotencyTag, Stored, SubmissionInput, SubmissionRecord } from "../../lib/contracts/storage.ts";
+import type { ChangePage, IdempotencyTag, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord } from "../../lib/contracts/storage.ts";
 import { inTransaction } from "./client.ts";
 import { APPEND_CHANGE, lockFeed, recordOf, walkTable, type TenantScope } from "./feed.ts";
 
@@ -26,13 +26,11 @@ export class PostgresSubmissions {
     const key = createHash("sha256").update(businessKey(input.fields)).digest(); // the key holds NULs, which text cannot
     return inTransaction(this.#scope.pool, async (c) => {
       const seq = await lockFeed(c, this.#scope.tenant, "submissions");
-      const sub: SubmissionRecord = {
-        id: newId("sub", Date.parse(now)), status: "accepted", ...input.fields,
-        sha256: input.xml.sha256, size: input.xml.size, created_at: now,
-      };
+      const sub = newSubmission(newId("sub", Date.parse(now)), input, now);
       const json = submissionJson(sub);
-      const r = await c.query(`INSERT INTO submissions (tenant, id, seq, sha256, business_key, created_at, json)
-        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, [this.#scope.tenant, sub.id, seq, sub.sha256, key, now, json]);
+      const r = await c.query(`INSERT INTO submissions (tenant, id, seq, created_seq, sha256, business_key, created_at, json, ksef_status, type, format)
+        VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+      [this.#scope.tenant, sub.id, seq, sub.sha256, key, now, json, sub.ksef?.status ?? null, sub.type, sub.format]);
       if (r.rowCount === 0) {
         // A unique constraint refused it: name the existing submission, the same bytes first (as the other stores).
         const dup = await c.query(`SELECT id FROM submissions WHERE tenant = $1 AND (sha256 = $2 OR business_key = $3)
@@ -53,8 +51,39 @@ export class PostgresSubmissions {
     return json === undefined ? null : { record: recordOf<SubmissionRecord>(json), json: enc.encode(String(json)) };
   }
 
-  /** The change feed from `after`. */
-  async changes(after: number, limit: number, maxScan: number): Promise<ChangePage> {
-    return walkTable(this.#scope.pool, this.#scope.tenant, "submissions", after, limit, maxScan, () => "");
+  /** The change feed from `after`, filtered. */
+  async changes(after: number, limit: number, maxScan: number, filter: SubmissionFilter = {}): Promise<ChangePage> {
+    return walkTable(this.#scope.pool, this.#scope.tenant, "submissions", after, limit, maxScan, (params) => {
+      let sql = "";
+      for (const column of ["ksef_status", "type", "format"] as const) {
+        const value = filter[column];
+        if (value === undefined) continue;
+        params.push(value);
+        sql += ` AND ${column} = $${params.length}`;
+      }
+      return sql;
+    }, true);
+  }
+
+  /** Writes a new version with this `ksef` state at the end of the feed; null when there is no such submission. */
+  async saveKsef(id: string, ksef: SubmissionKsef): Promise<Stored<SubmissionRecord> | null> {
+    return inTransaction(this.#scope.pool, async (c) => {
+      const seq = await lockFeed(c, this.#scope.tenant, "submissions");
+      const old = await c.query("SELECT json FROM submissions WHERE tenant = $1 AND id = $2 FOR UPDATE", [this.#scope.tenant, id]);
+      if (old.rows.length === 0) return null;
+      const record = withKsef(recordOf<SubmissionRecord>(old.rows[0]!.json), ksef);
+      const json = submissionJson(record);
+      await c.query("UPDATE submissions SET seq = $3, json = $4, ksef_status = $5 WHERE tenant = $1 AND id = $2",
+        [this.#scope.tenant, id, seq, json, ksef.status]);
+      await c.query(`WITH ${APPEND_CHANGE} SELECT 1`, [this.#scope.tenant, "submissions", seq, false, json]);
+      return { record, json: enc.encode(json) };
+    });
+  }
+
+  /** Queued and sending submissions in acceptance order. */
+  async pending(limit: number): Promise<SubmissionRecord[]> {
+    const r = await this.#scope.pool.query(`SELECT json FROM submissions WHERE tenant = $1 AND ksef_status IN ('queued', 'sending')
+      ORDER BY created_seq LIMIT $2`, [this.#scope.tenant, limit]);
+    return r.rows.map((row) => recordOf<SubmissionRecord>(row.json));
   }
 }

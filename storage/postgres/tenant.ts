@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import type {
   BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionInput, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { byteaParam, bytesOf, numberOf, type PgPool } from "./client.ts";
 import * as deliveryLog from "./delivery_log.ts";
@@ -123,8 +123,16 @@ export class PostgresTenantStore implements TenantStore {
     return this.#submissions.get(id);
   }
 
-  async submissionChanges(after: number, limit: number, maxScan: number): Promise<ChangePage> {
-    return this.#submissions.changes(after, limit, maxScan);
+  async submissionChanges(after: number, limit: number, maxScan: number, filter?: SubmissionFilter): Promise<ChangePage> {
+    return this.#submissions.changes(after, limit, maxScan, filter);
+  }
+
+  async saveSubmissionKsef(id: string, ksef: SubmissionKsef): Promise<Stored<SubmissionRecord> | null> {
+    return this.#submissions.saveKsef(id, ksef);
+  }
+
+  async pendingKsefSubmissions(limit: number): Promise<SubmissionRecord[]> {
+    return this.#submissions.pending(limit);
   }
 
   async requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }> {

@@ -116,6 +116,9 @@ interface SubmissionJson {
   totals: { net: string | null; tax: string | null; gross: string | null };
   sha256: string;
   size: number;
+  ksef: Record<string, unknown> | null;
+  ksef_number: string | null;
+  updated_at: string;
   created_at: string;
   links: { self: string; xml: string; pdf: string };
 }
@@ -338,8 +341,11 @@ for (const store of STORES) describe(`the 201 Created answer (API.md §5)${store
     const res = await upload(s, token, COMPLEX);
     const sub = await created(res);
     assert.deepEqual(Object.keys(sub).sort(), [
-      "buyer", "created_at", "currency", "format", "id", "issue_date", "links", "number", "seller", "sha256", "size", "status", "totals", "type",
+      "buyer", "created_at", "currency", "format", "id", "issue_date", "ksef", "ksef_number", "links", "number", "seller", "sha256", "size", "status", "totals", "type", "updated_at",
     ]);
+    assert.equal(sub.ksef, null, "a tenant that does not send to KSeF");
+    assert.equal(sub.ksef_number, null);
+    assert.equal(sub.updated_at, sub.created_at);
     assert.match(sub.id, SUB_ID_RE);
     assert.equal(res.headers.get("location"), `/api/v1/submissions/${sub.id}`);
     assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
@@ -358,7 +364,7 @@ for (const store of STORES) describe(`the 201 Created answer (API.md §5)${store
     assert.match(sub.created_at, ISO_MS_RE);
     assert.ok(Date.parse(sub.created_at) >= before - 1000 && Date.parse(sub.created_at) <= Date.now() + 1000);
     assert.deepEqual(sub.links, {
-      self: `/api/v1/submissions/${sub.id}`, xml: `/api/v1/submissions/${sub.id}/xml`, pdf: `/api/v1/submissions/${sub.id}/pdf`,
+      self: `/api/v1/submissions/${sub.id}`, xml: `/api/v1/submissions/${sub.id}/xml`, pdf: `/api/v1/submissions/${sub.id}/pdf`, upo: null,
     });
   });
 

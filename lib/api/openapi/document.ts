@@ -127,7 +127,9 @@ const OPERATIONS: Record<string, _Operation> = {
     errors: ["DUPLICATE_SUBMISSION", "VALIDATION_ERROR"],
   },
   "GET /api/v1/submissions": {
-    id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)", params: ["Cursor", "Limit", "Expand"],
+    id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)",
+    description: "The change feed in order of last change, oldest first: a submission whose KSeF state changes moves to the end, so a client following the feed sees each KSeF outcome (deduplicate by id).",
+    params: ["Cursor", "Limit", "KsefStatus", "SubmissionFormat", "SubmissionType", "Expand"],
     ok: { 200: _json("A page of submissions", ref("SubmissionFeedPage")) },
   },
   "GET /api/v1/submissions/:id": {
@@ -141,7 +143,13 @@ const OPERATIONS: Record<string, _Operation> = {
   },
   "GET /api/v1/submissions/:id/pdf": {
     id: "getSubmissionPdf", tag: "Submissions", summary: "Download a submission's PDF rendering",
+    description: "Once KSeF accepted the submission, the rendering shows its KSeF number.",
     params: ["SubmissionId", "Lang", ...DOWNLOAD_PARAMS], ok: _download("Pdf"), errors: ["NOT_FOUND"],
+  },
+  "GET /api/v1/submissions/:id/upo": {
+    id: "getSubmissionUpo", tag: "Submissions", summary: "Download a submission's official KSeF receipt (UPO)",
+    description: "The UPO (`Potwierdzenie`, XAdES-signed XML) exactly as KSeF issued it for this invoice, once `ksef.status` is accepted.",
+    params: ["SubmissionId", ...DOWNLOAD_PARAMS], ok: _download("Xml"), errors: ["NOT_FOUND", "UPO_NOT_AVAILABLE"],
   },
   "POST /api/v1/webhooks": {
     id: "createWebhook", tag: "Webhooks", summary: "Register a webhook endpoint",

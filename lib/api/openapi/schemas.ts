@@ -127,6 +127,7 @@ export const ERROR_CODES: Record<ErrorCode, { description: string; details: Json
   },
   NOT_FOUND: { description: "No such resource for this tenant (malformed, unknown and foreign ids alike)", details: NO_DETAILS },
   XML_NOT_AVAILABLE: { description: "The document exists but its XML (and so its PDF) is not yet available", details: NO_DETAILS },
+  UPO_NOT_AVAILABLE: { description: "The submission exists but KSeF has not (yet) issued its official receipt (UPO)", details: NO_DETAILS },
   METHOD_NOT_ALLOWED: {
     description: "The path does not support the method; `Allow` lists those it does",
     details: { type: "object", required: ["allow"], properties: { allow: { type: "array", items: STRING } } },
@@ -242,13 +243,45 @@ export function schemas(): Record<string, Json> {
         totals: ref("Totals"),
         sha256: SHA256,
         size: { type: "integer", minimum: 1 },
+        ksef_number: { ..._orNull(KSEF_NUMBER), description: "The number KSeF assigned (equals `ksef.ksef_number`); null until then" },
+        ksef: { oneOf: [ref("SubmissionKsef"), { type: "null" }], description: "Sending to KSeF (README \"Sending to KSeF\"); null for a tenant that does not send, and for UBL and CII" },
         created_at: ref("Timestamp"),
-        links: _links("submissions", "sub", true),
+        updated_at: { ...ref("Timestamp"), description: "The last change (a change of `ksef` moves the submission to the end of the feed)" },
+        links: _object({
+          self: { type: "string", pattern: `^/api/v1/submissions/sub_${CROCKFORD}$` },
+          xml: { type: "string", pattern: `^/api/v1/submissions/sub_${CROCKFORD}/xml$` },
+          pdf: { type: "string", pattern: `^/api/v1/submissions/sub_${CROCKFORD}/pdf$` },
+          upo: { type: ["string", "null"], pattern: `^/api/v1/submissions/sub_${CROCKFORD}/upo$`, description: "The UPO download once KSeF issued it (with `ksef.status` accepted), null before" },
+        }),
         invoice: INVOICE,
       }, ["invoice"]),
     },
+    KsefSendStatus: {
+      type: "string", enum: ["queued", "sending", "accepted", "rejected"],
+      description: "queued: accepted here, waiting to be sent; sending: in a KSeF online session, waiting for KSeF's verdict; accepted: KSeF assigned a KSeF number (and issued its UPO); rejected: KSeF refused it. A KSeF outage never rejects: the submission stays queued or sending.",
+    },
+    SubmissionKsef: {
+      description: "How sending the submission to KSeF goes",
+      ..._object({
+        status: ref("KsefSendStatus"),
+        ksef_number: _orNull(KSEF_NUMBER),
+        acquired_at: { ..._orNull(TIMESTAMP), description: "KSeF's `acquisitionDate`: when it assigned the KSeF number" },
+        session: { type: ["string", "null"], description: "The reference number of the online session it was sent in (for a duplicate taken as the original acceptance: the original's session)" },
+        reference: { type: ["string", "null"], description: "The invoice's reference number in that session" },
+        attempts: { type: "integer", minimum: 0, description: "Times it was sent" },
+        error: {
+          oneOf: [{ type: "null" }, _object({
+            code: { type: "string", pattern: "^KSEF_[0-9A-Z_]+$", examples: ["KSEF_450", "KSEF_440"], description: "`KSEF_` and KSeF's invoice status or exception code" },
+            message: { type: "string", description: "KSeF's description" },
+            details: { type: "array", items: STRING, description: "KSeF's details (for 440: originalKsefNumber, originalSessionReferenceNumber)" },
+          })],
+          description: "Why KSeF refused it (or, while still queued or sending, the last transient refusal); null otherwise",
+        },
+        updated_at: ref("Timestamp"),
+      }),
+    },
     SubmissionFeedPage: {
-      description: "The submissions feed, oldest first",
+      description: "The submissions feed in order of last change, oldest first (a submission whose KSeF state changes moves to the end)",
       ..._object({ data: { type: "array", items: ref("Submission") }, ...FEED_TAIL }),
     },
     SubmissionUpload: {
@@ -385,6 +418,9 @@ export function parameters(): Record<string, Json> {
     BuyerTaxId: _query("buyer_tax_id", { type: "string", minLength: 1, maxLength: 64 }, "Buyer tax id as written"),
     XmlAvailable: _query("xml_available", { type: "boolean" }, "`true` or `false`"),
     KsefNumber: _query("ksef_number", KSEF_NUMBER, "Only the document with this KSeF number"),
+    KsefStatus: _query("ksef_status", ref("KsefSendStatus"), "Only submissions whose `ksef.status` is this"),
+    SubmissionType: _query("type", ref("DocumentType"), "Only submissions of this type"),
+    SubmissionFormat: _query("format", ref("DocumentFormat"), "Only submissions of this format"),
     Lang: _query("lang", { type: "string", enum: ["pl", "en"] }, "Language of the rendering; by default chosen from the invoice"),
   };
 }

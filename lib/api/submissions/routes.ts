@@ -9,6 +9,8 @@ import { pdfResponse, xmlDownload } from "../downloads.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
+import { parseSubmissionFilter } from "./filter.ts";
+import { upoKey } from "../../contracts/ksef_upo.ts";
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
 import { ApiError, notFound, validationError } from "../../http/errors.ts";
 import { apiError } from "../errors.ts";
@@ -25,11 +27,15 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
   requireSubmissionFields(invoice);
   const blob = await ctx.tenant.putBlob(part.body);
   const created = (json: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(json) as SubmissionRecord).id}`, body: json });
-  const result = await ctx.tenant.createSubmission({ fields: fieldsFromInvoice(invoice), xml: blob }, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
+  // KSeF FA invoices of a tenant that sends are queued for KSeF (README "Sending to KSeF"); UBL and CII never are.
+  const send = (invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3") && (ctx.app.ksefSend?.sends(ctx.tenant.tenant) ?? false);
+  const input = { fields: fieldsFromInvoice(invoice), xml: blob, ...(send ? { send } : {}) };
+  const result = await ctx.tenant.createSubmission(input, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
   if ("duplicateOf" in result) {
     throw apiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });
   }
   // submission.created is delivered from the submissions feed (lib/jobs/webhooks/endpoint_pass.ts).
+  if (send) ctx.app.ksefSend?.wake();
   const sub = await ctx.tenant.getSubmission(result.created.id);
   return json(201, sub!.json, { location: `/api/v1/submissions/${result.created.id}` });
 }
@@ -37,9 +43,10 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
 async function listSubmissions(ctx: Context): Promise<ApiResponse> {
   const q = ctx.req.query;
   const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
+  const { filter, filterKey } = parseSubmissionFilter(q);
   return feedListing(ctx, {
-    collection: "submissions", cursor: q.get("cursor"), limit, filterKey: "", expand: wantsInvoice(q),
-    read: (from, n, maxScan) => ctx.tenant.submissionChanges(from, n, maxScan),
+    collection: "submissions", cursor: q.get("cursor"), limit, filterKey, expand: wantsInvoice(q),
+    read: (from, n, maxScan) => ctx.tenant.submissionChanges(from, n, maxScan, filter),
   });
 }
 
@@ -58,9 +65,18 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findSubmission(ctx);
-  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format);
+  // Once KSeF accepted it, the rendering shows its KSeF number, as a document's does.
+  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format, record.ksef?.ksef_number ?? null);
   if (!res) throw new ApiError("INTERNAL_ERROR", "Submission XML is missing");
   return res;
+}
+
+/** The UPO as KSeF issued it; 404 UPO_NOT_AVAILABLE until the submission is accepted by KSeF. */
+async function downloadUpo(ctx: Context): Promise<ApiResponse> {
+  const { record } = await findSubmission(ctx);
+  const upo = record.ksef?.status === "accepted" ? await ctx.tenant.getDerived(upoKey(record.id)) : null;
+  if (!upo) throw apiError("UPO_NOT_AVAILABLE", "KSeF has not issued the official receipt (UPO) of this submission yet");
+  return xmlDownload(ctx, upo, `${record.number ?? record.id}-UPO`);
 }
 
 async function getSubmission(ctx: Context): Promise<ApiResponse> {
@@ -75,4 +91,5 @@ export const submissionRoutes: ApiRoute[] = [
   { method: "GET", pattern: "/api/v1/submissions/:id", scope: "submissions:read", handle: getSubmission },
   { method: "GET", pattern: "/api/v1/submissions/:id/xml", scope: "submissions:read", handle: downloadXml },
   { method: "GET", pattern: "/api/v1/submissions/:id/pdf", scope: "submissions:read", handle: downloadPdf },
+  { method: "GET", pattern: "/api/v1/submissions/:id/upo", scope: "submissions:read", handle: downloadUpo },
 ];

@@ -67,8 +67,13 @@ export function eventOf(tenant: string, collection: Collection, change: RawChang
     type = change.first ? "document.created" : "document.updated";
     time = record.updated_at as string;
   } else if (collection === "submissions") {
-    type = "submission.created";
-    time = record.created_at as string;
+    // Of a submission's later versions only KSeF's final verdict is an event (README "Sending to KSeF").
+    const ksef = record.ksef as { status?: string } | null | undefined;
+    if (change.first) type = "submission.created";
+    else if (ksef?.status === "accepted") type = "submission.ksef_accepted";
+    else if (ksef?.status === "rejected") type = "submission.ksef_rejected";
+    else return null;
+    time = (change.first ? record.created_at : record.updated_at) as string;
   } else {
     const run = record as unknown as SyncRunRecord;
     if (run.status !== "succeeded" && run.status !== "failed") return null;

@@ -14,6 +14,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "sync.completed",
   "sync.failed",
   "submission.created",
+  "submission.ksef_accepted",
+  "submission.ksef_rejected",
 ] as const;
 
 /** An event type the API emits. */

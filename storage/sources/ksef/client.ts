@@ -124,6 +124,16 @@ export class KsefClient {
     }
   }
 
+  /** The access token for callers that make their own requests (the sender, send/online_api.ts): refreshed or renewed as needed. */
+  async accessToken(signal: AbortSignal): Promise<string> {
+    return this.#accessToken(signal);
+  }
+
+  /** Forgets the access token after KSeF answered 401 to it, so that the next accessToken() refreshes it. */
+  dropAccessToken(): void {
+    this.#access = null;
+  }
+
   /**
    * A part of an export package from its pre-signed URL (no token, no API limits: open-api.json InvoicePackagePart.url).
    * The URL comes from KSeF's answer, so it must be https (or this machine, for a simulator), and a part is read

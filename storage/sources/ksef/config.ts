@@ -27,6 +27,8 @@ export interface KsefSourceConfig {
   subjects: SubjectType[];
   /** Where a first sync starts (ms), when the entry says; else 3 months back (source.ts). */
   since?: number;
+  /** Send the tenant's KSeF FA submissions to KSeF (README "Sending to KSeF"; the token needs InvoiceWrite). */
+  send: boolean;
 }
 
 // Default roles: seller, buyer, third party (the guide's example leaves out SubjectAuthorized, which is rare).
@@ -91,5 +93,6 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
     since = typeof v === "string" && /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v) ? Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v) : NaN;
     if (Number.isNaN(since)) fail(`"since" must be a date (2025-01-01) or a date and time with its offset (2025-01-01T00:00:00+01:00)`);
   }
-  return { name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, ...(since === undefined ? {} : { since }) };
+  if (entry.send !== undefined && typeof entry.send !== "boolean") fail(`"send" must be true or false`);
+  return { name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, send: entry.send === true, ...(since === undefined ? {} : { since }) };
 }

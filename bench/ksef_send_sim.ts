@@ -1,0 +1,14 @@
+/**
+ * The KSeF simulator with its online-session side, in a process of its own for bench/ksef_send.bench.ts (so that
+ * the sender's CPU is measured without the simulator's): prints `{"url": …}` on its first line, exits with stdin.
+ * @module
+ */
+import { startKsefSimulator } from "../test/support/ksef_simulator.ts";
+import { attachOnlineSessions } from "../test/support/ksef_simulator_online.ts";
+
+const [nip, token] = process.argv.slice(2) as [string, string];
+const sim = await startKsefSimulator({ tokens: [{ token, nip, permissions: ["InvoiceRead", "InvoiceWrite"] }] });
+attachOnlineSessions(sim);
+process.stdout.write(`${JSON.stringify({ url: sim.url })}\n`);
+process.stdin.resume();
+process.stdin.on("end", () => void sim.close().then(() => process.exit(0)));

@@ -1,0 +1,31 @@
+/**
+ * The filters of the submissions feed (README "Sending to KSeF"): `ksef_status`, `format` and `type`, validated
+ * like the documents' filters (a bad value is 400 with `details.field`), and a canonical key that binds a cursor
+ * to them.
+ * @module
+ */
+import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../../formats/invoice/vocabulary.ts";
+import { badRequest } from "../../http/errors.ts";
+import type { KsefSendStatus, SubmissionFilter } from "../../contracts/storage.ts";
+
+export const KSEF_SEND_STATUSES: readonly KsefSendStatus[] = ["queued", "sending", "accepted", "rejected"];
+
+function _oneOf<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (!(allowed as readonly string[]).includes(v)) throw badRequest(name, "invalid_value", `${name} must be one of ${allowed.join(", ")}`);
+  return v as T;
+}
+
+/** The submissions feed's filters and their canonical key ("" for none, as before filters existed). */
+export function parseSubmissionFilter(q: URLSearchParams): { filter: SubmissionFilter; filterKey: string } {
+  const filter: SubmissionFilter = {};
+  const status = _oneOf(q, "ksef_status", KSEF_SEND_STATUSES);
+  if (status) filter.ksef_status = status;
+  const format = _oneOf(q, "format", INVOICE_FORMATS);
+  if (format) filter.format = format;
+  const type = _oneOf(q, "type", DOCUMENT_TYPES);
+  if (type) filter.type = type;
+  const entries = Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : 1));
+  return { filter, filterKey: entries.length === 0 ? "" : JSON.stringify(entries) };
+}

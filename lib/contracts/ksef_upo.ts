@@ -1,0 +1,10 @@
+/**
+ * Where an accepted submission's UPO (KSeF's official receipt, README "Sending to KSeF") is kept: a derived blob
+ * under this key, written by the sender before it marks the submission accepted, read by `GET …/upo`.
+ * @module
+ */
+
+/** The derived-blob key of a submission's UPO (letters, digits, "-": a file name in the file store). */
+export function upoKey(submissionId: string): string {
+  return `ksef-upo-${submissionId}`;
+}

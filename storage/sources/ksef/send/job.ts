@@ -1,0 +1,170 @@
+/**
+ * The sending job (README "Sending to KSeF"): for every tenant whose `ksef` source has `"send": true`, one sender
+ * at a time among every process and node, under the tenant's `ksef-send` lease (as sync runs have theirs); it
+ * passes over the tenant's queue whenever it is woken or its poll interval passes. When KSeF is unreachable or
+ * failing (KsefOutage), refuses a session, or the token is rejected, nothing is rejected: the submissions stay
+ * queued or sending and the tenant is tried again after a backoff.
+ * @module
+ */
+import { abortableSleep } from "../../../../lib/contracts/document_source.ts";
+import type { Storage } from "../../../../lib/contracts/storage.ts";
+import type { Logger } from "../../../../lib/observe/log.ts";
+import { KsefClient } from "../client.ts";
+import { Pacer } from "../pacing.ts";
+import { DEFAULT_TUNING } from "../source.ts";
+import { OnlineApi, type OnlineApiTuning } from "./online_api.ts";
+import { SessionPool, type SessionTuning } from "./session_pool.ts";
+import { TenantSender } from "./tenant_sender.ts";
+
+/** A tenant's sending configuration: its `ksef` source with `"send": true`. */
+export interface KsefSendConfig {
+  tenant: string;
+  baseUrl: string;
+  nip: string;
+  token: string;
+}
+
+/** How long a sender's lease runs without renewal: a node that dies frees the tenant's queue after this. */
+export const SEND_LEASE_MS = 30_000;
+/** A pass renews its lease when this much of it has passed (well before it runs out). */
+const RENEW_AFTER_MS = SEND_LEASE_MS / 3;
+/** Backoff after a failed pass (outage, refused session): doubling from the first, up to the last. */
+const BACKOFF_MS = [5_000, 300_000] as const;
+
+/** Options of the job. */
+export interface KsefSenderOptions {
+  storage: Storage;
+  /** The sending tenants now (sources.json is read again on every call). */
+  configs: () => KsefSendConfig[];
+  nodeId: string;
+  logger: Logger;
+  now?: () => number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  fetch?: typeof fetch;
+  tuning?: Partial<OnlineApiTuning & SessionTuning & { backoffMs: readonly [number, number] }>;
+}
+
+/** The running job. */
+export interface KsefSender {
+  /** Passes every `pollMs` (and whenever woken). */
+  start(pollMs: number): void;
+  /** Asks for a pass soon (e.g. after a new submission). */
+  wake(): void;
+  /** One pass over every sending tenant now; resolves when it ends. */
+  passNow(): Promise<void>;
+  /** Resolves when the earliest tenant backing off after a failure may be tried again (at once when none is). */
+  due(): Promise<void>;
+  /** Sessions opened per tenant (tests, benchmark). */
+  sessionsOpened(tenant: string): number;
+  close(): Promise<void>;
+}
+
+interface _Tenant {
+  key: string;
+  sender: TenantSender;
+  failures: number;
+  notBefore: number;
+}
+
+/** Builds the job. */
+export function createKsefSender(o: KsefSenderOptions): KsefSender {
+  const now = o.now ?? Date.now;
+  const sleep = o.sleep ?? abortableSleep;
+  const abort = new AbortController();
+  const tenants = new Map<string, _Tenant>();
+  const backoff = o.tuning?.backoffMs ?? BACKOFF_MS;
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  function senderOf(c: KsefSendConfig): _Tenant {
+    const key = `${c.baseUrl}\u0000${c.nip}\u0000${c.token}`;
+    const known = tenants.get(c.tenant);
+    if (known && known.key === key) return known;
+    const client = new KsefClient({
+      ...DEFAULT_TUNING, baseUrl: c.baseUrl.replace(/\/+$/, ""), nip: c.nip, token: c.token, pacer: new Pacer(), now, sleep,
+      onWait: async () => {}, ...(o.fetch ? { fetch: o.fetch } : {}),
+    });
+    const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, ...(o.fetch ? { fetch: o.fetch } : {}) });
+    const pool = new SessionPool({ api, client, now, tuning: o.tuning ?? {} });
+    const t: _Tenant = { key, sender: new TenantSender({ store: o.storage.tenant(c.tenant), api, pool, now }), failures: 0, notBefore: 0 };
+    tenants.set(c.tenant, t);
+    return t;
+  }
+
+  async function passTenant(c: KsefSendConfig): Promise<boolean> {
+    const t = senderOf(c);
+    if (now() < t.notBefore) return false;
+    const store = o.storage.tenant(c.tenant);
+    if (!(await store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS))) return false; // another process sends for it
+    let renewed = now();
+    t.sender.keepAlive = async () => {
+      if (now() - renewed < RENEW_AFTER_MS) return true;
+      renewed = now();
+      return store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS);
+    };
+    try {
+      const r = await t.sender.pass(abort.signal);
+      t.failures = 0;
+      return r.sent > 0 || r.finished > 0;
+    } catch (e) {
+      if (abort.signal.aborted) return false;
+      const wait = Math.min(backoff[1], backoff[0] * 2 ** t.failures++);
+      t.notBefore = now() + wait;
+      o.logger.warn("sending to KSeF paused", { tenant: c.tenant, error: (e as Error).message, retry_in_ms: wait });
+      return false;
+    }
+  }
+
+  async function passAll(): Promise<void> {
+    do {
+      again = false;
+      let progress = false;
+      for (const c of o.configs()) {
+        if (abort.signal.aborted) return;
+        try {
+          if (await passTenant(c)) progress = true;
+        } catch (e) {
+          o.logger.error("sending to KSeF failed", { tenant: c.tenant, error: (e as Error).message });
+        }
+      }
+      if (progress) again = true; // more may wait behind a full batch
+    } while (again && !abort.signal.aborted);
+  }
+
+  function passNow(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = passAll().finally(() => (running = null));
+    return running;
+  }
+
+  return {
+    start(pollMs) {
+      timer ??= setInterval(() => void passNow(), pollMs);
+      timer.unref?.();
+      void passNow();
+    },
+    wake() {
+      void passNow();
+    },
+    passNow,
+    async due() {
+      const wait = Math.min(...[...tenants.values()].map((t) => t.notBefore)) - now();
+      if (wait > 0 && Number.isFinite(wait)) await sleep(wait, abort.signal);
+    },
+    sessionsOpened: (tenant) => tenants.get(tenant)?.sender.pool.opened ?? 0,
+    async close() {
+      if (timer) clearInterval(timer);
+      abort.abort();
+      await running?.catch(() => {});
+      for (const [tenant, t] of tenants) {
+        // Sessions are closed so that KSeF issues their UPOs now (the per-invoice ones are fetched already).
+        await t.sender.pool.closeAll(AbortSignal.timeout(5_000)).catch(() => {});
+        await o.storage.tenant(tenant).releaseLease("ksef-send", o.nodeId).catch(() => {});
+      }
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Which tenants send to KSeF (README "Sending to KSeF"): those whose `ksef` entry in `sources.json` has
+ * `"send": true`. A tenant has at most one sending entry: two would send every invoice twice (or race for its
+ * KSeF number), so such a file is refused, naming the tenant.
+ * @module
+ */
+import { parseKsefSourceConfig } from "../config.ts";
+import type { KsefSendConfig } from "./job.ts";
+
+/** The sending configurations of a parsed `sources.json`; RangeError for a bad entry or two sending entries of one tenant. */
+export function sendingConfigs(all: Record<string, unknown>): KsefSendConfig[] {
+  const out: KsefSendConfig[] = [];
+  for (const [tenant, entries] of Object.entries(all)) {
+    if (!Array.isArray(entries)) continue;
+    const sending = entries.flatMap((e: Record<string, unknown>, i) => {
+      if (e?.type !== "ksef") return [];
+      const c = parseKsefSourceConfig(e, `${tenant}[${i}]`);
+      return c.send ? [{ tenant, baseUrl: c.baseUrl, nip: c.nip, token: c.token, name: c.name }] : [];
+    });
+    if (sending.length > 1) {
+      throw new RangeError(`sources.json ${tenant}: ${sending.map((c) => JSON.stringify(c.name)).join(" and ")} both have "send": true; a tenant sends to KSeF through one ksef source only`);
+    }
+    for (const { name: _name, ...c } of sending) out.push(c);
+  }
+  return out;
+}

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseKsefSourceConfig } from "../../../../../storage/sources/ksef/config.ts";
+import { sendingConfigs } from "../../../../../storage/sources/ksef/send/send_config.ts";
+
+const entry = (name: string, extra: Record<string, unknown> = {}) => ({
+  name, type: "ksef", environment: "test", nip: "5260250274", token: "20251010-EC-0000000000-0000000000-00|nip-5260250274|0000", ...extra,
+});
+
+test("`send` is a boolean, false by default", () => {
+  assert.equal(parseKsefSourceConfig(entry("ksef"), "acme[0]").send, false);
+  assert.equal(parseKsefSourceConfig(entry("ksef", { send: true }), "acme[0]").send, true);
+  assert.throws(() => parseKsefSourceConfig(entry("ksef", { send: "yes" }), "acme[0]"), /"send" must be true or false/);
+});
+
+test("the sending tenants, and a tenant with two sending ksef entries refused by name", () => {
+  const one = sendingConfigs({ acme: [entry("ksef", { send: true }), entry("other")], beta: [entry("ksef")], gamma: [{ name: "in", type: "inbox" }] });
+  assert.deepEqual(one.map((c) => [c.tenant, c.nip]), [["acme", "5260250274"]]);
+  assert.throws(() => sendingConfigs({ acme: [entry("ksef", { send: true }), entry("other", { send: true })] }), /acme: "ksef" and "other" both have "send": true/);
+});
+
+test("the server refuses to start with two sending ksef entries for one tenant", async () => {
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { runCli } = await import("../../../../support/child.ts");
+  const data = mkdtempSync(join(tmpdir(), "ksef-send-config-"));
+  try {
+    writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [entry("ksef", { send: true }), entry("other", { send: true })] }));
+    const r = runCli(["serve", "--data", data, "--port", "0"]);
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /both have "send": true/);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+});
