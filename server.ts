@@ -142,7 +142,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
   const app = await createApp({
     ksefSend: { sends: (tenant) => sending().some((c) => c.tenant === tenant), wake: () => sender?.wake() },
-    // Large invoices are read on a worker thread, off the event loop (issue 15 #15); Deno reads them inline.
+    // Large invoices are read on a worker thread, off the event loop; Deno reads them inline.
     ...("Deno" in globalThis ? {} : { readInvoiceOffThread: createInvoiceWorkers(INVOICE_THREADS).read }),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts: readPdfFontFiles(),
@@ -166,7 +166,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
 
 /** Serves HTTP in this process; on SIGTERM/SIGINT drains, stops background work and exits 0. */
 async function serveHttp(config: Config, app: App, storage: Storage, logger: Logger): Promise<string> {
-  // Parser errors answered with the envelope, open connections capped (issue 15 #16, #17).
+  // Parser errors answered with the envelope, open connections capped.
   const guard = (server: GuardedServer) => guardNodeServer(server, { maxConnections: config.maxConnections, requestId: () => newId("req", Date.now()) });
   const listener = await listenHttp(toNodeListener(app.handle), { host: config.host, port: config.port, guard });
   onStopSignal((signal) => {
@@ -197,7 +197,7 @@ function _demoBanner(token: string, url: string): string {
 
 async function serve(config: Config): Promise<void> {
   const metrics = new Metrics();
-  // A stalled log reader costs dropped lines (counted), never unbounded memory (issue 15 #22).
+  // A stalled log reader costs dropped lines (counted), never unbounded memory.
   const logger = createJsonLogger(config.logLevel, boundedLogWriter(process.stdout, { metrics }));
   if (config.workers > 1 && "Deno" in globalThis) throw new RangeError("WORKERS > 1 needs node:cluster, which Deno does not provide");
   if (config.workers > 1 && isClusterWorker()) {

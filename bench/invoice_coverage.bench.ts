@@ -1,5 +1,5 @@
 /**
- * Per-file coverage of the sample invoices by the invoice JSON (issue 12): how many
+ * Per-file coverage of the sample invoices by the invoice JSON: how many
  * leaf values of each XML appear in its `invoice` object, per file and per family.
  * What is counted and skipped: test/support/invoice_coverage.ts. The test
  * test/formats/invoice/coverage.test.ts fails below 98 %. Run: npx tsx bench/invoice_coverage.bench.ts [--missing]

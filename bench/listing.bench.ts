@@ -1,10 +1,10 @@
 /**
- * GET /api/v1/documents at 10k, 100k and 1M documents (issue 2): the real app in
+ * GET /api/v1/documents at 10k, 100k and 1M documents: the real app in
  * a child process pinned to one core, wrk (-t1 -c50) pinned to the other.
  * Baseline (same run): a bare node:http child answering every request with the
  * exact bytes of the first cursor page from one precomputed Buffer.
  * Reported per size: req/s and p99 of cursor pages (first, mid-feed), page-mode pages
- * (issue 16: each filter and sort, two filters combined, page 200 of 50) and filtered
+ * (each filter and sort, two filters combined, page 200 of 50) and filtered
  * cursor pages (a selective seller, an unselective type), ours / bare, the app
  * child's startup time and memory; then the issues' targets.
  * Seeded stores are kept under .bench/ (gitignored) and reused while the storage format sources are
@@ -37,7 +37,7 @@ const UPDATE_EVERY = 20;
 const REOPEN_AT = 2 ** 16;
 const CONNECTIONS = 50;
 const SIZES: Record<string, number> = { "10k": 10_000, "100k": 100_000, "1m": 1_000_000 };
-/** Issue 2's and issue 16's acceptance figures. */
+/** The targets README "Tests and benchmarks" holds listing to. */
 const TARGET = { cursorVsBare: 0.5, pageVsBare: 0.3, p99Growth: 1.25, rssMiB: 300, startupMs: 3000 } as const;
 
 const opts = parseBenchArgs(process.argv.slice(2), { duration: 10, runs: 2 });
@@ -352,7 +352,7 @@ const last = results[results.length - 1]!;
 if (results.length > 1 || last.label === "1m") {
   const verdict = (ok: boolean): string => (ok ? "ok" : "MISSED");
   const bareLast = best(last.scenarios[0]!.runs);
-  console.log(`\nIssue 2 (cursor) and issue 16 (page mode, filtered cursor) targets at ${last.label}:`);
+  console.log(`\nCursor, page-mode and filtered-cursor targets at ${last.label}:`);
   for (const s of last.scenarios.filter((x) => x.kind !== "bare")) {
     const b = best(s.runs), b0 = best(base.scenarios.find((x) => x.name === s.name)!.runs);
     const ratio = b.rps / bareLast.rps, growth = b.p99 / b0.p99;

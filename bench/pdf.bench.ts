@@ -3,7 +3,7 @@
  * KSeF invoice with its QR code and both fonts embedded as subsets (fonts parsed once, outside
  * the loop, as the server does). Baseline (same run): deflateSync of the same documents'
  * uncompressed streams (content and font subsets), the part every PDF writer pays; reported as
- * ms per document and as a ratio to that baseline. Targets: ≤ 5 ms (issue 12) and ≤ 12 ms (pdfkit
+ * ms per document and as a ratio to that baseline. Targets: ≤ 5 ms and ≤ 12 ms (pdfkit
  * measured 9.3 and 37.6 ms on this machine earlier; not re-measured here, no dependency).
  * Run: npx tsx bench/pdf.bench.ts
  */

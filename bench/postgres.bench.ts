@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store through the real server (issue 8): server.ts processes
+ * The PostgreSQL store through the real server: server.ts processes
  * with DATABASE_URL, 1 node and 3 nodes (wrk threads spread over the nodes by a
  * Lua `setup`, as a round-robin balancer would), beside one file-store process
  * in the same run (the baseline). Measured: a cursor page of 50 at 10k

@@ -1,5 +1,5 @@
 /**
- * Hostile XML against other tenants (issue 15 #15): a real server.ts child;
+ * Hostile XML against other tenants: a real server.ts child;
  * tenant "hostile" keeps eight 10 MB uploads of a `<Faktura>` with ~450,000
  * three-attribute elements in flight (each is refused, 422), while tenant
  * "calm" reads a cursor page of its documents one request after another. The

@@ -26,7 +26,7 @@ export interface Config {
   webhookRetrySchedule: string;
   logLevel: LogLevel;
   shutdownGraceMs: number;
-  /** Open connections per process at most; beyond, a 503 (issue 15 #17). */
+  /** Open connections per process at most; beyond, a 503. */
   maxConnections: number;
 }
 

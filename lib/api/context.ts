@@ -24,7 +24,7 @@ export interface AppServices {
   now: () => number;
   /** `expandedListBytes`: where a list with `expand=invoice` stops (README "Limits"). */
   limits: { jsonBytes: number; uploadBytes: number; expandedListBytes: number };
-  /** Reads invoice XML: large inputs in bounded slots, off the event loop where the embedder allows (issue 15 #15). */
+  /** Reads invoice XML: large inputs in bounded slots, off the event loop where the embedder allows. */
   readInvoice: InvoiceReader;
   /** Serialised feed pages, valid while their feed does not change. */
   pages: PageCache;

@@ -50,7 +50,7 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
       await ctx.tenant.putDerived(key, rendered.bytes);
       pdf = (await ctx.tenant.getDerived(key))!;
     } catch (e) {
-      // Reading needs no space: with the disk full the rendering is served, just not kept (issue 15 #13).
+      // Reading needs no space: with the disk full the rendering is served, just not kept.
       const code = storageUnavailableCode(e);
       if (code === null) throw e;
       ctx.app.logger.warn("rendering served without caching it: storage unavailable", { request_id: ctx.requestId, code });

@@ -1,5 +1,5 @@
 /**
- * Reading invoice XML without stalling other tenants (issue 15 #15): small
+ * Reading invoice XML without stalling other tenants: small
  * documents are read at once; large ones take one of a few slots, so that only
  * so many large trees exist at a time, and are read off the event loop when the
  * embedder gives a way to (server.ts: worker threads on Node). More waiting than

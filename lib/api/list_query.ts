@@ -92,7 +92,7 @@ export function parseListQuery(q: URLSearchParams): ListQuery {
   if (q.has("page")) {
     if (q.has("cursor")) throw badRequest("cursor", "conflicts_with_page", "Use either cursor or page, not both");
     if (q.has("limit")) throw badRequest("limit", "applies to cursor mode only", "limit applies to cursor mode only: use per_page with page");
-    // One maximum for the server and OpenAPI, the page window (issue 15 #11): any larger page fails the check below.
+    // One maximum for the server and OpenAPI, the page window: any larger page fails the check below.
     const page = intParam(q, "page", 1, Number.MAX_SAFE_INTEGER, 1);
     const perPage = intParam(q, "per_page", PAGE_SIZE.min, PAGE_SIZE.max, PAGE_SIZE.default);
     if (page * perPage > PAGE_WINDOW) {

@@ -23,7 +23,7 @@ export interface Download {
 
 /**
  * Characters that are dropped from a file name: C0 and C1 controls, bidi controls (an RLO turns "gpj.exe" into
- * "exe.jpg" on screen) and line/paragraph separators (issue 15 #20).
+ * "exe.jpg" on screen) and line/paragraph separators.
  */
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 

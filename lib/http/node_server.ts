@@ -3,7 +3,7 @@
  * edges (API.md §1, §9): requests its own parser refuses answered with the
  * error envelope and the ids, and a cap on open connections answered with a
  * clear 503. Structural types stand in for node:http and node:net, so lib/
- * imports neither (issue 15 #16, #17). The timeouts are storage/process's.
+ * imports neither. The timeouts are storage/process's.
  * @module
  */
 import { Buffer } from "node:buffer";

@@ -2,7 +2,7 @@
  * Background loops (sync poller, webhook worker) and the failures of their
  * passes: a pass that throws is logged at `error` with its stack, counted in
  * `background_failures_total{loop}`, and the loop goes on at its next tick, so
- * a transient storage error never takes the process down (issue 15 #1).
+ * a transient storage error never takes the process down.
  * It does not retry within a pass: the next tick is the retry.
  * @module
  */

@@ -49,7 +49,7 @@ export interface BoundedLogOptions {
 
 /**
  * 1 MiB of unread lines (some 4,000 request lines) rides out a reader's hiccup; past that, a stalled collector
- * would make the process hold every line until it is killed for memory (issue 15 #22).
+ * would make the process hold every line until it is killed for memory.
  */
 export const DEFAULT_LOG_BACKLOG = 1024 * 1024;
 

@@ -23,7 +23,7 @@ export interface ErrorLogFields {
 
 /**
  * An outage answers every request with 503 but is logged once per burst: a storage error within this long of the
- * previous one belongs to the same burst (issue 15 #4).
+ * previous one belongs to the same burst.
  */
 export const OUTAGE_BURST_MS = 60_000;
 
@@ -77,7 +77,7 @@ export function errorResponse(caught: unknown, req: ApiRequest, ids: ErrorLogFie
   } else if (!(err instanceof ApiError)) {
     logger.error("unhandled error", { ...ids, error: err instanceof Error ? err.message : String(err), ..._stacks(err) });
   } else if (err.status >= 500 && err.code !== "SERVICE_UNAVAILABLE") {
-    // A 5xx the code decided on (a missing blob, a failed upstream) is as much a failure as a crash (issue 15 #5).
+    // A 5xx the code decided on (a missing blob, a failed upstream) is as much a failure as a crash.
     logger.error("server error", { ...ids, code: err.code, error: err.message, ..._stacks(err) });
   }
   return envelopeResponse(err, ids.request_id);

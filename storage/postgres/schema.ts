@@ -215,7 +215,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
-    name: "page mode and filtered feeds as index walks (issue 16)",
+    name: "page mode and filtered feeds as index walks",
     statements: [
       // Covering indexes: a page's keys come from an index-only scan, and only its own rows are fetched.
       `DROP INDEX documents_issue_asc`,

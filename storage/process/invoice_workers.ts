@@ -1,5 +1,5 @@
 /**
- * Worker threads that read invoice XML off the event loop (issue 15 #15): a
+ * Worker threads that read invoice XML off the event loop: a
  * 10 MiB hostile upload then costs another tenant's request nothing but a share
  * of the CPU. A fixed number of threads, each reading one invoice at a time;
  * the caller (lib/api/invoice_reader.ts) bounds how many wait. Node only: on

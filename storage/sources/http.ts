@@ -7,7 +7,7 @@
  * backoff; after the last retry the run fails with UPSTREAM_ERROR. The upstream
  * is not trusted: every request has a timeout and a size limit, redirects are
  * never followed (the token stays with its origin), and a page of the wrong
- * shape fails the run naming what was wrong (issue 15 #2). A tenant's http
+ * shape fails the run naming what was wrong. A tenant's http
  * sources are listed in `<data>/sources.json` (read by server.ts).
  * @module
  */

@@ -16,7 +16,7 @@ import { setImmediate } from "node:timers";
 import type { DocumentSource, SourceItem } from "../../lib/contracts/document_source.ts";
 import { fsyncDirAsync } from "../atomic.ts";
 
-/** Larger files are refused as failed items, without being read (issue 15 #14). */
+/** Larger files are refused as failed items, without being read. */
 export const MAX_INBOX_FILE = 64 * 1024 * 1024;
 
 const _utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -111,7 +111,7 @@ export function inboxSource(root: string, tenant: string): DocumentSource {
           if (!_ignored(_lossy.decode(e.name))) undecodable.push(e.name);
         }
       }
-      // Seen on every sync but never importable: failed, set aside, with the reason (issue 15 #19).
+      // Seen on every sync but never importable: failed, set aside, with the reason.
       for (const raw of undecodable) {
         if (signal.aborted) return;
         yield {

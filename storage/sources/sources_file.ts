@@ -4,7 +4,7 @@
  * Read and checked as a whole: tenant ids and source names are validated like
  * tenant ids, since both name folders and files (a name like `../x` would write
  * outside the tenant's folder). A bad file is refused at startup with a message
- * naming the entry (issue 15 #3), and so is an entry whose `type` is none of
+ * naming the entry, and so is an entry whose `type` is none of
  * the known ones (the list is named). Each type checks its own fields
  * (`SourceType.parse`, in the source's own module).
  * @module

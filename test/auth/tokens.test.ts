@@ -4,7 +4,7 @@ import { generateToken, hashSecret, parseToken } from "../../lib/auth/tokens.ts"
 import { secretOf } from "../support/tokens.ts";
 
 // A base64url secret may begin with or contain `_`: `split("_")[2]` then yields a fragment, or "" (which every
-// string includes), and a "the secret never leaks" assertion passes by chance (issue 15 #23).
+// string includes), and a "the secret never leaks" assertion passes by chance.
 const CASES = [
   { what: "a secret that begins with _", keyId: "0123456789abcdef", secret: `_${"A".repeat(42)}` },
   { what: "a secret with _ inside", keyId: "0123456789abcdef", secret: `${"B".repeat(20)}_${"C".repeat(22)}` },

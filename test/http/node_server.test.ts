@@ -1,5 +1,5 @@
 /**
- * node:http at the edges (issue 15 #16, #17, #18), over raw sockets: what its
+ * node:http at the edges, over raw sockets: what its
  * parser refuses is answered with the envelope and the ids; time limits hold to
  * within a second; connections over the cap get a clear 503; an absolute-form
  * request line is routed by its path.

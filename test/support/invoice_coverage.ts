@@ -1,5 +1,5 @@
 /**
- * Counts how many leaf values of an invoice XML appear in its invoice JSON (issue 12):
+ * Counts how many leaf values of an invoice XML appear in its invoice JSON:
  * element text and attribute values, compared as decimals when both read as numbers,
  * as dates in any usual notation, otherwise as whitespace-normalised strings.
  * A value must equal a JSON leaf after normalising; containment does not count.
@@ -14,7 +14,7 @@
 
 import type { XmlElement } from "../../lib/formats/xml/tree.ts";
 
-/** Technical header elements whose text is not counted (issue 12 names them). */
+/** Technical header elements whose text is not counted (they carry no business term of EN 16931 or KSeF). */
 export const SKIPPED_ELEMENTS: ReadonlySet<string> = new Set([
   "KodFormularza", // KSeF Naglowek: form code "FA" with kodSystemowy/wersjaSchemy
   "WariantFormularza", // KSeF Naglowek: form variant "2"/"3"

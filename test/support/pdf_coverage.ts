@@ -1,6 +1,6 @@
 /**
  * Counts how many leaf values of an invoice XML appear in the text extracted from its PDF
- * (issue 12 item 5): the leaves and skips of invoice_coverage.ts, strings matched as whole
+ * (README "The PDF"): the leaves and skips of invoice_coverage.ts, strings matched as whole
  * words in whitespace-normalised text, numbers as decimals whatever their grouping and
  * decimal sign ("1 234,56", "1,234.56", "23%"), dates in ISO, DD.MM.YYYY or DD-MM-YYYY form.
  * KSeF yes/no flags (TWybor1, TWybor1_2) are not numbers to find anywhere: a flag that says yes

@@ -46,7 +46,7 @@ export const XML_PARSE_LIMITS = {
  * The tree costs some 100–200 bytes of memory per element or attribute, whatever their size in the input. Real
  * invoices spend 30 bytes or more per element and 100 or more per attribute (test/fixtures/samples: 31.4 and
  * 112 at least), so one node per 16 characters leaves them twofold room while a document of empty elements or
- * short attributes is refused before its tree outgrows ~10 times its own size (issue 15 #15).
+ * short attributes is refused before its tree outgrows ~10 times its own size.
  */
 export const CHARS_PER_NODE = 16;
 /** Small documents may be dense: up to this many nodes whatever their size. */

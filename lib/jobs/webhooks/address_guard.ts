@@ -120,7 +120,7 @@ export function validateWebhookUrl(url: string, allowPrivate: boolean): URL {
   if (parsed.username !== "" || parsed.password !== "") {
     throw validationError("url", "credentials_not_allowed", "Webhook URL must not contain credentials");
   }
-  // Port 0 is nobody's port: no connection to it can succeed (issue 15 #21).
+  // Port 0 is nobody's port: no connection to it can succeed.
   if (parsed.port === "0") throw validationError("url", "invalid_port", "Webhook URL must not use port 0");
   if (allowPrivate) return parsed;
   if (parsed.protocol !== "https:") {

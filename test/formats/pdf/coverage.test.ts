@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 5: the share of the sample invoices' XML leaf values that can be read in the
+ * The whole invoice on the PDF (README "The PDF"): the share of the sample invoices' XML leaf values that can be read in the
  * text of their PDF (pdftotext), per family: KSeF ≥ 97 %, UBL and CII ≥ 95 %. Matching rules
  * are in test/support/pdf_coverage.ts, the leaves and skips in test/support/invoice_coverage.ts.
  * Prints per-file figures; COVERAGE_MISSING=1 lists the values not found.

@@ -1,5 +1,5 @@
 /**
- * The file store on a disk that fills up (issue 15 #12, #13): a 3 MiB tmpfs as
+ * The file store on a disk that fills up: a 3 MiB tmpfs as
  * the data directory. A failed upload gives its space back, so the server
  * recovers without a restart, and a PDF is served while nothing can be written.
  * Needs the right to mount (root in a container); skipped, saying so, without it.

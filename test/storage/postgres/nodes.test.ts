@@ -1,5 +1,5 @@
 /**
- * Three server processes on one PostgreSQL database (issue 8), driven as clients
+ * Three server processes on one PostgreSQL database, driven as clients
  * would drive them through a load balancer: sync requests that coalesce across
  * nodes, concurrent uploads with shared Idempotency-Keys, a node killed with
  * SIGKILL mid-burst, cursor walks, and webhook deliveries counted by webhook-id.
@@ -240,7 +240,7 @@ if ("why" in reached) {
 
       // Choose the node to kill: not the one that is delivering webhooks. A killed lease holder would stall
       // deliveries for ENDPOINT_LEASE_MS (60 s), a killed key claim would answer 409 for 60 s: both longer than
-      // this test may take (see the report on issue 8). The receiver holds one delivery, which pins the
+      // this test may take (README "Several nodes on PostgreSQL"). The receiver holds one delivery, which pins the
       // endpoint's lease to its sender, and no complete request is in flight on the victim.
       const held = receiver.holdNext();
       const trigger = pending.find((up) => up.node === 0)!;

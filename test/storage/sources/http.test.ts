@@ -110,7 +110,7 @@ describe("http source: one server syncs from another that speaks this API", () =
   });
 });
 
-// An upstream that misbehaves (issue 15 #2): a redirect to another origin, pages of the wrong shape or size, an
+// An upstream that misbehaves: a redirect to another origin, pages of the wrong shape or size, an
 // XML larger than the upload limit, an upstream that stops answering mid-body. Driven through pull().
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; seen: IncomingMessage[] }> {

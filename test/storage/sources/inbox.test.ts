@@ -1,7 +1,7 @@
 /**
  * The inbox source through a real server and sync runs: metadata files are
  * validated, unusable files are failed with a reason and set aside, and a file
- * over the limit is refused without being read (issue 15 #6, #8, #14, #19).
+ * over the limit is refused without being read.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
