@@ -34,6 +34,7 @@ export function submissionJson(s: SubmissionRecord): string {
     seller: s.seller, buyer: s.buyer, totals: s.totals,
     sha256: s.sha256, size: s.size, created_at: s.created_at,
     links: { self, xml: `${self}/xml`, pdf: `${self}/pdf` },
+    validation: s.validation ?? null,
   });
 }
 

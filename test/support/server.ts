@@ -15,6 +15,7 @@ import { FileStorage } from "../../storage/file/store.ts";
 import { inboxSource } from "../../storage/sources/inbox.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
 import { readPdfFontFiles } from "../../storage/fonts/font_files.ts";
+import { readSchemaFiles } from "../../storage/schemas/schema_files.ts";
 
 export interface TestServer {
   url: string;
@@ -41,6 +42,7 @@ export async function startServer(options: { storage?: "file" | "memory"; dataDi
     rateLimit: null,
     anonymousLimit: null,
     pdfFonts: readPdfFontFiles(),
+    schemas: readSchemaFiles(),
     ...options,
     storage,
   });

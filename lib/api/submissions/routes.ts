@@ -14,6 +14,8 @@ import { ApiError, notFound, validationError } from "../../http/errors.ts";
 import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
+import { validationSummary } from "../../formats/validation/invoice_validation.ts";
+import { refusal, validateXml } from "../validation.ts";
 import type { Stored, StoredResponse, SubmissionRecord } from "../../contracts/storage.ts";
 
 async function createSubmission(ctx: Context): Promise<ApiResponse> {
@@ -22,9 +24,11 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
   const invoice = await ctx.app.readInvoice(part.body);
   requireSubmissionFields(invoice);
+  const report = validateXml(ctx, part.body);
+  if (!report.valid) throw refusal(report);
   const blob = await ctx.tenant.putBlob(part.body);
   const created = (json: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(json) as SubmissionRecord).id}`, body: json });
-  const result = await ctx.tenant.createSubmission({ fields: fieldsFromInvoice(invoice), xml: blob }, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
+  const result = await ctx.tenant.createSubmission({ fields: { ...fieldsFromInvoice(invoice), validation: validationSummary(report) }, xml: blob }, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
   if ("duplicateOf" in result) {
     throw new ApiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });
   }
