@@ -56,6 +56,22 @@ function _attr(el: XmlElement, local: string): string | null {
   return null;
 }
 
+/**
+ * The schema text without its annotations, which the validator never reads: UBL's common aggregates are
+ * 2.4 MB, mostly documentation, and parsing them is most of the start-up cost. Schemas are UTF-8 (all shipped
+ * ones declare it); any other declared encoding is left to the parser, annotations and all.
+ */
+function _withoutAnnotations(bytes: Uint8Array | string): Uint8Array | string {
+  let text: string;
+  if (typeof bytes === "string") text = bytes;
+  else {
+    const head = new TextDecoder("latin1").decode(bytes.subarray(0, 100));
+    if (/encoding=["'](?!utf-8)/i.test(head)) return bytes;
+    text = new TextDecoder().decode(bytes);
+  }
+  return text.replace(/<([A-Za-z_][\w.-]*:)?annotation(\s[^>]*)?(?<!\/)>[\s\S]*?<\/\1annotation\s*>/g, "");
+}
+
 function _xsdChildren(el: XmlElement): XmlElement[] {
   return el.children.filter((c) => c.ns === XSD_NS && c.local !== "annotation");
 }
@@ -93,9 +109,15 @@ class _Compiler {
     for (const entry of entries) this.#load(entry);
     const elements = new Map<string, ElementDecl>();
     for (const [key, def] of this.#defs.element) elements.set(key, this.#globalElement(key, def));
-    const types = new Map<string, SimpleType | ComplexType>();
-    for (const [key, def] of this.#defs.type) types.set(key, this.#typeOf(def));
-    return { name, elements, types };
+    const type = (key: string): SimpleType | ComplexType | null => {
+      const def = this.#defs.type.get(key);
+      return def ? this.#typeOf(def) : null;
+    };
+    const compileAll = (): void => {
+      for (const key of this.#defs.type.keys()) type(key);
+      for (const d of [...this.#globals.values(), ...this.#locals.values()]) void d.type;
+    };
+    return { name, elements, type, compileAll };
   }
 
   #load(path: string): Doc {
@@ -103,7 +125,7 @@ class _Compiler {
     if (seen) return seen;
     const file = this.#files.get(path);
     if (!file) throw new XsdCompileError(`Schema file ${path} is missing`);
-    const root = parseXml(file.bytes, SCHEMA_PARSE).root;
+    const root = parseXml(_withoutAnnotations(file.bytes), SCHEMA_PARSE).root;
     if (root.ns !== XSD_NS || root.local !== "schema") throw new XsdCompileError(`${path} is not an XML Schema`);
     const doc: Doc = {
       path, root, tns: _attr(root, "targetNamespace") ?? "",
@@ -417,8 +439,14 @@ class _Compiler {
     if (_attr(c, "substitutionGroup") !== null) throw new XsdCompileError(`${doc.path}: substitution groups are not supported`);
     const typeRef = _attr(c, "type");
     const inline = _xsdChildren(c).find((x) => x.local === "complexType" || x.local === "simpleType");
-    if (typeRef !== null) decl.type = this.#typeRef(doc, c, typeRef);
-    else if (inline) decl.type = inline.local === "complexType" ? this.#complexType(doc, inline, decl.local) : this.#simpleType(doc, inline, decl.local);
+    // Compiled on first use: start-up only parses and indexes, and what no document uses is never compiled.
+    let type: SimpleType | ComplexType | null = null;
+    const compute = (): SimpleType | ComplexType => {
+      if (typeRef !== null) return this.#typeRef(doc, c, typeRef);
+      if (inline) return inline.local === "complexType" ? this.#complexType(doc, inline, decl.local) : this.#simpleType(doc, inline, decl.local);
+      return anyType;
+    };
+    Object.defineProperty(decl, "type", { get: () => (type ??= compute()), enumerable: true, configurable: true });
     decl.nillable = _attr(c, "nillable") === "true";
     decl.fixed = _attr(c, "fixed");
     decl.default = _attr(c, "default");

@@ -106,7 +106,10 @@ export interface CompiledSchema {
   /** A name for checks lists, e.g. `FA(3) 1-0E`. */
   name: string;
   elements: Map<string, ElementDecl>;
-  types: Map<string, SimpleType | ComplexType>;
+  /** A named type by qualified name (for xsi:type), compiled on first use. */
+  type(key: string): SimpleType | ComplexType | null;
+  /** Compiles every type now (types compile on first use otherwise): for tests that the whole schema is understood. */
+  compileAll(): void;
 }
 
 /** Whether a wildcard admits a namespace. */

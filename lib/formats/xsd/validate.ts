@@ -178,11 +178,11 @@ class _Validator {
     for (let f: Frame | null = frame; f !== null; f = f.parent) {
       for (const a of f.el.attrs) {
         if (a.ns === XMLNS_NS && (prefix === "" ? a.prefix === "" : a.prefix === "xmlns" && a.local === prefix)) {
-          return this.#schema.types.get(qualify(a.value, qname.trim().slice(colon + 1))) ?? null;
+          return this.#schema.type(qualify(a.value, qname.trim().slice(colon + 1)));
         }
       }
     }
-    return prefix === "" ? this.#schema.types.get(qname.trim()) ?? null : null;
+    return prefix === "" ? this.#schema.type(qname.trim()) : null;
   }
 }
 
