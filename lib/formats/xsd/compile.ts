@@ -293,7 +293,7 @@ class _Compiler {
       const own = this.#particleOf(doc, _xsdChildren(d));
       if (d.local === "extension") {
         this.#inherit(ct, base);
-        ct.particle = base.particle && own ? _particle({ kind: "sequence", items: [base.particle, own] }, 1, 1) : base.particle ?? own;
+        ct.particle = base.particle && own ? _particle(_sequence([base.particle, own]), 1, 1) : base.particle ?? own;
         mixed ||= base.content === "mixed";
       } else {
         this.#inherit(ct, base);
@@ -390,7 +390,10 @@ class _Compiler {
   #particle(doc: Doc, c: XmlElement): Particle {
     const { min, max } = _occurs(c);
     switch (c.local) {
-      case "element": return _particle({ kind: "element", decl: this.#elementDecl(doc, c) }, min, max);
+      case "element": {
+        const decl = this.#elementDecl(doc, c);
+        return _particle({ kind: "element", decl, key: qualify(decl.ns, decl.local) }, min, max);
+      }
       case "any": return _particle({ kind: "any", wildcard: this.#wildcard(doc, c) }, min, max);
       case "group": {
         const { ns, local } = this.#resolve(doc, c, _attr(c, "ref")!);
@@ -401,7 +404,7 @@ class _Compiler {
       }
       case "sequence": case "choice": case "all": {
         const items = _xsdChildren(c).map((x) => this.#particle(doc, x));
-        return _particle({ kind: c.local, items }, min, max);
+        return c.local === "sequence" ? _particle(_sequence(items), min, max) : _particle({ kind: c.local, items }, min, max);
       }
       default: throw new XsdCompileError(`${doc.path}: ${c.local} is not a particle`);
     }
@@ -452,6 +455,20 @@ class _Compiler {
     decl.default = _attr(c, "default");
     decl.abstract = _attr(c, "abstract") === "true";
   }
+}
+
+/** A sequence term with its jump table (null when an item can start with a wildcard). */
+function _sequence(items: Particle[]): ParticleTerm {
+  if (items.some((p) => p.firstAny.length > 0)) return { kind: "sequence", items, jump: null };
+  const jump = new Map<string, number[]>();
+  items.forEach((p, i) => {
+    for (const key of p.first) {
+      const list = jump.get(key);
+      if (list) list.push(i);
+      else jump.set(key, [i]);
+    }
+  });
+  return { kind: "sequence", items, jump };
 }
 
 /** A particle with its first set and emptiability computed from its (already compiled) items. */

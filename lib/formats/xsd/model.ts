@@ -72,9 +72,10 @@ export interface ElementDecl {
 }
 
 export type ParticleTerm =
-  | { kind: "element"; decl: ElementDecl }
+  | { kind: "element"; decl: ElementDecl; /** The qualified name, as `qualify` makes it. */ key: string }
   | { kind: "any"; wildcard: Wildcard }
-  | { kind: "sequence" | "choice" | "all"; items: Particle[] };
+  | { kind: "sequence"; items: Particle[]; /** Item indices by the names that start them; null when an item starts with a wildcard. */ jump: Map<string, number[]> | null }
+  | { kind: "choice" | "all"; items: Particle[] };
 
 /** A term with its occurrence range and, once compiled, the names that can start it. */
 export type Particle = ParticleTerm & {

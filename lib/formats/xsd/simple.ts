@@ -32,7 +32,7 @@ export function checkSimple(type: SimpleType, raw: string): string | null {
   const lexical = checkBuiltin(type.builtin, value);
   if (lexical !== null) return `${lexical} (${type.name})`;
   const order = BUILTINS[type.builtin]!.order;
-  const key = order === "decimal" ? canonicalDecimal(value) : value;
+  const key = order === "decimal" && type.facets.enumeration !== null ? canonicalDecimal(value) : value;
   return _enumAndFacets(type, value, key);
 }
 

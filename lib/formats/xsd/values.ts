@@ -126,6 +126,17 @@ interface Dec {
   frac: string;
 }
 
+// Bounds are the schemas' own literals, few and compared with every value: parsed once.
+const _bounds = new Map<string, Dec>();
+function _bound(v: string): Dec {
+  let d = _bounds.get(v);
+  if (!d) {
+    d = _dec(v);
+    if (_bounds.size < 10_000) _bounds.set(v, d);
+  }
+  return d;
+}
+
 function _dec(v: string): Dec {
   let s = v;
   let neg = false;
@@ -144,7 +155,7 @@ function _dec(v: string): Dec {
 
 /** Compares two decimal literals exactly: negative, 0 or positive. */
 export function compareDecimal(a: string, b: string): number {
-  const x = _dec(a), y = _dec(b);
+  const x = _dec(a), y = _bound(b);
   if (x.neg !== y.neg) return x.neg ? -1 : 1;
   const sign = x.neg ? -1 : 1;
   if (x.int.length !== y.int.length) return sign * (x.int.length - y.int.length);
@@ -172,9 +183,13 @@ export function canonicalDecimal(v: string): string {
  * a value without a timezone is taken as UTC).
  */
 export function compareDateTime(a: string, b: string): number {
+  // The common case: same shape, four-digit years, no timezone on either (e.g. KSeF's dates): compare as text.
+  if (a.length === b.length && !_TZ.test(a) && !_TZ.test(b) && a[0] !== "-" && b[0] !== "-") return a < b ? -1 : a > b ? 1 : 0;
   const x = _instant(a), y = _instant(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+const _TZ = /(Z|[+-]\d\d:\d\d)$/;
 
 function _instant(v: string): string {
   const tz = /(Z|([+-])(\d\d):(\d\d))$/.exec(v);
