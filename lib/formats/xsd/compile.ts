@@ -10,13 +10,15 @@
 
 import { parseXml } from "../xml/parse.ts";
 import type { XmlElement } from "../xml/tree.ts";
-import { type AttributeUse, type CompiledSchema, type ComplexType, type ElementDecl, type Facets, type Particle, type ParticleTerm, qualify, type SimpleType, type Wildcard } from "./model.ts";
+import { type AttributeUse, type CompiledSchema, type ComplexType, type ElementDecl, type Facets, type Particle, qualify, type SimpleType, type Wildcard } from "./model.ts";
 import { compileXsdPattern } from "./regex.ts";
+import { occursOf, particleOf, sequenceTerm } from "./particles.ts";
+import { attrOf, joinPath, withoutAnnotations, XSD_NS, xsdChildren } from "./schema_docs.ts";
 import { anyType, builtinType, complexPlaceholder, emptyFacets } from "./builtin_types.ts";
 import { normalizeSpace } from "./simple.ts";
 import { BUILTINS, canonicalDecimal } from "./values.ts";
 
-export const XSD_NS = "http://www.w3.org/2001/XMLSchema";
+export { XSD_NS } from "./schema_docs.ts";
 const XMLNS_NS = "http://www.w3.org/2000/xmlns/";
 
 /** One schema document: its path (for relative schemaLocations) and its bytes. */
@@ -49,46 +51,6 @@ const SCHEMA_PARSE = { maxNodes: 50_000_000, maxElements: 10_000_000 };
 /** Compiles the schemas rooted at `entries` (paths among `files`) and everything they include or import, as one set. */
 export function compileSchema(name: string, files: readonly SchemaFile[], entries: readonly string[]): CompiledSchema {
   return new _Compiler(files).run(name, entries);
-}
-
-function _attr(el: XmlElement, local: string): string | null {
-  for (const a of el.attrs) if (a.local === local && a.ns === "") return a.value;
-  return null;
-}
-
-/**
- * The schema text without its annotations, which the validator never reads: UBL's common aggregates are
- * 2.4 MB, mostly documentation, and parsing them is most of the start-up cost. Schemas are UTF-8 (all shipped
- * ones declare it); any other declared encoding is left to the parser, annotations and all.
- */
-function _withoutAnnotations(bytes: Uint8Array | string): Uint8Array | string {
-  let text: string;
-  if (typeof bytes === "string") text = bytes;
-  else {
-    const head = new TextDecoder("latin1").decode(bytes.subarray(0, 100));
-    if (/encoding=["'](?!utf-8)/i.test(head)) return bytes;
-    text = new TextDecoder().decode(bytes);
-  }
-  return text.replace(/<([A-Za-z_][\w.-]*:)?annotation(\s[^>]*)?(?<!\/)>[\s\S]*?<\/\1annotation\s*>/g, "");
-}
-
-function _xsdChildren(el: XmlElement): XmlElement[] {
-  return el.children.filter((c) => c.ns === XSD_NS && c.local !== "annotation");
-}
-
-function _join(base: string, rel: string): string {
-  const parts = base.split("/").slice(0, -1);
-  for (const p of rel.split("/")) {
-    if (p === "..") parts.pop();
-    else if (p !== ".") parts.push(p);
-  }
-  return parts.join("/");
-}
-
-function _occurs(el: XmlElement): { min: number; max: number } {
-  const min = _attr(el, "minOccurs");
-  const max = _attr(el, "maxOccurs");
-  return { min: min === null ? 1 : Number(min), max: max === null ? 1 : max === "unbounded" ? Infinity : Number(max) };
 }
 
 class _Compiler {
@@ -125,18 +87,18 @@ class _Compiler {
     if (seen) return seen;
     const file = this.#files.get(path);
     if (!file) throw new XsdCompileError(`Schema file ${path} is missing`);
-    const root = parseXml(_withoutAnnotations(file.bytes), SCHEMA_PARSE).root;
+    const root = parseXml(withoutAnnotations(file.bytes), SCHEMA_PARSE).root;
     if (root.ns !== XSD_NS || root.local !== "schema") throw new XsdCompileError(`${path} is not an XML Schema`);
     const doc: Doc = {
-      path, root, tns: _attr(root, "targetNamespace") ?? "",
-      elementQualified: _attr(root, "elementFormDefault") === "qualified",
-      attributeQualified: _attr(root, "attributeFormDefault") === "qualified",
+      path, root, tns: attrOf(root, "targetNamespace") ?? "",
+      elementQualified: attrOf(root, "elementFormDefault") === "qualified",
+      attributeQualified: attrOf(root, "attributeFormDefault") === "qualified",
     };
     this.#docs.set(path, doc);
-    for (const c of _xsdChildren(root)) {
-      const loc = _attr(c, "schemaLocation");
-      if (c.local === "include") this.#load(_join(path, loc!));
-      else if (c.local === "import") this.#import(path, loc, _attr(c, "namespace") ?? "");
+    for (const c of xsdChildren(root)) {
+      const loc = attrOf(c, "schemaLocation");
+      if (c.local === "include") this.#load(joinPath(path, loc!));
+      else if (c.local === "import") this.#import(path, loc, attrOf(c, "namespace") ?? "");
       else if (c.local === "redefine") throw new XsdCompileError(`${path}: xs:redefine is not supported`);
       else if (c.local === "complexType" || c.local === "simpleType") this.#define("type", doc, c);
       else if (c.local === "element" || c.local === "group" || c.local === "attributeGroup" || c.local === "attribute") {
@@ -148,14 +110,14 @@ class _Compiler {
   }
 
   #define(kind: _DefKind, doc: Doc, el: XmlElement): void {
-    const key = qualify(doc.tns, _attr(el, "name")!);
+    const key = qualify(doc.tns, attrOf(el, "name")!);
     if (!this.#defs[kind].has(key)) this.#defs[kind].set(key, { doc, el });
   }
 
   #import(from: string, loc: string | null, ns: string): void {
     if (ns === XSD_NS || ns === "http://www.w3.org/XML/1998/namespace") return;
     if (loc !== null && !/^[a-z]+:/i.test(loc)) {
-      const path = _join(from, loc);
+      const path = joinPath(from, loc);
       if (this.#files.has(path)) {
         this.#load(path);
         return;
@@ -203,25 +165,25 @@ class _Compiler {
   }
 
   #typeOf(def: Def): SimpleType | ComplexType {
-    return def.el.local === "simpleType" ? this.#simpleType(def.doc, def.el, _attr(def.el, "name")!) : this.#complexType(def.doc, def.el, _attr(def.el, "name")!);
+    return def.el.local === "simpleType" ? this.#simpleType(def.doc, def.el, attrOf(def.el, "name")!) : this.#complexType(def.doc, def.el, attrOf(def.el, "name")!);
   }
 
   #simpleType(doc: Doc, el: XmlElement, name: string): SimpleType {
     const cached = this.#types.get(el);
     if (cached) return cached as SimpleType;
-    const d = _xsdChildren(el)[0];
+    const d = xsdChildren(el)[0];
     if (!d) throw new XsdCompileError(`${doc.path}: empty simpleType ${name}`);
     let t: SimpleType;
     if (d.local === "restriction") {
       t = this.#restrict(doc, d, this.#simpleBase(doc, d), name);
     } else if (d.local === "list") {
-      const itemRef = _attr(d, "itemType");
-      const item = itemRef !== null ? this.#typeRef(doc, d, itemRef) : this.#simpleType(doc, _xsdChildren(d)[0]!, name);
+      const itemRef = attrOf(d, "itemType");
+      const item = itemRef !== null ? this.#typeRef(doc, d, itemRef) : this.#simpleType(doc, xsdChildren(d)[0]!, name);
       t = { kind: "simple", name, variety: "list", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: item as SimpleType, members: [] };
     } else {
       const members: SimpleType[] = [];
-      for (const q of (_attr(d, "memberTypes") ?? "").split(/\s+/).filter(Boolean)) members.push(this.#typeRef(doc, d, q) as SimpleType);
-      for (const c of _xsdChildren(d)) members.push(this.#simpleType(doc, c, name));
+      for (const q of (attrOf(d, "memberTypes") ?? "").split(/\s+/).filter(Boolean)) members.push(this.#typeRef(doc, d, q) as SimpleType);
+      for (const c of xsdChildren(d)) members.push(this.#simpleType(doc, c, name));
       t = { kind: "simple", name, variety: "union", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: null, members };
     }
     this.#types.set(el, t);
@@ -230,8 +192,8 @@ class _Compiler {
 
   /** The base of a restriction: its `base` attribute or its inline simpleType. */
   #simpleBase(doc: Doc, d: XmlElement): SimpleType {
-    const baseRef = _attr(d, "base");
-    const base = baseRef !== null ? this.#typeRef(doc, d, baseRef) : this.#simpleType(doc, _xsdChildren(d).find((c) => c.local === "simpleType")!, "anonymous");
+    const baseRef = attrOf(d, "base");
+    const base = baseRef !== null ? this.#typeRef(doc, d, baseRef) : this.#simpleType(doc, xsdChildren(d).find((c) => c.local === "simpleType")!, "anonymous");
     if (base.kind === "complex") {
       if (!base.simple) throw new XsdCompileError(`${doc.path}: restriction of ${baseRef} has no simple content`);
       return base.simple;
@@ -245,8 +207,8 @@ class _Compiler {
     const enums: string[] = [];
     const patterns: string[] = [];
     const decimal = base.variety === "atomic" && BUILTINS[base.builtin]!.order === "decimal";
-    for (const c of _xsdChildren(d)) {
-      const v = _attr(c, "value") ?? "";
+    for (const c of xsdChildren(d)) {
+      const v = attrOf(c, "value") ?? "";
       switch (c.local) {
         case "enumeration": {
           const n = normalizeSpace(v, base.facets.whiteSpace);
@@ -279,27 +241,27 @@ class _Compiler {
     if (cached) return cached as ComplexType;
     const ct = complexPlaceholder(name);
     this.#types.set(el, ct);
-    ct.abstract = _attr(el, "abstract") === "true";
-    let mixed = _attr(el, "mixed") === "true";
-    const body = _xsdChildren(el);
+    ct.abstract = attrOf(el, "abstract") === "true";
+    let mixed = attrOf(el, "mixed") === "true";
+    const body = xsdChildren(el);
     const first = body[0];
     if (first?.local === "simpleContent") {
       this.#simpleContent(doc, first, ct);
     } else if (first?.local === "complexContent") {
-      mixed ||= _attr(first, "mixed") === "true";
-      const d = _xsdChildren(first)[0]!;
-      const base = this.#typeRef(doc, d, _attr(d, "base")!);
+      mixed ||= attrOf(first, "mixed") === "true";
+      const d = xsdChildren(first)[0]!;
+      const base = this.#typeRef(doc, d, attrOf(d, "base")!);
       if (base.kind !== "complex") throw new XsdCompileError(`${doc.path}: complexContent of ${name} derives from a simple type`);
-      const own = this.#particleOf(doc, _xsdChildren(d));
+      const own = this.#particleOf(doc, xsdChildren(d));
       if (d.local === "extension") {
         this.#inherit(ct, base);
-        ct.particle = base.particle && own ? _particle(_sequence([base.particle, own]), 1, 1) : base.particle ?? own;
+        ct.particle = base.particle && own ? particleOf(sequenceTerm([base.particle, own]), 1, 1) : base.particle ?? own;
         mixed ||= base.content === "mixed";
       } else {
         this.#inherit(ct, base);
         ct.particle = own;
       }
-      this.#attributes(doc, _xsdChildren(d), ct, d.local === "restriction");
+      this.#attributes(doc, xsdChildren(d), ct, d.local === "restriction");
       ct.content = ct.particle ? (mixed ? "mixed" : "element") : mixed ? "mixed" : "empty";
     } else {
       ct.particle = this.#particleOf(doc, body);
@@ -316,17 +278,17 @@ class _Compiler {
   }
 
   #simpleContent(doc: Doc, sc: XmlElement, ct: ComplexType): void {
-    const d = _xsdChildren(sc)[0]!;
-    const base = this.#typeRef(doc, d, _attr(d, "base")!);
+    const d = xsdChildren(sc)[0]!;
+    const base = this.#typeRef(doc, d, attrOf(d, "base")!);
     if (base.kind === "complex") this.#inherit(ct, base);
     const baseSimple = base.kind === "simple" ? base : base.simple;
     if (!baseSimple) throw new XsdCompileError(`${doc.path}: simpleContent of ${ct.name} has no simple base`);
     if (d.local === "extension") ct.simple = baseSimple;
     else {
-      const inline = _xsdChildren(d).find((c) => c.local === "simpleType");
+      const inline = xsdChildren(d).find((c) => c.local === "simpleType");
       ct.simple = this.#restrict(doc, d, inline ? this.#simpleType(doc, inline, ct.name) : baseSimple, ct.name);
     }
-    this.#attributes(doc, _xsdChildren(d), ct, d.local === "restriction");
+    this.#attributes(doc, xsdChildren(d), ct, d.local === "restriction");
     ct.content = "simple";
   }
 
@@ -334,15 +296,15 @@ class _Compiler {
   #attributes(doc: Doc, items: XmlElement[], ct: ComplexType, restriction: boolean): void {
     for (const c of items) {
       if (c.local === "attribute") {
-        const use = _attr(c, "use");
+        const use = attrOf(c, "use");
         const a = this.#attribute(doc, c);
         if (use === "prohibited") ct.attributes.delete(qualify(a.ns, a.local));
         else ct.attributes.set(qualify(a.ns, a.local), a);
       } else if (c.local === "attributeGroup") {
-        const { ns, local } = this.#resolve(doc, c, _attr(c, "ref")!);
+        const { ns, local } = this.#resolve(doc, c, attrOf(c, "ref")!);
         const def = this.#defs.attributeGroup.get(qualify(ns, local));
         if (!def) throw new XsdCompileError(`${doc.path}: attributeGroup ${local} is not defined`);
-        this.#attributes(def.doc, _xsdChildren(def.el), ct, restriction);
+        this.#attributes(def.doc, xsdChildren(def.el), ct, restriction);
       } else if (c.local === "anyAttribute") {
         ct.anyAttribute = this.#wildcard(doc, c);
       }
@@ -350,31 +312,31 @@ class _Compiler {
   }
 
   #attribute(doc: Doc, c: XmlElement): AttributeUse {
-    const ref = _attr(c, "ref");
-    const required = _attr(c, "use") === "required";
+    const ref = attrOf(c, "ref");
+    const required = attrOf(c, "use") === "required";
     if (ref !== null) {
       const { ns, local } = this.#resolve(doc, c, ref);
       const def = this.#defs.attribute.get(qualify(ns, local));
       if (!def) {
-        if (ns === "http://www.w3.org/XML/1998/namespace") return { ns, local, type: builtinType(local === "lang" ? "language" : "string"), required, fixed: _attr(c, "fixed") };
+        if (ns === "http://www.w3.org/XML/1998/namespace") return { ns, local, type: builtinType(local === "lang" ? "language" : "string"), required, fixed: attrOf(c, "fixed") };
         throw new XsdCompileError(`${doc.path}: attribute ${ref} is not defined`);
       }
-      return { ...this.#attribute(def.doc, def.el), ns, required, fixed: _attr(c, "fixed") ?? _attr(def.el, "fixed") };
+      return { ...this.#attribute(def.doc, def.el), ns, required, fixed: attrOf(c, "fixed") ?? attrOf(def.el, "fixed") };
     }
-    const name = _attr(c, "name")!;
-    const form = _attr(c, "form");
+    const name = attrOf(c, "name")!;
+    const form = attrOf(c, "form");
     const global = this.#globalAttributes.has(c);
     const ns = global || form === "qualified" || (form === null && doc.attributeQualified) ? doc.tns : "";
-    const typeRef = _attr(c, "type");
-    const inline = _xsdChildren(c).find((x) => x.local === "simpleType");
+    const typeRef = attrOf(c, "type");
+    const inline = xsdChildren(c).find((x) => x.local === "simpleType");
     const type = typeRef !== null ? this.#typeRef(doc, c, typeRef) : inline ? this.#simpleType(doc, inline, name) : builtinType("anySimpleType");
     if (type.kind !== "simple") throw new XsdCompileError(`${doc.path}: attribute ${name} has a complex type`);
-    return { ns, local: name, type, required, fixed: _attr(c, "fixed") };
+    return { ns, local: name, type, required, fixed: attrOf(c, "fixed") };
   }
 
   #wildcard(doc: Doc, c: XmlElement): Wildcard {
-    const ns = _attr(c, "namespace") ?? "##any";
-    const process = (_attr(c, "processContents") ?? "strict") as Wildcard["process"];
+    const ns = attrOf(c, "namespace") ?? "##any";
+    const process = (attrOf(c, "processContents") ?? "strict") as Wildcard["process"];
     if (ns === "##any") return { mode: "any", ns: "", set: new Set(), process };
     if (ns === "##other") return { mode: "not", ns: doc.tns, set: new Set(), process };
     const set = new Set(ns.split(/\s+/).filter(Boolean).map((n) => (n === "##targetNamespace" ? doc.tns : n === "##local" ? "" : n)));
@@ -388,23 +350,23 @@ class _Compiler {
   }
 
   #particle(doc: Doc, c: XmlElement): Particle {
-    const { min, max } = _occurs(c);
+    const { min, max } = occursOf(c);
     switch (c.local) {
       case "element": {
         const decl = this.#elementDecl(doc, c);
-        return _particle({ kind: "element", decl, key: qualify(decl.ns, decl.local) }, min, max);
+        return particleOf({ kind: "element", decl, key: qualify(decl.ns, decl.local) }, min, max);
       }
-      case "any": return _particle({ kind: "any", wildcard: this.#wildcard(doc, c) }, min, max);
+      case "any": return particleOf({ kind: "any", wildcard: this.#wildcard(doc, c) }, min, max);
       case "group": {
-        const { ns, local } = this.#resolve(doc, c, _attr(c, "ref")!);
+        const { ns, local } = this.#resolve(doc, c, attrOf(c, "ref")!);
         const def = this.#defs.group.get(qualify(ns, local));
         if (!def) throw new XsdCompileError(`${doc.path}: group ${local} is not defined`);
-        const inner = this.#particle(def.doc, _xsdChildren(def.el)[0]!);
-        return _particle(inner, min, max);
+        const inner = this.#particle(def.doc, xsdChildren(def.el)[0]!);
+        return particleOf(inner, min, max);
       }
       case "sequence": case "choice": case "all": {
-        const items = _xsdChildren(c).map((x) => this.#particle(doc, x));
-        return c.local === "sequence" ? _particle(_sequence(items), min, max) : _particle({ kind: c.local, items }, min, max);
+        const items = xsdChildren(c).map((x) => this.#particle(doc, x));
+        return c.local === "sequence" ? particleOf(sequenceTerm(items), min, max) : particleOf({ kind: c.local, items }, min, max);
       }
       default: throw new XsdCompileError(`${doc.path}: ${c.local} is not a particle`);
     }
@@ -413,14 +375,14 @@ class _Compiler {
   #globalElement(key: string, def: Def): ElementDecl {
     const seen = this.#globals.get(key);
     if (seen) return seen;
-    const decl: ElementDecl = { ns: def.doc.tns, local: _attr(def.el, "name")!, type: anyType, nillable: false, fixed: null, default: null, abstract: false };
+    const decl: ElementDecl = { ns: def.doc.tns, local: attrOf(def.el, "name")!, type: anyType, nillable: false, fixed: null, default: null, abstract: false };
     this.#globals.set(key, decl);
     this.#fillDecl(def.doc, def.el, decl);
     return decl;
   }
 
   #elementDecl(doc: Doc, c: XmlElement): ElementDecl {
-    const ref = _attr(c, "ref");
+    const ref = attrOf(c, "ref");
     if (ref !== null) {
       const { ns, local } = this.#resolve(doc, c, ref);
       const key = qualify(ns, local);
@@ -430,18 +392,18 @@ class _Compiler {
     }
     const seen = this.#locals.get(c);
     if (seen) return seen;
-    const form = _attr(c, "form");
+    const form = attrOf(c, "form");
     const ns = form === "qualified" || (form === null && doc.elementQualified) ? doc.tns : "";
-    const decl: ElementDecl = { ns, local: _attr(c, "name")!, type: anyType, nillable: false, fixed: null, default: null, abstract: false };
+    const decl: ElementDecl = { ns, local: attrOf(c, "name")!, type: anyType, nillable: false, fixed: null, default: null, abstract: false };
     this.#locals.set(c, decl);
     this.#fillDecl(doc, c, decl);
     return decl;
   }
 
   #fillDecl(doc: Doc, c: XmlElement, decl: ElementDecl): void {
-    if (_attr(c, "substitutionGroup") !== null) throw new XsdCompileError(`${doc.path}: substitution groups are not supported`);
-    const typeRef = _attr(c, "type");
-    const inline = _xsdChildren(c).find((x) => x.local === "complexType" || x.local === "simpleType");
+    if (attrOf(c, "substitutionGroup") !== null) throw new XsdCompileError(`${doc.path}: substitution groups are not supported`);
+    const typeRef = attrOf(c, "type");
+    const inline = xsdChildren(c).find((x) => x.local === "complexType" || x.local === "simpleType");
     // Compiled on first use: start-up only parses and indexes, and what no document uses is never compiled.
     let type: SimpleType | ComplexType | null = null;
     const compute = (): SimpleType | ComplexType => {
@@ -450,56 +412,9 @@ class _Compiler {
       return anyType;
     };
     Object.defineProperty(decl, "type", { get: () => (type ??= compute()), enumerable: true, configurable: true });
-    decl.nillable = _attr(c, "nillable") === "true";
-    decl.fixed = _attr(c, "fixed");
-    decl.default = _attr(c, "default");
-    decl.abstract = _attr(c, "abstract") === "true";
+    decl.nillable = attrOf(c, "nillable") === "true";
+    decl.fixed = attrOf(c, "fixed");
+    decl.default = attrOf(c, "default");
+    decl.abstract = attrOf(c, "abstract") === "true";
   }
 }
-
-/** A sequence term with its jump table (null when an item can start with a wildcard). */
-function _sequence(items: Particle[]): ParticleTerm {
-  if (items.some((p) => p.firstAny.length > 0)) return { kind: "sequence", items, jump: null };
-  const jump = new Map<string, number[]>();
-  items.forEach((p, i) => {
-    for (const key of p.first) {
-      const list = jump.get(key);
-      if (list) list.push(i);
-      else jump.set(key, [i]);
-    }
-  });
-  return { kind: "sequence", items, jump };
-}
-
-/** A particle with its first set and emptiability computed from its (already compiled) items. */
-function _particle(term: ParticleTerm, min: number, max: number): Particle {
-  const first = new Set<string>();
-  const firstAny: Wildcard[] = [];
-  let emptiable: boolean;
-  if (term.kind === "element") {
-    first.add(qualify(term.decl.ns, term.decl.local));
-    emptiable = false;
-  } else if (term.kind === "any") {
-    firstAny.push(term.wildcard);
-    emptiable = false;
-  } else if (term.kind === "sequence") {
-    emptiable = true;
-    for (const p of term.items) {
-      for (const n of p.first) first.add(n);
-      firstAny.push(...p.firstAny);
-      if (!(p.emptiable || p.min === 0)) {
-        emptiable = false;
-        break;
-      }
-    }
-  } else {
-    emptiable = term.kind === "all" || term.items.length === 0 ? term.items.every((p) => p.emptiable || p.min === 0) : false;
-    for (const p of term.items) {
-      for (const n of p.first) first.add(n);
-      firstAny.push(...p.firstAny);
-      if (term.kind === "choice" && (p.emptiable || p.min === 0)) emptiable = true;
-    }
-  }
-  return { ...term, min, max, first, firstAny, emptiable } as Particle;
-}
-

@@ -131,7 +131,7 @@ class _Validator {
       if (use) {
         const err = checkSimple(use.type, a.value);
         if (err !== null) this.report(frame, `Attribute ${a.local}: ${err}`);
-        else if (use.fixed !== null && normalizeSpace(a.value, use.type.facets.whiteSpace) !== use.fixed) this.report(frame, `Attribute ${a.local} must have the fixed value '${use.fixed}'`);
+        else if (use.fixed !== null && normalizeSpace(a.value, use.type.facets.whiteSpace) !== normalizeSpace(use.fixed, use.type.facets.whiteSpace)) this.report(frame, `Attribute ${a.local} must have the fixed value '${use.fixed}'`);
       } else if (!(type?.anyAttribute && wildcardAllows(type.anyAttribute, a.ns))) {
         this.report(frame, `Attribute ${a.ns === "" ? a.local : _name(a)} is not allowed on ${el.local}`);
       }
