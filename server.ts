@@ -32,6 +32,7 @@ import { openStorage as openStorageAt, readConfiguredSources, SOURCE_TYPES } fro
 import { createInvoiceWorkers } from "./storage/process/invoice_workers.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
+import { readSchemaFiles } from "./storage/schemas/schema_files.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
 import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/sources/ksef/send/job.ts";
@@ -146,6 +147,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
     ...("Deno" in globalThis ? {} : { readInvoiceOffThread: createInvoiceWorkers(INVOICE_THREADS).read }),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts: readPdfFontFiles(),
+    schemas: readSchemaFiles(),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...sources(tenant)],
     executeSyncs: role !== "worker",
     webhooks: {

@@ -16,6 +16,8 @@ import { InvoiceJsonCache } from "./api/invoice_expand.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
 import { PageCache } from "./api/page_cache.ts";
 import { submissionRoutes } from "./api/submissions/routes.ts";
+import { validationRoutes } from "./api/validation.ts";
+import { schemaSetOf, type SchemaFiles } from "./formats/validation/schema_set.ts";
 import { deliveryRoutes } from "./api/webhooks/deliveries.ts";
 import { syncRoutes } from "./api/sync/routes.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
@@ -77,6 +79,8 @@ export interface AppOptions {
   pdfFonts?: PdfFontFiles;
   /** Sending to KSeF (README "Sending to KSeF"): which tenants send and how to wake the sender. */
   ksefSend?: KsefSendHook | null;
+  /** The XML Schemas invoices are validated against (storage/schemas/schema_files.ts reads the shipped ones); without them the schema check is left out. */
+  schemas?: SchemaFiles;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
   webhooks?: { transport?: WebhookTransport; schedule?: readonly number[]; allowPrivate?: boolean; random?: () => number };
 }
@@ -121,10 +125,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     invoices: new InvoiceJsonCache(),
     pdfFonts: options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts),
     ksefSend: options.ksefSend ?? null,
+    schemas: options.schemas === undefined ? null : schemaSetOf(options.schemas),
   };
+  services.schemas?.compileAll(); // once per set of files and process, before the first request
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...webhookRoutes, ...deliveryRoutes];
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes];
   const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
   const openapi = JSON.stringify(openapiDoc);
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });

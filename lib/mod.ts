@@ -38,6 +38,13 @@ export { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 export { renderInvoicePdf, type RenderedPdf, type RenderOptions } from "./formats/pdf/invoice_pdf.ts";
 export { encodeQr, type QrCode } from "./formats/pdf/qr.ts";
 export { ksefVerificationLink } from "./formats/pdf/ksef_link.ts";
+export { compileSchema, XsdCompileError, type SchemaFile } from "./formats/xsd/compile.ts";
+export { validateXsd } from "./formats/xsd/validate.ts";
+export type { CompiledSchema } from "./formats/xsd/model.ts";
+export { formatOf, validateInvoice, validationSummary, type ValidationReport, type ValidationSummary } from "./formats/validation/invoice_validation.ts";
+export { checkKsefFile } from "./formats/validation/ksef_file.ts";
+export { SchemaSet, schemaSetOf, type SchemaFiles } from "./formats/validation/schema_set.ts";
+export type { Severity, Violation } from "./formats/validation/violation.ts";
 
 // Webhooks
 export { signWebhook, verifyWebhook, webhookHeaders } from "./jobs/webhooks/signature.ts";

@@ -3,6 +3,7 @@
  * router, the scope check and the OpenAPI document are all built from.
  * @module
  */
+import type { SchemaSet } from "../formats/validation/schema_set.ts";
 import type { Scope, TokenRecord } from "../auth/tokens.ts";
 import type { CursorCodec } from "./cursor.ts";
 import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
@@ -34,6 +35,8 @@ export interface AppServices {
   webhookAllowPrivate: boolean;
   /** The fonts PDFs are drawn with, parsed once; null when the app was given none. */
   pdfFonts: PdfFonts | null;
+  /** The official XML Schemas, compiled once; null when the app was given none (the schema check is then left out). */
+  schemas: SchemaSet | null;
   /** Sending to KSeF (README "Sending to KSeF"): which tenants send, and a nudge for the sender; null when none does. */
   ksefSend?: KsefSendHook | null;
 }
@@ -76,5 +79,5 @@ export function idempotencyTag(ctx: Context, respond: IdempotencyTag["respond"])
 
 /** A route of the API: public routes have no scope and get no tenant. */
 export type ApiRoute =
-  | { method: string; pattern: string; scope: Scope; body?: "json" | "multipart"; handle(ctx: Context): Promise<ApiResponse> }
+  | { method: string; pattern: string; scope: Scope; body?: "json" | "multipart" | "upload"; handle(ctx: Context): Promise<ApiResponse> }
   | { method: string; pattern: string; scope: null; handle(ctx: PublicContext): Promise<ApiResponse> };

@@ -39,7 +39,7 @@ export function submissionJson(s: SubmissionRecord): string {
     id: s.id, status: s.status,
     format: s.format, type: s.type, number: s.number, issue_date: s.issue_date, currency: s.currency,
     seller: s.seller, buyer: s.buyer, totals: s.totals,
-    sha256: s.sha256, size: s.size, ksef_number: ksef?.ksef_number ?? null, ksef,
+    sha256: s.sha256, size: s.size, ksef_number: ksef?.ksef_number ?? null, ksef, validation: s.validation ?? null,
     created_at: s.created_at, updated_at: s.updated_at ?? s.created_at,
     links: { self, xml: `${self}/xml`, pdf: `${self}/pdf`, upo: ksef?.status === "accepted" ? `${self}/upo` : null },
   });

@@ -5,6 +5,7 @@
  * is asynchronous so that a database adapter fits the same shape.
  * @module
  */
+import type { ValidationSummary } from "../formats/validation/invoice_validation.ts";
 import type { TokenRecord } from "./tokens.ts";
 import type { DocumentType, InvoiceFormat } from "../formats/invoice/model.ts";
 
@@ -136,6 +137,8 @@ export interface SubmissionKsef {
 export interface SubmissionRecord extends DocumentFields {
   id: string;
   status: "accepted";
+  /** The verdict at upload (README "Validation"); absent in records made before validation existed. */
+  validation?: ValidationSummary | null;
   sha256: string;
   size: number;
   created_at: string;
@@ -147,7 +150,8 @@ export interface SubmissionRecord extends DocumentFields {
 
 /** What the submissions endpoint hands to storage. */
 export interface SubmissionInput {
-  fields: DocumentFields;
+  /** The document fields, and the verdict that is stored with them. */
+  fields: DocumentFields & { validation?: ValidationSummary };
   xml: BlobInfo;
   /** True when the submission is to be sent to KSeF: it starts `queued`. */
   send?: boolean;

@@ -7,7 +7,7 @@
 import type { RequestBody } from "../api/context.ts";
 import { toApiError } from "../api/errors.ts";
 import { parseBoundary, parseMultipart, type MultipartPart } from "../formats/multipart/parse.ts";
-import { readJsonObject } from "../http/body.ts";
+import { mediaType, readBody, readJsonObject } from "../http/body.ts";
 import { ApiError } from "../http/errors.ts";
 import type { ApiRequest } from "../http/types.ts";
 
@@ -20,8 +20,16 @@ export interface BodyLimits {
 }
 
 /** The body of `req` in the form its route declares. */
-export async function readRequestBody(req: ApiRequest, kind: "json" | "multipart" | undefined, limits: BodyLimits): Promise<RequestBody> {
+export async function readRequestBody(req: ApiRequest, kind: "json" | "multipart" | "upload" | undefined, limits: BodyLimits): Promise<RequestBody> {
   if (kind === "json") return { kind: "json", ...(await readJsonObject(req, limits.jsonBytes)) };
+  if (kind === "upload") {
+    // An upload as multipart (the `xml` part), or the XML itself: read as the one part `xml` of a form.
+    const type = mediaType(req);
+    if (type === "application/xml" || type === "text/xml") {
+      return { kind: "multipart", parts: [{ name: "xml", filename: null, contentType: type, headers: {}, body: await readBody(req, limits.uploadBytes) }] };
+    }
+    return { kind: "multipart", parts: await readMultipartBody(req, limits.uploadBytes) };
+  }
   if (kind === "multipart") return { kind: "multipart", parts: await readMultipartBody(req, limits.uploadBytes) };
   return { kind: "none" };
 }

@@ -264,8 +264,9 @@ describe("a large PDF (over 256 KB, the size above which downloads stream)", () 
   before(async () => {
     s = await startServer();
     token = (await s.token("acme")).token;
-    // FA_3_complex with its first line repeated 6,000 times renders to about 290 KB.
-    const text = COMPLEX.toString("utf8");
+    // An FA(3) invoice with an attachment (Zalacznik: KSeF then allows 3,000,000 bytes instead of 1,000,000,
+    // "weryfikacja-faktury.md") and its first line repeated 6,000 times: 1.4 MB that render to well over 256 KB.
+    const text = sample("ksef-fa3", "FA_3_Zalacznik_Przyklad_1.xml").toString("utf8");
     const line = /<FaWiersz>[\s\S]*?<\/FaWiersz>/.exec(text)![0];
     const lines = Array.from({ length: 6000 }, (_, i) => line.replace(/<NrWierszaFa>\d+<\/NrWierszaFa>/, `<NrWierszaFa>${i + 1}</NrWierszaFa>`));
     const form = new FormData();

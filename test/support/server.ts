@@ -16,6 +16,7 @@ import { inboxSource } from "../../storage/sources/inbox.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
 import { readPdfFontFiles } from "../../storage/fonts/font_files.ts";
 import type { TestStore } from "./stores.ts";
+import { readSchemaFiles } from "../../storage/schemas/schema_files.ts";
 
 export interface TestServer {
   url: string;
@@ -47,6 +48,7 @@ export async function startServer(
     rateLimit: null,
     anonymousLimit: null,
     pdfFonts: readPdfFontFiles(),
+    schemas: readSchemaFiles(),
     ...options,
     storage,
   });

@@ -14,6 +14,8 @@ import { parseListQuery } from "../list_query.ts";
 import { pdfResponse, xmlDownload } from "../downloads.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
+import { validateXml, withValidation } from "../validation.ts";
+import type { ValidationReport } from "../../formats/validation/invoice_validation.ts";
 
 async function listDocuments(ctx: Context): Promise<ApiResponse> {
   const q = parseListQuery(ctx.req.query);
@@ -75,7 +77,18 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
 
 async function getDocument(ctx: Context): Promise<ApiResponse> {
   const { record, json: body } = await findDocument(ctx);
-  return json(200, await withInvoice(ctx, body, record.xml_available ? record.sha256 : null));
+  // Computed on each read: a document is never refused, `valid` says whether it would pass (README "Validation").
+  const blob = record.xml_available && record.sha256 ? await ctx.tenant.getBlob(record.sha256) : null;
+  const report = blob ? _verdict(ctx, await blob.bytes()) : null;
+  return json(200, await withInvoice(ctx, withValidation(body, report), record.xml_available ? record.sha256 : null));
+}
+
+function _verdict(ctx: Context, xml: Uint8Array): ValidationReport | null {
+  try {
+    return validateXml(ctx, xml);
+  } catch {
+    return null; // not readable as a supported format: there is no verdict to give
+  }
 }
 
 /** The documents routes. */

@@ -23,7 +23,7 @@ interface _Operation {
   /** Names in components.parameters, path parameters first. */
   params?: string[];
   /** Must equal the route's `body`. */
-  body?: "json" | "multipart";
+  body?: "json" | "multipart" | "upload";
   /** Success (and download) responses. */
   ok: Record<string, Json>;
   /** Error codes this operation gives beyond those every operation of its kind gives. */
@@ -121,10 +121,17 @@ const OPERATIONS: Record<string, _Operation> = {
   },
   "POST /api/v1/submissions": {
     id: "createSubmission", tag: "Submissions", summary: "Submit an invoice",
-    description: "The invoice goes in the `xml` part. It must be well-formed (no DTD), a supported format, and hold a number, an issue date and the seller's tax id.",
+    description: "The invoice goes in the `xml` part. It must be well-formed (no DTD), a supported format, hold a number, an issue date and the seller's tax id, and pass validation: KSeF's file rules and the FA schema for KSeF invoices; the UBL or CII schema and, for documents that claim EN 16931, its business rules. An invoice with errors is refused with 422 `VALIDATION_ERROR`, `details.field` = `xml:<path of the first error>` and `details.violations` listing every error and warning (at most 200); warnings never refuse.",
     body: "multipart",
     ok: { 201: _created("The accepted submission", "Submission") },
     errors: ["DUPLICATE_SUBMISSION", "VALIDATION_ERROR"],
+  },
+  "POST /api/v1/validate": {
+    id: "validateInvoice", tag: "Submissions", summary: "Validate an invoice without submitting it",
+    description: "The same checks as an upload, answered as a verdict: multipart like `POST /submissions` (the `xml` part), or the XML itself with `Content-Type: application/xml`. Nothing is stored and no event fires. A body that is not XML or not a supported format is 422 as for an upload.",
+    body: "upload",
+    ok: { 200: _json("The verdict", ref("ValidationReport")) },
+    errors: ["VALIDATION_ERROR", "UNSUPPORTED_MEDIA_TYPE"],
   },
   "GET /api/v1/submissions": {
     id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)",
@@ -246,12 +253,11 @@ const JSON_BODIES: Record<string, { name: string; required: boolean }> = {
 };
 
 /** The request body of a route that reads one. */
-function _requestBody(key: string, kind: "json" | "multipart"): Json {
-  if (kind === "multipart") {
-    return {
-      required: true,
-      content: { "multipart/form-data": { schema: ref("SubmissionUpload"), encoding: { xml: { contentType: "application/xml, text/xml, application/octet-stream, text/plain" } } } },
-    };
+function _requestBody(key: string, kind: "json" | "multipart" | "upload"): Json {
+  if (kind === "multipart" || kind === "upload") {
+    const form = { schema: ref("SubmissionUpload"), encoding: { xml: { contentType: "application/xml, text/xml, application/octet-stream, text/plain" } } };
+    const xml = { schema: { type: "string", contentMediaType: "application/xml", description: "The invoice XML itself" } };
+    return { required: true, content: kind === "multipart" ? { "multipart/form-data": form } : { "multipart/form-data": form, "application/xml": xml, "text/xml": xml } };
   }
   const schema = JSON_BODIES[key];
   if (!schema) throw new TypeError(`Cannot build the OpenAPI document: ${key} has no request schema`);

@@ -113,7 +113,11 @@ function _webhook(withSecret: boolean): Json {
 
 const FIELD_ISSUE: Json = {
   type: "object", required: ["field", "issue"],
-  properties: { field: { type: "string", description: "e.g. `xml`, `url`, `cursor`, `Idempotency-Key` or an XML path such as `xml:/Faktura/Fa/P_2`" }, issue: STRING },
+  properties: {
+    field: { type: "string", description: "e.g. `xml`, `url`, `cursor`, `Idempotency-Key` or an XML path such as `xml:/Faktura/Fa/P_2`" },
+    issue: STRING,
+    violations: { type: "array", maxItems: 200, items: { $ref: "#/components/schemas/Violation" }, description: "An invoice that fails validation: every error, then every warning" },
+  },
 };
 const NO_DETAILS: Json = { type: "object" };
 
@@ -210,8 +214,9 @@ export function schemas(): Record<string, Json> {
         synced_at: ref("Timestamp"),
         updated_at: ref("Timestamp"),
         links: _links("documents", "doc", true),
+        validation: { anyOf: [ref("Validation"), { type: "null" }], description: "GET /documents/{id} only: whether the document would pass validation (documents are never refused); null before its XML arrives" },
         invoice: INVOICE,
-      }, ["invoice"]),
+      }, ["invoice", "validation"]),
     },
     DocumentFeedPage: {
       description: "Cursor mode (no `page` parameter): the change feed, oldest change first",
@@ -253,6 +258,7 @@ export function schemas(): Record<string, Json> {
           pdf: { type: "string", pattern: `^/api/v1/submissions/sub_${CROCKFORD}/pdf$` },
           upo: { type: ["string", "null"], pattern: `^/api/v1/submissions/sub_${CROCKFORD}/upo$`, description: "The UPO download once KSeF issued it (with `ksef.status` accepted), null before" },
         }),
+        validation: { anyOf: [ref("Validation"), { type: "null" }], description: "The verdict stored with the submission; null for submissions made before validation existed" },
         invoice: INVOICE,
       }, ["invoice"]),
     },
@@ -278,6 +284,35 @@ export function schemas(): Record<string, Json> {
           description: "Why KSeF refused it (or, while still queued or sending, the last transient refusal); null otherwise",
         },
         updated_at: ref("Timestamp"),
+      }),
+    },
+    Violation: {
+      description: "One finding of validation: the rule, how bad, where",
+      ..._object({
+        rule: { type: "string", description: "`XSD`, `KSEF-FILE`, or the EN 16931 artefacts' own id (`BR-CO-10`, `UBL-SR-01`, ...)", examples: ["XSD"] },
+        severity: { type: "string", enum: ["error", "warning"] },
+        path: { type: "string", description: "The element's path, e.g. `/Faktura/Fa/P_2` (`[n]` among same-named siblings), or `/` for the whole file" },
+        line: { type: ["integer", "null"], minimum: 1 },
+        column: { type: ["integer", "null"], minimum: 1 },
+        message: STRING,
+      }),
+    },
+    Validation: {
+      description: "The verdict the receiver would give: the checks run, whether the invoice passes them, and its warnings",
+      ..._object({
+        valid: { type: "boolean" },
+        checks: { type: "array", items: STRING, examples: [["KSEF-FILE", "XSD:FA(3) 1-0E"], ["XSD:UBL 2.1", "EN16931:1.3.16"]] },
+        warnings: { type: "array", items: ref("Violation") },
+      }),
+    },
+    ValidationReport: {
+      description: "The answer of POST /validate",
+      ..._object({
+        valid: { type: "boolean" },
+        format: ref("DocumentFormat"),
+        checks: { type: "array", items: STRING },
+        errors: { type: "array", items: ref("Violation"), maxItems: 200 },
+        warnings: { type: "array", items: ref("Violation"), maxItems: 200 },
       }),
     },
     SubmissionFeedPage: {

@@ -17,6 +17,8 @@ import { apiError } from "../errors.ts";
 import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
+import { validationSummary } from "../../formats/validation/invoice_validation.ts";
+import { refusal, validateXml } from "../validation.ts";
 import type { Stored, StoredResponse, SubmissionRecord } from "../../contracts/storage.ts";
 
 async function createSubmission(ctx: Context): Promise<ApiResponse> {
@@ -25,11 +27,13 @@ async function createSubmission(ctx: Context): Promise<ApiResponse> {
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
   const invoice = await ctx.app.readInvoice(part.body, { tenant: ctx.tenant.tenant });
   requireSubmissionFields(invoice);
+  const report = validateXml(ctx, part.body);
+  if (!report.valid) throw refusal(report);
   const blob = await ctx.tenant.putBlob(part.body);
   const created = (json: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(json) as SubmissionRecord).id}`, body: json });
   // KSeF FA invoices of a tenant that sends are queued for KSeF (README "Sending to KSeF"); UBL and CII never are.
   const send = (invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3") && (ctx.app.ksefSend?.sends(ctx.tenant.tenant) ?? false);
-  const input = { fields: fieldsFromInvoice(invoice), xml: blob, ...(send ? { send } : {}) };
+  const input = { fields: { ...fieldsFromInvoice(invoice), validation: validationSummary(report) }, xml: blob, ...(send ? { send } : {}) };
   const result = await ctx.tenant.createSubmission(input, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
   if ("duplicateOf" in result) {
     throw apiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });

@@ -1,0 +1,51 @@
+/**
+ * Validation at the API edge (README "Validation"): the verdict on an upload, the 422
+ * refusal that lists every finding, the `validation` object of submissions and documents,
+ * and `POST /api/v1/validate`, which answers the verdict and stores nothing.
+ * @module
+ */
+import type { ApiRoute, Context } from "./context.ts";
+import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import { formatOf, type ValidationReport, validateInvoice, validationSummary } from "../formats/validation/invoice_validation.ts";
+import { parseXml } from "../formats/xml/parse.ts";
+import { ApiError, validationError } from "../http/errors.ts";
+import { json } from "../http/respond.ts";
+import type { ApiResponse } from "../http/types.ts";
+
+/** The verdict on invoice bytes that are known to be a readable invoice of a supported format. */
+export function validateXml(ctx: { app: Context["app"] }, xml: Uint8Array): ValidationReport {
+  const doc = parseXml(xml);
+  const format = formatOf(doc.root);
+  if (format === null) readInvoiceXml(xml); // throws the reader's own "unsupported format" error
+  return validateInvoice(xml, doc, format!, ctx.app.schemas);
+}
+
+/** 422 VALIDATION_ERROR naming the first error, with every finding in `violations` (README "Validation"). */
+export function refusal(report: ValidationReport): ApiError {
+  const first = report.errors[0]!;
+  const field = first.path === "/" ? "xml" : `xml:${first.path}`;
+  const where = first.line === null ? "" : ` (line ${first.line}, column ${first.column})`;
+  return new ApiError("VALIDATION_ERROR", `The invoice fails ${first.rule}: ${first.message}${where}`, {
+    field, issue: first.message, violations: [...report.errors, ...report.warnings],
+  });
+}
+
+/** `json` (a record's JSON object) with the `validation` object of `report` added as its last key. */
+export function withValidation(json: Uint8Array, report: ValidationReport | null): Uint8Array {
+  const text = new TextDecoder().decode(json);
+  const value = report === null ? "null" : JSON.stringify(validationSummary(report));
+  return new TextEncoder().encode(`${text.slice(0, text.lastIndexOf("}"))},"validation":${value}}`);
+}
+
+async function validateRequest(ctx: Context): Promise<ApiResponse> {
+  const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
+  if (!part) throw validationError("xml", "required", "xml is required");
+  if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
+  const report = validateXml(ctx, part.body);
+  return json(200, JSON.stringify({ valid: report.valid, format: report.format, checks: report.checks, errors: report.errors, warnings: report.warnings }));
+}
+
+/** POST /api/v1/validate: multipart like an upload, or the XML itself as application/xml. */
+export const validationRoutes: ApiRoute[] = [
+  { method: "POST", pattern: "/api/v1/validate", scope: "submissions:write", body: "upload", handle: validateRequest },
+];

@@ -1,0 +1,79 @@
+/**
+ * The verdict a receiver would give an invoice (README "Validation"): KSeF's file rules and
+ * the FA schema for KSeF invoices; the UBL or CII schema and, for documents that claim
+ * EN 16931, its business rules. Every check runs even when another fails, so one answer
+ * lists everything to fix. Errors refuse an upload; warnings never do.
+ * @module
+ */
+
+import { CII_RSM_NS } from "../invoice/cii.ts";
+import { KSEF_FA2_NS, KSEF_FA3_NS } from "../invoice/ksef.ts";
+import { UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "../invoice/ubl.ts";
+import type { InvoiceFormat } from "../invoice/vocabulary.ts";
+import type { XmlDocument, XmlElement } from "../xml/tree.ts";
+import { MAX_XSD_VIOLATIONS, validateXsd } from "../xsd/validate.ts";
+import { checkEn16931, claimsEn16931, EN16931_ARTEFACTS_VERSION } from "./en16931/rules.ts";
+import { checkKsefFile } from "./ksef_file.ts";
+import { SCHEMA_CHECK, type SchemaSet } from "./schema_set.ts";
+import type { Violation } from "./violation.ts";
+
+/** Findings listed in one answer (README "Validation": at most 200). */
+export const MAX_VIOLATIONS = MAX_XSD_VIOLATIONS;
+
+/** The full verdict (POST /validate). */
+export interface ValidationReport {
+  valid: boolean;
+  format: InvoiceFormat;
+  checks: string[];
+  errors: Violation[];
+  warnings: Violation[];
+}
+
+/** What a submission or document carries (`validation`): errors only show as `valid: false`. */
+export interface ValidationSummary {
+  valid: boolean;
+  checks: string[];
+  warnings: Violation[];
+}
+
+/** The format of a document by its root element, or null when it is none of the supported ones. */
+export function formatOf(root: XmlElement): InvoiceFormat | null {
+  if (root.local === "Faktura" && root.ns === KSEF_FA2_NS) return "ksef-fa2";
+  if (root.local === "Faktura" && root.ns === KSEF_FA3_NS) return "ksef-fa3";
+  if ((root.local === "Invoice" && root.ns === UBL_INVOICE_NS) || (root.local === "CreditNote" && root.ns === UBL_CREDIT_NOTE_NS)) return "ubl";
+  if (root.local === "CrossIndustryInvoice" && root.ns === CII_RSM_NS) return "cii";
+  return null;
+}
+
+/**
+ * Checks a parsed document of a known format; `bytes` are the ones it was parsed from (KSeF's file rules are
+ * about them). Without schemas (an embedder that gives none) the schema check is left out of `checks`.
+ */
+export function validateInvoice(bytes: Uint8Array, doc: XmlDocument, format: InvoiceFormat, schemas: SchemaSet | null): ValidationReport {
+  const root = doc.root;
+  const checks: string[] = [];
+  const found: Violation[] = [];
+  if (format === "ksef-fa2" || format === "ksef-fa3") {
+    checks.push("KSEF-FILE");
+    const attachments = format === "ksef-fa3" && root.children.some((c) => c.local === "Zalacznik" && c.ns === root.ns);
+    found.push(...checkKsefFile(bytes, doc.encoding, attachments));
+  }
+  if (schemas) {
+    checks.push(SCHEMA_CHECK[format]);
+    found.push(...validateXsd(schemas.forFormat(format), root));
+  }
+  if ((format === "ubl" || format === "cii") && claimsEn16931(root, format)) {
+    checks.push(`EN16931:${EN16931_ARTEFACTS_VERSION}`);
+    found.push(...checkEn16931(root, format));
+  }
+  const errors = found.filter((v) => v.severity === "error");
+  const warnings = found.filter((v) => v.severity !== "error");
+  // Errors first: a long list of warnings never hides what refuses the invoice.
+  const keptErrors = errors.slice(0, MAX_VIOLATIONS);
+  return { valid: errors.length === 0, format, checks, errors: keptErrors, warnings: warnings.slice(0, MAX_VIOLATIONS - keptErrors.length) };
+}
+
+/** The `validation` object of a submission or document. */
+export function validationSummary(r: ValidationReport): ValidationSummary {
+  return { valid: r.valid, checks: r.checks, warnings: r.warnings };
+}

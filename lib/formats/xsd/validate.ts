@@ -1,0 +1,299 @@
+/**
+ * Validates a parsed document against a compiled schema in one pass over the tree:
+ * each element's attributes, its content model (the particles are matched
+ * deterministically through their first sets, as the Unique Particle Attribution
+ * constraint of XML Schema Part 1 §3.8.6 allows) and its simple content. Findings are
+ * Violations with rule `XSD`, the element's path and its line and column.
+ * @module
+ */
+
+import type { XmlElement } from "../xml/tree.ts";
+import type { Violation } from "../validation/violation.ts";
+import { type CompiledSchema, type ComplexType, type ElementDecl, type Particle, qualify, type SimpleType, type Wildcard, wildcardAllows } from "./model.ts";
+import { checkSimple, normalizeSpace } from "./simple.ts";
+
+const XSI_NS = "http://www.w3.org/2001/XMLSchema-instance";
+const XMLNS_NS = "http://www.w3.org/2000/xmlns/";
+/** §5.1 of the README's validation section: an answer lists at most 200 findings. */
+export const MAX_XSD_VIOLATIONS = 200;
+// Only XML's own whitespace separates elements in element-only content (XML 1.0 §2.3 S).
+const NON_SPACE = /[^ \t\r\n]/;
+
+interface Frame {
+  el: XmlElement;
+  parent: Frame | null;
+}
+
+/** Every way the document breaks the schema, in document order, at most `limit`. */
+export function validateXsd(schema: CompiledSchema, root: XmlElement, limit = MAX_XSD_VIOLATIONS): Violation[] {
+  const v = new _Validator(schema, limit);
+  const decl = schema.elements.get(qualify(root.ns, root.local));
+  const frame: Frame = { el: root, parent: null };
+  if (!decl) v.report(frame, `The root element ${_name(root)} is not declared in the schema ${schema.name}`);
+  else v.element(frame, decl);
+  return v.out;
+}
+
+function _name(el: { ns: string; local: string }): string {
+  return el.ns === "" ? el.local : `{${el.ns}}${el.local}`;
+}
+
+function _path(frame: Frame): string {
+  const parts: string[] = [];
+  for (let f: Frame | null = frame; f !== null; f = f.parent) {
+    let step = f.el.local;
+    if (f.parent) {
+      const same = f.parent.el.children.filter((c) => c.local === f!.el.local && c.ns === f!.el.ns);
+      if (same.length > 1) step += `[${same.indexOf(f.el) + 1}]`;
+    }
+    parts.push(step);
+  }
+  return "/" + parts.reverse().join("/");
+}
+
+class _Validator {
+  out: Violation[] = [];
+  #schema: CompiledSchema;
+  #limit: number;
+
+  constructor(schema: CompiledSchema, limit: number) {
+    this.#schema = schema;
+    this.#limit = limit;
+  }
+
+  report(frame: Frame, message: string, at: XmlElement = frame.el): void {
+    if (this.out.length >= this.#limit) return;
+    this.out.push({ rule: "XSD", severity: "error", path: _path(frame), line: at.line, column: at.column, message });
+  }
+
+  element(frame: Frame, decl: ElementDecl): void {
+    if (this.out.length >= this.#limit) return;
+    const el = frame.el;
+    let type = decl.type;
+    let nil = false;
+    for (const a of el.attrs) {
+      if (a.ns !== XSI_NS) continue;
+      if (a.local === "nil") nil = a.value.trim() === "true" || a.value.trim() === "1";
+      else if (a.local === "type") {
+        const t = this.#xsiType(frame, a.value);
+        if (t) type = t;
+        else return this.report(frame, `xsi:type ${a.value} is not a type of the schema`);
+      }
+    }
+    if (decl.abstract) this.report(frame, `Element ${el.local} is abstract`);
+    if (nil) {
+      if (!decl.nillable) this.report(frame, `Element ${el.local} is not nillable`);
+      else if (el.children.length > 0 || NON_SPACE.test(el.text)) this.report(frame, `Element ${el.local} is nil and must be empty`);
+    }
+    if (type.kind === "simple") {
+      this.#attributes(frame, null);
+      if (el.children.length > 0) return this.report(frame, `Element ${el.local} has a simple type and must not contain elements`);
+      if (!nil) this.#value(frame, decl, type);
+      return;
+    }
+    this.#attributes(frame, type);
+    if (nil) return;
+    this.#content(frame, decl, type);
+  }
+
+  #content(frame: Frame, decl: ElementDecl, type: ComplexType): void {
+    const el = frame.el;
+    switch (type.content) {
+      case "simple":
+        if (el.children.length > 0) return this.report(frame, `Element ${el.local} has simple content and must not contain elements`);
+        return this.#value(frame, decl, type.simple!);
+      case "empty":
+        if (el.children.length > 0 || NON_SPACE.test(el.text)) this.report(frame, `Element ${el.local} must be empty`);
+        return;
+      case "element":
+        if (NON_SPACE.test(el.text)) this.report(frame, `Element ${el.local} must not contain text, only elements`);
+        return this.#children(frame, type.particle!);
+      case "mixed":
+        return this.#children(frame, type.particle!);
+    }
+  }
+
+  #value(frame: Frame, decl: ElementDecl, type: SimpleType): void {
+    let value = frame.el.text;
+    if (value === "" && (decl.fixed ?? decl.default) !== null) value = (decl.fixed ?? decl.default)!;
+    const err = checkSimple(type, value);
+    if (err !== null) return this.report(frame, `Element ${frame.el.local}: ${err}`);
+    if (decl.fixed !== null && normalizeSpace(value, type.facets.whiteSpace) !== normalizeSpace(decl.fixed, type.facets.whiteSpace)) {
+      this.report(frame, `Element ${frame.el.local} must have the fixed value '${decl.fixed}'`);
+    }
+  }
+
+  #attributes(frame: Frame, type: ComplexType | null): void {
+    const el = frame.el;
+    for (const a of el.attrs) {
+      if (a.ns === XMLNS_NS || a.ns === XSI_NS) continue;
+      const use = type?.attributes.get(qualify(a.ns, a.local));
+      if (use) {
+        const err = checkSimple(use.type, a.value);
+        if (err !== null) this.report(frame, `Attribute ${a.local}: ${err}`);
+        else if (use.fixed !== null && normalizeSpace(a.value, use.type.facets.whiteSpace) !== normalizeSpace(use.fixed, use.type.facets.whiteSpace)) this.report(frame, `Attribute ${a.local} must have the fixed value '${use.fixed}'`);
+      } else if (!(type?.anyAttribute && wildcardAllows(type.anyAttribute, a.ns))) {
+        this.report(frame, `Attribute ${a.ns === "" ? a.local : _name(a)} is not allowed on ${el.local}`);
+      }
+    }
+    if (type) {
+      for (const r of type.required) {
+        if (!el.attrs.some((a) => a.local === r.local && a.ns === r.ns)) this.report(frame, `Attribute ${r.local} is required on ${el.local}`);
+      }
+    }
+  }
+
+  #children(frame: Frame, particle: Particle): void {
+    const kids = frame.el.children;
+    const m = new _Matcher(kids);
+    const ok = m.repeat(particle);
+    if (!ok) {
+      const at = kids[m.i];
+      const expected = _expected(m.failed!);
+      if (at) this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here; expected ${expected}`);
+      else this.report(frame, `Element ${frame.el.local} is missing child elements; expected ${expected}`);
+    } else if (m.i < kids.length) {
+      const at = kids[m.i]!;
+      this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here (out of order, repeated or unknown)`);
+    }
+    for (let i = 0; i < kids.length; i++) {
+      const d = m.decls[i];
+      if (d === undefined) continue;
+      const child: Frame = { el: kids[i]!, parent: frame };
+      if ("process" in d) this.#wild(child, d);
+      else this.element(child, d);
+    }
+  }
+
+  #wild(frame: Frame, w: Wildcard): void {
+    if (w.process === "skip") return;
+    const decl = this.#schema.elements.get(qualify(frame.el.ns, frame.el.local));
+    if (decl) this.element(frame, decl);
+    else if (w.process === "strict") this.report(frame, `Element ${_name(frame.el)} is not declared in the schema`);
+  }
+
+  #xsiType(frame: Frame, qname: string): SimpleType | ComplexType | null {
+    const colon = qname.indexOf(":");
+    const prefix = colon < 0 ? "" : qname.trim().slice(0, colon);
+    for (let f: Frame | null = frame; f !== null; f = f.parent) {
+      for (const a of f.el.attrs) {
+        if (a.ns === XMLNS_NS && (prefix === "" ? a.prefix === "" : a.prefix === "xmlns" && a.local === prefix)) {
+          return this.#schema.type(qualify(a.value, qname.trim().slice(colon + 1)));
+        }
+      }
+    }
+    return prefix === "" ? this.#schema.type(qname.trim()) : null;
+  }
+}
+
+function _expected(p: Particle): string {
+  const names = [...p.first].map((n) => n.slice(n.lastIndexOf("}") + 1));
+  if (p.firstAny.length > 0) names.push("any element");
+  return names.length === 0 ? "nothing" : names.length === 1 ? names[0]! : `one of ${names.join(", ")}`;
+}
+
+/** Deterministic matching of children against a particle; records which declaration each child was attributed to. */
+class _Matcher {
+  i = 0;
+  decls: (ElementDecl | Wildcard | undefined)[];
+  failed: Particle | null = null;
+  #kids: XmlElement[];
+  #keys: string[];
+
+  constructor(kids: XmlElement[]) {
+    this.#kids = kids;
+    this.#keys = kids.map((k) => qualify(k.ns, k.local));
+    this.decls = new Array(kids.length);
+  }
+
+  #starts(p: Particle): boolean {
+    if (this.i >= this.#kids.length) return false;
+    // Most particles are single elements: one string comparison instead of a set lookup.
+    if (p.kind === "element") return this.#keys[this.i] === p.key;
+    if (p.first.has(this.#keys[this.i]!)) return true;
+    for (const w of p.firstAny) if (wildcardAllows(w, this.#kids[this.i]!.ns)) return true;
+    return false;
+  }
+
+  repeat(p: Particle): boolean {
+    let count = 0;
+    while (count < p.max && this.#starts(p)) {
+      const before = this.i;
+      if (!this.#term(p)) return false;
+      count++;
+      if (this.i === before) break;
+    }
+    if (count < p.min && !p.emptiable) {
+      this.failed = p;
+      return false;
+    }
+    return true;
+  }
+
+  #sequence(items: Particle[]): boolean {
+    for (const item of items) if (!this.repeat(item)) return false;
+    return true;
+  }
+
+  /**
+   * A sequence without wildcards, in time proportional to the children rather than to its items: the next child's
+   * name says which item it starts (the first one from here whose first set holds it, as the Unique Particle
+   * Attribution constraint makes it unique), and every item skipped on the way must be optional.
+   */
+  #jumpSequence(items: Particle[], jump: Map<string, number[]>): boolean {
+    let k = 0;
+    while (k < items.length) {
+      const starts = this.i < this.#kids.length ? jump.get(this.#keys[this.i]!) : undefined;
+      let j = items.length;
+      if (starts) for (const s of starts) if (s >= k) {
+        j = s;
+        break;
+      }
+      for (; k < j; k++) {
+        const skipped = items[k]!;
+        if (skipped.min > 0 && !skipped.emptiable) {
+          this.failed = skipped;
+          return false;
+        }
+      }
+      if (j === items.length) return true;
+      if (!this.repeat(items[j]!)) return false;
+      k = j + 1;
+    }
+    return true;
+  }
+
+  #term(p: Particle): boolean {
+    switch (p.kind) {
+      case "element":
+        this.decls[this.i++] = p.decl;
+        return true;
+      case "any":
+        this.decls[this.i++] = p.wildcard;
+        return true;
+      case "sequence":
+        return p.jump === null ? this.#sequence(p.items) : this.#jumpSequence(p.items, p.jump);
+      case "choice": {
+        for (const item of p.items) if (this.#starts(item)) return this.repeat(item);
+        if (p.emptiable) return true;
+        this.failed = p;
+        return false;
+      }
+      case "all": {
+        const used = new Set<Particle>();
+        for (;;) {
+          const item = p.items.find((x) => !used.has(x) && this.#starts(x));
+          if (!item) break;
+          used.add(item);
+          if (!this.repeat(item)) return false;
+        }
+        const missing = p.items.find((x) => !used.has(x) && x.min > 0 && !x.emptiable);
+        if (missing) {
+          this.failed = missing;
+          return false;
+        }
+        return true;
+      }
+    }
+  }
+}
