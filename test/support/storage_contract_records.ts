@@ -141,11 +141,13 @@ export function storageRecordsContract(name: string, make: () => Promise<Storage
       assert.deepEqual(await t.getWebhook(w1.id), w1);
       assert.deepEqual((await t.listWebhooks()).map((w) => w.id), [w1.id, w2.id]);
       const disabled = { ...w1, status: "disabled" as const, disabled_reason: "too many failures" };
-      await t.saveWebhook(disabled);
-      assert.deepEqual(await t.getWebhook(w1.id), disabled);
+      const saved = await t.saveWebhook(disabled);
+      assert.deepEqual(saved, { ...disabled, version: (w1.version ?? 0) + 1 }, "the next version");
+      assert.deepEqual(await t.getWebhook(w1.id), saved);
+      assert.equal(await t.saveWebhook(disabled), null, "a save over a version that is no longer stored is refused");
       await t.saveWebhook({ ...w2, status: "deleted" });
       assert.deepEqual((await t.listWebhooks()).map((w) => w.id), [w1.id]);
-      await assert.rejects(t.saveWebhook({ ...w1, id: "whk_00000000000000000000000000" }), RangeError);
+      await assert.rejects(t.saveWebhook({ ...saved!, id: "whk_00000000000000000000000000" }), RangeError);
       assert.equal(await t.getWebhook("whk_00000000000000000000000000"), null);
       assert.equal(await s.tenant("other").getWebhook(w1.id), null);
       assert.deepEqual(await s.tenant("other").listWebhooks(), []);
