@@ -19,6 +19,7 @@ const ALLOWED: Record<string, string> = {
   "storage/file/lock.ts:withFileLock": "the token file's lock, taken by the `token` command; the stores take withFileLockAsync",
   "storage/file/lock.ts:_create": "used by withFileLock only",
   "storage/file/lock.ts:_holder": "used by withFileLock only",
+  "storage/file/process_stamp.ts:processStartTime": "reads /proc/<pid>/stat: procfs, answered from the kernel, no disk (only when a lock or marker holder is checked)",
   "storage/file/record_log.ts:constructor": "startup: opens the files",
   "storage/file/record_log.ts:flush": "bulk seeding with durable: false (benchmarks), never a server's path",
   "storage/file/record_log.ts:close": "shutdown",
