@@ -1,5 +1,5 @@
 /**
- * The process (API.md §11): reads the command line and the environment, opens
+ * The process (README “Configuration”): reads the command line and the environment, opens
  * storage, wires the app, serves it over node:http (or node:cluster workers),
  * handles signals and the `token` subcommands. No business logic lives here:
  * parsing is lib/config.ts and lib/cli/, I/O helpers are storage/process/.

@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/documents/{id}/xml (API.md §4.3) for a 200 KB and a 10 MB XML file:
+ * GET /api/v1/documents/{id}/xml (README “Documents and the inbox”) for a 200 KB and a 10 MB XML file:
  * the real app in a child process pinned to one core, wrk pinned to the other.
  * Baselines (same run, same kind of child): bare node:http streaming the same file
  * with fs.createReadStream (the issue's baseline, ~2,400 req/s for 200 KB; target

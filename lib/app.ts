@@ -50,7 +50,7 @@ import { requireScope } from "./pipeline/require_scope.ts";
 
 export { DEFAULT_ANONYMOUS_LIMIT, DEFAULT_RATE_LIMIT } from "./pipeline/limits.ts";
 
-/** The default upload limit (API.md §9: 10 MiB). */
+/** The default upload limit (README “Security model”: 10 MiB). */
 export const DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024;
 
 /** Everything the app needs, in one options object (no module-level state). */
@@ -212,8 +212,8 @@ function _apiHandler(
       return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });
     }
     const granted = requireScope(token, route.scope, req);
-    if (takes) checkQuery(req.query, takes); // strict parameters (API.md §1), after who may ask has been settled
-    // Errors up to here and in reading the body are not kept for the key (API.md §7: before execution).
+    if (takes) checkQuery(req.query, takes); // strict parameters (the conventions in /docs), after who may ask has been settled
+    // Errors up to here and in reading the body are not kept for the key (the idempotency conventions in /docs: before execution).
     const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
     const body = await readRequestBody(req, route.body, services.limits);
     if (takes && body.kind === "json") checkBody(body.value, takes);

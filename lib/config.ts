@@ -1,5 +1,5 @@
 /**
- * The server's settings (API.md §11): every setting is an environment variable
+ * The server's settings (README “Configuration”): every setting is an environment variable
  * and a flag of the same meaning, flags win. Parsing is pure: server.ts hands
  * in the environment and the argument list. Bad values are programmer/operator
  * mistakes and throw RangeError at startup.
@@ -41,7 +41,7 @@ export interface Setting {
   help: string;
 }
 
-/** Every setting of API.md §11, in the order --help lists them. */
+/** Every setting of README “Configuration”, in the order --help lists them. */
 export const SETTINGS = {
   host: { env: "HOST", flag: "--host", arg: "ADDR", def: "127.0.0.1", help: "listen address" },
   port: { env: "PORT", flag: "--port", arg: "N", def: "8080", help: "listen port (0 = any free port; the chosen one is logged)" },

@@ -56,7 +56,7 @@ describe("parseSize()", () => {
 });
 
 describe("loadConfig()", () => {
-  test("has the defaults of API.md §11", () => {
+  test("has the defaults of README “Configuration”", () => {
     assert.deepEqual(loadConfig({}, new Map()), {
       host: "127.0.0.1",
       port: 8080,

@@ -29,7 +29,7 @@ export interface AppServices {
   readInvoice: InvoiceReader;
   /** Serialised feed pages, valid while their feed does not change. */
   pages: PageCache;
-  /** Invoice JSON by XML SHA-256, for the `invoice` object (API.md §4.6). */
+  /** Invoice JSON by XML SHA-256, for the `invoice` object (README “The invoice object”). */
   invoices: InvoiceJsonCache;
   /** Allow plain http and private, loopback and link-local webhook targets (development and tests). */
   webhookAllowPrivate: boolean;
@@ -68,7 +68,7 @@ export interface Context extends PublicContext {
   tenant: TenantStore;
   token: TokenRecord;
   body: RequestBody;
-  /** The request's idempotency key and fingerprint, when it sent one (API.md §7). */
+  /** The request's idempotency key and fingerprint, when it sent one (the idempotency conventions in /docs). */
   idempotency: { key: string; fingerprint: string } | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Signed, opaque cursors for the change feeds (API.md §4.1): a feed position
+ * Signed, opaque cursors for the change feeds (README “Parameters”): a feed position
  * and a digest of the filters it was made with, MACed with an installation
  * secret and the tenant, base64url-encoded. Tampered, foreign (other tenant or
  * feed) and filter-mismatched cursors are told apart only as "invalid" to the

@@ -1,5 +1,5 @@
 /**
- * The `/xml` and `/pdf` downloads of documents and submissions (API.md §4.3,
+ * The `/xml` and `/pdf` downloads of documents and submissions (README “Documents and the inbox”,
  * §5, §8). The XML is the stored blob as it is. The PDF is rendered once per
  * XML content, language and renderer version and then kept, so repeated
  * downloads cost a file read; rendering is deterministic, so the key that names
@@ -16,7 +16,7 @@ import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 import type { StoredBlob } from "../contracts/storage.ts";
 import type { InvoiceFormat } from "../formats/invoice/vocabulary.ts";
 
-/** Files up to this size are sent from memory in one write; larger ones are streamed in chunks (API.md §4.3). */
+/** Files up to this size are sent from memory in one write; larger ones are streamed in chunks (README “Documents and the inbox”). */
 export const SMALL_FILE_BYTES = 256 * 1024;
 
 /** The `/xml` download of a stored blob, named after the invoice. */

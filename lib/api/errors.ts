@@ -2,7 +2,7 @@
  * The API's own error codes (a duplicate submission, an Idempotency-Key in use,
  * an XML not yet available …) with their status, the closed list of every
  * code, and the API edge for the formats' own errors: XmlError, InvoiceError
- * and MultipartError become the ApiError that API.md §2 prescribes for them.
+ * and MultipartError become the ApiError that the error envelope in the OpenAPI document prescribes for them.
  * The formats and the HTTP layer know nothing of these: this is the one place
  * that decides their status.
  * @module
@@ -12,7 +12,7 @@ import { MultipartError } from "../formats/multipart/errors.ts";
 import { XmlError } from "../formats/xml/errors.ts";
 import { ApiError, HTTP_ERROR_STATUS, type ErrorDetails } from "../http/errors.ts";
 
-/** The error codes the API defines (API.md §2) with their status; HTTP's own are HTTP_ERROR_STATUS. */
+/** The error codes the API defines (the error envelope in the OpenAPI document) with their status; HTTP's own are HTTP_ERROR_STATUS. */
 export const API_ERROR_STATUS = {
   XML_NOT_AVAILABLE: 404,
   UPO_NOT_AVAILABLE: 404,
@@ -25,10 +25,10 @@ export const API_ERROR_STATUS = {
 /** An error code the API defines. */
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
 
-/** Every error code of API.md §2 with its status: the closed list that OpenAPI and /docs show. */
+/** Every error code of the error envelope in the OpenAPI document with its status: the closed list that OpenAPI and /docs show. */
 export const ERROR_STATUS = { ...HTTP_ERROR_STATUS, ...API_ERROR_STATUS } as const;
 
-/** An error code of API.md §2. */
+/** An error code of the error envelope in the OpenAPI document */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** An ApiError with one of the API's own codes. */

@@ -1,5 +1,5 @@
 /**
- * A page of a change feed (API.md §4.1 cursor mode), shared by documents and
+ * A page of a change feed (README “Parameters” cursor mode), shared by documents and
  * submissions: the cursor is decoded for the tenant, feed and filters, the
  * page is read from the store, and the body is the stored items' JSON joined
  * with `next_cursor` and `has_more`. Bodies are kept in the page cache until

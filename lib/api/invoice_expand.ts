@@ -1,5 +1,5 @@
 /**
- * The `invoice` object on document and submission JSON (API.md §4, §4.6): added
+ * The `invoice` object on document and submission JSON (README “Documents and the inbox”, README “The invoice object”): added
  * to one document or submission, and to every item of a list asked with
  * `expand=invoice`. The invoice is read from the stored XML on demand (parsing
  * runs at about 100 MB/s) and its JSON kept in a bounded LRU keyed by the XML's

@@ -1,5 +1,5 @@
 /**
- * The query parameters of the list endpoints (API.md §4.1): the mode, limits,
+ * The query parameters of the list endpoints (README “Parameters”): the mode, limits,
  * sort and filters, validated into typed values. A bad value is 400 with
  * `details.field` and `details.issue`; a parameter of the other mode is 400
  * too (unknown ones are refused by lib/pipeline/strict_params.ts).
@@ -9,9 +9,9 @@ import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.t
 import { badRequest } from "../http/errors.ts";
 import type { DocumentFilter, DocumentSort } from "../contracts/storage.ts";
 
-export const CURSOR_LIMIT = { min: 1, max: 500, default: 50 } as const; // API.md §4.1
-export const PAGE_SIZE = { min: 1, max: 200, default: 50 } as const; // API.md §4.1
-export const PAGE_WINDOW = 10_000; // API.md §4.1: page × per_page beyond this must use the feed
+export const CURSOR_LIMIT = { min: 1, max: 500, default: 50 } as const; // README “Parameters”
+export const PAGE_SIZE = { min: 1, max: 200, default: 50 } as const; // README “Parameters”
+export const PAGE_WINDOW = 10_000; // README “Parameters”: page × per_page beyond this must use the feed
 
 export const SORTS = ["-issue_date", "issue_date", "-synced_at", "synced_at"] as const;
 
@@ -63,7 +63,7 @@ function _ksefNumber(q: URLSearchParams): string | undefined {
   return v;
 }
 
-/** The filters of API.md §4.1 and a canonical key for binding cursors to them. */
+/** The filters of README “Parameters” and a canonical key for binding cursors to them. */
 export function parseFilter(q: URLSearchParams): { filter: DocumentFilter; filterKey: string } {
   const filter: DocumentFilter = {};
   const type = _oneOf(q, "type", DOCUMENT_TYPES);
@@ -101,7 +101,7 @@ export function parseListQuery(q: URLSearchParams): ListQuery {
     const sort = _oneOf(q, "sort", SORTS) ?? "-issue_date";
     return { mode: "page", page, perPage, sort, filter, filterKey };
   }
-  // Parameters of page mode are refused, not ignored, without page (API.md §1).
+  // Parameters of page mode are refused, not ignored, without page (the conventions in /docs).
   for (const name of ["per_page", "sort"]) {
     if (q.has(name)) throw badRequest(name, "applies to page mode only", `${name} applies to page mode only: add page, or leave ${name} out`);
   }

@@ -1,5 +1,5 @@
 /**
- * API tokens (API.md §3): `itk_<key id>_<secret>`, 32 random bytes of secret.
+ * API tokens (README “Security model”): `itk_<key id>_<secret>`, 32 random bytes of secret.
  * Only the SHA-256 of the secret is ever stored; a token is looked up by its key
  * id and the digests are compared in constant time. Scopes are a closed list.
  * @module
@@ -12,7 +12,7 @@ import type { TokenRecord } from "../contracts/tokens.ts";
 
 export { SCOPES, type Scope, type TokenRecord } from "../contracts/tokens.ts";
 
-const SECRET_BYTES = 32; // API.md §3: at least 32 random bytes
+const SECRET_BYTES = 32; // README “Security model”: at least 32 random bytes
 const KEY_ID_BYTES = 9; // 72 bits: collision-free for any realistic number of tokens
 const TOKEN_RE = /^itk_([A-Za-z0-9]{8,32})_([A-Za-z0-9_-]{43,128})$/;
 

@@ -1,5 +1,5 @@
 /**
- * The command line read into what to do (API.md §11): serve (the default), a
+ * The command line read into what to do (README “Configuration”): serve (the default), a
  * token subcommand, help, or a usage error naming the unknown flag or word.
  * Every setting's flag is accepted everywhere (the token subcommands use the
  * storage ones); the token flags only after `token`. Pure: no printing, no exit.

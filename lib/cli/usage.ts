@@ -1,5 +1,5 @@
 /**
- * The command line's help texts (API.md §11): `server.ts --help` lists every
+ * The command line's help texts (README “Configuration”): `server.ts --help` lists every
  * flag with its environment variable and default, `server.ts token --help` the
  * token subcommands and their flags. Built from the settings table, so a new
  * setting shows up here by itself. Pure text: printing is server.ts's.

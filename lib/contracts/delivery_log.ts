@@ -1,5 +1,5 @@
 /**
- * The retention and paging rules of a webhook endpoint's attempt log (API.md §6),
+ * The retention and paging rules of a webhook endpoint's attempt log (README “Webhooks”),
  * shared by the stores that keep the log as a list (memory, file): the newest
  * DELIVERY_ATTEMPTS_KEPT attempts and none older than DELIVERY_ATTEMPTS_MAX_AGE_MS.
  * Pure: no I/O; PostgreSQL states the same rules in SQL.

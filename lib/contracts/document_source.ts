@@ -1,5 +1,5 @@
 /**
- * The contract of a document source (API.md §4.5): a connector to an external
+ * The contract of a document source (README “Documents and the inbox”): a connector to an external
  * system that yields documents from its own resumable position. The sync run
  * acknowledges each item only after it is stored durably, so a crash between
  * the two replays the item instead of losing it (at-least-once, deduplicated
@@ -12,7 +12,7 @@ export interface SourceItem {
   external_id: string;
   /** The invoice XML, or null while it is not yet available. */
   xml: Uint8Array | null;
-  /** Metadata in the document JSON's shape (API.md §4.5) when there is no XML yet. */
+  /** Metadata in the document JSON's shape (README “Documents and the inbox”) when there is no XML yet. */
   metadata: Record<string, unknown> | null;
   /** The number KSeF assigned to the document, when the source knows it. */
   ksef_number?: string | null;

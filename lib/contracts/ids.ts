@@ -1,5 +1,5 @@
 /**
- * Opaque, URL-safe, typed identifiers (API.md §1): a prefix such as `doc_`, then
+ * Opaque, URL-safe, typed identifiers (the conventions in /docs): a prefix such as `doc_`, then
  * 26 Crockford base32 characters: 48 bits of milliseconds (time-sortable), then
  * 80 random bits. Stores that address records by position may put that position
  * into the id (`encodeOrdinalId`) so that a lookup needs no id index in memory.
@@ -9,7 +9,7 @@
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const DECODE: Record<string, number> = Object.fromEntries([...ALPHABET].map((c, i) => [c, i]));
 
-/** The id prefixes of API.md §1. */
+/** The id prefixes of the conventions in /docs */
 export type IdPrefix = "doc" | "sub" | "whk" | "sync" | "evt" | "req";
 
 function _base32(value: bigint, chars: number): string {

@@ -1,5 +1,5 @@
 /**
- * The JSON of the records (documents, submissions and sync runs of API.md §4
+ * The JSON of the records (documents, submissions and sync runs of README “Documents and the inbox”
  * and §5), and the fields that documents take from an invoice model or, before
  * the XML arrives, from source metadata. Stores keep document and submission
  * JSON as the bytes that are sent, links included, so that a feed page is the
@@ -14,7 +14,7 @@ import type {
   DocumentFields, DocumentRecord, PartySummary, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TotalsSummary,
 } from "./storage.ts";
 
-/** The response JSON of a document (API.md §4), keys in the documented order. */
+/** The response JSON of a document (README “Documents and the inbox”), keys in the documented order. */
 export function documentJson(d: DocumentRecord): string {
   const self = `/api/v1/documents/${d.id}`;
   return JSON.stringify({
@@ -23,13 +23,13 @@ export function documentJson(d: DocumentRecord): string {
     seller: d.seller, buyer: d.buyer, totals: d.totals, ksef_number: d.ksef_number ?? null,
     xml_available: d.xml_available, sha256: d.sha256, size: d.size,
     received_at: d.received_at, synced_at: d.synced_at, updated_at: d.updated_at,
-    // Nothing to link to until the XML is there (API.md §4).
+    // Nothing to link to until the XML is there (README “Documents and the inbox”).
     links: { self, xml: d.xml_available ? `${self}/xml` : null, pdf: d.xml_available ? `${self}/pdf` : null },
   });
 }
 
 /**
- * The response JSON of a submission (API.md §5). The UPO is stored before `ksef.status` becomes `accepted`
+ * The response JSON of a submission (the OpenAPI document). The UPO is stored before `ksef.status` becomes `accepted`
  * (README "Sending to KSeF"), so an accepted submission always has one to link to.
  */
 export function submissionJson(s: SubmissionRecord): string {
@@ -67,7 +67,7 @@ export function matchesSubmissionFilter(s: SubmissionRecord, f: SubmissionFilter
     && (f.type === undefined || s.type === f.type);
 }
 
-/** The JSON of a run (API.md §4.4). */
+/** The JSON of a run (README “Documents and the inbox”). */
 export function runJson(r: SyncRunRecord): Record<string, unknown> {
   return {
     id: r.id, source: r.source, status: r.status, requested_at: r.requested_at, started_at: r.started_at, finished_at: r.finished_at,
@@ -93,7 +93,7 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 const MAX_TEXT = 512; // longest name or number taken from metadata
 const MAX_TAX_ID = 64;
-/** The fields a metadata file may hold (API.md §4.5); any other key is ignored. */
+/** The fields a metadata file may hold (README “Documents and the inbox”); any other key is ignored. */
 const KNOWN = ["type", "format", "number", "issue_date", "currency", "seller", "buyer", "totals", "received_at"];
 
 // Bad metadata is invalid content like a bad invoice: the API edge maps InvoiceError to VALIDATION_ERROR.
@@ -136,7 +136,7 @@ function _party(v: unknown, field: string): PartySummary | null {
   return p.name === null && p.tax_id === null ? null : p;
 }
 
-// Money is a decimal string (API.md §1), never a JSON number.
+// Money is a decimal string (the conventions in /docs), never a JSON number.
 function _money(v: unknown, field: string): string | null {
   if (v === undefined || v === null) return null;
   if (typeof v !== "string" || !DECIMAL_RE.test(v)) _bad(field, "invalid_decimal", "must be a decimal string such as \"1230.00\"");
@@ -144,7 +144,7 @@ function _money(v: unknown, field: string): string | null {
 }
 
 /**
- * The fields a source's metadata supplies for a document whose XML is not yet available (API.md §4.5): the
+ * The fields a source's metadata supplies for a document whose XML is not yet available (README “Documents and the inbox”): the
  * known fields in the document JSON's shape; unknown fields are ignored. A known field with a bad value, or
  * metadata with none of the known fields, throws VALIDATION_ERROR naming the field.
  */
@@ -176,7 +176,7 @@ export function sameFields(a: DocumentFields, b: DocumentFields): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The duplicate key of API.md §5: seller tax id + document type + invoice number. */
+/** The duplicate key of the OpenAPI document: seller tax id + document type + invoice number. */
 export function businessKey(f: DocumentFields): string {
   return `${f.seller?.tax_id ?? ""}\u0000${f.type ?? ""}\u0000${f.number ?? ""}`;
 }

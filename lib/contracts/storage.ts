@@ -34,12 +34,12 @@ export interface DocumentFields {
   totals: TotalsSummary | null;
 }
 
-/** A stored document (API.md §4) without its links. */
+/** A stored document (README “Documents and the inbox”) without its links. */
 export interface DocumentRecord extends DocumentFields {
   id: string;
   source: string;
   external_id: string;
-  /** The number KSeF assigned (API.md §4), when the source knows it. */
+  /** The number KSeF assigned (README “Documents and the inbox”), when the source knows it. */
   ksef_number: string | null;
   xml_available: boolean;
   sha256: string | null;
@@ -64,7 +64,7 @@ export interface DocumentInput {
 /** The outcome of an upsert. */
 export type UpsertOutcome = "created" | "updated" | "unchanged";
 
-/** Filters of API.md §4.1, already validated. */
+/** Filters of README “Parameters”, already validated. */
 export interface DocumentFilter {
   type?: DocumentType;
   format?: InvoiceFormat;
@@ -76,7 +76,7 @@ export interface DocumentFilter {
   ksef_number?: string;
 }
 
-/** Page-mode sort orders of API.md §4.1. */
+/** Page-mode sort orders of README “Parameters” */
 export type DocumentSort = "-issue_date" | "issue_date" | "-synced_at" | "synced_at";
 
 /** A slice of a change feed: items as their JSON bytes, and where to continue. */
@@ -133,7 +133,7 @@ export interface SubmissionKsef {
   updated_at: string;
 }
 
-/** An accepted submission (API.md §5) without its links. */
+/** An accepted submission (the OpenAPI document) without its links. */
 export interface SubmissionRecord extends DocumentFields {
   id: string;
   status: "accepted";
@@ -164,7 +164,7 @@ export interface SubmissionFilter {
   type?: DocumentType;
 }
 
-/** A sync run (API.md §4.4). */
+/** A sync run (README “Documents and the inbox”). */
 export interface SyncRunRecord {
   id: string;
   source: string;
@@ -190,7 +190,7 @@ export interface RawChange {
   first: boolean;
 }
 
-/** A response kept for an idempotency key (API.md §7). */
+/** A response kept for an idempotency key (the idempotency conventions in /docs). */
 export interface StoredResponse {
   status: number;
   location: string | null;
@@ -217,7 +217,7 @@ export interface IdempotencyTag {
   respond(recordJson: string): StoredResponse;
 }
 
-/** A webhook endpoint (API.md §6). */
+/** A webhook endpoint (README “Webhooks”). */
 export interface WebhookRecord {
   id: string;
   url: string;
@@ -237,7 +237,7 @@ export interface WebhookRecord {
 export interface DeliveryState {
   positions: Record<Collection, number>;
   retries: { event_id: string; type: string; collection: Collection; seq: number; attempts: number; next_at: number }[];
-  /** The endpoint's health as the resource shows it (API.md §6); absent in states written before it existed. */
+  /** The endpoint's health as the resource shows it (README “Webhooks”); absent in states written before it existed. */
   health?: DeliveryHealth;
   /** The `resumed_at` of the webhook record that the worker last acted on (re-enabling makes retries due at once). */
   resumed_at?: string | null;
@@ -252,9 +252,9 @@ export interface DeliveryHealth {
   consecutive_failures: number;
 }
 
-/** Attempts kept per endpoint at most (API.md §6: the last 1,000 or 30 days, whichever is less). */
+/** Attempts kept per endpoint at most (README “Webhooks”: the last 1,000 or 30 days, whichever is less). */
 export const DELIVERY_ATTEMPTS_KEPT = 1_000;
-/** How long attempts are kept (API.md §6). */
+/** How long attempts are kept (README “Webhooks”). */
 export const DELIVERY_ATTEMPTS_MAX_AGE_MS = 30 * 86_400_000;
 
 /** One delivery attempt as the deliveries list shows it, plus where its event comes from (for retry-now). */
@@ -318,7 +318,7 @@ export interface TenantStore {
   /** Submissions whose `ksef.status` is queued or sending, in the order they were accepted, at most `limit`. */
   pendingKsefSubmissions(limit: number): Promise<SubmissionRecord[]>;
 
-  /** The queued or running run of a source, or a new queued one (coalescing, API.md §4.4). */
+  /** The queued or running run of a source, or a new queued one (coalescing, README “Documents and the inbox”). */
   requestRun(source: string, now: string, idem?: IdempotencyTag): Promise<{ run: SyncRunRecord; created: boolean }>;
   saveRun(run: SyncRunRecord): Promise<void>;
   getRun(id: string): Promise<SyncRunRecord | null>;

@@ -1,11 +1,11 @@
 /**
- * What a token is to storage (API.md §3): its key id, tenant, scopes, expiry
+ * What a token is to storage (README “Security model”): its key id, tenant, scopes, expiry
  * and revocation, and the SHA-256 of its secret, never the secret itself.
  * Making, parsing and checking tokens is lib/auth's job.
  * @module
  */
 
-/** Every scope of API.md §3. */
+/** Every scope of README “Security model” */
 export const SCOPES = [
   "documents:read",
   "documents:write",
@@ -15,7 +15,7 @@ export const SCOPES = [
   "webhooks:write",
 ] as const;
 
-/** A scope of API.md §3. */
+/** A scope of README “Security model” */
 export type Scope = (typeof SCOPES)[number];
 
 /** What storage keeps of a token: never the secret. */

@@ -1,6 +1,6 @@
 /**
  * The contract of a webhook transport: one delivery attempt, a POST of the
- * signed body with a timeout (API.md §6). The worker decides what to send and
+ * signed body with a timeout (README “Webhooks”). The worker decides what to send and
  * when; the transport (storage/transports/) only sends it and reports back.
  * @module
  */

@@ -9,7 +9,7 @@ import { duplicateJsonKey } from "./json_keys.ts";
 import { ApiError, badRequest } from "./errors.ts";
 import type { ApiRequest } from "./types.ts";
 
-/** The default JSON body limit (API.md §9: 64 KiB). */
+/** The default JSON body limit (README “Security model”: 64 KiB). */
 export const DEFAULT_JSON_LIMIT = 64 * 1024;
 
 /** 413 with the limit in details. */

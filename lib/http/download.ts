@@ -1,5 +1,5 @@
 /**
- * Raw-file downloads (API.md §4.3): Content-Length, a strong ETag from the
+ * Raw-file downloads (README “Documents and the inbox”): Content-Length, a strong ETag from the
  * content hash with If-None-Match → 304, Content-Disposition with an ASCII
  * fallback and RFC 6266 `filename*`, single byte ranges → 206 / 416 (RFC 9110
  * §14), If-Range. Several ranges are answered with the whole file, which RFC

@@ -1,13 +1,13 @@
 /**
  * The one error type of the API and the one place that turns any thrown value
- * into the error envelope of API.md §2. HTTP's and the pipeline's codes are
+ * into the error envelope of the error envelope in the OpenAPI document HTTP's and the pipeline's codes are
  * here; the API's own codes and the closed list of all are lib/api/errors.ts's.
  * A thrown value that is not an ApiError is a bug and becomes a 500 without its message.
  * @module
  */
 
 /**
- * The error codes of HTTP and of the request pipeline (API.md §2) with their status. The codes the API itself
+ * The error codes of HTTP and of the request pipeline (the error envelope in the OpenAPI document) with their status. The codes the API itself
  * defines (a duplicate submission, an Idempotency-Key in use …) are lib/api/errors.ts's, with the closed list.
  */
 export const HTTP_ERROR_STATUS = {
@@ -65,12 +65,12 @@ export function validationError(field: string, issue: string, message?: string):
   return new ApiError("VALIDATION_ERROR", message ?? `Invalid ${field}: ${issue}`, { field, issue });
 }
 
-/** 404 NOT_FOUND, the same answer for malformed, unknown and foreign ids (API.md §1). */
+/** 404 NOT_FOUND, the same answer for malformed, unknown and foreign ids (the conventions in /docs). */
 export function notFound(message = "Resource not found"): ApiError {
   return new ApiError("NOT_FOUND", message);
 }
 
-/** The envelope of API.md §2 for any thrown value; unknown errors become a bare 500. */
+/** The envelope of the error envelope in the OpenAPI document for any thrown value; unknown errors become a bare 500. */
 export function errorEnvelope(err: unknown, requestId: string): { status: number; body: string; headers: Record<string, string> } {
   const e = err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", "Internal server error");
   const body = JSON.stringify({

@@ -1,6 +1,6 @@
 /**
  * What node:http needs beyond the request listener to keep the contract at the
- * edges (API.md §1, §9): requests its own parser refuses answered with the
+ * edges (the conventions in /docs, README “Security model”): requests its own parser refuses answered with the
  * error envelope and the ids, and a cap on open connections answered with a
  * clear 503. Structural types stand in for node:http and node:net, so lib/
  * imports neither. The timeouts are storage/process's.

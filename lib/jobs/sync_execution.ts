@@ -1,5 +1,5 @@
 /**
- * The execution of one sync run (API.md §4.4): pulls its source item by item,
+ * The execution of one sync run (README “Documents and the inbox”): pulls its source item by item,
  * stores each document, counts it, and acknowledges it to the source once the
  * counts that include it are saved. It does not queue, join or pick up runs,
  * nor hold the run's lease: that is the runner's (sync_runner.ts).
@@ -18,7 +18,7 @@ import type { Logger } from "../observe/log.ts";
 import type { Metrics } from "../observe/metrics.ts";
 import { errorFields } from "./background.ts";
 
-const MAX_ERRORS = 100; // API.md §4.4: at most 100 kept
+const MAX_ERRORS = 100; // README “Documents and the inbox”: at most 100 kept
 /**
  * Items stored per batch: their blobs written together, their documents committed together (one flush, or one
  * transaction), then the counts saved and the items acknowledged. A few hundred make a flush cost little per item

@@ -1,5 +1,5 @@
 /**
- * Sync runs (API.md §4.4): a request queues a run (or joins the queued or
+ * Sync runs (README “Documents and the inbox”): a request queues a run (or joins the queued or
  * running one of the same tenant and source), the run pulls its source item by
  * item, stores each document, then acknowledges it to the source. A document
  * that fails counts under `failed`; only a failure of the source fails the run.
@@ -78,7 +78,7 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
           try {
             source = sourceOf(tenant.tenant, fresh.source);
           } catch {
-            // The source was removed or renamed while its run waited: the run ends, never stays queued (API.md §4.4).
+            // The source was removed or renamed while its run waited: the run ends, never stays queued (README “Documents and the inbox”).
             Object.assign(fresh, { status: "failed", finished_at: iso(), waiting_until: null });
             fresh.error = { code: "SOURCE_NOT_CONFIGURED", message: `The source ${JSON.stringify(fresh.source)} is no longer configured for this tenant` };
             await tenant.saveRun(fresh);

@@ -1,5 +1,5 @@
 /**
- * Who asks (API.md §3): the `X-API-Token` header looked up by key id, its
+ * Who asks (README “Security model”): the `X-API-Token` header looked up by key id, its
  * secret's SHA-256 compared in constant time the first time, then recognised by
  * a keyed tag; revocation and expiry checked on every request. Missing,
  * unknown, revoked and expired all answer the same.

@@ -11,7 +11,7 @@ import { mediaType, readBody, readJsonObject } from "../http/body.ts";
 import { ApiError } from "../http/errors.ts";
 import type { ApiRequest } from "../http/types.ts";
 
-const MULTIPART_PARTS = 100; // API.md §5 ignores other parts; a hundred is far beyond any real form, and bounds the work
+const MULTIPART_PARTS = 100; // the OpenAPI document ignores other parts; a hundred is far beyond any real form, and bounds the work
 
 /** The limits of the bodies read. */
 export interface BodyLimits {

@@ -1,5 +1,5 @@
 /**
- * The one place where any thrown value becomes the error envelope of API.md §2:
+ * The one place where any thrown value becomes the error envelope of the error envelope in the OpenAPI document:
  * format errors map to their status (lib/api/errors.ts), a client that went
  * away mid-body is a 400 logged at info, storage that is unavailable (disk
  * full, database down) is a 503 with Retry-After logged once per outage, and
@@ -70,7 +70,7 @@ export function errorResponse(caught: unknown, req: ApiRequest, ids: ErrorLogFie
     logger.info("request aborted by the client", { request_id: ids.request_id, route: ids.route });
     err = new ApiError("BAD_REQUEST", "The request body was not received completely", { field: "body", issue: "aborted" });
   } else if (unavailable !== null) {
-    // Disk full, database down or restarting: the client may retry; not a bug (API.md §2).
+    // Disk full, database down or restarting: the client may retry; not a bug (the error envelope in the OpenAPI document).
     const suppressed = outages.record();
     if (suppressed !== null) logger.error("storage unavailable", { ...ids, code: unavailable, errors_since_last_line: suppressed, ..._stacks(err) });
     err = new ApiError("SERVICE_UNAVAILABLE", "Storage is unavailable", {}, { "retry-after": "5" });

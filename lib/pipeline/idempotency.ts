@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (API.md §7) around the POST handlers: the body is read and
+ * Idempotency keys (the idempotency conventions in /docs) around the POST handlers: the body is read and
  * fingerprinted before the handler runs; a stored response for the key is
  * replayed (or 422 on a different fingerprint); a key in flight is 409. Stores
  * commit the key's record together with the effect (see IdempotencyTag); this
@@ -13,7 +13,7 @@ import { apiError } from "../api/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
 import { fingerprintRequest } from "./idempotency_key.ts";
 
-/** API.md §7: a key's response is kept for 24 hours. */
+/** the idempotency conventions in /docs: a key's response is kept for 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Turns a handler's error into the response to keep for the key; 5xx errors are rethrown (never kept). */
@@ -80,7 +80,7 @@ function _storedResponse(res: ApiResponse): StoredResponse | null {
   return { status: res.status, location: res.headers.location ?? null, body };
 }
 
-/** The replay of a stored response: the same body, and for an error the request id it names (API.md §1). */
+/** The replay of a stored response: the same body, and for an error the request id it names (the conventions in /docs). */
 function _replayResponse(rec: IdempotencyRecord): ApiResponse {
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", "idempotent-replayed": "true" };
   if (rec.response.location) headers.location = rec.response.location;

@@ -1,5 +1,5 @@
 /**
- * The `Idempotency-Key` header (API.md §7, a UUID v4) and the fingerprint that tells a
+ * The `Idempotency-Key` header (the idempotency conventions in /docs, a UUID v4) and the fingerprint that tells a
  * retry of a request from a different request under the same key. The fingerprint hashes
  * what the request means, not how it was framed: a multipart retry with a new boundary
  * matches. Storing keys and replaying responses is the caller's business.
@@ -65,7 +65,7 @@ export function fingerprintRequest(method: string, path: string, body: Fingerpri
   } else if (body.kind === "multipart") {
     _length(hash, body.parts.length);
     for (const part of body.parts) {
-      // API.md §7: each part's name and content; the filename and part type a client chose do not count.
+      // the idempotency conventions in /docs: each part's name and content; the filename and part type a client chose do not count.
       _field(hash, _encoder.encode(part.name));
       _field(hash, part.body);
     }

@@ -1,5 +1,5 @@
 /**
- * The request limits of API.md §9 as one pipeline step: a valid token spends
+ * The request limits of README “Security model” as one pipeline step: a valid token spends
  * its own bucket, a public route a per-address bucket of the same size, and
  * everything else (failed authentication included) a stricter per-address one,
  * so that tokens cannot be guessed at speed. Answers carry the draft-11 headers.
@@ -9,7 +9,7 @@ import type { TokenRecord } from "../auth/tokens.ts";
 import { ApiError } from "../http/errors.ts";
 import { createRateLimiter, rateLimitHeaders, type RateLimitConfig, type RateLimiter } from "./rate_limit.ts";
 
-/** API.md §9: 600 requests per minute per token, bursts of 100. */
+/** README “Security model”: 600 requests per minute per token, bursts of 100. */
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { requests: 600, windowMs: 60_000, burst: 100 };
 /**
  * Requests without a valid token (failed authentications), per client address: a client that probes every endpoint

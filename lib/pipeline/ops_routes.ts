@@ -1,5 +1,5 @@
 /**
- * The routes outside `/api/v1/` (API.md §10): `/healthz` (the process answers),
+ * The routes outside `/api/v1/` (the OpenAPI document): `/healthz` (the process answers),
  * `/readyz` (storage usable; 503 while draining), `/metrics` (Prometheus text)
  * and `/docs` (the reference page). They need no token and carry no correlation id.
  * @module

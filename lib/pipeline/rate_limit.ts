@@ -1,5 +1,5 @@
 /**
- * Token-bucket rate limiting (API.md §9): config strings like "600/min,burst=100", an
+ * Token-bucket rate limiting (README “Security model”): config strings like "600/min,burst=100", an
  * in-memory limiter keyed by anything (token id, client address) with an injected clock,
  * and the `RateLimit-Policy` / `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers-11.
  * It keeps no timers and shares nothing between processes: each worker limits on its own.

@@ -1,5 +1,5 @@
 /**
- * The last step of every request: the headers every response carries (API.md
+ * The last step of every request: the headers every response carries (the contract
  * §1: `X-Request-Id`, `nosniff`, the correlation id, the rate-limit headers),
  * `Connection: close` while draining, the request metrics and one log line
  * with both ids, the tenant and the key id (never the token).

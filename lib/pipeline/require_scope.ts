@@ -1,5 +1,5 @@
 /**
- * The scope check of API.md §3: a route names the one scope it needs; a
+ * The scope check of README “Security model”: a route names the one scope it needs; a
  * missing token is 401 (one message for missing, unknown, revoked and expired)
  * and a token without the scope is 403 naming the scope it lacks.
  * @module

@@ -1,5 +1,5 @@
 /**
- * Strict parameters (API.md §1, the way Stripe answers): a query parameter or
+ * Strict parameters (the conventions in /docs, the way Stripe answers): a query parameter or
  * JSON body field that the operation does not take is 400 BAD_REQUEST with
  * `details.field` and `details.issue: "unknown parameter"`. What each operation
  * takes is read from the OpenAPI document, so the document and the server

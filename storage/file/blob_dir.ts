@@ -2,7 +2,7 @@
  * Content-addressed blobs in a directory (`ab/abcdef…`), written atomically, and
  * a bounded in-memory cache of small ones: downloads of small files cost a map
  * lookup, large ones are streamed in 64 KiB chunks so that a thousand concurrent
- * downloads of a 10 MB file do not hold a thousand copies (API.md §4.3).
+ * downloads of a 10 MB file do not hold a thousand copies (README “Documents and the inbox”).
  * Writes are grouped: the blobs put while a group is being written go together
  * into the next one, whose files are flushed concurrently and whose directories
  * are flushed once each (writeFilesAtomic); each put resolves once its blob is durable.

@@ -1,5 +1,5 @@
 /**
- * A webhook endpoint's attempt log and retry-now queue in the file store (API.md §6).
+ * A webhook endpoint's attempt log and retry-now queue in the file store (README “Webhooks”).
  * The log is JSON lines appended to `<id>.attempts.jsonl`; at DELIVERY_ATTEMPTS_KEPT
  * lines it becomes `<id>.attempts.old.jsonl`, so a log never holds more than twice
  * the attempts kept. The log is a diagnostic: appends are not fsynced, and a torn

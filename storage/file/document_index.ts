@@ -1,5 +1,5 @@
 /**
- * The file store's document index: page mode (API.md §4.1) and filtered feed pages as index walks, not scans.
+ * The file store's document index: page mode (README “Parameters”) and filtered feed pages as index walks, not scans.
  * Three orders (issue date, sync time, feed position; document_order.ts) carry per-block counts of the packed
  * type/format/xml code, so counts and offsets skip whole blocks; exact-match filters (tax ids, KSeF numbers) have posting lists
  * per value in each order, and the smallest one drives an intersection. Posting lists are keyed by a 32-bit hash,

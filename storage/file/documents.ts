@@ -1,6 +1,6 @@
 /**
  * The documents collection of a file-store tenant: upserts keyed by (source, external_id), lookups by id, the
- * change feed and page mode (API.md §4.1). Records live in a RecordLog; this module keeps the in-memory index
+ * change feed and page mode (README “Parameters”). Records live in a RecordLog; this module keeps the in-memory index
  * from external id to ordinal and the document index of filters and sorts (document_index.ts) up to date.
  * It does not take locks: the tenant store runs every call inside its write or read step.
  * @module

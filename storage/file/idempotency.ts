@@ -1,6 +1,6 @@
 /**
  * Idempotency records of one tenant: JSON lines appended (and fdatasynced, a
- * batch at a time by commit()) to one file per UTC day, held in memory for lookups. Keys live 24 hours (API.md §7),
+ * batch at a time by commit()) to one file per UTC day, held in memory for lookups. Keys live 24 hours (the idempotency conventions in /docs),
  * so files older than two days are deleted: memory and disk stay bounded by
  * two days of POSTs. A torn last line (crash mid-append) is skipped at load.
  * @module
@@ -103,7 +103,7 @@ export class IdempotencyFiles {
     }
   }
 
-  // Deletes day files and keys older than KEEP_DAYS (cleanup, API.md §7: 24 hours).
+  // Deletes day files and keys older than KEEP_DAYS (cleanup, the idempotency conventions in /docs: 24 hours).
   async #rotate(day: string): Promise<void> {
     this.#day = day;
     const cutoff = Date.parse(`${day}T00:00:00Z`) - (KEEP_DAYS - 1) * DAY_MS;

@@ -21,7 +21,7 @@ import { isValidTenantId } from "../../lib/contracts/ids.ts";
 import { signalUnavailable } from "../../lib/contracts/storage_errors.ts";
 import { fileUnavailableCode } from "./unavailable.ts";
 
-const TOKEN_RELOAD_MS = 500; // API.md §11: the running server sees token changes within a second
+const TOKEN_RELOAD_MS = 500; // README “Configuration”: the running server sees token changes within a second
 
 /** Options of the file store. */
 export interface FileStorageOptions {

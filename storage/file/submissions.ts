@@ -1,5 +1,5 @@
 /**
- * The submissions collection of a file-store tenant (API.md §5): creation refuses the same XML bytes or the
+ * The submissions collection of a file-store tenant (the OpenAPI document): creation refuses the same XML bytes or the
  * same business key, found through in-memory hash indexes over the slots; lookups by id and the change feed.
  * It does not take locks: the tenant store runs every call inside its write or read step.
  * @module

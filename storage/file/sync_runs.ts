@@ -1,5 +1,5 @@
 /**
- * The sync runs collection of a file-store tenant (API.md §4.4): a queued or running run per source coalesces
+ * The sync runs collection of a file-store tenant (README “Documents and the inbox”): a queued or running run per source coalesces
  * new requests; runs are saved as new versions of their record. It does not take locks: the tenant store runs
  * every call inside its write or read step.
  * @module

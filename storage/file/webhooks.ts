@@ -1,5 +1,5 @@
 /**
- * The webhook endpoints of a file-store tenant (API.md §6) in a record log, each endpoint's delivery state in its
+ * The webhook endpoints of a file-store tenant (README “Webhooks”) in a record log, each endpoint's delivery state in its
  * own small file (rewritten atomically; it is not part of any feed), and its attempt log (delivery_log.ts). It does not take locks: the tenant
  * store runs every call inside its write or read step.
  * @module

@@ -1,5 +1,5 @@
 /**
- * A webhook endpoint's attempt log and retry-now queue in PostgreSQL (API.md §6),
+ * A webhook endpoint's attempt log and retry-now queue in PostgreSQL (README “Webhooks”),
  * for the tenant store to delegate to. Each append deletes, in the same
  * statement, what is past the retention: beyond the newest
  * DELIVERY_ATTEMPTS_KEPT attempts or older than DELIVERY_ATTEMPTS_MAX_AGE_MS.

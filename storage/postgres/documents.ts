@@ -1,6 +1,6 @@
 /**
  * The documents of a PostgreSQL tenant: upserts keyed by (source, external_id) that append to the documents
- * feed in the same transaction, lookups by id, the change feed and page mode (API.md §4.1) on the index
+ * feed in the same transaction, lookups by id, the change feed and page mode (README “Parameters”) on the index
  * columns of the documents table (schema.ts). Semantics mirror the memory and file stores.
  * @module
  */

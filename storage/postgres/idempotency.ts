@@ -1,5 +1,5 @@
 /**
- * Idempotency keys of a PostgreSQL tenant (API.md §7): their records, committed with the effect they answer for,
+ * Idempotency keys of a PostgreSQL tenant (the idempotency conventions in /docs): their records, committed with the effect they answer for,
  * swept now and then by the clock the records carry; and claims, leases on the database's clock that say a live
  * request executes a key.
  * @module
@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { IdempotencyRecord, IdempotencyTag } from "../../lib/contracts/storage.ts";
 import type { PgPool, PgQueryable } from "./client.ts";
 
-const KEEP_IDEMPOTENCY_MS = 2 * 86_400_000; // API.md §7 keeps keys 24 hours; rows live two days, as in the file store
+const KEEP_IDEMPOTENCY_MS = 2 * 86_400_000; // the idempotency conventions in /docs keeps keys 24 hours; rows live two days, as in the file store
 const SWEEP_EVERY_MS = 3_600_000;
 // Claims are taken after the body is read, and handlers then take well under a second: half a minute covers any
 // stall, and is how long a node that dies mid-request keeps its keys answering 409 IDEMPOTENCY_KEY_IN_USE.

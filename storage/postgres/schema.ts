@@ -42,7 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
         id text PRIMARY KEY,
         created_at timestamptz NOT NULL DEFAULT now()
       )`,
-      // Token records hold the secret's SHA-256 only (API.md §3), never the secret.
+      // Token records hold the secret's SHA-256 only (README “Security model”), never the secret.
       `CREATE TABLE tokens (
         key_id text PRIMARY KEY,
         tenant text NOT NULL,
@@ -101,7 +101,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX documents_synced ON documents (tenant, synced_at, ord)`,
       `CREATE INDEX documents_seller ON documents (tenant, seller_tax_id)`,
       `CREATE INDEX documents_buyer ON documents (tenant, buyer_tax_id)`,
-      // Duplicates (API.md §5) are refused by these constraints, not by a check before the insert.
+      // Duplicates (the OpenAPI document) are refused by these constraints, not by a check before the insert.
       `CREATE TABLE submissions (
         tenant text NOT NULL,
         id text NOT NULL,
@@ -124,7 +124,7 @@ export const MIGRATIONS: readonly Migration[] = [
         json text NOT NULL,
         PRIMARY KEY (tenant, id)
       )`,
-      // At most one queued or running run per tenant and source (API.md §4.4: requests coalesce).
+      // At most one queued or running run per tenant and source (README “Documents and the inbox”: requests coalesce).
       `CREATE UNIQUE INDEX runs_one_active ON runs (tenant, source) WHERE status IN ('queued', 'running')`,
       `CREATE TABLE idempotency (
         tenant text NOT NULL,
@@ -186,7 +186,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     name: "webhook attempt logs and retry-now requests",
     statements: [
-      // Bounded by delivery_log.ts: each append deletes what is past the retention (API.md §6).
+      // Bounded by delivery_log.ts: each append deletes what is past the retention (README “Webhooks”).
       `CREATE TABLE webhook_attempts (
         tenant text NOT NULL,
         webhook_id text NOT NULL,
@@ -207,7 +207,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
-    name: "documents.ksef_number for the ksef_number filter (API.md §4.1)",
+    name: "documents.ksef_number for the ksef_number filter (README “Parameters”)",
     statements: [
       `ALTER TABLE documents ADD COLUMN ksef_number text`,
       `CREATE INDEX documents_ksef_number ON documents (tenant, ksef_number)`,

@@ -32,7 +32,7 @@ export type { PgPool, PgPoolClient, PgQueryable, PgResult } from "./client.ts";
 export { MIGRATIONS, migrate } from "./schema.ts";
 
 const SECRET_BYTES = 32;
-// Times out as API.md §1 writes them, whatever the session's TimeZone or the client's type parsers.
+// Times out as the conventions in /docs writes them, whatever the session's TimeZone or the client's type parsers.
 const ISO = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${col}`;
 const TOKEN_COLUMNS = `key_id, tenant, secret_sha256, array_to_json(scopes)::text AS scopes, ${ISO("created_at")}, ${ISO("expires_at")}, ${ISO("revoked_at")}`;
 
@@ -44,7 +44,7 @@ function _token(row: Record<string, unknown>): TokenRecord {
   };
 }
 
-const TOKEN_CACHE_MS = 900; // under the second API.md §11 allows, measured from the lookup
+const TOKEN_CACHE_MS = 900; // under the second README “Configuration” allows, measured from the lookup
 
 class _PostgresTokens implements TokenStore {
   #pool: PgPool;
@@ -52,7 +52,7 @@ class _PostgresTokens implements TokenStore {
     this.#pool = pool;
   }
 
-  // API.md §11 lets a new or revoked token take up to a second to be seen: lookups are cached that long.
+  // README “Configuration” lets a new or revoked token take up to a second to be seen: lookups are cached that long.
   #cache = new Map<string, { token: TokenRecord | null; at: number }>();
 
   async find(keyId: string): Promise<TokenRecord | null> {

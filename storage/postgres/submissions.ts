@@ -1,5 +1,5 @@
 /**
- * The submissions of a PostgreSQL tenant (API.md §5): duplicates (same bytes, same business key) are refused by
+ * The submissions of a PostgreSQL tenant (the OpenAPI document): duplicates (same bytes, same business key) are refused by
  * unique constraints, not by a check before the insert; a created submission appends to its feed and keeps its
  * idempotency record in the same transaction.
  * @module

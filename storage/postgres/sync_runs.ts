@@ -1,5 +1,5 @@
 /**
- * The sync runs of a PostgreSQL tenant (API.md §4.4): a partial unique index allows one queued or running run
+ * The sync runs of a PostgreSQL tenant (README “Documents and the inbox”): a partial unique index allows one queued or running run
  * per source, so a request coalesces with it; every version of a run appends to the runs feed.
  * @module
  */

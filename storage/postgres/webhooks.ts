@@ -1,5 +1,5 @@
 /**
- * The webhook endpoints of a PostgreSQL tenant (API.md §6) and each endpoint's delivery state (one row,
+ * The webhook endpoints of a PostgreSQL tenant (README “Webhooks”) and each endpoint's delivery state (one row,
  * overwritten; not part of any feed).
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * A request listener over node:http: timeouts against slow clients (checked every second), listening with an
- * operator's message instead of a stack trace when the port is taken (API.md
+ * operator's message instead of a stack trace when the port is taken (the contract
  * §11), and a graceful stop (stop accepting, let in-flight requests finish up to
  * a grace period, then cut the rest). It does not handle signals or exit.
  * @module

@@ -1,8 +1,8 @@
 /**
- * The `http` document source (API.md §4.5): another server that speaks this
+ * The `http` document source (README “Documents and the inbox”): another server that speaks this
  * API. A sync walks its change feed with a token of that server and downloads
  * each document's XML. The upstream cursor is stored only after every item of
- * a page has been stored here (API.md §4.1, from the client's side), so a crash
+ * a page has been stored here (README “Parameters”, from the client's side), so a crash
  * re-reads at most one page. Network errors, timeouts and 5xx are retried with
  * backoff; after the last retry the run fails with UPSTREAM_ERROR. The upstream
  * is not trusted: every request has a timeout and a size limit, redirects are
@@ -78,7 +78,7 @@ async function _readLimited(res: Response, max: number): Promise<Uint8Array> {
   return out;
 }
 
-/** The page if it has the shape of API.md §4.1, else a message naming what is wrong. */
+/** The page if it has the shape of README “Parameters”, else a message naming what is wrong. */
 function _checkPage(v: unknown): FeedPage | string {
   if (!v || typeof v !== "object" || Array.isArray(v)) return "the page is not a JSON object";
   const p = v as Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * The `inbox` document source (API.md §4.5): a drop folder per tenant,
+ * The `inbox` document source (README “Documents and the inbox”): a drop folder per tenant,
  * `<data>/inbox/<tenant>/`. `NAME.xml` is a document with external id NAME;
  * `NAME.json` without its `.xml` twin is a document whose XML is not yet
  * available. Names starting with `.` or ending in `.tmp`/`.part` are being

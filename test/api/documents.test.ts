@@ -1,5 +1,5 @@
 /**
- * The documents API (API.md §4.1–§4.3) through a real server over real
+ * The documents API (README “Parameters”, README “Documents and the inbox”) through a real server over real
  * invoices: the change feed (cursor mode), page mode, every filter in both
  * modes, one document's JSON, and the raw XML download with ETag, Range,
  * Content-Disposition and HEAD. Expected values come from the fixture table
@@ -475,7 +475,7 @@ for (const store of STORES) describe(`GET /api/v1/documents over real invoices${
       assert.equal(error.details.field, "expand");
     });
 
-    test("a document's JSON has the fields of API.md §4, in order, with the values of its invoice", async () => {
+    test("a document's JSON has the fields of README “Documents and the inbox”, in order, with the values of its invoice", async () => {
       const { data } = await getJson<FeedPage>(s, "/api/v1/documents?limit=500", token);
       const keys = ["id", "source", "external_id", "format", "type", "number", "issue_date", "currency", "seller", "buyer", "totals",
         "ksef_number", "xml_available", "sha256", "size", "received_at", "synced_at", "updated_at", "links"];
@@ -486,7 +486,7 @@ for (const store of STORES) describe(`GET /api/v1/documents over real invoices${
         assert.deepEqual(doc, listed, `${f.name}: the same JSON in the list and alone, plus the verdict and the invoice`);
         assert.deepEqual(Object.keys(full), [...keys, "validation", "invoice"], f.name);
         assert.equal(validation === null, !f.bytes, `${f.name}: a verdict exactly when the XML is there`);
-        // The invoice object is the model read from the same bytes (API.md §4.6); null without XML.
+        // The invoice object is the model read from the same bytes (README “The invoice object”); null without XML.
         assert.deepEqual(invoice, f.bytes ? JSON.parse(invoiceJson(readInvoiceXml(f.bytes))) : null, f.name);
         assert.match(doc.id, /^doc_[0-9A-HJKMNP-TV-Z]{26}$/);
         assert.equal(doc.source, "inbox");
@@ -689,7 +689,7 @@ for (const store of STORES) describe(`the change feed as documents arrive and ch
 
 // ---------------------------------------------------------------- downloads
 
-describe("GET /api/v1/documents/{id}/xml (API.md §4.3)", () => {
+describe("GET /api/v1/documents/{id}/xml (README “Documents and the inbox”)", () => {
   let s: TestServer;
   let token: string;
   const ids = new Map<string, string>();

@@ -1,5 +1,5 @@
 /**
- * The PDF downloads (API.md §4.3, §5, §8) through a real server:
+ * The PDF downloads (README “Documents and the inbox”, the OpenAPI document, README “The PDF”) through a real server:
  * `GET /documents/{id}/pdf` and `GET /submissions/{id}/pdf` follow the download
  * rules (Content-Length, strong ETag, 304, Content-Disposition, HEAD, Range),
  * honour `lang`, and produce a PDF that qpdf accepts and whose text (pdftotext)
@@ -73,7 +73,7 @@ interface Target {
   defaultLang: "pl" | "en";
 }
 
-describe("PDF downloads (API.md §4.3, §5, §8)", () => {
+describe("PDF downloads (README “Documents and the inbox”, the OpenAPI document, README “The PDF”)", () => {
   let s: TestServer;
   let token: string;
   let other: string;

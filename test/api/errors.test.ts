@@ -12,7 +12,7 @@ function api(err: unknown): ApiError {
   return e;
 }
 
-describe("toApiError() maps the formats' own errors to the envelope of API.md §2", () => {
+describe("toApiError() maps the formats' own errors to the envelope of the error envelope in the OpenAPI document", () => {
   const cases: { what: string; input: Error; status: number; code: string; details: Record<string, unknown> }[] = [
     {
       what: "an XmlError is 422 on field xml with the position in the issue",

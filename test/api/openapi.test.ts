@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document (lib/openapi.ts) against the app it describes: it is
+ * The OpenAPI document (lib/api/openapi/) against the app it describes: it is
  * public, names exactly the routes of the router, resolves every reference,
  * and every real response (success, download and error, driven through a real
  * server) conforms to what the document gives for its route and status, body
@@ -292,7 +292,7 @@ describe("the OpenAPI document", () => {
     let cursor: string | null = null;
     let seen = 0;
     for (;;) {
-      // expand=invoice: every sample's whole invoice is checked against the Invoice schema (API.md §4.6).
+      // expand=invoice: every sample's whole invoice is checked against the Invoice schema (README “The invoice object”).
       const page: Body = await check(doc, await s.fetch(`${path}?limit=7&expand=invoice${cursor ? `&cursor=${cursor}` : ""}`, token), "GET", path);
       seen += page.data.length;
       cursor = page.next_cursor;

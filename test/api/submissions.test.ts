@@ -1,5 +1,5 @@
 /**
- * The submissions API (API.md §5) through a real server, as clients send it:
+ * The submissions API (the OpenAPI document) through a real server, as clients send it:
  * `curl -F` (file part and plain field), the runtime's fetch with FormData, and
  * hand-made multipart bodies for the malformed cases. Every sample invoice
  * round-trips byte-exact; validation, duplicates, limits, aborted uploads, the
@@ -338,14 +338,14 @@ describe("POST /api/v1/submissions from real clients: every sample round-trips b
 
 // ---------------------------------------------------------------- the 201 body
 
-for (const store of STORES) describe(`the 201 Created answer (API.md §5)${store.label}`, () => {
+for (const store of STORES) describe(`the 201 Created answer (the OpenAPI document)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
     s = await startServer({ storage: store });
   });
   after(() => s.close());
 
-  test("has Location and exactly the fields of API.md §5 with the invoice's values", async () => {
+  test("has Location and exactly the fields of the OpenAPI document with the invoice's values", async () => {
     const token = await freshTenant(s);
     const before = Date.now();
     const res = await upload(s, token, COMPLEX);
@@ -414,7 +414,7 @@ for (const store of STORES) describe(`the 201 Created answer (API.md §5)${store
     assert.equal(res.status, 200);
     const { invoice, ...compact } = (await res.json()) as Record<string, unknown>;
     assert.deepEqual(compact, sub);
-    // The 201 stays compact; GET one adds the whole invoice (API.md §4.6).
+    // The 201 stays compact; GET one adds the whole invoice (README “The invoice object”).
     assert.equal("invoice" in sub, false);
     assert.equal((invoice as { number: string }).number, (sub as { number: string }).number);
     assert.ok(Array.isArray((invoice as { lines: unknown[] }).lines) && (invoice as { lines: unknown[] }).lines.length > 0);
@@ -423,7 +423,7 @@ for (const store of STORES) describe(`the 201 Created answer (API.md §5)${store
 
 // ---------------------------------------------------------------- refusals
 
-describe("refused uploads (API.md §2, §5, §8)", () => {
+describe("refused uploads (the error envelope in the OpenAPI document, the OpenAPI document, README “The PDF”)", () => {
   let s: TestServer;
   let token: string;
   before(async () => {
@@ -554,7 +554,7 @@ describe("refused uploads (API.md §2, §5, §8)", () => {
 
 // ---------------------------------------------------------------- duplicates
 
-for (const store of STORES) describe(`duplicates (API.md §5)${store.label}`, () => {
+for (const store of STORES) describe(`duplicates (the OpenAPI document)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
     s = await startServer({ storage: store });
@@ -640,7 +640,7 @@ for (const store of STORES) describe(`duplicates (API.md §5)${store.label}`, ()
 
 // ---------------------------------------------------------------- malformed multipart
 
-describe("malformed multipart bodies are 400 BAD_REQUEST (API.md §5)", () => {
+describe("malformed multipart bodies are 400 BAD_REQUEST (the OpenAPI document)", () => {
   let s: TestServer;
   let token: string;
   before(async () => {
@@ -706,7 +706,7 @@ function sendNode(
   });
 }
 
-describe("the upload limit (API.md §5, §9)", () => {
+describe("the upload limit (the OpenAPI document, README “Security model”)", () => {
   const LIMIT = 4096;
   const B = "limit-boundary";
   let s: TestServer;
@@ -825,7 +825,7 @@ async function submissionRequests(s: TestServer): Promise<number> {
   return [...lines].reduce((n, m) => n + Number(m[1]), 0);
 }
 
-describe("aborted uploads (API.md §5, §9)", () => {
+describe("aborted uploads (the OpenAPI document, README “Security model”)", () => {
   let s: TestServer;
   let token: string;
   before(async () => {
@@ -1000,7 +1000,7 @@ describe("GET /api/v1/submissions (cursor mode, newest last)", () => {
 
 // ---------------------------------------------------------------- one submission and its XML
 
-describe("GET /api/v1/submissions/{id} and its /xml download (API.md §4.3, §5)", () => {
+describe("GET /api/v1/submissions/{id} and its /xml download (README “Documents and the inbox”, the OpenAPI document)", () => {
   let s: TestServer;
   let token: string;
   let other: string;

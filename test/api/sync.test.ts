@@ -1,5 +1,5 @@
 /**
- * The sync endpoints (API.md §4.4, §4.5) through a real server: requesting a
+ * The sync endpoints (README “Documents and the inbox”) through a real server: requesting a
  * run answers 202 at once and coalesces with a run already queued or running;
  * a run reads the tenant's inbox, counts what it did, and records documents
  * that fail without failing; half-written files are left alone.
@@ -191,7 +191,7 @@ for (const store of STORES) describe(`POST /api/v1/documents/sync${store.label}`
   });
 });
 
-describe("coalescing and failing runs (API.md §4.4)", () => {
+describe("coalescing and failing runs (README “Documents and the inbox”)", () => {
   test("a second request while a run is queued or running gets that run: 202 with the same id", async () => {
     const inbox = gatedSource("inbox");
     const other = gatedSource("other");

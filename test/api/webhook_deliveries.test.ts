@@ -1,5 +1,5 @@
 /**
- * Webhooks you can see into (API.md §6): the delivery state on the resource, the
+ * Webhooks you can see into (README “Webhooks”): the delivery state on the resource, the
  * deliveries list, retry-now and PATCH, driven through a real server with an
  * injected clock and a scripted transport, so every attempt is counted exactly.
  */

@@ -88,7 +88,7 @@ describe("isWellFormedId()", () => {
       { what: "an ordinal id", input: ["sync", encodeOrdinalId("sync", T, 9)], expected: true },
       { what: "another prefix", input: ["doc", newId("sub", T)], expected: false },
       { what: "garbage", input: ["doc", "doc_hello"], expected: false },
-      { what: "the example of API.md", input: ["doc", "doc_01JD..."], expected: false },
+      { what: "the example of the contract", input: ["doc", "doc_01JD..."], expected: false },
     ];
     for (const { what, input, expected } of cases) assert.equal(isWellFormedId(input[0] as IdPrefix, input[1]!), expected, what);
   });

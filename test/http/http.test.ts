@@ -1,5 +1,5 @@
 /**
- * The HTTP conventions of API.md §1 and the error envelope of §2, driven
+ * The HTTP conventions of the conventions in /docs and the error envelope of §2, driven
  * through a real server on 127.0.0.1 as a client sees them: request and
  * correlation ids, nosniff, 404 / 405 / HEAD, unknown query parameters, and
  * the JSON body rules of POST /api/v1/documents/sync (415, 400, 413).
@@ -59,7 +59,7 @@ function stableHeaders(res: Response): Record<string, string> {
   return out;
 }
 
-describe("request and correlation ids (API.md §1)", () => {
+describe("request and correlation ids (the conventions in /docs)", () => {
   let s: TestServer;
   let token: string;
   before(async () => {
@@ -138,7 +138,7 @@ describe("request and correlation ids (API.md §1)", () => {
   });
 });
 
-describe("nosniff and the error envelope on every response (API.md §1, §2)", () => {
+describe("nosniff and the error envelope on every response (the conventions in /docs, the error envelope in the OpenAPI document)", () => {
   let s: TestServer;
   let token: string;
   let readOnly: string;
@@ -222,7 +222,7 @@ describe("nosniff and the error envelope on every response (API.md §1, §2)", (
   });
 });
 
-describe("405 and HEAD (API.md §1)", () => {
+describe("405 and HEAD (the conventions in /docs)", () => {
   let s: TestServer;
   let token: string;
   let docId: string;
@@ -315,7 +315,7 @@ describe("405 and HEAD (API.md §1)", () => {
   });
 });
 
-describe("query parameters (API.md §1)", () => {
+describe("query parameters (the conventions in /docs)", () => {
   let s: TestServer;
   let token: string;
   let docId: string;
@@ -345,7 +345,7 @@ describe("query parameters (API.md §1)", () => {
   });
 });
 
-describe("JSON request bodies on POST /api/v1/documents/sync (API.md §2, §9)", () => {
+describe("JSON request bodies on POST /api/v1/documents/sync (the error envelope in the OpenAPI document, README “Security model”)", () => {
   let s: TestServer;
   let token: string;
   before(async () => {
@@ -424,7 +424,7 @@ describe("JSON request bodies on POST /api/v1/documents/sync (API.md §2, §9)",
   });
 });
 
-describe("unexpected errors (API.md §1, §2)", () => {
+describe("unexpected errors (the conventions in /docs, the error envelope in the OpenAPI document)", () => {
   const SECRET_DETAIL = "EACCES /var/lib/integrator/tenants/acme/documents.log";
 
   /** A memory storage whose document feed throws like a broken disk would. */

@@ -1,5 +1,5 @@
 /**
- * Authentication and tenants (API.md §3, §11) through a real server: one 401
+ * Authentication and tenants (README “Security model”, README “Configuration”) through a real server: one 401
  * for every bad token, tokens in the query string ignored, 403 with the
  * required scope, no way to another tenant's data, and the `token`
  * subcommands run as real child processes against a running server.
@@ -29,7 +29,7 @@ async function documentIds(s: TestServer, token: string): Promise<string[]> {
   return body.data.map((d) => d.id);
 }
 
-describe("authentication (API.md §3)", () => {
+describe("authentication (README “Security model”)", () => {
   let s: TestServer;
   let good: string;
   let goodKeyId: string;
@@ -118,7 +118,7 @@ describe("authentication (API.md §3)", () => {
   });
 });
 
-describe("scopes (API.md §3)", () => {
+describe("scopes (README “Security model”)", () => {
   let s: TestServer;
   let all: string;
   let docId: string;
@@ -188,7 +188,7 @@ describe("scopes (API.md §3)", () => {
   });
 });
 
-describe("tenants (API.md §1, §3)", () => {
+describe("tenants (the conventions in /docs, README “Security model”)", () => {
   let s: TestServer;
   let acme: string;
   let globex: string;
@@ -291,7 +291,7 @@ const statusOf = async (url: string, token: string): Promise<number> => {
   return res.status;
 };
 
-describe("the token subcommands (API.md §3, §11)", () => {
+describe("the token subcommands (README “Security model”, README “Configuration”)", () => {
   let dataDir: string;
   let server: { url: string; child: ChildProcess; output: () => string };
   let first: string;

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (API.md §7) through a real server: key validation, replays
+ * Idempotency keys (the idempotency conventions in /docs) through a real server: key validation, replays
  * with `Idempotent-Replayed: true`, fingerprints that ignore the multipart
  * boundary, mismatches, concurrent use of one key, tenant scope, sync runs,
  * what is and is not kept, restarts, and the 24-hour expiry on an injected clock.
@@ -77,7 +77,7 @@ async function freshTenant(s: TestServer): Promise<string> {
 
 // ---------------------------------------------------------------- the key itself
 
-for (const store of STORES) describe(`the Idempotency-Key header (API.md §7)${store.label}`, () => {
+for (const store of STORES) describe(`the Idempotency-Key header (the idempotency conventions in /docs)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
     s = await startServer({ storage: store });
@@ -131,7 +131,7 @@ for (const store of STORES) describe(`the Idempotency-Key header (API.md §7)${s
 
 // ---------------------------------------------------------------- replays
 
-for (const store of STORES) describe(`replays (API.md §7)${store.label}`, () => {
+for (const store of STORES) describe(`replays (the idempotency conventions in /docs)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
     s = await startServer({ storage: store });
@@ -211,7 +211,7 @@ for (const store of STORES) describe(`replays (API.md §7)${store.label}`, () =>
     assert.equal(again.headers.get("content-type"), type);
   });
 
-  test("a replayed error's X-Request-Id equals its error.request_id (API.md §1)", async () => {
+  test("a replayed error's X-Request-Id equals its error.request_id (the conventions in /docs)", async () => {
     const token = await freshTenant(s);
     const key = randomUUID();
     const broken = Buffer.from("<Faktura><P_2>x</P_3></Faktura>");
@@ -318,7 +318,7 @@ for (const store of STORES) describe(`replays (API.md §7)${store.label}`, () =>
 
 // ---------------------------------------------------------------- concurrency
 
-for (const store of STORES) describe(`one key used concurrently (API.md §7)${store.label}`, () => {
+for (const store of STORES) describe(`one key used concurrently (the idempotency conventions in /docs)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
     s = await startServer({ storage: store });
@@ -407,7 +407,7 @@ function postTo(g: { url: string; token: string }, key: string, xml: Uint8Array,
   }).then(answerOf);
 }
 
-describe("a key whose first request is still executing (API.md §7)", () => {
+describe("a key whose first request is still executing (the idempotency conventions in /docs)", () => {
   test("every other request with the key is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After: 1; after it finishes they replay", async () => {
     let entered!: () => void;
     const inside = new Promise<void>((r) => (entered = r));
@@ -445,7 +445,7 @@ describe("a key whose first request is still executing (API.md §7)", () => {
   });
 });
 
-describe("5xx answers are not kept (API.md §7)", () => {
+describe("5xx answers are not kept (the idempotency conventions in /docs)", () => {
   test("after a 500 the same key executes again and succeeds", async () => {
     let failures = 1;
     const g = await wrappedServer(async (call) => {
@@ -471,7 +471,7 @@ describe("5xx answers are not kept (API.md §7)", () => {
 
 // ---------------------------------------------------------------- sync runs
 
-for (const store of STORES) describe(`POST /documents/sync with a key (API.md §4.4, §7)${store.label}`, () => {
+for (const store of STORES) describe(`POST /documents/sync with a key (README “Documents and the inbox”, the idempotency conventions in /docs)${store.label}`, () => {
   let s: TestServer;
   before(async () => {
     s = await startServer({ storage: store });
@@ -516,7 +516,7 @@ for (const store of STORES) describe(`POST /documents/sync with a key (API.md §
 
 // ---------------------------------------------------------------- restarts
 
-describe("stored keys survive a restart (API.md §7)", () => {
+describe("stored keys survive a restart (the idempotency conventions in /docs)", () => {
   test("a replay after the server restarts on the same data directory returns the stored answer", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "itest-idem-restart-"));
     try {
@@ -552,7 +552,7 @@ describe("stored keys survive a restart (API.md §7)", () => {
   });
 });
 
-describe("a crash between a submission and its key's own record (API.md §7)", () => {
+describe("a crash between a submission and its key's own record (the idempotency conventions in /docs)", () => {
   test("the key committed with the submission is restored at startup: a retry is replayed", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "itest-idem-crash-"));
     try {
@@ -595,7 +595,7 @@ function findDirs(root: string, name: string): string[] {
 
 // ---------------------------------------------------------------- expiry
 
-describe("keys expire after 24 hours (API.md §7)", () => {
+describe("keys expire after 24 hours (the idempotency conventions in /docs)", () => {
   const HOUR = 3_600_000;
   const T0 = Date.parse("2026-11-20T10:00:00.000Z");
   let t = T0;

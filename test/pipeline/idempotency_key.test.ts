@@ -144,7 +144,7 @@ test("fingerprintRequest() tells apart requests that differ only in framing a na
   for (const { what, input: [a, b] } of cases) assert.notEqual(fingerprintRequest(...a), fingerprintRequest(...b), what);
 });
 
-test("fingerprintRequest() ignores a part's filename and content type (API.md §7: name and content)", () => {
+test("fingerprintRequest() ignores a part's filename and content type (the idempotency conventions in /docs: name and content)", () => {
   const a = fingerprintRequest("POST", "/a", { kind: "multipart", parts: [part("xml", "<a/>", "a.xml", "application/xml")] });
   const b = fingerprintRequest("POST", "/a", { kind: "multipart", parts: [part("xml", "<a/>", null, "text/xml")] });
   assert.equal(a, b);

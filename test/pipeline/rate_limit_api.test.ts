@@ -1,5 +1,5 @@
 /**
- * Rate limiting through a real server (API.md §9, §2, §7): the per-token bucket
+ * Rate limiting through a real server (README “Security model”, the error envelope in the OpenAPI document, the idempotency conventions in /docs): the per-token bucket
  * with `RateLimit-Policy` / `RateLimit` headers on every `/api/v1` response,
  * 429 RATE_LIMITED with `Retry-After` after the burst, one bucket per token,
  * the per-address limit on failed authentications, and a 429 that is not kept
@@ -43,7 +43,7 @@ async function drain(res: Response): Promise<Response> {
   return res;
 }
 
-describe("the per-token limit (API.md §9)", () => {
+describe("the per-token limit (README “Security model”)", () => {
   let t = Date.parse("2026-11-20T10:00:00.000Z");
   let s: TestServer;
   before(async () => {
@@ -148,7 +148,7 @@ describe("the per-token limit (API.md §9)", () => {
   });
 });
 
-describe("the per-address limit on failed authentications (API.md §9)", () => {
+describe("the per-address limit on failed authentications (README “Security model”)", () => {
   let t = Date.parse("2026-11-20T10:00:00.000Z");
   let s: TestServer;
   before(async () => {

@@ -1,5 +1,5 @@
 /**
- * Strict parameters (API.md §1) through a real server: unknown
+ * Strict parameters (the conventions in /docs) through a real server: unknown
  * query parameters and body fields, and parameters of the other list mode, are
  * 400 naming the field; what OpenAPI documents is accepted; the README's table
  * says the same as the OpenAPI document.

@@ -1,5 +1,5 @@
 /**
- * server.ts as a user meets it (API.md §11): help and usage errors with their
+ * server.ts as a user meets it (README “Configuration”): help and usage errors with their
  * exit codes, a port in use as one line, the first-start banner, the hint to
  * create a token when there is none, and `token create`'s key id on stderr.
  */

@@ -1,7 +1,7 @@
 /** Helpers for reading API responses in tests. */
 import assert from "node:assert/strict";
 
-/** The `error` member of an error envelope (API.md §2). */
+/** The `error` member of an error envelope (the error envelope in the OpenAPI document). */
 export interface ApiErrorBody {
   code: string;
   message: string;
@@ -9,7 +9,7 @@ export interface ApiErrorBody {
   request_id: string;
 }
 
-/** The `error` member of an error response, after checking status, code and the envelope's shape (API.md §2). */
+/** The `error` member of an error response, after checking status, code and the envelope's shape (the error envelope in the OpenAPI document). */
 export async function errorOf(res: Response, status: number, code: string): Promise<ApiErrorBody> {
   const text = await res.text();
   assert.equal(res.status, status, text);
@@ -27,7 +27,7 @@ export async function errorOf(res: Response, status: number, code: string): Prom
 /** How often `finishedRun` asks: the run executes in another process, and its status is the only sign of its end. */
 const RUN_POLL_MS = 25;
 
-/** The sync run `id` (API.md §4.4) once it has succeeded or failed, asked of the server at `baseUrl`; the caller's test timeout bounds the wait. */
+/** The sync run `id` (README “Documents and the inbox”) once it has succeeded or failed, asked of the server at `baseUrl`; the caller's test timeout bounds the wait. */
 export async function finishedRun(baseUrl: string, token: string, id: string): Promise<Record<string, unknown>> {
   for (;;) {
     const res = await fetch(`${baseUrl}/api/v1/documents/sync/${id}`, { headers: { "x-api-token": token } });

@@ -24,7 +24,7 @@ export const SKIPPED_ELEMENTS: ReadonlySet<string> = new Set([
   "GuidelineSpecifiedDocumentContextParameter", // CII BT-24 (its ram:ID child)
   "BusinessProcessSpecifiedDocumentContextParameter", // CII BT-23 (its ram:ID child)
   "UBLVersionID", // UBL syntax version "2.1", like CustomizationID
-  // Embedded file content (base64): API.md §4.6 keeps supporting documents by name, not content.
+  // Embedded file content (base64): README “The invoice object” keeps supporting documents by name, not content.
   "EmbeddedDocumentBinaryObject", // UBL (its filename and mimeCode attributes are counted)
   "AttachmentBinaryObject", // CII (likewise)
 ]);

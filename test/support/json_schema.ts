@@ -1,6 +1,6 @@
 /**
  * A small JSON Schema (2020-12) validator for exactly the subset that the
- * OpenAPI document of lib/openapi.ts uses, so tests can hold real responses
+ * OpenAPI document of lib/api/openapi/ uses, so tests can hold real responses
  * against it. A keyword outside the subset throws instead of being ignored: a
  * schema the validator does not understand cannot pass by accident.
  */

@@ -1,6 +1,6 @@
 /**
  * Seeded listing data and a brute-force reference for the storage contract suite: every documented filter
- * combination and sort of page mode (API.md §4.1), and filtered feeds, compared with a plain filter and sort of
+ * combination and sort of page mode (README “Parameters”), and filtered feeds, compared with a plain filter and sort of
  * the same records. Data is deterministic (seeded PRNG) and built to hit the edges: equal and missing issue dates,
  * equal and backward sync times, tax ids that collide under a 32-bit hash, documents that change after creation.
  */
@@ -109,7 +109,7 @@ function _matches(d: DocumentRecord, f: DocumentFilter): boolean {
     (f.issue_date_to === undefined || (d.issue_date !== null && d.issue_date <= f.issue_date_to));
 }
 
-// API.md §4.1 orders: issue dates with nulls last both ways, ties (and nulls) by creation in the sort's direction.
+// README “Parameters” orders: issue dates with nulls last both ways, ties (and nulls) by creation in the sort's direction.
 function _sorted(entries: _Entry[], sort: DocumentSort): _Entry[] {
   const sign = sort.startsWith("-") ? -1 : 1;
   return entries.slice().sort((a, b) => {

@@ -2,7 +2,7 @@
  * The conventions part of the reference page: what holds for every operation
  * (authentication and scopes, tenants, idempotency, cursors and page mode,
  * downloads, webhooks and their signing, limits, errors). The wording follows
- * API.md §1–§9, the contract; the scope and error tables come from the OpenAPI
+ * the conventions in /docs, README “Security model”, the contract; the scope and error tables come from the OpenAPI
  * document itself. Prose uses only `backticks` as markup (see html.ts).
  * @module
  */
@@ -18,7 +18,7 @@ export interface ConventionSection {
 }
 
 /**
- * A receiver's check of a delivery, with node:crypto only (Standard Webhooks, API.md §6).
+ * A receiver's check of a delivery, with node:crypto only (Standard Webhooks, README “Webhooks”).
  * The unit test runs it against the server's own signer.
  */
 export const WEBHOOK_VERIFY_SNIPPET = `import { createHmac, timingSafeEqual } from "node:crypto";

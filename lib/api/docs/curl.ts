@@ -1,6 +1,6 @@
 /**
  * The `curl` example of an operation on the reference page: the token header,
- * an Idempotency-Key on POST (a fresh UUID v4, API.md §7), path ids from the
+ * an Idempotency-Key on POST (a fresh UUID v4, the idempotency conventions in /docs), path ids from the
  * schemas' examples, a JSON body built from the request schema's required
  * fields, `-F xml=@invoice.xml` for multipart, and `-sf -OJ` for downloads.
  * It builds shell text; it does not escape it for HTML (the page does).
@@ -8,7 +8,7 @@
  */
 import { SchemaView, type Json } from "./schema_view.ts";
 
-/** The server a reader runs by default (API.md §11: HOST 127.0.0.1, PORT 8080). */
+/** The server a reader runs by default (README “Configuration”: HOST 127.0.0.1, PORT 8080). */
 export const EXAMPLE_ORIGIN = "http://127.0.0.1:8080";
 const UUID_COMMAND = `$(node -e 'console.log(crypto.randomUUID())')`;
 const EXAMPLE_URL = "https://example.com/hooks/invoices";

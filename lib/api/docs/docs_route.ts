@@ -1,5 +1,5 @@
 /**
- * `GET /docs` (API.md §10): the reference page rendered once at startup and
+ * `GET /docs` (the OpenAPI document): the reference page rendered once at startup and
  * served as bytes, public, with a strong ETag (If-None-Match → 304) and a
  * Content-Security-Policy that allows nothing but the page's own inline style
  * (by hash, CSP Level 3 §2.3.1), so the page can load nothing from anywhere.

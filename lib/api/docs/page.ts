@@ -1,5 +1,5 @@
 /**
- * The human reference (API.md §10 `GET /docs`): one self-contained HTML page
+ * The human reference (the OpenAPI document `GET /docs`): one self-contained HTML page
  * rendered from the OpenAPI document: the conventions, every operation grouped
  * by tag, the webhook events and every schema, with a table of contents of
  * internal anchors. A pure function of the document: no I/O, no scripts, no

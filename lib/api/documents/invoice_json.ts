@@ -1,5 +1,5 @@
 /**
- * The `invoice` object of the document and submission JSON (API.md §4.6): the
+ * The `invoice` object of the document and submission JSON (README “The invoice object”): the
  * invoice model as it is, keys in the model's order. Kept in one place so the
  * document route, the submission route, the list pages and the tests agree.
  * @module

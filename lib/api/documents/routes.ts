@@ -1,5 +1,5 @@
 /**
- * The documents endpoints (API.md §4.1–§4.3): the change feed and page mode,
+ * The documents endpoints (README “Parameters”, README “Documents and the inbox”): the change feed and page mode,
  * one document, and its XML download.
  * @module
  */
@@ -71,7 +71,7 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   // A KSeF number stored before sources were checked is shown only when well-formed (it keys the PDF cache).
   const ksef = record.ksef_number && isKsefNumber(record.ksef_number) ? record.ksef_number : null;
   const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, ksef) : null;
-  if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (API.md §2)
+  if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (the error envelope in the OpenAPI document)
   return res;
 }
 

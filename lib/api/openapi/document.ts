@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the API (API.md §10), built from the app's own
+ * The OpenAPI 3.1 document of the API, built from the app's own
  * route table: what the table lacks (summaries, parameters, responses) is kept
  * here keyed by "METHOD pattern", and a route without an entry, or an entry
  * without a route, is a TypeError at startup, so the document cannot drift from
@@ -53,7 +53,7 @@ function _created(description: string, schema: string): Json {
   return _json(description, ref(schema), { Location: ref("Location", "headers") });
 }
 
-/** The responses of raw-file downloads (API.md §4.3), kept once in components.responses; HEAD gives the same headers. */
+/** The responses of raw-file downloads (README “Documents and the inbox”), kept once in components.responses; HEAD gives the same headers. */
 function _downloadResponses(): Record<string, Json> {
   const common = {
     ..._apiHeaders(),
@@ -205,7 +205,7 @@ const OPERATIONS: Record<string, _Operation> = {
  * The error responses for `codes`, grouped by status (several codes of one status
  * are a oneOf of their bodies) and kept once in `shared` (components.responses):
  * operations refer to them. `replayable` codes are the handler's own, which an
- * Idempotency-Key stores and replays (API.md §7).
+ * Idempotency-Key stores and replays (the idempotency conventions in /docs).
  */
 function _errorResponses(codes: ReadonlySet<ErrorCode>, replayable: ReadonlySet<ErrorCode>, shared: Record<string, Json>): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -220,7 +220,7 @@ function _errorResponses(codes: ReadonlySet<ErrorCode>, replayable: ReadonlySet<
     const name = list.map((c) => errorSchemaName(c).slice(0, -"Error".length)).join("Or") + (replayed ? "Replayable" : "");
     if (!shared[name]) {
       const extra: Record<string, Json> = {};
-      // Retry-After comes with 429, 503 and IDEMPOTENCY_KEY_IN_USE (API.md §2).
+      // Retry-After comes with 429, 503 and IDEMPOTENCY_KEY_IN_USE (the error envelope in the OpenAPI document).
       const retry = list.filter((c) => c === "RATE_LIMITED" || c === "SERVICE_UNAVAILABLE" || c === "IDEMPOTENCY_KEY_IN_USE");
       if (retry.length === list.length) extra["Retry-After"] = ref("RetryAfter", "headers");
       else if (retry.length > 0) extra["Retry-After"] = { description: `Seconds to wait before retrying, with ${retry.join(", ")}`, schema: { type: "integer", minimum: 1 } };
@@ -245,7 +245,7 @@ function _codes(route: ApiRoute, op: _Operation): Set<ErrorCode> {
   return codes;
 }
 
-/** JSON request bodies; the sync body may be empty (API.md §4.4). */
+/** JSON request bodies; the sync body may be empty (README “Documents and the inbox”). */
 const JSON_BODIES: Record<string, { name: string; required: boolean }> = {
   "POST /api/v1/documents/sync": { name: "SyncRunRequest", required: false },
   "POST /api/v1/webhooks": { name: "WebhookRequest", required: true },
@@ -295,7 +295,7 @@ function _operation(route: ApiRoute, key: string, op: _Operation, params: Record
   };
 }
 
-/** /healthz, /readyz, /metrics and /docs (API.md §10): outside /api/v1, public, no correlation id or rate limit. */
+/** /healthz, /readyz, /metrics and /docs (the OpenAPI document): outside /api/v1, public, no correlation id or rate limit. */
 function _opsPaths(): Record<string, Json> {
   const h = { "X-Request-Id": ref("XRequestId", "headers"), "X-Content-Type-Options": ref("XContentTypeOptions", "headers") };
   const get = (id: string, summary: string, responses: Record<string, Json>): Json => ({
@@ -321,7 +321,7 @@ function _opsPaths(): Record<string, Json> {
   };
 }
 
-/** The `webhooks` section: the event deliveries of API.md §6 (Standard Webhooks). */
+/** The `webhooks` section: the event deliveries of README “Webhooks” (Standard Webhooks). */
 function _webhooks(): Record<string, Json> {
   const data: Record<string, string> = { document: "Document", submission: "Submission", sync: "SyncRun" };
   const header = (name: string, schema: Json, description: string): Json => ({ name, in: "header", required: true, schema, description });
@@ -378,7 +378,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
   for (const route of routes) {
     const key = `${route.method} ${route.pattern}`;
     const op = OPERATIONS[key];
-    if (!op) throw new TypeError(`Cannot build the OpenAPI document: route ${key} has no entry in lib/openapi.ts`);
+    if (!op) throw new TypeError(`Cannot build the OpenAPI document: route ${key} has no entry in lib/api/openapi/document.ts`);
     if (seen.has(key)) throw new TypeError(`Cannot build the OpenAPI document: route ${key} is listed twice`);
     seen.add(key);
     const path = route.pattern.replace(/:([A-Za-z_]+)/g, "{$1}");

@@ -1,5 +1,5 @@
 /**
- * The JSON Schemas of the `invoice` object (API.md §4.6), one component per record
+ * The JSON Schemas of the `invoice` object (README “The invoice object”), one component per record
  * of lib/formats/invoice/model.ts, each field described with its EN 16931 business
  * term (BT/BG) and/or the KSeF element it comes from. Closed objects: the HTTP
  * tests validate every served invoice against them, so the two cannot drift.
@@ -288,7 +288,7 @@ export function invoiceSchemas(): Record<string, Json> {
       tables: _list(ref("InvoiceAttachmentTable"), "KSeF Tabela"),
     }),
     InvoiceRegisters: _object("KSeF Stopka/Rejestry", { full_name: _str("PelnaNazwa"), krs: _str("KRS"), regon: _str("REGON"), bdo: _str("BDO") }),
-    Invoice: _object("The whole invoice (API.md §4.6): EN 16931 business terms, KSeF elements in places of their own", {
+    Invoice: _object("The whole invoice: EN 16931 business terms, KSeF elements in places of their own", {
       format: { type: "string", enum: [...INVOICE_FORMATS] },
       profile: _str("BT-24 specification identifier; KSeF kodSystemowy"), business_process: _str("BT-23"),
       type: { type: "string", enum: [...DOCUMENT_TYPES] },

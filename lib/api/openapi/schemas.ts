@@ -1,6 +1,6 @@
 /**
- * The `components` of the OpenAPI document (lib/openapi.ts): a JSON Schema for
- * every body the API sends or accepts (API.md §2–§6), one schema per error code,
+ * The `components` of the OpenAPI document (document.ts): a JSON Schema for
+ * every body the API sends or accepts (the error envelope in the OpenAPI document, README “Webhooks”), one schema per error code,
  * and the shared parameters and headers. JSON Schema 2020-12 as OpenAPI 3.1 uses
  * it; nullable fields are type arrays, money a decimal string. It only describes.
  * @module
@@ -28,7 +28,7 @@ const CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}"; // lib/contracts/ids.ts: prefix, the
 const STRING: Json = { type: "string" };
 const TIMESTAMP: Json = {
   type: "string", format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$",
-  description: "ISO 8601 UTC with milliseconds and Z (API.md §1)", examples: ["2026-11-21T23:25:01.123Z"],
+  description: "ISO 8601 UTC with milliseconds and Z", examples: ["2026-11-21T23:25:01.123Z"],
 };
 const DATE: Json = { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$", examples: ["2026-11-20"] };
 const DECIMAL: Json = {
@@ -71,10 +71,10 @@ function _links(collection: string, prefix: string, downloads: boolean): Json {
 
 const PARTY: Json = _object({ name: _orNull(STRING), tax_id: _orNull(STRING) });
 const TOTALS: Json = _object({ net: _orNull(DECIMAL), tax: _orNull(DECIMAL), gross: _orNull(DECIMAL) });
-/** The `invoice` property of documents and submissions (API.md §4, §4.6). */
+/** The `invoice` property of documents and submissions (README “Documents and the inbox”, README “The invoice object”). */
 const INVOICE: Json = {
   oneOf: [ref("Invoice"), { type: "null" }],
-  description: "The whole invoice (API.md §4.6). On GET of one document or submission, and on list items with `expand=invoice`; absent from other list items, 201 answers and webhook payloads; null while the XML is not available",
+  description: "The whole invoice. On GET of one document or submission, and on list items with `expand=invoice`; absent from other list items, 201 answers and webhook payloads; null while the XML is not available",
 };
 const FEED_TAIL: Record<string, Json> = {
   next_cursor: {
@@ -121,7 +121,7 @@ const FIELD_ISSUE: Json = {
 };
 const NO_DETAILS: Json = { type: "object" };
 
-/** Each error code of API.md §2: when it is given and what its `details` hold. */
+/** Each error code of the error envelope in the OpenAPI document: when it is given and what its `details` hold. */
 export const ERROR_CODES: Record<ErrorCode, { description: string; details: Json }> = {
   BAD_REQUEST: { description: "The request cannot be read: malformed body, bad header or query parameter, invalid cursor", details: FIELD_ISSUE },
   UNAUTHENTICATED: { description: "Token missing, unknown, revoked or expired", details: NO_DETAILS },
@@ -193,7 +193,7 @@ export function schemas(): Record<string, Json> {
     Party: PARTY,
     Totals: TOTALS,
     Document: {
-      description: "A synchronized invoice (API.md §4). Fields the XML does not hold are null; before the XML arrives, those the source's metadata did not supply.",
+      description: "A synchronized invoice. Fields the XML does not hold are null; before the XML arrives, those the source's metadata did not supply.",
       ..._object({
         id: ref("DocumentId"),
         source: { type: "string", minLength: 1, examples: ["inbox"] },
@@ -234,7 +234,7 @@ export function schemas(): Record<string, Json> {
     },
     DocumentList: { oneOf: [ref("DocumentFeedPage"), ref("DocumentPage")] },
     Submission: {
-      description: "An accepted upload (API.md §5); number, issue date and seller tax id are always present",
+      description: "An accepted upload; number, issue date and seller tax id are always present",
       ..._object({
         id: ref("SubmissionId"),
         status: { type: "string", const: "accepted" },
@@ -330,7 +330,7 @@ export function schemas(): Record<string, Json> {
       description: "Empty, `{}` or `{\"source\": \"<name>\"}`; another field is 400 `unknown parameter`",
     },
     SyncRun: {
-      description: "A sync run (API.md §4.4); `error` is present when the run failed",
+      description: "A sync run; `error` is present when the run failed",
       ..._object({
         id: ref("SyncRunId"),
         source: STRING,
@@ -394,7 +394,7 @@ export function schemas(): Record<string, Json> {
     },
     ErrorCode: { type: "string", enum: Object.keys(ERROR_CODES) },
     Error: {
-      description: "The error envelope of API.md §2: exactly one top-level key",
+      description: "The error envelope: exactly one top-level key",
       ..._object({
         error: _object({
           code: ref("ErrorCode"),
@@ -434,13 +434,13 @@ export function parameters(): Record<string, Json> {
     IdempotencyKey: {
       name: "Idempotency-Key", in: "header", required: false,
       schema: { type: "string", format: "uuid", pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$" },
-      description: "A UUID v4 (API.md §7). A repeat with the same request replays the first response (kept 24 h) with `Idempotent-Replayed: true`",
+      description: "A UUID v4. A repeat with the same request replays the first response (kept 24 h) with `Idempotent-Replayed: true`",
     },
     IfNoneMatch: { name: "If-None-Match", in: "header", required: false, schema: STRING, description: "An ETag from a previous download: 304 when unchanged" },
     Range: { name: "Range", in: "header", required: false, schema: { type: "string", examples: ["bytes=0-1023"] }, description: "A single byte range: 206, or 416 when unsatisfiable" },
     IfRange: { name: "If-Range", in: "header", required: false, schema: STRING, description: "Honour `Range` only while the ETag still matches" },
     Cursor: _query("cursor", { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" }, "Opaque `next_cursor` of a previous page; absent = from the beginning. Tampered, foreign or made with other filters: 400"),
-    Expand: _query("expand", { type: "string", enum: ["invoice"] }, "`invoice` puts the whole invoice (API.md §4.6) on every item; any other value is 400. A cursor-mode page stops early, with `has_more: true` and a `next_cursor`, once its body would exceed 16 MiB (always at least one item); a numbered page over 16 MiB is 400 with `details.issue: \"response too large\"` and `details.limit_bytes`"),
+    Expand: _query("expand", { type: "string", enum: ["invoice"] }, "`invoice` puts the whole invoice on every item; any other value is 400. A cursor-mode page stops early, with `has_more: true` and a `next_cursor`, once its body would exceed 16 MiB (always at least one item); a numbered page over 16 MiB is 400 with `details.issue: \"response too large\"` and `details.limit_bytes`"),
     Limit: _query("limit", { type: "integer", minimum: CURSOR_LIMIT.min, maximum: CURSOR_LIMIT.max, default: CURSOR_LIMIT.default }, "Items per page in cursor mode"),
     Page: _query("page", { type: "integer", minimum: 1, maximum: PAGE_WINDOW }, `Chooses page mode. page × per_page may not exceed ${PAGE_WINDOW} (use cursor mode beyond); not together with cursor`),
     PerPage: _query("per_page", { type: "integer", minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }, "Items per page in page mode"),

@@ -1,5 +1,5 @@
 /**
- * The submissions endpoints (API.md §5): upload an invoice as multipart/form-data
+ * The submissions endpoints (the OpenAPI document): upload an invoice as multipart/form-data
  * (the `xml` part), list the tenant's submissions as a change feed, read one,
  * and download its exact bytes or its PDF rendering.
  * @module

@@ -1,5 +1,5 @@
 /**
- * The sync endpoints (API.md §4.4): request a run (202, coalesced with a run
+ * The sync endpoints (README “Documents and the inbox”): request a run (202, coalesced with a run
  * already queued or running) and read a run.
  * @module
  */

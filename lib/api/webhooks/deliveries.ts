@@ -1,5 +1,5 @@
 /**
- * An endpoint's delivery log and retry-now (API.md §6): `GET …/deliveries` lists
+ * An endpoint's delivery log and retry-now (README “Webhooks”): `GET …/deliveries` lists
  * the recent attempts in cursor mode, newest last (kept 30 days or the last
  * 1,000, whichever is less); `POST …/deliveries/{evt_id}/retry` queues one more
  * attempt of an event that was delivered to the endpoint before. The attempt

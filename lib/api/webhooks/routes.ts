@@ -1,5 +1,5 @@
 /**
- * The webhooks endpoints (API.md §6): register (the secret is shown once),
+ * The webhooks endpoints (README “Webhooks”): register (the secret is shown once),
  * list, read, change and delete endpoints. Deliveries start from the changes
  * made after registration; re-enabling a disabled endpoint resumes them where
  * they stopped. The delivery log and retry-now are in deliveries.ts.
@@ -29,7 +29,7 @@ export const MAX_WEBHOOKS_PER_TENANT = 50;
 /** Endpoints of one tenant with the same URL: each receives every event once more, so a tenant could fan one upload out to a receiver (README "Limits"). */
 export const MAX_WEBHOOKS_PER_URL = 5;
 
-/** The statuses a client may set (API.md §6); "deleted" is DELETE's. */
+/** The statuses a client may set (README “Webhooks”); "deleted" is DELETE's. */
 export const SETTABLE_STATUSES = ["enabled", "disabled"] as const;
 
 function _description(d: unknown): string | null {

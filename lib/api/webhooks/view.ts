@@ -1,5 +1,5 @@
 /**
- * The JSON of a webhook endpoint (API.md §6): the record, its secret only in
+ * The JSON of a webhook endpoint (README “Webhooks”): the record, its secret only in
  * the answer that created it, and its delivery state (last attempt, last
  * success, last error, consecutive failures, next attempt). The state is the
  * worker's; this module only reads it.

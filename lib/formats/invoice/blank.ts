@@ -1,6 +1,6 @@
 /**
  * Empty values of the invoice model's records, for the readers to fill: every
- * value null, every list empty, every flag false (API.md §4.6: absent is null or []).
+ * value null, every list empty, every flag false (README “The invoice object”: absent is null or []).
  * No reading here; one place so the three readers start from the same shape.
  * @module
  */

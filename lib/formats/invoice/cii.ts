@@ -1,7 +1,7 @@
 /**
  * Reads a UN/CEFACT Cross Industry Invoice D16B (EN 16931 CII syntax binding,
  * XRechnung CII, Factur-X / ZUGFeRD 2.x, any profile) into the whole invoice model
- * (API.md §4.6). Amounts are copied as written. ZUGFeRD 1.0's CrossIndustryDocument
+ * (README “The invoice object”). Amounts are copied as written. ZUGFeRD 1.0's CrossIndustryDocument
  * is out of scope. Does not validate business rules: what is missing is null,
  * nothing throws. Parties and lines: cii_party, cii_line.
  * @module

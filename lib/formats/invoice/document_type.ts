@@ -1,5 +1,5 @@
 /**
- * Maps a format's document type code to the API's document type (API.md §4):
+ * Maps a format's document type code to the API's document type (README “Documents and the inbox”):
  * KSeF RodzajFaktury, and UNTDID 1001 codes as used by UBL and CII. The codes
  * are the EN 16931 / Peppol BIS 3 code list subsets; an unknown code is "other".
  * @module

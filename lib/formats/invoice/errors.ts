@@ -2,7 +2,7 @@
  * The one error type of the invoice readers: a document that parses as XML but
  * is not a supported invoice, or lacks a value that the caller requires. It
  * names the field (`xml` or an XML path such as `xml:/Faktura/Fa/P_2`) and a
- * short issue; the API edge answers it as 422 VALIDATION_ERROR (API.md §5).
+ * short issue; the API edge answers it as 422 VALIDATION_ERROR (the OpenAPI document).
  * @module
  */
 

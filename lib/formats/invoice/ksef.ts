@@ -1,7 +1,7 @@
 /**
  * Reads a KSeF structured invoice, FA(2) or FA(3) (schemat_FA(2)_v1-0E.xsd,
- * schemat_FA(3)_v1-0E.xsd), into the whole invoice model (API.md §4.6). Net and
- * tax totals are the exact sums of the P_13_* and P_14_* fields (API.md §8). Does
+ * schemat_FA(3)_v1-0E.xsd), into the whole invoice model (README “The invoice object”). Net and
+ * tax totals are the exact sums of the P_13_* and P_14_* fields (README “The PDF”). Does
  * not validate against the XSD: what is missing is null, nothing here throws.
  * Parties, lines, payment and annexes are read by the ksef_* modules.
  * @module

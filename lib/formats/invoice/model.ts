@@ -1,5 +1,5 @@
 /**
- * One invoice model for every supported format (API.md §4.6). EN 16931's business
+ * One invoice model for every supported format (README “The invoice object”). EN 16931's business
  * terms are the spine (snake_case names, BT/BG ids in comments); KSeF elements with
  * no EN 16931 term get named places of their own (KSeF element names in comments).
  * Money, quantities and rates are exact decimal strings; dates YYYY-MM-DD; an absent
@@ -658,7 +658,7 @@ export interface Markers {
   excise_refund: boolean;
 }
 
-/** The invoice, read from any supported format (API.md §4.6). */
+/** The invoice, read from any supported format (README “The invoice object”). */
 export interface Invoice {
   format: InvoiceFormat;
   /** BT-24 specification identifier (CustomizationID / guideline); KSeF kodSystemowy "FA (3)". */

@@ -1,7 +1,7 @@
 /**
  * The entry point for invoices: detects the format by the root element's
  * namespace and local name (FIELDS.md) and reads it into the one invoice model
- * (API.md §8); checks the fields a submission needs (API.md §5). Parsing the
+ * (README “The PDF”); checks the fields a submission needs (the OpenAPI document). Parsing the
  * bytes is lib/formats/xml's job; this module only sees the tree.
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Reads a UBL 2.1 Invoice or CreditNote (EN 16931 UBL syntax binding, Peppol BIS
- * Billing 3.0, XRechnung UBL) into the whole invoice model (API.md §4.6). Amounts
+ * Billing 3.0, XRechnung UBL) into the whole invoice model (README “The invoice object”). Amounts
  * are copied as written, never recomputed. Does not validate business rules: what
  * is missing is null, nothing here throws. Parties and lines: ubl_party, ubl_line.
  * @module

@@ -1,5 +1,5 @@
 /**
- * The closed vocabularies of API.md §4, declared once: the formats read and
+ * The closed vocabularies of README “Documents and the inbox”, declared once: the formats read and
  * the document types. Types derive from these lists, and so do the list
  * filters, the metadata reader, the OpenAPI enums and the storage codes.
  * @module
@@ -8,13 +8,13 @@
 /** The XML formats read, in a fixed order (storage codes are positions in it). */
 export const INVOICE_FORMATS = ["ksef-fa2", "ksef-fa3", "ubl", "cii"] as const;
 
-/** An XML format read (API.md §4). */
+/** An XML format read (README “Documents and the inbox”). */
 export type InvoiceFormat = (typeof INVOICE_FORMATS)[number];
 
-/** The document types of API.md §4, in a fixed order (storage codes are positions in it). */
+/** The document types of README “Documents and the inbox”, in a fixed order (storage codes are positions in it). */
 export const DOCUMENT_TYPES = ["invoice", "credit_note", "correction", "other"] as const;
 
-/** A document type of API.md §4. */
+/** A document type of README “Documents and the inbox” */
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 /** True for the KSeF formats FA(2) and FA(3). */

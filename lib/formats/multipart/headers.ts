@@ -2,7 +2,7 @@
  * The header side of multipart/form-data: the `boundary` parameter of the request's
  * Content-Type (RFC 2046 §5.1.1) and the header block of each part, above all its
  * Content-Disposition (RFC 7578 §4.2, plus the escapes of the WHATWG HTML form encoder).
- * It does not scan bodies; lib/multipart.ts does and calls in here once per part.
+ * It does not scan bodies; parse.ts does and calls in here once per part.
  * @module
  */
 

@@ -36,7 +36,7 @@ export interface MultipartLimits {
  * already bounds the memory a request can take.
  */
 export const DEFAULT_MULTIPART_LIMITS: Readonly<MultipartLimits> = Object.freeze({
-  /** API.md §9: upload limit 10 MiB (UPLOAD_LIMIT). */
+  /** README “Security model”: upload limit 10 MiB (UPLOAD_LIMIT). */
   bodyBytes: 10 * 1024 * 1024,
   /** A submission needs one part (`xml`); ten leave room for a client's extra fields. */
   parts: 10,

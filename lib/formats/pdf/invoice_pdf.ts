@@ -1,5 +1,5 @@
 /**
- * Renders the invoice model as an A4 PDF a person can read and print (API.md §8), section by
+ * Renders the invoice model as an A4 PDF a person can read and print (README “The PDF”), section by
  * section in the order of the official visualisations: header, parties, details, correction,
  * lines, orders, amounts with payment, annotations, transaction terms, notes, attachments,
  * registers and footer, the KSeF QR code, and "n / N" on every page. Works from the model only,

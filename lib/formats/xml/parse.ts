@@ -32,7 +32,7 @@ export interface XmlParseOptions {
 
 /** Default limits. */
 export const XML_PARSE_LIMITS = {
-  /** API.md §8; invoices nest about 10 deep (KSeF FA, UBL, CII). */
+  /** README “The PDF”; invoices nest about 10 deep (KSeF FA, UBL, CII). */
   maxDepth: 256,
   /** Invoice elements carry a few attributes; roots about 10 namespace declarations. */
   maxAttributes: 256,

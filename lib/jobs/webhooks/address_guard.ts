@@ -96,7 +96,7 @@ export function isPublicAddress(bytes: Uint8Array): boolean {
   return !_IPV6_NOT_PUBLIC_BYTES.some(([net, bits]) => _inRange(bytes, net, bits));
 }
 
-/** The setting that allows plain http and private targets (API.md §11), named in the messages that refuse them. */
+/** The setting that allows plain http and private targets (README “Configuration”), named in the messages that refuse them. */
 const ALLOW_PRIVATE_SETTING = "WEBHOOK_ALLOW_PRIVATE";
 
 /**

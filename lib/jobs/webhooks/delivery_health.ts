@@ -1,5 +1,5 @@
 /**
- * What the delivery worker keeps about each attempt (API.md §6): the endpoint's
+ * What the delivery worker keeps about each attempt (README “Webhooks”): the endpoint's
  * health in its delivery state (last attempt, last success, last error,
  * consecutive failures), one entry in its attempt log, and a log line at `warn`
  * for a failure. It never logs headers or the secret. It does not decide

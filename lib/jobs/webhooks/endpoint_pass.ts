@@ -1,5 +1,5 @@
 /**
- * One delivery pass over one webhook endpoint (API.md §6), under the endpoint's
+ * One delivery pass over one webhook endpoint (README “Webhooks”), under the endpoint's
  * lease: retry-now requests, then due retries, then the new changes of each
  * feed. It decides retries and disabling; which endpoints are visited, and
  * when, is the worker's (worker.ts).
@@ -24,7 +24,7 @@ export const COLLECTIONS: Collection[] = ["documents", "submissions", "runs"];
 const BATCH = 50; // changes read per feed and endpoint per pass
 /** An endpoint's lease: one node delivers to it at a time; renewed after each attempt (at most 10 s), so 30 s is ample. */
 const ENDPOINT_LEASE_MS = 30_000;
-/** API.md §6: an attempt succeeds on a 2xx within 10 s. */
+/** README “Webhooks”: an attempt succeeds on a 2xx within 10 s. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** The worker's options that a pass reads. */

@@ -1,5 +1,5 @@
 /**
- * Webhook event types (API.md §6), validation of a subscription's `events`, matching
+ * Webhook event types (README “Webhooks”), validation of a subscription's `events`, matching
  * an event against a subscription, and the event body that is signed and delivered.
  * It does not build the resources in `data`: callers pass the resource's JSON form.
  * @module

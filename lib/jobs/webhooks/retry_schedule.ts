@@ -6,7 +6,7 @@
  * @module
  */
 
-/** Delays between attempts, from API.md §6 (the Standard Webhooks schedule, ending after 24 h). */
+/** Delays between attempts, from README “Webhooks” (the Standard Webhooks schedule, ending after 24 h). */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = Object.freeze(
   [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
 );

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (API.md §6). The outbox is the tenant's change feeds
+ * Webhook delivery (README “Webhooks”). The outbox is the tenant's change feeds
  * themselves: every change is already durable when it is written, so an event
  * cannot be lost between a change and its outbox entry. Each endpoint keeps its
  * own position in each feed and its own retry list, so a slow or dead endpoint
@@ -21,7 +21,7 @@ export { ATTEMPT_TIMEOUT_MS, eventOf, initialDeliveryState, type WebhookEvent } 
 export interface WebhookWorkerOptions {
   storage: Storage;
   transport: WebhookTransport;
-  /** Delays between attempts, ms (API.md §6 default: 5s,5m,30m,2h,5h,10h,14h,20h,24h). */
+  /** Delays between attempts, ms (README “Webhooks” default: 5s,5m,30m,2h,5h,10h,14h,20h,24h). */
   schedule: readonly number[];
   now: () => number;
   random?: () => number;

@@ -1,6 +1,6 @@
 /**
  * The failures of the `ksef` source that a user can act on, each with its own
- * `error.code` on the failed sync run (API.md §4.4) and a message that says
+ * `error.code` on the failed sync run (README “Documents and the inbox”) and a message that says
  * what to do. Messages never carry the KSeF token, an access token or a
  * response body that could echo one.
  * @module

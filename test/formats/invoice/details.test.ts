@@ -141,7 +141,7 @@ describe("KSeF FA(2) and FA(3) details", () => {
   });
 
   const buyerIds: { what: string; input: string; expected: unknown }[] = [
-    // The EU VAT number keeps its country prefix (API.md §4.6).
+    // The EU VAT number keeps its country prefix (README “The invoice object”).
     { what: "KodUE + NrVatUE", input: "ksef-fa2/fa2_KOR_collective_EUR_EU-buyer.xml", expected: [{ value: "ATU12305736", country: "AT", scheme: "VAT" }, "AT"] },
     { what: "KodKraju + NrID", input: "ksef-fa3/FA_3_Przyklad_23_USD.xml", expected: [{ value: "999999999", country: "US", scheme: "NrID" }, "US"] },
     { what: "NIP", input: "ksef-fa3/FA_3_Przyklad_2_ZAL.xml", expected: [{ value: "2222222222", country: "PL", scheme: "NIP" }, "PL"] },

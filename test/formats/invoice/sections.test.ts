@@ -1,5 +1,5 @@
 /**
- * The parts of the invoice model that the compact JSON never had (API.md §4.6), read
+ * The parts of the invoice model that the compact JSON never had (README “The invoice object”), read
  * from the real samples: KSeF annotations, third parties, settlement, orders,
  * attachments, registers, transaction terms, partial payments, PLN VAT; UBL payee,
  * tax representative, allowances and totals; CII tax currency and exchange rate.

@@ -1,5 +1,5 @@
 /**
- * What a correction corrects (API.md §8): the corrected invoices with their dates and KSeF
+ * What a correction corrects (README “The PDF”): the corrected invoices with their dates and KSeF
  * numbers (a compact two-column grid when there are many), the reason, the type of effect, the
  * right number or period, amounts and rates before the correction, and the seller's and buyers'
  * data as on the corrected invoice (KSeF Podmiot1K, Podmiot2K).

@@ -1,5 +1,5 @@
 /**
- * The KSeF verification QR code ("KOD I", API.md §8) with the caption, the invoice's KSeF
+ * The KSeF verification QR code ("KOD I", README “The PDF”) with the caption, the invoice's KSeF
  * number and the link beside it, as the official visualisation prints it. When the code does
  * not fit at its normal size on the rest of the page, a smaller module (still well above the
  * scanners' minimum) keeps it there instead of starting a page for it alone.
