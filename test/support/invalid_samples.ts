@@ -9,3 +9,18 @@ export const INVALID_SAMPLES: Record<string, string> = {
   "ksef-fa3/cirfmf-csharp_multiple-Subject3.xml": "a template: NIP placeholders such as '#nip_podmiot1#', and IDWew where FA(3) expects Nazwa (lines 12-63)",
   "cii/mustang_Extended_fremdwaehrung_GBP.xml": "URIUniversalCommunication repeats URIID, which CII D16B allows once (line 234)",
 };
+
+/**
+ * The samples that pass their schema but break EN 16931 business rules (README "Validation"), checked by hand
+ * against the CEN/TC 434 artefacts' Schematron: an upload refuses them with 422. Each with the rules it breaks.
+ */
+export const RULE_FAILING_SAMPLES: Record<string, { reason: string; rules: string[] }> = {
+  "cii/mustang_factur-x-extended.xml": {
+    reason: "a freight charge in an EXTENDED-only element leaves ChargeTotalAmount 15.00 without a charge, the VAT basis is 403.55 where the lines give 388.55, and a delivery note reference carries an issue date",
+    rules: ["BR-CO-12", "BR-S-08", "CII-DT-027"],
+  },
+  "cii/mustang_UC11_F202600022_EXTENDED_FX_BOM.xml": {
+    reason: "EXTENDED group lines without quantity, unit, net price or VAT category, and exemption reasons on standard-rated VAT",
+    rules: ["BR-22", "BR-23", "BR-26", "BR-27", "BR-CO-04", "BR-CO-10", "BR-S-10", "CII-SR-439"],
+  },
+};
