@@ -1,6 +1,7 @@
 /**
  * The online-session side of the KSeF simulator (ksef_simulator.ts), from KSeF's open-api.json and
- * sesja-interaktywna.md: open a session (the AES key unwrapped with the simulator's RSA key), send an invoice
+ * sesja-interaktywna.md: open a session (the AES key unwrapped with the simulator key its publicKeyId names, so a
+ * withdrawn key after `rotateKeys()` is 21470), send an invoice
  * (decrypted, its hashes and sizes checked, judged), the invoice's status, its UPO (shaped after
  * faktury/upo/przyklady, schema v4-3, without the XAdES signature), and closing. Its routes plug into the
  * simulator's `routes` option, so each request and answer is held to open-api.json like the rest; errors use the
