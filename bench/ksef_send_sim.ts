@@ -4,11 +4,11 @@
  * @module
  */
 import { startKsefSimulator } from "../test/support/ksef_simulator.ts";
-import { attachOnlineSessions } from "../test/support/ksef_simulator_online.ts";
+import { onlineSessions } from "../test/support/ksef_simulator_online.ts";
 
 const [nip, token] = process.argv.slice(2) as [string, string];
-const sim = await startKsefSimulator({ tokens: [{ token, nip, permissions: ["InvoiceRead", "InvoiceWrite"] }] });
-attachOnlineSessions(sim);
+const online = onlineSessions();
+const sim = await startKsefSimulator({ tokens: [{ token, nip, permissions: ["InvoiceRead", "InvoiceWrite"] }], routes: online.routes, limitGroup: online.limitGroup });
 process.stdout.write(`${JSON.stringify({ url: sim.url })}\n`);
 process.stdin.resume();
 process.stdin.on("end", () => void sim.close().then(() => process.exit(0)));

@@ -1,8 +1,11 @@
 /**
  * The online-session side of the KSeF simulator (ksef_simulator.ts), from KSeF's open-api.json and
- * sesja-interaktywna.md: open a session (the AES key unwrapped with the simulator's RSA key), send an invoice
+ * sesja-interaktywna.md: open a session (the AES key unwrapped with the simulator key its publicKeyId names, so a
+ * withdrawn key after `rotateKeys()` is 21470), send an invoice
  * (decrypted, its hashes and sizes checked, judged), the invoice's status, its UPO (shaped after
- * faktury/upo/przyklady, schema v4-3, without the XAdES signature), and closing. Invoices with the same seller,
+ * faktury/upo/przyklady, schema v4-3, without the XAdES signature), and closing. Its routes plug into the
+ * simulator's `routes` option, so each request and answer is held to open-api.json like the rest; errors use the
+ * codes the operations' 400 tables list (21173, 21180, 21402, 21403, 21470, 21178). Invoices with the same seller,
  * type and number as an accepted one get 440 with `originalKsefNumber`. Accepted invoices are added to the
  * simulator's invoices, so its export side delivers them to the buyer. 5xx, 429 and delays can be injected.
  *
@@ -10,14 +13,11 @@
  * The lead can wire in the project's FA(2)/FA(3) XML Schema validation there, so the simulator judges invoices the
  * way the validation does.
  */
-import { constants, createDecipheriv, createHash, privateDecrypt, randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import type { ServerResponse } from "node:http";
+import { createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { formatKsefNumber } from "../../lib/formats/invoice/ksef_number.ts";
 import { parseXml } from "../../lib/formats/xml/parse.ts";
 import type { XmlElement } from "../../lib/formats/xml/tree.ts";
-import type { KsefSimulator, SimExtraRequest } from "./ksef_simulator.ts";
-import { fixturePath } from "./server.ts";
+import type { KsefSimulator, SimContext, SimRequest, SimRoute } from "./ksef_simulator.ts";
 
 /** The namespaces of the FA forms (schemat_FA(2)_v1-0E.xsd, schemat_FA(3)_v1-0E.xsd). */
 export const FA_NAMESPACES: Record<string, string> = {
@@ -78,134 +78,139 @@ export interface OnlineSide {
   delayMs: number;
   /** Called when a request arrives (e.g. to kill a server mid-burst). */
   onRequest: ((operation: string) => void) | null;
+  /** For the simulator's options: the online-session operations, held to open-api.json like the rest. */
+  routes: SimRoute[];
+  /** For the simulator's options: each operation its own limit group (none limited unless `limits` names it). */
+  limitGroup: (method: string, path: string) => string | undefined;
 }
 
-const PEM = (): string => readFileSync(fixturePath("ksef", "simulator_key.pem"), "utf8");
-
-/** Adds the online-session routes to a running simulator. */
-export function attachOnlineSessions(sim: KsefSimulator, o: OnlineOptions = {}): OnlineSide {
-  const keyPem = PEM();
+/** Adds the online-session routes to a simulator: pass `routes` and `limitGroup` in its options. */
+export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
   const judge = o.judge ?? wellFormedJudge;
   let failures = { n: 0, status: 503, retryAfter: 1 };
   let serial = 0;
   /** Accepted invoices by duplicate key: KSeF's duplicate check (same seller NIP, RodzajFaktury and P_2). */
   const accepted = new Map<string, OnlineInvoice>();
-  const side: OnlineSide = {
-    sessions: new Map(), invoices: [], calls: {}, delayMs: 0, onRequest: null,
-    failNext(n, status, retryAfter = 1) {
-      failures = { n, status, retryAfter };
-    },
-  };
-  const send = (res: ServerResponse, status: number, body: unknown, type = "application/json", headers: Record<string, string> = {}): true => {
-    const bytes = body instanceof Uint8Array ? body : Buffer.from(JSON.stringify(body));
-    res.writeHead(status, { "content-type": type, "content-length": String(bytes.length), ...headers });
-    res.end(bytes);
-    return true;
-  };
-  const problem = (res: ServerResponse, status: number, code: number, detail: string): true =>
-    send(res, status, {
-      title: "Bad Request", status, detail: "Żądanie jest nieprawidłowe.", errors: [{ code, description: detail, details: [] }],
-      instance: "", timestamp: new Date().toISOString(), traceId: randomBytes(16).toString("hex"),
-    }, "application/problem+json");
   const ref = (kind: string): string => `${new Date().toISOString().slice(0, 10).replaceAll("-", "")}-${kind}-${randomBytes(5).toString("hex").toUpperCase()}-${randomBytes(5).toString("hex").toUpperCase()}-${randomBytes(1).toString("hex").toUpperCase()}`;
   const b64sha = (b: Uint8Array): string => createHash("sha256").update(b).digest("base64");
+  // open-api.json, the 400 tables of POST /sessions/online/{referenceNumber}/invoices and …/close.
+  const noSession = (ctx: SimContext, reference: string): void =>
+    ctx.badRequest(21173, "Brak sesji o wskazanym numerze referencyjnym.", [`Sesja o numerze referencyjnym ${reference} nie została odnaleziona.`]);
 
-  function operation(method: string, path: string): string | null {
-    if (method === "POST" && path === "/sessions/online") return "open";
-    if (method === "POST" && /^\/sessions\/online\/[^/]+\/invoices$/.test(path)) return "send";
-    if (method === "POST" && /^\/sessions\/online\/[^/]+\/close$/.test(path)) return "close";
-    if (method === "GET" && /^\/sessions\/[^/]+\/invoices\/(ksef\/[^/]+|[^/]+)\/upo$/.test(path)) return "upo";
-    if (method === "GET" && /^\/sessions\/[^/]+\/invoices\/[^/]+$/.test(path)) return "status";
-    return null;
-  }
-
-  sim.extraRoutes = async (r: SimExtraRequest): Promise<boolean> => {
-    const op = operation(r.req.method ?? "", r.path);
+  const route: SimRoute = async (r, ctx) => {
+    const op = operation(r.method, r.path);
     if (!op) return false;
+    await answer(r, ctx, op);
+    return true;
+  };
+
+  async function answer(r: SimRequest, ctx: SimContext, op: string): Promise<void> {
     side.calls[op] = (side.calls[op] ?? 0) + 1;
     side.onRequest?.(op);
     if (side.delayMs > 0) await new Promise((done) => setTimeout(done, side.delayMs));
     if (failures.n > 0) {
       failures.n--;
-      if (failures.status === 429) return send(r.res, 429, { status: { code: 429, description: "Too Many Requests", details: ["Przekroczono limit"] } }, "application/json", { "retry-after": String(failures.retryAfter) });
-      return send(r.res, failures.status, {});
+      if (failures.status === 429) return tooMany(r, ctx, failures.retryAfter);
+      return ctx.send(failures.status, undefined);
     }
-    if (!r.access) return send(r.res, 401, { title: "Unauthorized", status: 401, detail: "Brak autoryzacji." }, "application/problem+json");
-    if (!r.access.permissions.includes("InvoiceWrite")) return send(r.res, 403, { title: "Forbidden", status: 403, detail: "Brak uprawnień InvoiceWrite." }, "application/problem+json");
+    const access = ctx.session();
+    if (!access) return ctx.unauthorized("Wymagane jest uwierzytelnienie.");
+    if (!access.permissions.includes("InvoiceWrite")) {
+      return ctx.forbidden("Brak wymaganych uprawnień do wykonania operacji w bieżącym kontekście.", ["InvoiceWrite"], access.permissions);
+    }
     const parts = r.path.split("/").map(decodeURIComponent);
     const body = (): Record<string, unknown> => (r.body.length ? (JSON.parse(r.body.toString()) as Record<string, unknown>) : {});
-    if (op === "open") return openSession(r, body());
-    if (op === "send") return sendInvoice(r, parts[3]!, body());
+    if (op === "open") return openSession(ctx, access.nip, body());
+    if (op === "send") return sendInvoice(ctx, access.nip, parts[3]!, body());
     if (op === "close") {
       const s = side.sessions.get(parts[3]!);
-      if (!s || s.nip !== r.access.nip) return problem(r.res, 400, 21170, "Sesja o podanym numerze referencyjnym nie istnieje.");
+      if (!s || s.nip !== access.nip) return noSession(ctx, parts[3]!);
+      if (!s.open) return ctx.badRequest(21180, "Status sesji nie pozwala na wykonanie operacji.", ["Status sesji 170 uniemożliwia jej zamknięcie."]);
       s.open = false;
-      r.res.writeHead(204).end();
-      return true;
+      return ctx.send(204, undefined);
     }
     const session = side.sessions.get(parts[2]!);
-    if (!session || session.nip !== r.access.nip) return problem(r.res, 400, 21170, "Sesja o podanym numerze referencyjnym nie istnieje.");
+    if (!session || session.nip !== access.nip) return noSession(ctx, parts[2]!);
     const inv = parts[4] === "ksef"
       ? side.invoices.find((i) => i.session === parts[2] && i.ksefNumber === parts[5])
       : side.invoices.find((i) => i.session === parts[2] && i.reference === parts[4]);
-    if (!inv) return problem(r.res, 400, 21178, "Faktura o podanym numerze referencyjnym nie istnieje.");
     if (op === "upo") {
-      if (!inv.upo) return problem(r.res, 400, 21178, "UPO dla faktury nie jest jeszcze dostępne.");
-      return send(r.res, 200, inv.upo, "application/xml", { "x-ms-meta-hash": b64sha(inv.upo) });
+      if (!inv?.upo) return ctx.badRequest(21178, "Nie znaleziono UPO dla podanych kryteriów.", [`UPO dla sesji ${parts[2]} nie zostało znalezione.`]);
+      return ctx.send(200, inv.upo, { "x-ms-meta-hash": b64sha(inv.upo) }, "application/xml");
     }
-    return send(r.res, 200, statusOf(inv));
-  };
-
-  function openSession(r: SimExtraRequest, b: Record<string, unknown>): true {
-    const form = b.formCode as { systemCode?: string; schemaVersion?: string; value?: string } | undefined;
-    const enc = b.encryption as { encryptedSymmetricKey?: string; initializationVector?: string } | undefined;
-    if (!form || !(form.systemCode! in FA_NAMESPACES) || form.schemaVersion !== "1-0E" || form.value !== "FA") return problem(r.res, 400, 21405, "Nieprawidłowy kod formularza.");
-    let key: Buffer;
-    try {
-      key = privateDecrypt({ key: keyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(enc?.encryptedSymmetricKey ?? "", "base64"));
-    } catch {
-      return problem(r.res, 400, 21405, "Błąd odszyfrowania klucza symetrycznego.");
-    }
-    const iv = Buffer.from(enc?.initializationVector ?? "", "base64");
-    if (key.length !== 32 || iv.length !== 16) return problem(r.res, 400, 21405, "Nieprawidłowa długość klucza lub wektora.");
-    const reference = ref("SO");
-    side.sessions.set(reference, { nip: r.access!.nip, systemCode: form.systemCode!, key, iv, open: true, count: 0 });
-    return send(r.res, 201, { referenceNumber: reference, validUntil: new Date(Date.now() + (o.sessionTtlMs ?? 12 * 3_600_000)).toISOString() });
+    if (!inv) return ctx.badRequest(21405, "Błąd walidacji danych wejściowych.", [`Faktura o numerze referencyjnym ${parts[4]} nie istnieje w sesji ${parts[2]}.`]);
+    ctx.send(200, statusOf(inv));
   }
 
-  function sendInvoice(r: SimExtraRequest, sessionRef: string, b: Record<string, unknown>): true {
-    const s = side.sessions.get(sessionRef);
-    if (!s || s.nip !== r.access!.nip || !s.open) return problem(r.res, 400, 21180, "Sesja nie istnieje lub została zamknięta.");
-    for (const f of ["invoiceHash", "invoiceSize", "encryptedInvoiceHash", "encryptedInvoiceSize", "encryptedInvoiceContent"]) {
-      if (b[f] === undefined) return problem(r.res, 400, 21405, `Brak pola ${f}.`);
+  const side: OnlineSide = {
+    sessions: new Map(), invoices: [], calls: {}, delayMs: 0, onRequest: null,
+    routes: [route],
+    limitGroup: (method, path) => {
+      const op = operation(method, path);
+      return op ? `online-${op}` : undefined;
+    },
+    failNext(n, status, retryAfter = 1) {
+      failures = { n, status, retryAfter };
+    },
+  };
+
+  function tooMany(r: SimRequest, ctx: SimContext, seconds: number): void {
+    const retry = { "retry-after": String(seconds) };
+    if (r.headers["x-error-format"] === "problem-details") {
+      ctx.send(429, { title: "Too Many Requests", status: 429, instance: r.path, detail: `Przekroczono limit żądań. Spróbuj ponownie po ${seconds} sekundach.`, timestamp: new Date().toISOString(), traceId: randomBytes(16).toString("hex") }, retry, "application/problem+json");
+    } else {
+      ctx.send(429, { status: { code: 429, description: "Too Many Requests", details: ["Przekroczono limit żądań."] } }, retry);
     }
+  }
+
+  function openSession(ctx: SimContext, nip: string, b: Record<string, unknown>): void {
+    const form = b.formCode as { systemCode: string; schemaVersion: string; value: string };
+    const enc = b.encryption as { encryptedSymmetricKey: string; initializationVector: string; publicKeyId?: string | null };
+    if (!(form.systemCode in FA_NAMESPACES) || form.schemaVersion !== "1-0E" || form.value !== "FA") {
+      return ctx.badRequest(21405, "Błąd walidacji danych wejściowych.", [`Nieobsługiwany kod formularza ${form.systemCode} ${form.schemaVersion} ${form.value}.`]);
+    }
+    // klucze-publiczne-do-szyfrowania.md §4.3: a withdrawn or unknown publicKeyId is 21470.
+    const key = ctx.keys.decrypt(enc.publicKeyId, enc.encryptedSymmetricKey);
+    if (!key.ok && key.unknownKey) {
+      return ctx.badRequest(21470, "Przesłany identyfikator klucza jest nieznany lub wskazuje na wycofany klucz.", [`Klucz o identyfikatorze ${String(enc.publicKeyId)} nie jest wspierany.`]);
+    }
+    const iv = Buffer.from(enc.initializationVector, "base64");
+    if (!key.ok || key.plain.length !== 32 || iv.length !== 16) return ctx.badRequest(21405, "Błąd walidacji danych wejściowych.", ["Nie udało się odszyfrować klucza symetrycznego lub ma on nieprawidłową długość."]);
+    const reference = ref("SO");
+    side.sessions.set(reference, { nip, systemCode: form.systemCode, key: key.plain, iv, open: true, count: 0 });
+    ctx.send(201, { referenceNumber: reference, validUntil: new Date(Date.now() + (o.sessionTtlMs ?? 12 * 3_600_000)).toISOString() });
+  }
+
+  function sendInvoice(ctx: SimContext, nip: string, sessionRef: string, b: Record<string, unknown>): void {
+    const s = side.sessions.get(sessionRef);
+    if (!s || s.nip !== nip) return noSession(ctx, sessionRef);
+    if (!s.open) return ctx.badRequest(21180, "Status sesji nie pozwala na wykonanie operacji.", ["Status sesji 170 uniemożliwia wysyłkę faktur."]);
     const encrypted = Buffer.from(String(b.encryptedInvoiceContent), "base64");
+    // open-api.json: the encrypted content's length and hash are checked when it is received (21402, 21403).
+    if (encrypted.length !== b.encryptedInvoiceSize) return ctx.badRequest(21402, "Nieprawidłowy rozmiar pliku.", ["Długość treści nie zgadza się z rozmiarem pliku."]);
+    if (b64sha(encrypted) !== b.encryptedInvoiceHash) return ctx.badRequest(21403, "Nieprawidłowy skrót pliku.", ["Skrót treści nie zgadza się ze skrótem pliku."]);
     const reference = ref("EE");
     const inv: OnlineInvoice = { session: sessionRef, reference, xml: new Uint8Array(), status: { code: 100, description: "Faktura przyjęta do dalszego przetwarzania" }, ksefNumber: null, acquisitionDate: null, upo: null, polls: 0, invoiceNumber: "" };
     side.invoices.push(inv);
     s.count++;
-    if (encrypted.length !== b.encryptedInvoiceSize || b64sha(encrypted) !== b.encryptedInvoiceHash) {
-      inv.status = { code: 430, description: "Błąd weryfikacji pliku faktury", details: ["Skrót lub rozmiar zaszyfrowanej faktury nie zgadza się"] };
-      return send(r.res, 202, { referenceNumber: reference });
-    }
     let xml: Buffer;
     try {
       const d = createDecipheriv("aes-256-cbc", s.key, s.iv);
       xml = Buffer.concat([d.update(encrypted), d.final()]);
     } catch {
       inv.status = { code: 435, description: "Błąd odszyfrowania pliku" };
-      return send(r.res, 202, { referenceNumber: reference });
+      return ctx.send(202, { referenceNumber: reference });
     }
     inv.xml = new Uint8Array(xml);
     if (xml.length !== b.invoiceSize || b64sha(xml) !== b.invoiceHash) {
       inv.status = { code: 430, description: "Błąd weryfikacji pliku faktury", details: ["Skrót lub rozmiar faktury nie zgadza się"] };
-      return send(r.res, 202, { referenceNumber: reference });
+      return ctx.send(202, { referenceNumber: reference });
     }
-    judgeInvoice(inv, s);
-    return send(r.res, 202, { referenceNumber: reference });
+    judgeInvoice(inv, s, ctx.sim);
+    ctx.send(202, { referenceNumber: reference });
   }
 
-  function judgeInvoice(inv: OnlineInvoice, s: { nip: string; systemCode: string }): void {
+  function judgeInvoice(inv: OnlineInvoice, s: { nip: string; systemCode: string }, sim: KsefSimulator): void {
     const verdict = judge(inv.xml, s.systemCode);
     if (verdict) {
       inv.status = { code: verdict.code, description: verdict.description, details: verdict.details };
@@ -299,4 +304,14 @@ function _facts(xml: Uint8Array): _Facts {
     seller: path("Podmiot1", "DaneIdentyfikacyjne", "NIP"), buyer: path("Podmiot2", "DaneIdentyfikacyjne", "NIP"),
     number: path("Fa", "P_2"), kind: path("Fa", "RodzajFaktury"), issueDate: path("Fa", "P_1"),
   };
+}
+
+// The online-session operations of open-api.json this side answers.
+function operation(method: string, path: string): string | null {
+  if (method === "POST" && path === "/sessions/online") return "open";
+  if (method === "POST" && /^\/sessions\/online\/[^/]+\/invoices$/.test(path)) return "send";
+  if (method === "POST" && /^\/sessions\/online\/[^/]+\/close$/.test(path)) return "close";
+  if (method === "GET" && /^\/sessions\/[^/]+\/invoices\/(ksef\/[^/]+|[^/]+)\/upo$/.test(path)) return "upo";
+  if (method === "GET" && /^\/sessions\/[^/]+\/invoices\/[^/]+$/.test(path)) return "status";
+  return null;
 }

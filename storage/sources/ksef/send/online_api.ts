@@ -107,8 +107,9 @@ export class OnlineApi {
       this.#windows.record(group, this.#now());
       let problem = "";
       try {
+        // open-api.json: with X-Error-Format every operation answers its errors as Problem Details (answerError reads both).
         const headers: Record<string, string> = {
-          accept: group === "upo" ? "application/xml" : "application/json", authorization: `Bearer ${bearer}`,
+          accept: group === "upo" ? "application/xml" : "application/json", authorization: `Bearer ${bearer}`, "x-error-format": "problem-details",
         };
         if (body !== undefined) headers["content-type"] = "application/json";
         const res = await this.#fetch(`${this.#baseUrl}${path}`, {

@@ -4,17 +4,20 @@
  * KSeF number), so such a file is refused, naming the tenant.
  * @module
  */
-import { parseKsefSourceConfig } from "../config.ts";
+import type { KsefSourceConfig } from "../config.ts";
+import type { SourceConfig } from "../../sources_file.ts";
 import type { KsefSendConfig } from "./job.ts";
 
-/** The sending configurations of a parsed `sources.json`; RangeError for a bad entry or two sending entries of one tenant. */
-export function sendingConfigs(all: Record<string, unknown>): KsefSendConfig[] {
+/**
+ * The sending configurations of a `sources.json` as readSourcesFile checked it (each ksef entry parsed by
+ * parseKsefSourceConfig); RangeError for two sending entries of one tenant.
+ */
+export function sendingConfigs(all: Readonly<Record<string, readonly SourceConfig[]>>): KsefSendConfig[] {
   const out: KsefSendConfig[] = [];
   for (const [tenant, entries] of Object.entries(all)) {
-    if (!Array.isArray(entries)) continue;
-    const sending = entries.flatMap((e: Record<string, unknown>, i) => {
-      if (e?.type !== "ksef") return [];
-      const c = parseKsefSourceConfig(e, `${tenant}[${i}]`);
+    const sending = entries.flatMap((e) => {
+      if (e.type !== "ksef") return [];
+      const c = e.config as KsefSourceConfig;
       return c.send ? [{ tenant, baseUrl: c.baseUrl, nip: c.nip, token: c.token, name: c.name }] : [];
     });
     if (sending.length > 1) {

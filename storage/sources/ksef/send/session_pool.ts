@@ -2,15 +2,16 @@
  * The online sessions of one sending tenant (sesja-interaktywna.md): at most one per form code (FA(2), FA(3)),
  * opened when the first invoice waits, reused for the ones after it, and closed after 5 idle minutes, before its
  * `validUntil`, or at the per-session limit. Each session gets a fresh AES-256 key and IV, the key wrapped with
- * KSeF's SymmetricKeyEncryption certificate (RSA-OAEP SHA-256, open-api.json EncryptionInfo); the key lives only
+ * KSeF's SymmetricKeyEncryption certificate (RSA-OAEP SHA-256, open-api.json EncryptionInfo; a 21470 for a
+ * withdrawn key fetches the certificates again and retries once); the key lives only
  * in memory, so after a restart invoices are sent in a new session (their earlier references are still looked up).
  * @module
  */
 import { createCipheriv } from "node:crypto";
 import type { InvoiceFormat } from "../../../../lib/formats/invoice/model.ts";
 import { newPackageKey, pickCertificate, sha256Base64 } from "../crypto.ts";
-import type { KsefClient } from "../client.ts";
-import { answerError, answerJson, type OnlineApi } from "./online_api.ts";
+import { KEY_WITHDRAWN, type KsefClient } from "../client.ts";
+import { answerError, answerJson, type KsefAnswer, type OnlineApi } from "./online_api.ts";
 
 /** open-api.json OpenOnlineSessionRequest.formCode: the supported FA schemas. */
 export const FORM_CODES: Readonly<Partial<Record<InvoiceFormat, { systemCode: string; schemaVersion: string; value: string }>>> = {
@@ -70,11 +71,19 @@ export class SessionPool {
     if (open) await this.close(open, signal);
     const formCode = FORM_CODES[format];
     if (!formCode) throw new RangeError(`${format} is not sent to KSeF`);
-    const cert = pickCertificate(await this.#client.certificates(signal), "SymmetricKeyEncryption", this.#now());
-    const key = newPackageKey(cert);
-    const encryption: Record<string, string> = { ...key.encryption };
-    if (cert.publicKeyId) encryption.publicKeyId = cert.publicKeyId;
-    const answer = await this.#api.call("open", "POST", "/sessions/online", { formCode, encryption }, signal);
+    let key: ReturnType<typeof newPackageKey>;
+    let answer: KsefAnswer;
+    for (let attempt = 0; ; attempt++) {
+      const cert = pickCertificate(await this.#client.certificates(signal), "SymmetricKeyEncryption", this.#now());
+      key = newPackageKey(cert);
+      const encryption: Record<string, string> = { ...key.encryption };
+      // klucze-publiczne-do-szyfrowania.md §4.2: name the key used, so that a withdrawn one is refused with 21470.
+      if (cert.publicKeyId) encryption.publicKeyId = cert.publicKeyId;
+      answer = await this.#api.call("open", "POST", "/sessions/online", { formCode, encryption }, signal);
+      // §4.4: after 21470 the certificates are fetched again and the session opened with the key now published.
+      if (attempt > 0 || answer.status !== 400 || answerError(answer).code !== `KSEF_${KEY_WITHDRAWN}`) break;
+      this.#client.forgetCertificates();
+    }
     const body = answerJson(answer);
     if (answer.status !== 201 || typeof body?.referenceNumber !== "string") {
       const e = answerError(answer);

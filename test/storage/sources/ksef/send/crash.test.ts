@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { runCli, startChild } from "../../../../support/child.ts";
 import { startKsefSimulator } from "../../../../support/ksef_simulator.ts";
-import { attachOnlineSessions } from "../../../../support/ksef_simulator_online.ts";
+import { onlineSessions } from "../../../../support/ksef_simulator_online.ts";
 import { fa3, NIP, TOKEN } from "./send_setup.ts";
 
 const COUNT = 20;
@@ -21,8 +21,8 @@ async function submissions(url: string, token: string, query = ""): Promise<Reco
 }
 
 test("kill -9 with 20 submissions in flight, then a restart: each is accepted exactly once", { timeout: 120_000 }, async () => {
-  const sim = await startKsefSimulator({ tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead", "InvoiceWrite"] }] });
-  const online = attachOnlineSessions(sim);
+  const online = onlineSessions();
+  const sim = await startKsefSimulator({ tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead", "InvoiceWrite"] }], routes: online.routes, limitGroup: online.limitGroup });
   online.delayMs = 20;
   const data = mkdtempSync(join(tmpdir(), "ksef-send-crash-"));
   try {

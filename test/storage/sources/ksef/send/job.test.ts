@@ -237,3 +237,24 @@ test("a session is closed at its per-session limit, and once idle", async () => 
     await idle.close();
   }
 });
+
+test("a withdrawn encryption key (21470) fetches the certificates again and opens the session with the new key", async () => {
+  const s = await sendSetup({}, { maxInvoices: 1 });
+  try {
+    await s.upload("acme", fa3("ROTATE/1"));
+    await s.settle();
+    const fetches = s.sim.stats.certificateFetches;
+    s.sim.rotateKeys(); // the sender still holds the certificate of the withdrawn key
+    const second = await s.upload("acme", fa3("ROTATE/2"));
+    await s.settle();
+    const k = (await s.get("acme", String(second.id))).ksef as Record<string, unknown>;
+    assert.equal(k.status, "accepted");
+    assert.equal(s.sender.sessionsOpened("acme"), 2);
+    assert.equal(s.sim.stats.certificateFetches, fetches + 1, "fetched once more, after the 21470");
+    const refused = s.sim.log.filter((e) => e.path === "/sessions/online" && e.status === 400);
+    assert.equal(refused.length, 1, "one open refused for the withdrawn key");
+    assert.match(JSON.stringify(refused[0]!.body), /21470/);
+  } finally {
+    await s.close();
+  }
+});

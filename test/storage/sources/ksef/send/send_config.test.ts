@@ -13,10 +13,13 @@ test("`send` is a boolean, false by default", () => {
   assert.throws(() => parseKsefSourceConfig(entry("ksef", { send: "yes" }), "acme[0]"), /"send" must be true or false/);
 });
 
+// As readSourcesFile hands the entries on: each checked by its type's parser.
+const parsed = (e: Record<string, unknown>) => ({ type: "ksef", config: parseKsefSourceConfig(e, "x[0]") });
+
 test("the sending tenants, and a tenant with two sending ksef entries refused by name", () => {
-  const one = sendingConfigs({ acme: [entry("ksef", { send: true }), entry("other")], beta: [entry("ksef")], gamma: [{ name: "in", type: "inbox" }] });
+  const one = sendingConfigs({ acme: [parsed(entry("ksef", { send: true })), parsed(entry("other"))], beta: [parsed(entry("ksef"))], gamma: [{ type: "http", config: { name: "erp" } }] });
   assert.deepEqual(one.map((c) => [c.tenant, c.nip]), [["acme", "5260250274"]]);
-  assert.throws(() => sendingConfigs({ acme: [entry("ksef", { send: true }), entry("other", { send: true })] }), /acme: "ksef" and "other" both have "send": true/);
+  assert.throws(() => sendingConfigs({ acme: [parsed(entry("ksef", { send: true })), parsed(entry("other", { send: true }))] }), /acme: "ksef" and "other" both have "send": true/);
 });
 
 test("the server refuses to start with two sending ksef entries for one tenant", async () => {

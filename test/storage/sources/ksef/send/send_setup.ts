@@ -10,7 +10,7 @@ import { createKsefSender, type KsefSender } from "../../../../../storage/source
 import { createHttpTransport } from "../../../../../storage/transports/webhook_http.ts";
 import { createJsonLogger, silentLogger } from "../../../../../lib/observe/log.ts";
 import { startKsefSimulator, type KsefSimulator } from "../../../../support/ksef_simulator.ts";
-import { attachOnlineSessions, type OnlineOptions, type OnlineSide } from "../../../../support/ksef_simulator_online.ts";
+import { onlineSessions, type OnlineOptions, type OnlineSide } from "../../../../support/ksef_simulator_online.ts";
 import { fixturePath, startServer, type TestServer } from "../../../../support/server.ts";
 
 export const NIP = "5265877635";
@@ -43,11 +43,11 @@ export interface SendSetup {
 
 /** Starts the simulator, the server and the sender. */
 export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"]): Promise<SendSetup> {
+  const side = onlineSessions(online);
   const sim = await startKsefSimulator({ tokens: [
     { token: TOKEN, nip: NIP, permissions },
     { token: BUYER_TOKEN, nip: BUYER_NIP, permissions: ["InvoiceRead"] },
-  ] });
-  const side = attachOnlineSessions(sim, online);
+  ], routes: side.routes, limitGroup: side.limitGroup });
   const sending = new Set(["acme", "beta"]);
   let sender: KsefSender | null = null;
   const server: TestServer = await startServer({
