@@ -7,6 +7,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startKsefSimulator } from "./ksef_simulator.ts";
 import { onlineSessions } from "./ksef_simulator_online.ts";
+import { readFileSync } from "node:fs";
+import { schemaJudge } from "./ksef_simulator_online.ts";
+import { fixturePath } from "./server.ts";
 
 const NIP = "5265877635";
 const TOKEN = `20251010-EC-1DCE3E3000-12ECB5B36E-45|nip-${NIP}|${"a".repeat(64)}`;
@@ -37,4 +40,12 @@ test("online-session requests and answers are checked against open-api.json", as
   } finally {
     await sim.close();
   }
+});
+
+test("the default judge refuses an FA(3) invoice its schema refuses (450) and passes a valid one", () => {
+  const text = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_complex.xml"), "utf8");
+  assert.equal(schemaJudge(new TextEncoder().encode(text), "FA (3)"), null);
+  const broken = schemaJudge(new TextEncoder().encode(text.replace(/<P_2>[^<]*<\/P_2>/, "")), "FA (3)");
+  assert.equal(broken?.code, 450);
+  assert.ok(broken!.details.length > 0, "the schema's finding is in the details");
 });

@@ -9,14 +9,17 @@
  * type and number as an accepted one get 440 with `originalKsefNumber`. Accepted invoices are added to the
  * simulator's invoices, so its export side delivers them to the buyer. 5xx, 429 and delays can be injected.
  *
- * `judge` decides an invoice's fate; the default only checks that it is well-formed and in the form's namespace.
- * The lead can wire in the project's FA(2)/FA(3) XML Schema validation there, so the simulator judges invoices the
- * way the validation does.
+ * `judge` decides an invoice's fate; the default judges it as KSeF does, by the official FA(2)/FA(3) XML Schema
+ * and KSeF's file rules (the project's own validation, README "Validation"): a failure is status 450 with the
+ * first findings as details.
  */
 import { createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { formatKsefNumber } from "../../lib/formats/invoice/ksef_number.ts";
 import { parseXml } from "../../lib/formats/xml/parse.ts";
 import type { XmlElement } from "../../lib/formats/xml/tree.ts";
+import { formatOf, validateInvoice } from "../../lib/formats/validation/invoice_validation.ts";
+import { SchemaSet } from "../../lib/formats/validation/schema_set.ts";
+import { readSchemaFiles } from "../../storage/schemas/schema_files.ts";
 import type { KsefSimulator, SimContext, SimRequest, SimRoute } from "./ksef_simulator.ts";
 
 /** The namespaces of the FA forms (schemat_FA(2)_v1-0E.xsd, schemat_FA(3)_v1-0E.xsd). */
@@ -40,6 +43,20 @@ export const wellFormedJudge: Judge = (xml, systemCode) => {
     return { code: 450, description: "Błąd weryfikacji semantyki dokumentu faktury", details: [`Dokument nie jest zgodny ze schematem ${systemCode}`] };
   }
   return null;
+};
+
+let _schemas: SchemaSet | null = null;
+
+/** The default judge: well-formed, in the session form's namespace, and valid by the form's schema and KSeF's file rules. */
+export const schemaJudge: Judge = (xml, systemCode) => {
+  const shape = wellFormedJudge(xml, systemCode);
+  if (shape) return shape;
+  const doc = parseXml(xml);
+  const format = formatOf(doc.root);
+  _schemas ??= new SchemaSet(readSchemaFiles());
+  const report = validateInvoice(xml, doc, format!, _schemas);
+  if (report.valid) return null;
+  return { code: 450, description: "Błąd weryfikacji semantyki dokumentu faktury", details: report.errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`) };
 };
 
 /** Options of the online side. */
@@ -86,7 +103,7 @@ export interface OnlineSide {
 
 /** Adds the online-session routes to a simulator: pass `routes` and `limitGroup` in its options. */
 export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
-  const judge = o.judge ?? wellFormedJudge;
+  const judge = o.judge ?? schemaJudge;
   let failures = { n: 0, status: 503, retryAfter: 1 };
   let serial = 0;
   /** Accepted invoices by duplicate key: KSeF's duplicate check (same seller NIP, RodzajFaktury and P_2). */
