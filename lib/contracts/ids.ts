@@ -47,9 +47,34 @@ function _time(ms: number): string {
   return out;
 }
 
-/** A new id: prefix, 10 characters of time, 16 random characters (80 random bits). */
+// The last id made per prefix: ids made in the same millisecond (a batch of documents) count up from it, so a
+// process's ids sort in the order it made them, as ULID's monotonic generation does.
+const _last = new Map<IdPrefix, { ms: number; tail: string }>();
+
+/** Adds one to a string of Crockford base32 digits (wrapping to zeros past the largest). */
+function _increment(tail: string): string {
+  const digits = [...tail];
+  for (let i = digits.length - 1; i >= 0; i--) {
+    const d = DECODE[digits[i]!]!;
+    if (d < 31) {
+      digits[i] = ALPHABET[d + 1]!;
+      return digits.join("");
+    }
+    digits[i] = "0";
+  }
+  return digits.join("");
+}
+
+/**
+ * A new id: prefix, 10 characters of time, 16 random characters (80 random bits). Within one millisecond the
+ * random part of the previous id of the prefix is counted up instead, so ids a process makes one after another in
+ * that millisecond sort in that order.
+ */
 export function newId(prefix: IdPrefix, nowMs: number): string {
-  return `${prefix}_${_time(nowMs)}${_randomChars(16)}`;
+  const last = _last.get(prefix);
+  const next = last && nowMs === last.ms ? { ms: last.ms, tail: _increment(last.tail) } : { ms: nowMs, tail: _randomChars(16) };
+  _last.set(prefix, next);
+  return `${prefix}_${_time(next.ms)}${next.tail}`;
 }
 
 /** A new id whose random part starts with `ordinal` (35 bits), followed by 45 random bits. */

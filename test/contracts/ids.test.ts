@@ -29,6 +29,12 @@ describe("newId()", () => {
     assert.equal(timeOf(newId("doc", 2 ** 48 - 1)), 2 ** 48 - 1);
   });
 
+  test("ids made one after another in the same millisecond sort in that order", () => {
+    const ids = Array.from({ length: 1000 }, () => newId("doc", T + 5));
+    assert.deepEqual([...ids].sort(), ids);
+    assert.ok(ids.every((id) => timeOf(id) === T + 5));
+  });
+
   test("ids made in the same millisecond differ", () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => newId("req", T)));
     assert.equal(ids.size, 10_000);

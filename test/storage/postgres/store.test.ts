@@ -183,8 +183,8 @@ if ("why" in reached) {
       assert.deepEqual((await t.rawChanges("submissions", 0, 10)).map((c) => c.seq), [0, 1]);
       // The database itself refuses a duplicate, whoever writes it.
       await assert.rejects(
-        pool.query(`INSERT INTO submissions (tenant, id, seq, sha256, business_key, created_at, json)
-          SELECT tenant, 'sub_other', 99, sha256, '\\x00', created_at, json FROM submissions LIMIT 1`),
+        pool.query(`INSERT INTO submissions (tenant, id, seq, created_seq, sha256, business_key, created_at, json)
+          SELECT tenant, 'sub_other', 99, 99, sha256, '\\x00', created_at, json FROM submissions LIMIT 1`),
         (e: { code?: string; constraint?: string }) => e.code === "23505" && e.constraint === "submissions_same_bytes",
       );
       await storage.close();
