@@ -9,6 +9,7 @@
 import type { Invoice } from "../formats/invoice/model.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import { ApiError } from "../http/errors.ts";
+import { invoiceJson } from "./documents/invoice_json.ts";
 
 /** Inputs from this size are "large": a hostile one of them takes ~0.1 s of CPU and tens of MB of tree. */
 export const LARGE_XML_BYTES = 256 * 1024;
@@ -28,10 +29,25 @@ export const MAX_WAITING_READS_PER_TENANT = 4;
  */
 export type InvoiceReader = (xml: Uint8Array, options?: { wait?: boolean; tenant?: string }) => Promise<Invoice>;
 
+/**
+ * Builds the `invoice` object's JSON bytes from XML bytes (README "The invoice object"), in the same slots as
+ * InvoiceReader: for a large invoice the tree and its JSON are made where the reading happens (a worker thread),
+ * and only the bytes come back, so the event loop never holds the tree nor stringifies it.
+ */
+export type InvoiceJsonBuilder = (xml: Uint8Array, options?: { tenant?: string }) => Promise<Uint8Array>;
+
+/** The readers of the app, sharing one set of slots for large inputs. */
+export interface LargeReads {
+  read: InvoiceReader;
+  json: InvoiceJsonBuilder;
+}
+
 /** Options of createInvoiceReader. */
 export interface InvoiceReaderOptions {
   /** Reads one invoice off the event loop (a worker thread); without it large reads run inline, one slot at a time. */
   offThread?: InvoiceReader | undefined;
+  /** Builds one invoice's JSON off the event loop (a worker thread); without it, offThread's invoice is stringified here. */
+  offThreadJson?: ((xml: Uint8Array) => Promise<Uint8Array>) | undefined;
   largeBytes?: number;
   maxLarge?: number;
   maxWaiting?: number;
@@ -40,6 +56,11 @@ export interface InvoiceReaderOptions {
 
 /** The reader of the app: small inputs inline, large ones through a bounded number of slots. */
 export function createInvoiceReader(o: InvoiceReaderOptions = {}): InvoiceReader {
+  return createLargeReads(o).read;
+}
+
+/** The invoice reader and the invoice JSON builder of the app: small inputs inline, large ones through the same slots. */
+export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
   const large = o.largeBytes ?? LARGE_XML_BYTES;
   const maxLarge = o.maxLarge ?? MAX_LARGE_READS;
   const maxWaiting = o.maxWaiting ?? MAX_WAITING_READS;
@@ -79,15 +100,31 @@ export function createInvoiceReader(o: InvoiceReaderOptions = {}): InvoiceReader
     queue.shift()!();
   }
 
-  return async (xml, options) => {
-    if (xml.byteLength < large) return readInvoiceXml(xml);
-    await slot(options?.tenant ?? "", options?.wait === true);
+  async function inSlot<T>(tenant: string, wait: boolean, work: () => Promise<T>): Promise<T> {
+    await slot(tenant, wait);
     try {
-      if (o.offThread) return await o.offThread(xml);
-      await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
-      return readInvoiceXml(xml);
+      return await work();
     } finally {
       release();
     }
+  }
+
+  const inline = async (xml: Uint8Array): Promise<Invoice> => {
+    await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
+    return readInvoiceXml(xml);
+  };
+  const encoder = new TextEncoder();
+  return {
+    async read(xml, options) {
+      if (xml.byteLength < large) return readInvoiceXml(xml);
+      return inSlot(options?.tenant ?? "", options?.wait === true, () => (o.offThread ? o.offThread(xml) : inline(xml)));
+    },
+    async json(xml, options) {
+      if (xml.byteLength < large) return encoder.encode(invoiceJson(readInvoiceXml(xml)));
+      return inSlot(options?.tenant ?? "", false, async () => {
+        if (o.offThreadJson) return o.offThreadJson(xml);
+        return encoder.encode(invoiceJson(await (o.offThread ? o.offThread(xml) : inline(xml))));
+      });
+    },
   };
 }

@@ -15,6 +15,8 @@ import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 /** A pool of invoice-reading threads. */
 export interface InvoiceWorkers {
   read(xml: Uint8Array): Promise<Invoice>;
+  /** The invoice's JSON bytes, made in the thread (README "The invoice object"). */
+  json(xml: Uint8Array): Promise<Uint8Array>;
   /** Ends the threads. */
   close(): Promise<void>;
 }
@@ -22,6 +24,7 @@ export interface InvoiceWorkers {
 interface _Reply {
   id: number;
   invoice?: Invoice;
+  json?: Uint8Array;
   error?: { name: string; message: string; line?: number; column?: number; field?: string; issue?: string };
 }
 
@@ -45,7 +48,7 @@ export function createInvoiceWorkers(size: number): InvoiceWorkers {
     w.unref(); // a thread never keeps the process alive
     return { w, busy: 0, dead: false };
   });
-  const pending = new Map<number, { resolve: (i: Invoice) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (r: _Reply) => void; reject: (e: Error) => void }>();
   let next = 0;
   for (const t of threads) {
     t.w.on("message", (r: _Reply) => {
@@ -54,7 +57,7 @@ export function createInvoiceWorkers(size: number): InvoiceWorkers {
       t.busy--;
       if (!p) return;
       if (r.error) p.reject(_rebuild(r.error));
-      else p.resolve(r.invoice!);
+      else p.resolve(r);
     });
     // A thread that fails is not used again; its reads are done on the main thread instead.
     const died = (): void => {
@@ -64,17 +67,25 @@ export function createInvoiceWorkers(size: number): InvoiceWorkers {
     t.w.on("error", died);
     t.w.on("exit", died);
   }
+  function post(xml: Uint8Array, json: boolean): Promise<_Reply> | null {
+    const alive = threads.filter((t) => !t.dead);
+    if (alive.length === 0) return null;
+    const t = alive.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = next++;
+    t.busy++;
+    return new Promise<_Reply>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      t.w.postMessage({ id, xml, json });
+    });
+  }
   return {
     async read(xml) {
-      const alive = threads.filter((t) => !t.dead);
-      if (alive.length === 0) return readInvoiceXml(xml);
-      const t = alive.reduce((a, b) => (b.busy < a.busy ? b : a));
-      const id = next++;
-      t.busy++;
-      return new Promise<Invoice>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        t.w.postMessage({ id, xml });
-      });
+      const r = post(xml, false);
+      return r === null ? readInvoiceXml(xml) : (await r).invoice!;
+    },
+    async json(xml) {
+      const r = post(xml, true);
+      return r === null ? new TextEncoder().encode(JSON.stringify(readInvoiceXml(xml))) : (await r).json!;
     },
     async close() {
       await Promise.all(threads.map((t) => t.w.terminate()));
