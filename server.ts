@@ -141,13 +141,14 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const storage = await openStorage(config);
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
-  const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS);
+  const pdfFonts = readPdfFontFiles();
+  const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS, pdfFonts);
   const app = await createApp({
     ksefSend: { sends: (tenant) => sending().some((c) => c.tenant === tenant), wake: () => sender?.wake() },
-    // Large invoices are read, and their JSON made, on a worker thread, off the event loop; Deno does both inline.
-    ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json } : {}),
+    // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
+    ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
-    pdfFonts: readPdfFontFiles(),
+    pdfFonts,
     schemas: readSchemaFiles(),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...sources(tenant)],
     executeSyncs: role !== "worker",

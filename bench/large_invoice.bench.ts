@@ -8,6 +8,7 @@
  */
 import process from "node:process";
 import { createInvoiceWorkers } from "../storage/process/invoice_workers.ts";
+import { readPdfFontFiles } from "../storage/fonts/font_files.ts";
 import { startServer } from "../test/support/server.ts";
 
 const MAX_XML = 9.5 * 1024 * 1024;
@@ -54,9 +55,12 @@ async function underProbe(url: string, work: () => Promise<number>): Promise<{ m
   return { ms: Math.round(ms), bytes, healthzMaxMs: Math.round(worst), healthzErrors: errors, rssMb: Math.round(rss / 1048576) };
 }
 
-// As server.ts runs it: large XML read, and its JSON made, in a worker thread.
-const workers = createInvoiceWorkers(1);
-const s = await startServer({ storage: "memory", readInvoiceOffThread: (xml) => workers.read(xml), readInvoiceJsonOffThread: (xml) => workers.json(xml) });
+// As server.ts runs it: large XML read, and its JSON and PDF made, in a worker thread.
+const workers = createInvoiceWorkers(1, readPdfFontFiles());
+const s = await startServer({
+  storage: "memory", readInvoiceOffThread: (xml) => workers.read(xml), readInvoiceJsonOffThread: (xml) => workers.json(xml),
+  renderPdfOffThread: (xml, job) => workers.pdf(xml, job),
+});
 try {
   const { token } = await s.token("big");
   // KSeF refuses an FA(3) over 1 MB on upload (KSEF-FILE), so the large invoices arrive as a sync imports them.

@@ -10,6 +10,8 @@ import type { Invoice } from "../formats/invoice/model.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import { ApiError } from "../http/errors.ts";
 import { invoiceJson } from "./documents/invoice_json.ts";
+import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
+import { type RenderedPdf, type RenderOptions, renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
 
 /** Inputs from this size are "large": a hostile one of them takes ~0.1 s of CPU and tens of MB of tree. */
 export const LARGE_XML_BYTES = 256 * 1024;
@@ -36,10 +38,17 @@ export type InvoiceReader = (xml: Uint8Array, options?: { wait?: boolean; tenant
  */
 export type InvoiceJsonBuilder = (xml: Uint8Array, options?: { tenant?: string }) => Promise<Uint8Array>;
 
+/** What a PDF rendering needs beside the XML and the fonts. */
+export type PdfJob = Omit<RenderOptions, "fonts">;
+
+/** Renders the invoice of XML bytes as a PDF; a large one in the same slots (and threads) as InvoiceReader. */
+export type PdfRenderer = (xml: Uint8Array, options: PdfJob & { tenant?: string }) => Promise<RenderedPdf>;
+
 /** The readers of the app, sharing one set of slots for large inputs. */
 export interface LargeReads {
   read: InvoiceReader;
   json: InvoiceJsonBuilder;
+  pdf: PdfRenderer;
 }
 
 /** Options of createInvoiceReader. */
@@ -48,6 +57,10 @@ export interface InvoiceReaderOptions {
   offThread?: InvoiceReader | undefined;
   /** Builds one invoice's JSON off the event loop (a worker thread); without it, offThread's invoice is stringified here. */
   offThreadJson?: ((xml: Uint8Array) => Promise<Uint8Array>) | undefined;
+  /** Renders one invoice's PDF off the event loop (a worker thread started with the fonts). */
+  offThreadPdf?: ((xml: Uint8Array, options: PdfJob) => Promise<RenderedPdf>) | undefined;
+  /** The fonts for PDFs rendered here; null or absent: rendering here is a programmer mistake (500). */
+  fonts?: PdfFonts | null;
   largeBytes?: number;
   maxLarge?: number;
   maxWaiting?: number;
@@ -124,6 +137,18 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
       return inSlot(options?.tenant ?? "", false, async () => {
         if (o.offThreadJson) return o.offThreadJson(xml);
         return encoder.encode(invoiceJson(await (o.offThread ? o.offThread(xml) : inline(xml))));
+      });
+    },
+    async pdf(xml, { tenant, ...job }) {
+      const render = (invoice: Invoice): RenderedPdf => {
+        // A programmer mistake (createApp without pdfFonts), answered 500 like any other.
+        if (!o.fonts) throw new Error("Cannot render a PDF: the app was created without pdfFonts");
+        return renderInvoicePdf(invoice, { ...job, fonts: o.fonts });
+      };
+      if (xml.byteLength < large) return render(readInvoiceXml(xml));
+      return inSlot(tenant ?? "", false, async () => {
+        if (o.offThreadPdf) return o.offThreadPdf(xml, job);
+        return render(await (o.offThread ? o.offThread(xml) : inline(xml)));
       });
     },
   };

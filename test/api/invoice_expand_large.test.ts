@@ -2,25 +2,9 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { invoiceJsonKey } from "../../lib/api/invoice_expand.ts";
-import { LARGE_XML_BYTES } from "../../lib/api/invoice_reader.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
+import { largeKsef } from "../support/large_invoice.ts";
 import { startServer, type TestServer } from "../support/server.ts";
-
-/** An FA(3) of minimal lines just over the large-read threshold. */
-function largeKsef(): Uint8Array {
-  const rows: string[] = [];
-  let size = 600;
-  for (let i = 1; size < LARGE_XML_BYTES + 4096; i++) {
-    const row = `<FaWiersz><NrWierszaFa>${i}</NrWierszaFa><P_7>T</P_7><P_8B>1</P_8B><P_11>1</P_11></FaWiersz>`;
-    rows.push(row);
-    size += row.length;
-  }
-  const n = rows.length;
-  return new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?><Faktura xmlns="http://crd.gov.pl/wzor/2025/06/25/13775/">` +
-    `<Podmiot1><DaneIdentyfikacyjne><NIP>5260250274</NIP><Nazwa>S</Nazwa></DaneIdentyfikacyjne></Podmiot1>` +
-    `<Fa><KodWaluty>PLN</KodWaluty><P_1>2026-01-01</P_1><P_2>BIG/1</P_2><P_13_1>${n}.00</P_13_1><P_14_1>0.00</P_14_1>` +
-    `<P_15>${n}.00</P_15><RodzajFaktury>VAT</RodzajFaktury>${rows.join("")}</Fa></Faktura>`);
-}
 
 describe("the invoice JSON of a large invoice", () => {
   const xml = largeKsef();
@@ -53,7 +37,7 @@ describe("the invoice JSON of a large invoice", () => {
     rmSync(s.dataDir, { recursive: true, force: true });
   });
 
-  test("is built off the event loop, once: /healthz answers meanwhile, and the second GET serves the kept JSON", async () => {
+  test("is built off the event loop, once: /healthz answers meanwhile, and the second GET serves the kept JSON", { timeout: 60_000 }, async () => {
     let started!: () => void;
     const building = new Promise<void>((r) => (started = r));
     let release!: () => void;
