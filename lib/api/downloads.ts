@@ -40,7 +40,7 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
     const xml = await ctx.tenant.getBlob(sha256);
     if (!xml) return null;
     // A large invoice is rendered off the event loop, in the large-read slots (lib/api/invoice_reader.ts).
-    const rendered = await ctx.app.renderPdf(await xml.bytes(), { tenant: ctx.tenant.tenant, ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) });
+    const rendered = await ctx.app.renderPdf(await xml.bytes(), { tenant: ctx.tenant.tenant, gone: () => ctx.req.aborted?.() === true, ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) });
     if (rendered.missingGlyphs.length > 0) {
       ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
     }

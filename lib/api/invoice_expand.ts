@@ -91,9 +91,9 @@ export async function invoiceBytes(ctx: Context, sha256: string): Promise<Uint8A
   }
   let json: Uint8Array;
   try {
-    json = await ctx.app.readInvoiceJson(await blob.bytes(), { tenant: ctx.tenant.tenant });
+    json = await ctx.app.readInvoiceJson(await blob.bytes(), { tenant: ctx.tenant.tenant, gone: () => _gone(ctx) });
   } catch (e) {
-    if (e instanceof ApiError) throw e; // 503: too many large reads wait
+    if (e instanceof ApiError || _gone(ctx)) throw e; // 503: too many large reads wait; or no one to answer
     // Stored XML was read once already, at import; failing now is a bug, not the client's error.
     ctx.app.logger.warn("stored XML could not be read as an invoice", { request_id: ctx.requestId, sha256, error: String(e) });
     return null;
@@ -131,6 +131,7 @@ export async function withInvoices(ctx: Context, items: readonly Uint8Array[], b
   const out: Uint8Array[] = [];
   let total = 0;
   for (const item of items) {
+    if (_gone(ctx)) throw new Error("The client went away while its page was being built");
     const r = JSON.parse(new TextDecoder().decode(item)) as { sha256?: string | null; xml_available?: boolean };
     const sha = r.xml_available === false ? null : (r.sha256 ?? null);
     const built = await withInvoice(ctx, item, sha);
@@ -139,6 +140,11 @@ export async function withInvoices(ctx: Context, items: readonly Uint8Array[], b
     out.push(built);
   }
   return out;
+}
+
+// True when the client has closed its connection (when the adapter can tell): nothing more is built for it.
+function _gone(ctx: Context): boolean {
+  return ctx.req.aborted?.() === true;
 }
 
 function _concat(parts: readonly Uint8Array[]): Uint8Array {

@@ -36,13 +36,22 @@ export type InvoiceReader = (xml: Uint8Array, options?: { wait?: boolean; tenant
  * InvoiceReader: for a large invoice the tree and its JSON are made where the reading happens (a worker thread),
  * and only the bytes come back, so the event loop never holds the tree nor stringifies it.
  */
-export type InvoiceJsonBuilder = (xml: Uint8Array, options?: { tenant?: string }) => Promise<Uint8Array>;
+export type InvoiceJsonBuilder = (xml: Uint8Array, options?: LargeReadOptions) => Promise<Uint8Array>;
+
+/**
+ * Whose read it is, and how to tell that its client has gone: a large read that waited for its slot is then
+ * dropped rather than done for nobody. One already running is finished, since its result is kept.
+ */
+export interface LargeReadOptions {
+  tenant?: string;
+  gone?: () => boolean;
+}
 
 /** What a PDF rendering needs beside the XML and the fonts. */
 export type PdfJob = Omit<RenderOptions, "fonts">;
 
 /** Renders the invoice of XML bytes as a PDF; a large one in the same slots (and threads) as InvoiceReader. */
-export type PdfRenderer = (xml: Uint8Array, options: PdfJob & { tenant?: string }) => Promise<RenderedPdf>;
+export type PdfRenderer = (xml: Uint8Array, options: PdfJob & LargeReadOptions) => Promise<RenderedPdf>;
 
 /** The readers of the app, sharing one set of slots for large inputs. */
 export interface LargeReads {
@@ -113,9 +122,10 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
     queue.shift()!();
   }
 
-  async function inSlot<T>(tenant: string, wait: boolean, work: () => Promise<T>): Promise<T> {
+  async function inSlot<T>(tenant: string, wait: boolean, work: () => Promise<T>, gone?: () => boolean): Promise<T> {
     await slot(tenant, wait);
     try {
+      if (gone?.() === true) throw new Error("The client went away while its large read waited");
       return await work();
     } finally {
       release();
@@ -137,9 +147,9 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
       return inSlot(options?.tenant ?? "", false, async () => {
         if (o.offThreadJson) return o.offThreadJson(xml);
         return encoder.encode(invoiceJson(await (o.offThread ? o.offThread(xml) : inline(xml))));
-      });
+      }, options?.gone);
     },
-    async pdf(xml, { tenant, ...job }) {
+    async pdf(xml, { tenant, gone, ...job }) {
       const render = (invoice: Invoice): RenderedPdf => {
         // A programmer mistake (createApp without pdfFonts), answered 500 like any other.
         if (!o.fonts) throw new Error("Cannot render a PDF: the app was created without pdfFonts");
@@ -149,7 +159,7 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
       return inSlot(tenant ?? "", false, async () => {
         if (o.offThreadPdf) return o.offThreadPdf(xml, job);
         return render(await (o.offThread ? o.offThread(xml) : inline(xml)));
-      });
+      }, gone);
     },
   };
 }
