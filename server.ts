@@ -141,12 +141,14 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const storage = await openStorage(config);
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
+  const pdfFonts = readPdfFontFiles();
+  const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS, pdfFonts);
   const app = await createApp({
     ksefSend: { sends: (tenant) => sending().some((c) => c.tenant === tenant), wake: () => sender?.wake() },
-    // Large invoices are read on a worker thread, off the event loop; Deno reads them inline.
-    ...("Deno" in globalThis ? {} : { readInvoiceOffThread: createInvoiceWorkers(INVOICE_THREADS).read }),
+    // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
+    ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
-    pdfFonts: readPdfFontFiles(),
+    pdfFonts,
     schemas: readSchemaFiles(),
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...sources(tenant)],
     executeSyncs: role !== "worker",

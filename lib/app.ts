@@ -38,7 +38,8 @@ import { createAuthenticator } from "./pipeline/authenticate.ts";
 import { readRequestBody } from "./pipeline/body.ts";
 import { readCorrelationId } from "./pipeline/correlation.ts";
 import { envelopeResponse, errorResponse, OutageLog } from "./pipeline/error_response.ts";
-import { createInvoiceReader, type InvoiceReader } from "./api/invoice_reader.ts";
+import { createLargeReads, type InvoiceReader, type PdfJob } from "./api/invoice_reader.ts";
+import type { RenderedPdf } from "./formats/pdf/invoice_pdf.ts";
 import { acceptedParameters, checkBody, checkQuery, operationKey } from "./pipeline/strict_params.ts";
 import { runIdempotent } from "./pipeline/idempotency.ts";
 import { parseIdempotencyKey } from "./pipeline/idempotency_key.ts";
@@ -58,6 +59,10 @@ export interface AppOptions {
   storage: Storage;
   /** Reads one invoice off the event loop (server.ts: worker threads); large reads are inline without it. */
   readInvoiceOffThread?: InvoiceReader;
+  /** Builds one large invoice's JSON bytes off the event loop (server.ts: worker threads); without it the JSON is made here. */
+  readInvoiceJsonOffThread?: (xml: Uint8Array) => Promise<Uint8Array>;
+  /** Renders one large invoice's PDF off the event loop (server.ts: worker threads given the fonts); here without it. */
+  renderPdfOffThread?: (xml: Uint8Array, options: PdfJob) => Promise<RenderedPdf>;
   /** The document sources of a tenant; the first is the default. */
   sources?: SourceFactory;
   now?: () => number;
@@ -106,7 +111,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const logger = options.logger ?? silentLogger;
   const metrics = options.metrics ?? new Metrics();
   const nodeId = options.nodeId ?? crypto.randomUUID();
-  const readInvoice = createInvoiceReader({ offThread: options.readInvoiceOffThread });
+  const pdfFonts = options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts);
+  const reads = createLargeReads({
+    offThread: options.readInvoiceOffThread, offThreadJson: options.readInvoiceJsonOffThread,
+    offThreadPdf: options.renderPdfOffThread, fonts: pdfFonts,
+  });
+  const readInvoice = reads.read;
   const sync = createSyncRunner({
     storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics, nodeId, readInvoice,
     ...(options.executeSyncs === false ? { execute: false } : {}),
@@ -122,8 +132,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     webhookAllowPrivate: options.webhooks?.allowPrivate ?? false,
     pages: new PageCache(),
     readInvoice,
+    readInvoiceJson: reads.json,
+    renderPdf: reads.pdf,
     invoices: new InvoiceJsonCache(),
-    pdfFonts: options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts),
+    pdfFonts,
     ksefSend: options.ksefSend ?? null,
     schemas: options.schemas === undefined ? null : schemaSetOf(options.schemas),
   };

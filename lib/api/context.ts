@@ -12,7 +12,7 @@ import type { MultipartPart } from "../formats/multipart/parse.ts";
 import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.ts";
 import type { SyncRunner } from "../jobs/sync_runner.ts";
 import type { PageCache } from "./page_cache.ts";
-import type { InvoiceReader } from "./invoice_reader.ts";
+import type { InvoiceJsonBuilder, InvoiceReader, PdfRenderer } from "./invoice_reader.ts";
 import type { InvoiceJsonCache } from "./invoice_expand.ts";
 import type { ApiRequest, ApiResponse } from "../http/types.ts";
 
@@ -27,6 +27,10 @@ export interface AppServices {
   limits: { jsonBytes: number; uploadBytes: number; expandedListBytes: number };
   /** Reads invoice XML: large inputs in bounded slots, off the event loop where the embedder allows. */
   readInvoice: InvoiceReader;
+  /** Builds the `invoice` object's JSON bytes, large invoices in the same slots (and threads) as readInvoice. */
+  readInvoiceJson: InvoiceJsonBuilder;
+  /** Renders an invoice's PDF, large invoices in the same slots (and threads) as readInvoice. */
+  renderPdf: PdfRenderer;
   /** Serialised feed pages, valid while their feed does not change. */
   pages: PageCache;
   /** Invoice JSON by XML SHA-256, for the `invoice` object (README “The invoice object”). */

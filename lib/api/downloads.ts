@@ -11,7 +11,7 @@ import type { Context } from "./context.ts";
 import { downloadResponse } from "../http/download.ts";
 import { badRequest } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
-import { defaultPdfLang, RENDERER_VERSION, renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
+import { defaultPdfLang, RENDERER_VERSION } from "../formats/pdf/invoice_pdf.ts";
 import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 import type { StoredBlob } from "../contracts/storage.ts";
 import type { InvoiceFormat } from "../formats/invoice/vocabulary.ts";
@@ -39,10 +39,8 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
   if (!pdf) {
     const xml = await ctx.tenant.getBlob(sha256);
     if (!xml) return null;
-    const fonts = ctx.app.pdfFonts;
-    // A programmer mistake (createApp without pdfFonts), answered 500 like any other.
-    if (fonts === null) throw new Error("Cannot render a PDF: the app was created without pdfFonts");
-    const rendered = renderInvoicePdf(await ctx.app.readInvoice(await xml.bytes(), { tenant: ctx.tenant.tenant }), { fonts, ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) });
+    // A large invoice is rendered off the event loop, in the large-read slots (lib/api/invoice_reader.ts).
+    const rendered = await ctx.app.renderPdf(await xml.bytes(), { tenant: ctx.tenant.tenant, gone: () => ctx.req.aborted?.() === true, ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) });
     if (rendered.missingGlyphs.length > 0) {
       ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
     }

@@ -3,13 +3,18 @@
  * to one document or submission, and to every item of a list asked with
  * `expand=invoice`. The invoice is read from the stored XML on demand (parsing
  * runs at about 100 MB/s) and its JSON kept in a bounded LRU keyed by the XML's
- * SHA-256, so the same bytes are read once; nothing derived is stored. 201
+ * SHA-256, so the same bytes are read once. The JSON of a large invoice (as
+ * large as lib/api/invoice_reader.ts's threshold) is built off the event loop
+ * and kept as a derived blob named by the shape's version and the XML's
+ * SHA-256, like the PDFs (lib/api/downloads.ts): built once, not per request. 201
  * answers and webhook payloads stay compact: they never come through here.
  * @module
  */
 import type { Context } from "./context.ts";
-import { invoiceJson } from "./documents/invoice_json.ts";
-import { badRequest } from "../http/errors.ts";
+import { INVOICE_JSON_VERSION } from "./documents/invoice_json.ts";
+import { LARGE_XML_BYTES } from "./invoice_reader.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
+import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 
 /** Bytes of invoice JSON kept at most: a few thousand typical invoices (1–10 KB of JSON each). */
 export const MAX_CACHE_BYTES = 16 * 1024 * 1024;
@@ -66,6 +71,11 @@ export function wantsInvoice(query: URLSearchParams): boolean {
   return true;
 }
 
+/** The name of the derived blob that keeps the invoice JSON of the XML `sha256`. */
+export function invoiceJsonKey(sha256: string): string {
+  return `invoice-json-v${INVOICE_JSON_VERSION}-${sha256}`;
+}
+
 /** The invoice JSON of the XML blob `sha256`, or null when the blob is missing or unreadable. */
 export async function invoiceBytes(ctx: Context, sha256: string): Promise<Uint8Array | null> {
   const cache = ctx.app.invoices;
@@ -73,16 +83,35 @@ export async function invoiceBytes(ctx: Context, sha256: string): Promise<Uint8A
   if (hit !== undefined) return hit;
   const blob = await ctx.tenant.getBlob(sha256);
   if (blob === null) return null;
+  const large = blob.size >= LARGE_XML_BYTES;
+  const key = invoiceJsonKey(sha256);
+  if (large) {
+    const kept = await ctx.tenant.getDerived(key);
+    if (kept !== null) return kept.bytes();
+  }
   let json: Uint8Array;
   try {
-    json = new TextEncoder().encode(invoiceJson(await ctx.app.readInvoice(await blob.bytes(), { tenant: ctx.tenant.tenant })));
+    json = await ctx.app.readInvoiceJson(await blob.bytes(), { tenant: ctx.tenant.tenant, gone: () => _gone(ctx) });
   } catch (e) {
+    if (e instanceof ApiError || _gone(ctx)) throw e; // 503: too many large reads wait; or no one to answer
     // Stored XML was read once already, at import; failing now is a bug, not the client's error.
     ctx.app.logger.warn("stored XML could not be read as an invoice", { request_id: ctx.requestId, sha256, error: String(e) });
     return null;
   }
-  cache.set(sha256, json);
+  if (large) await _keep(ctx, key, json);
+  else cache.set(sha256, json);
   return json;
+}
+
+// Keeps a large invoice's JSON; with the disk full it is served all the same, just not kept.
+async function _keep(ctx: Context, key: string, json: Uint8Array): Promise<void> {
+  try {
+    await ctx.tenant.putDerived(key, json);
+  } catch (e) {
+    const code = storageUnavailableCode(e);
+    if (code === null) throw e;
+    ctx.app.logger.warn("invoice JSON served without keeping it: storage unavailable", { request_id: ctx.requestId, code });
+  }
 }
 
 /** A record's JSON with `"invoice"` added as its last key (null without XML). */
@@ -102,6 +131,7 @@ export async function withInvoices(ctx: Context, items: readonly Uint8Array[], b
   const out: Uint8Array[] = [];
   let total = 0;
   for (const item of items) {
+    if (_gone(ctx)) throw new Error("The client went away while its page was being built");
     const r = JSON.parse(new TextDecoder().decode(item)) as { sha256?: string | null; xml_available?: boolean };
     const sha = r.xml_available === false ? null : (r.sha256 ?? null);
     const built = await withInvoice(ctx, item, sha);
@@ -110,6 +140,11 @@ export async function withInvoices(ctx: Context, items: readonly Uint8Array[], b
     out.push(built);
   }
   return out;
+}
+
+// True when the client has closed its connection (when the adapter can tell): nothing more is built for it.
+function _gone(ctx: Context): boolean {
+  return ctx.req.aborted?.() === true;
 }
 
 function _concat(parts: readonly Uint8Array[]): Uint8Array {

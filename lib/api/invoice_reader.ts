@@ -9,6 +9,9 @@
 import type { Invoice } from "../formats/invoice/model.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import { ApiError } from "../http/errors.ts";
+import { invoiceJson } from "./documents/invoice_json.ts";
+import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
+import { type RenderedPdf, type RenderOptions, renderInvoicePdf } from "../formats/pdf/invoice_pdf.ts";
 
 /** Inputs from this size are "large": a hostile one of them takes ~0.1 s of CPU and tens of MB of tree. */
 export const LARGE_XML_BYTES = 256 * 1024;
@@ -28,10 +31,45 @@ export const MAX_WAITING_READS_PER_TENANT = 4;
  */
 export type InvoiceReader = (xml: Uint8Array, options?: { wait?: boolean; tenant?: string }) => Promise<Invoice>;
 
+/**
+ * Builds the `invoice` object's JSON bytes from XML bytes (README "The invoice object"), in the same slots as
+ * InvoiceReader: for a large invoice the tree and its JSON are made where the reading happens (a worker thread),
+ * and only the bytes come back, so the event loop never holds the tree nor stringifies it.
+ */
+export type InvoiceJsonBuilder = (xml: Uint8Array, options?: LargeReadOptions) => Promise<Uint8Array>;
+
+/**
+ * Whose read it is, and how to tell that its client has gone: a large read that waited for its slot is then
+ * dropped rather than done for nobody. One already running is finished, since its result is kept.
+ */
+export interface LargeReadOptions {
+  tenant?: string;
+  gone?: () => boolean;
+}
+
+/** What a PDF rendering needs beside the XML and the fonts. */
+export type PdfJob = Omit<RenderOptions, "fonts">;
+
+/** Renders the invoice of XML bytes as a PDF; a large one in the same slots (and threads) as InvoiceReader. */
+export type PdfRenderer = (xml: Uint8Array, options: PdfJob & LargeReadOptions) => Promise<RenderedPdf>;
+
+/** The readers of the app, sharing one set of slots for large inputs. */
+export interface LargeReads {
+  read: InvoiceReader;
+  json: InvoiceJsonBuilder;
+  pdf: PdfRenderer;
+}
+
 /** Options of createInvoiceReader. */
 export interface InvoiceReaderOptions {
   /** Reads one invoice off the event loop (a worker thread); without it large reads run inline, one slot at a time. */
   offThread?: InvoiceReader | undefined;
+  /** Builds one invoice's JSON off the event loop (a worker thread); without it, offThread's invoice is stringified here. */
+  offThreadJson?: ((xml: Uint8Array) => Promise<Uint8Array>) | undefined;
+  /** Renders one invoice's PDF off the event loop (a worker thread started with the fonts). */
+  offThreadPdf?: ((xml: Uint8Array, options: PdfJob) => Promise<RenderedPdf>) | undefined;
+  /** The fonts for PDFs rendered here; null or absent: rendering here is a programmer mistake (500). */
+  fonts?: PdfFonts | null;
   largeBytes?: number;
   maxLarge?: number;
   maxWaiting?: number;
@@ -40,6 +78,11 @@ export interface InvoiceReaderOptions {
 
 /** The reader of the app: small inputs inline, large ones through a bounded number of slots. */
 export function createInvoiceReader(o: InvoiceReaderOptions = {}): InvoiceReader {
+  return createLargeReads(o).read;
+}
+
+/** The invoice reader and the invoice JSON builder of the app: small inputs inline, large ones through the same slots. */
+export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
   const large = o.largeBytes ?? LARGE_XML_BYTES;
   const maxLarge = o.maxLarge ?? MAX_LARGE_READS;
   const maxWaiting = o.maxWaiting ?? MAX_WAITING_READS;
@@ -79,15 +122,44 @@ export function createInvoiceReader(o: InvoiceReaderOptions = {}): InvoiceReader
     queue.shift()!();
   }
 
-  return async (xml, options) => {
-    if (xml.byteLength < large) return readInvoiceXml(xml);
-    await slot(options?.tenant ?? "", options?.wait === true);
+  async function inSlot<T>(tenant: string, wait: boolean, work: () => Promise<T>, gone?: () => boolean): Promise<T> {
+    await slot(tenant, wait);
     try {
-      if (o.offThread) return await o.offThread(xml);
-      await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
-      return readInvoiceXml(xml);
+      if (gone?.() === true) throw new Error("The client went away while its large read waited");
+      return await work();
     } finally {
       release();
     }
+  }
+
+  const inline = async (xml: Uint8Array): Promise<Invoice> => {
+    await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
+    return readInvoiceXml(xml);
+  };
+  const encoder = new TextEncoder();
+  return {
+    async read(xml, options) {
+      if (xml.byteLength < large) return readInvoiceXml(xml);
+      return inSlot(options?.tenant ?? "", options?.wait === true, () => (o.offThread ? o.offThread(xml) : inline(xml)));
+    },
+    async json(xml, options) {
+      if (xml.byteLength < large) return encoder.encode(invoiceJson(readInvoiceXml(xml)));
+      return inSlot(options?.tenant ?? "", false, async () => {
+        if (o.offThreadJson) return o.offThreadJson(xml);
+        return encoder.encode(invoiceJson(await (o.offThread ? o.offThread(xml) : inline(xml))));
+      }, options?.gone);
+    },
+    async pdf(xml, { tenant, gone, ...job }) {
+      const render = (invoice: Invoice): RenderedPdf => {
+        // A programmer mistake (createApp without pdfFonts), answered 500 like any other.
+        if (!o.fonts) throw new Error("Cannot render a PDF: the app was created without pdfFonts");
+        return renderInvoicePdf(invoice, { ...job, fonts: o.fonts });
+      };
+      if (xml.byteLength < large) return render(readInvoiceXml(xml));
+      return inSlot(tenant ?? "", false, async () => {
+        if (o.offThreadPdf) return o.offThreadPdf(xml, job);
+        return render(await (o.offThread ? o.offThread(xml) : inline(xml)));
+      }, gone);
+    },
   };
 }

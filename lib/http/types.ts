@@ -18,7 +18,10 @@ export interface ApiRequest {
   body: AsyncIterable<Uint8Array>;
   /** The client's address, for per-address limits and logs. */
   remoteAddress: string;
-  /** True when the client closed the connection before the request body was complete (if the adapter can tell). */
+  /**
+   * True when the client closed the connection (if the adapter can tell): before the request body was complete,
+   * or later, while its answer is being made (then costly work for it is dropped).
+   */
   aborted?: () => boolean;
 }
 

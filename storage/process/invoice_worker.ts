@@ -1,15 +1,35 @@
 /**
  * The worker thread of invoice_workers.ts: reads one invoice per message and
  * posts it back, or the error's parts, so that the main thread can rebuild the
- * XmlError or InvoiceError that the API answers 422 for.
+ * XmlError or InvoiceError that the API answers 422 for. Asked for `json`, it
+ * posts the invoice's JSON bytes instead (README "The invoice object": the model
+ * as it is, JSON.stringify of it, as lib/api/documents/invoice_json.ts makes it),
+ * handed over without a copy, so the main thread never holds the tree. Asked
+ * for `pdf`, it renders the invoice with the fonts the pool was started with.
  * @module
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
+import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
+import { type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
 
-parentPort?.on("message", (m: { id: number; xml: Uint8Array }) => {
+// The fonts are parsed once per thread, as the main thread does once per app.
+const files = (workerData as { fonts?: PdfFontFiles } | null)?.fonts;
+const fonts = files ? new PdfFonts(files) : null;
+
+const encoder = new TextEncoder();
+
+parentPort?.on("message", (m: { id: number; xml: Uint8Array; json?: boolean; pdf?: Omit<RenderOptions, "fonts"> }) => {
   try {
-    parentPort!.postMessage({ id: m.id, invoice: readInvoiceXml(m.xml) });
+    if (m.pdf && fonts === null) throw new Error("Cannot render a PDF: the invoice threads were started without fonts");
+    const invoice = readInvoiceXml(m.xml);
+    if (m.pdf) {
+      const rendered = renderInvoicePdf(invoice, { ...m.pdf, fonts: fonts! });
+      parentPort!.postMessage({ id: m.id, pdf: rendered }, [rendered.bytes.buffer as ArrayBuffer]);
+    } else if (m.json) {
+      const json = encoder.encode(JSON.stringify(invoice));
+      parentPort!.postMessage({ id: m.id, json }, [json.buffer as ArrayBuffer]);
+    } else parentPort!.postMessage({ id: m.id, invoice });
   } catch (e) {
     const err = e as Error & { line?: number; column?: number; field?: string; issue?: string };
     parentPort!.postMessage({ id: m.id, error: { name: err.name, message: err.message, line: err.line, column: err.column, field: err.field, issue: err.issue } });

@@ -11,10 +11,16 @@ import type { Invoice } from "../../lib/formats/invoice/model.ts";
 import { InvoiceError } from "../../lib/formats/invoice/errors.ts";
 import { XmlError } from "../../lib/formats/xml/errors.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
+import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
+import { type RenderedPdf, type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
 
 /** A pool of invoice-reading threads. */
 export interface InvoiceWorkers {
   read(xml: Uint8Array): Promise<Invoice>;
+  /** The invoice's JSON bytes, made in the thread (README "The invoice object"). */
+  json(xml: Uint8Array): Promise<Uint8Array>;
+  /** The invoice rendered as a PDF in the thread, with the fonts the pool was started with. */
+  pdf(xml: Uint8Array, options: Omit<RenderOptions, "fonts">): Promise<RenderedPdf>;
   /** Ends the threads. */
   close(): Promise<void>;
 }
@@ -22,6 +28,8 @@ export interface InvoiceWorkers {
 interface _Reply {
   id: number;
   invoice?: Invoice;
+  json?: Uint8Array;
+  pdf?: RenderedPdf;
   error?: { name: string; message: string; line?: number; column?: number; field?: string; issue?: string };
 }
 
@@ -31,8 +39,8 @@ function _rebuild(e: NonNullable<_Reply["error"]>): Error {
   return new Error(e.message);
 }
 
-/** Starts `size` threads. */
-export function createInvoiceWorkers(size: number): InvoiceWorkers {
+/** Starts `size` threads; with `fonts` they can render PDFs. */
+export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): InvoiceWorkers {
   const url = new URL("./invoice_worker.ts", import.meta.url).href;
   // A worker does not inherit the main thread's module hooks: on a Node without type stripping (20, run through
   // tsx) the worker registers tsx itself before loading the TypeScript entry.
@@ -41,11 +49,11 @@ export function createInvoiceWorkers(size: number): InvoiceWorkers {
     ? `import(${JSON.stringify(url)});`
     : `import("tsx/esm/api").then((t) => t.register()).then(() => import(${JSON.stringify(url)}));`;
   const threads = Array.from({ length: size }, () => {
-    const w = new Worker(boot, { eval: true });
+    const w = new Worker(boot, { eval: true, workerData: { fonts } });
     w.unref(); // a thread never keeps the process alive
     return { w, busy: 0, dead: false };
   });
-  const pending = new Map<number, { resolve: (i: Invoice) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (r: _Reply) => void; reject: (e: Error) => void }>();
   let next = 0;
   for (const t of threads) {
     t.w.on("message", (r: _Reply) => {
@@ -54,7 +62,7 @@ export function createInvoiceWorkers(size: number): InvoiceWorkers {
       t.busy--;
       if (!p) return;
       if (r.error) p.reject(_rebuild(r.error));
-      else p.resolve(r.invoice!);
+      else p.resolve(r);
     });
     // A thread that fails is not used again; its reads are done on the main thread instead.
     const died = (): void => {
@@ -64,17 +72,31 @@ export function createInvoiceWorkers(size: number): InvoiceWorkers {
     t.w.on("error", died);
     t.w.on("exit", died);
   }
+  function post(xml: Uint8Array, json: boolean, pdf?: Omit<RenderOptions, "fonts">): Promise<_Reply> | null {
+    const alive = threads.filter((t) => !t.dead);
+    if (alive.length === 0) return null;
+    const t = alive.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = next++;
+    t.busy++;
+    return new Promise<_Reply>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      t.w.postMessage({ id, xml, json, pdf });
+    });
+  }
   return {
     async read(xml) {
-      const alive = threads.filter((t) => !t.dead);
-      if (alive.length === 0) return readInvoiceXml(xml);
-      const t = alive.reduce((a, b) => (b.busy < a.busy ? b : a));
-      const id = next++;
-      t.busy++;
-      return new Promise<Invoice>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        t.w.postMessage({ id, xml });
-      });
+      const r = post(xml, false);
+      return r === null ? readInvoiceXml(xml) : (await r).invoice!;
+    },
+    async json(xml) {
+      const r = post(xml, true);
+      return r === null ? new TextEncoder().encode(JSON.stringify(readInvoiceXml(xml))) : (await r).json!;
+    },
+    async pdf(xml, options) {
+      const r = post(xml, false, options);
+      if (r === null && !fonts) throw new Error("Cannot render a PDF: the invoice threads were started without fonts");
+      if (r === null) return renderInvoicePdf(readInvoiceXml(xml), { ...options, fonts: new PdfFonts(fonts!) });
+      return (await r).pdf!;
     },
     async close() {
       await Promise.all(threads.map((t) => t.w.terminate()));

@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { ApiError } from "../../lib/http/errors.ts";
 import type { Invoice } from "../../lib/formats/invoice/model.ts";
-import { createInvoiceReader } from "../../lib/api/invoice_reader.ts";
+import { createInvoiceReader, createLargeReads } from "../../lib/api/invoice_reader.ts";
+import { invoiceJson } from "../../lib/api/documents/invoice_json.ts";
+import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import { fixturePath } from "../support/server.ts";
 
 const XML = readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"));
@@ -84,4 +86,30 @@ test("createInvoiceReader() lets one tenant queue only its share, and hands slot
   }
   await Promise.all([...hostile, other]);
   assert.deepEqual(order, ["hostile", "other", "hostile", "hostile", "hostile", "hostile"]);
+});
+
+test("createLargeReads() builds large invoices' JSON in the same slots as reads, and drops one whose client went away while it waited", async () => {
+  const off = heldReader();
+  const built: number[] = [];
+  const reads = createLargeReads({
+    offThread: off.read, largeBytes: 1, maxLarge: 1,
+    offThreadJson: async (xml) => (built.push(xml.length), new TextEncoder().encode("{}")),
+  });
+  const running = reads.read(XML);
+  let gone = false;
+  const waiting = reads.json(XML, { tenant: "a", gone: () => gone });
+  const other = reads.json(XML, { tenant: "b" });
+  while (off.held.length < 1) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(built, [], "the JSON waits for the slot the read holds");
+  gone = true;
+  off.held.shift()!();
+  await running;
+  await assert.rejects(waiting, /went away/);
+  assert.deepEqual(new TextDecoder().decode(await other), "{}");
+  assert.equal(built.length, 1, "only the JSON whose client is still there was built");
+});
+
+test("createLargeReads() builds small invoices' JSON at once, as invoiceJson() makes it", async () => {
+  const reads = createLargeReads({ largeBytes: XML.length + 1, offThreadJson: () => assert.fail("a small invoice is not sent to a thread") });
+  assert.equal(new TextDecoder().decode(await reads.json(XML)), invoiceJson(readInvoiceXml(XML)));
 });

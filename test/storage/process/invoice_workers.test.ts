@@ -4,12 +4,16 @@ import { readFileSync } from "node:fs";
 import { InvoiceError } from "../../../lib/formats/invoice/errors.ts";
 import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
 import { XmlError } from "../../../lib/formats/xml/errors.ts";
+import { invoiceJson } from "../../../lib/api/documents/invoice_json.ts";
+import { renderInvoicePdf } from "../../../lib/formats/pdf/invoice_pdf.ts";
+import { PdfFonts } from "../../../lib/formats/pdf/pdf_fonts.ts";
+import { readPdfFontFiles } from "../../../storage/fonts/font_files.ts";
 import { createInvoiceWorkers } from "../../../storage/process/invoice_workers.ts";
 import { fixturePath } from "../../support/server.ts";
 
 // server.ts uses the threads on Node only; Deno reads large invoices on the main thread, in their slots.
 const NODE_ONLY = { skip: "Deno" in globalThis ? "worker threads are used on Node only" : false };
-const workers = "Deno" in globalThis ? null! : createInvoiceWorkers(2);
+const workers = "Deno" in globalThis ? null! : createInvoiceWorkers(2, readPdfFontFiles());
 after(() => workers?.close());
 
 test("a worker thread reads an invoice exactly as the main thread does", NODE_ONLY, async () => {
@@ -17,6 +21,22 @@ test("a worker thread reads an invoice exactly as the main thread does", NODE_ON
     const xml = readFileSync(fixturePath("samples", ...f));
     assert.deepEqual(await workers.read(xml), readInvoiceXml(xml), f.join("/"));
   }
+});
+
+test("a worker thread makes an invoice's JSON bytes exactly as the API's invoiceJson does", NODE_ONLY, async () => {
+  for (const f of [["ubl", "peppol-bis3_base-example.xml"], ["ksef-fa3", "FA_3_complex.xml"]] as const) {
+    const xml = readFileSync(fixturePath("samples", ...f));
+    assert.equal(new TextDecoder().decode(await workers.json(xml)), invoiceJson(readInvoiceXml(xml)), f.join("/"));
+  }
+  const bad = await workers.json(new TextEncoder().encode("<a>\n<b>")).catch((e: unknown) => e);
+  assert.ok(bad instanceof XmlError, String(bad));
+});
+
+test("a worker thread renders an invoice's PDF exactly as the main thread does", NODE_ONLY, async () => {
+  const fonts = new PdfFonts(readPdfFontFiles());
+  const xml = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_complex.xml"));
+  const job = { lang: "en" as const, xmlSha256: "ab".repeat(32) };
+  assert.deepEqual(await workers.pdf(xml, job), renderInvoicePdf(readInvoiceXml(xml), { ...job, fonts }));
 });
 
 test("a worker thread's errors come back as the XmlError or InvoiceError the API maps to 422", NODE_ONLY, async () => {
