@@ -6,11 +6,15 @@
  *    compiled-schema object: every `validate` compiles the schema again (xmlSchemaParse, imports
  *    read from disk), so the bench also times `validate` of a one-element document, which is that
  *    compilation and an immediate failure at the root, and gives the difference as the per-call
- *    figure with the schema reused;
+ *    figure with the schema reused when it stands out of the compilation's noise (on these
+ *    schemas it mostly does not: the compilation is 10–140 ms, the validation a millisecond or two);
  *  - xmllint-wasm (libxml2's xmllint compiled to WebAssembly): one call is a worker running
  *    `xmllint --schema`, which compiles the schema once and then checks every file it is given;
  *    the per-call figure with the schema reused is the marginal cost of one more file,
- *    (T(N files) − T(1 file)) / (N − 1).
+ *    (T(MANY files) − T(FEW files)) / (MANY − FEW).
+ * Times are CPU time of the process (all its threads), best of a few rounds.
+ * Also printed: the parse alone (ours and libxmljs2's), and, for reference only as it runs out of process,
+ * the native `xmllint` (libxml2-utils) per-file CPU time by the same many-files difference.
  * Both libxml2 sides load the same shipped files (storage/schemas, copied by test/support/xsd_oracle.ts
  * with KSeF's http:// imports pointed at the local copies, as the agreement test does for xmllint).
  * Each side's verdict on the valid invoice and on a broken one (a required element removed) is
@@ -19,7 +23,8 @@
  */
 import { createRequire } from "node:module";
 import { loadavg } from "node:os";
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { SchemaSet } from "../lib/formats/validation/schema_set.ts";
@@ -31,9 +36,11 @@ import { oracleSchemas } from "../test/support/xsd_oracle.ts";
 
 const quick = process.argv.includes("--quick");
 /** Per figure; with three sides, two invoices and two figures for each library the whole run stays under ~60 s. */
-const budgetMs = quick ? 300 : 1200;
-/** Files per xmllint-wasm call for the marginal figure: enough that the per-file cost dominates the noise of one call. */
-const WASM_FILES = quick ? 20 : 60;
+const budgetMs = quick ? 300 : 1000;
+/** Files per xmllint call (wasm and native) for the marginal figure, (T(many) − T(few)) / (many − few):
+ * enough that the per-file cost dominates the fixed cost (worker, wasm instantiation, schema compile) and its noise. */
+const FEW = 10;
+const MANY = quick ? 60 : 200;
 
 interface LibxmlDoc {
   validate(xsd: LibxmlDoc): boolean;
@@ -110,6 +117,30 @@ function invoices(): { name: string; text: string; broken: string; family: "ubl"
   ];
 }
 
+/** CPU milliseconds of one `xmllint --noout --schema` run over `n` copies of the document (bash's `times` gives the child's). */
+function nativeRun(entry: string, file: string, n: number): number {
+  const files = Array.from({ length: n }, () => `'${file}'`).join(" ");
+  const r = spawnSync("bash", ["-c", `xmllint --noout --schema '${entry}' ${files} 2>/dev/null; times`], { encoding: "utf8" });
+  const children = r.stdout.trim().split("\n")[1] ?? "";
+  const secs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return secs.length === 2 ? (secs[0]! + secs[1]!) * 1000 : NaN;
+}
+
+/** Native xmllint's per-file CPU microseconds with the schema compiled once, or null without xmllint (libxml2-utils). */
+function nativeMarginal(entry: string, bytes: Uint8Array, dir: string): number | null {
+  if (spawnSync("xmllint", ["--version"]).status !== 0) return null;
+  const file = join(dir, "bench_doc.xml");
+  writeFileSync(file, bytes);
+  let few = Infinity;
+  let many = Infinity;
+  for (let i = 0; i < 3; i++) {
+    few = Math.min(few, nativeRun(entry, file, FEW));
+    many = Math.min(many, nativeRun(entry, file, MANY));
+  }
+  const us = ((many - few) * 1000) / (MANY - FEW);
+  return Number.isFinite(us) ? us : null;
+}
+
 const ratio = (a: number, b: number): string => `${(a / b).toPrecision(2)}×`;
 
 async function main(): Promise<void> {
@@ -141,6 +172,9 @@ async function main(): Promise<void> {
         const stub = new TextEncoder().encode("<x/>");
         const full = perCall(() => lib.parseXml(bytes).validate(xsd));
         const compile = perCall(() => lib.parseXml(stub).validate(xsd));
+        const oursParse = perCall(() => parseXml(bytes));
+        const theirParse = perCall(() => lib.parseXml(bytes));
+        out.push(`parse alone: ours ${oursParse.toFixed(0)} µs, libxmljs2 ${theirParse.toFixed(0)} µs (${ratio(oursParse, theirParse)})`);
         // A difference within a tenth of the compilation is noise on shared cores: say so rather than divide by it.
         const reused = full - compile > compile / 10 ? full - compile : null;
         const asIs = `${ratio(ours, full)} (its API as is)`;
@@ -160,12 +194,14 @@ async function main(): Promise<void> {
         const run = (docs: Uint8Array[]): Promise<WasmResult> =>
           wasm.validateXML({ xml: docs.map((contents, i) => ({ fileName: `doc_${i}.xml`, contents })), schema: schemaFile, preload, maxMemoryPages: 16 * 256 });
         verdicts.push(`xmllint-wasm ${(await run([bytes])).valid}/${(await run([brokenBytes])).valid}`);
-        const many = Array.from({ length: WASM_FILES }, () => bytes);
         const one = await bestMs(2, () => run([bytes]));
-        const n = await bestMs(2, () => run(many));
-        const marginal = Math.max(((n - one) * 1000) / (WASM_FILES - 1), 1);
-        out.push(`xmllint-wasm one call ${one.toFixed(0)} ms (worker + schema compile + 1 file), ${WASM_FILES} files ${n.toFixed(0)} ms, so ${marginal.toFixed(0)} µs a file with the schema reused: ours/xmllint-wasm ${ratio(ours, marginal)} (schema reused), ${ratio(ours, one * 1000)} (one call)`);
+        const few = await bestMs(2, () => run(Array.from({ length: FEW }, () => bytes)));
+        const many = await bestMs(2, () => run(Array.from({ length: MANY }, () => bytes)));
+        const marginal = ((many - few) * 1000) / (MANY - FEW);
+        out.push(`xmllint-wasm one call ${one.toFixed(0)} ms (worker + schema compile + 1 file); ${FEW} files ${few.toFixed(0)} ms, ${MANY} files ${many.toFixed(0)} ms, so ${marginal.toFixed(0)} µs a file with the schema reused: ours/xmllint-wasm ${ratio(ours, marginal)} (schema reused), ${ratio(ours, one * 1000)} (one call)`);
       }
+      const native = nativeMarginal(entry, bytes, copy.dir);
+      if (native) out.push(`(out of process, for reference) native xmllint: ${native.toFixed(0)} µs a file with the schema reused: ours/xmllint ${ratio(ours, native)}`);
       console.log(`${out.join("\n  ")}\n  verdicts (valid/broken): ${verdicts.join(", ")}`);
       for (const v of verdicts) if (!v.endsWith(` ${expected}`)) throw new Error(`${inv.name}: verdicts differ: ${verdicts.join(", ")}`);
     }
