@@ -2,8 +2,8 @@
  * Validation cost (README "Validation"): parse + XML Schema check of a ~30 KB UBL invoice and a
  * ~30 KB FA(3) invoice, against a same-run baseline (the parse alone, which every upload pays
  * already); schema compilation per family in a fresh process, and the heap each compiled schema
- * holds once every type in it is compiled. xmllint or libxmljs2 are not compared in process (no
- * dependency); the agreement test runs xmllint for the verdicts, not for time.
+ * holds once every type in it is compiled. bench/xsd_compare.bench.ts compares the same work with
+ * libxml2 (libxmljs2, xmllint-wasm) in process; the agreement test runs xmllint for the verdicts.
  *   node --expose-gc --import tsx bench/validation.bench.ts [--quick]
  */
 import { readFileSync } from "node:fs";
