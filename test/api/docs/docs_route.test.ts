@@ -37,14 +37,16 @@ describe("GET /docs", () => {
   });
 
   test("If-None-Match with the ETag answers 304 without a body; HEAD has the headers and no body", async () => {
-    const etag = (await s.fetch("/docs", null)).headers.get("etag")!;
+    // Identity: fetch implementations ask for different encodings by default (Deno adds br), each with its own ETag.
+    const plain = { "accept-encoding": "identity" };
+    const etag = (await s.fetch("/docs", null, { headers: plain })).headers.get("etag")!;
     for (const inm of [etag, `W/${etag}`, `"other", ${etag}`]) {
-      const res = await s.fetch("/docs", null, { headers: { "if-none-match": inm } });
+      const res = await s.fetch("/docs", null, { headers: { ...plain, "if-none-match": inm } });
       assert.equal(res.status, 304, inm);
       assert.equal(await res.text(), "");
     }
-    assert.equal((await s.fetch("/docs", null, { headers: { "if-none-match": '"other"' } })).status, 200);
-    const head = await s.fetch("/docs", null, { method: "HEAD" });
+    assert.equal((await s.fetch("/docs", null, { headers: { ...plain, "if-none-match": '"other"' } })).status, 200);
+    const head = await s.fetch("/docs", null, { method: "HEAD", headers: plain });
     assert.equal(head.status, 200);
     assert.equal(head.headers.get("etag"), etag);
     assert.ok(Number(head.headers.get("content-length")) > 50_000);
