@@ -5,14 +5,13 @@
  * @module
  */
 import type { KsefSourceConfig } from "../config.ts";
-import type { SourceConfig } from "../../sources_file.ts";
 import type { KsefSendConfig } from "./job.ts";
 
 /**
  * The sending configurations of a `sources.json` as readSourcesFile checked it (each ksef entry parsed by
  * parseKsefSourceConfig); RangeError for two sending entries of one tenant.
  */
-export function sendingConfigs(all: Readonly<Record<string, readonly SourceConfig[]>>): KsefSendConfig[] {
+export function sendingConfigs(all: Readonly<Record<string, readonly { type: string; config: { name: string } }[]>>): KsefSendConfig[] {
   const out: KsefSendConfig[] = [];
   for (const [tenant, entries] of Object.entries(all)) {
     const sending = entries.flatMap((e) => {

@@ -189,7 +189,8 @@ describe("sending submissions to KSeF", () => {
     assert.deepEqual(queued, [a.id, b.id]);
     await s.settle();
     const all = await page("");
-    assert.deepEqual(all.slice(-2).map((x) => x.id), [a.id, b.id], "accepted ones moved to the end of the feed");
+    // Their outcomes arrive in the order KSeF answers the concurrent status lookups, so either may be last.
+    assert.deepEqual(all.slice(-2).map((x) => x.id).sort(), [a.id, b.id].sort(), "accepted ones moved to the end of the feed");
     assert.equal(new Set(all.map((x) => x.id)).size, all.length, "each listed once");
     assert.deepEqual(await page("&ksef_status=queued"), []);
     assert.ok((await page("&ksef_status=accepted")).length >= 2);
