@@ -14,6 +14,7 @@ import { createDocsPage } from "./api/docs/docs_route.ts";
 import { MAX_EXPANDED_LIST_BYTES } from "./api/invoice_expand.ts";
 import { InvoiceJsonCache } from "./api/invoice_expand.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
+import { jsonResponse } from "./api/openapi/operation.ts";
 import { PageCache } from "./api/page_cache.ts";
 import { submissionRoutes } from "./api/submissions/routes.ts";
 import { validationRoutes } from "./api/validation.ts";
@@ -247,4 +248,10 @@ function _webhookWorker(options: AppOptions, now: () => number, logger: Logger, 
   });
 }
 
-const OPENAPI_ROUTE: ApiRoute = { method: "GET", pattern: "/api/v1/openapi.json", scope: null, handle: async () => json(200, "{}") };
+const OPENAPI_ROUTE: ApiRoute = {
+  method: "GET", pattern: "/api/v1/openapi.json", scope: null, handle: async () => json(200, "{}"),
+  openapi: {
+    id: "getOpenApi", tag: "Operations", summary: "This OpenAPI document", description: "Public: no token needed.",
+    ok: { 200: jsonResponse("The document", { type: "object", required: ["openapi", "info", "paths"], properties: { openapi: { const: "3.1.0" } } }) },
+  },
+};

@@ -15,6 +15,7 @@ import type { PageCache } from "./page_cache.ts";
 import type { InvoiceJsonBuilder, InvoiceReader, PdfRenderer } from "./invoice_reader.ts";
 import type { InvoiceJsonCache } from "./invoice_expand.ts";
 import type { ApiRequest, ApiResponse } from "../http/types.ts";
+import type { ApiOperation } from "./openapi/operation.ts";
 
 /** Shared services of the app, built once from its options. */
 export interface AppServices {
@@ -81,7 +82,11 @@ export function idempotencyTag(ctx: Context, respond: IdempotencyTag["respond"])
   return ctx.idempotency ? { ...ctx.idempotency, respond } : undefined;
 }
 
-/** A route of the API: public routes have no scope and get no tenant. */
+/**
+ * A route of the API: public routes have no scope and get no tenant. `body` is
+ * the kind of body read before the handler runs; `openapi` is the route's
+ * operation in the OpenAPI document, kept beside the route it describes.
+ */
 export type ApiRoute =
-  | { method: string; pattern: string; scope: Scope; body?: "json" | "multipart" | "upload"; handle(ctx: Context): Promise<ApiResponse> }
-  | { method: string; pattern: string; scope: null; handle(ctx: PublicContext): Promise<ApiResponse> };
+  | { method: string; pattern: string; scope: Scope; body?: "json" | "multipart" | "upload"; openapi: ApiOperation; handle(ctx: Context): Promise<ApiResponse> }
+  | { method: string; pattern: string; scope: null; openapi: ApiOperation; handle(ctx: PublicContext): Promise<ApiResponse> };

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ApiRoute, Context } from "./context.ts";
+import { okJson } from "./openapi/operation.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import { formatOf, type ValidationReport, validateInvoice, validationSummary } from "../formats/validation/invoice_validation.ts";
 import { parseXml } from "../formats/xml/parse.ts";
@@ -47,5 +48,13 @@ async function validateRequest(ctx: Context): Promise<ApiResponse> {
 
 /** POST /api/v1/validate: multipart like an upload, or the XML itself as application/xml. */
 export const validationRoutes: ApiRoute[] = [
-  { method: "POST", pattern: "/api/v1/validate", scope: "submissions:write", body: "upload", handle: validateRequest },
+  {
+    method: "POST", pattern: "/api/v1/validate", scope: "submissions:write", body: "upload", handle: validateRequest,
+    openapi: {
+      id: "validateInvoice", tag: "Submissions", summary: "Validate an invoice without submitting it",
+      description: "The same checks as an upload, answered as a verdict: multipart like `POST /submissions` (the `xml` part), or the XML itself with `Content-Type: application/xml`. Nothing is stored and no event fires. A body that is not XML or not a supported format is 422 as for an upload.",
+      ok: { 200: okJson("The verdict", "ValidationReport") },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_MEDIA_TYPE"],
+    },
+  },
 ];

@@ -185,12 +185,16 @@ describe("the OpenAPI document", () => {
     assert.deepEqual((doc.paths as Record<string, Record<string, Json>>)["/api/v1/openapi.json"]!.get!.security, []);
   });
 
-  test("buildOpenApi() throws a TypeError when a route and the operations table disagree", () => {
-    const extra: ApiRoute = { method: "GET", pattern: "/api/v1/extra", scope: null, handle: async () => json(200, {}) };
-    assert.throws(() => buildOpenApi([...s.app.routes, extra]), { name: "TypeError", message: /GET \/api\/v1\/extra has no entry/ });
-    assert.throws(() => buildOpenApi(s.app.routes.filter((r) => r.method !== "DELETE")), { name: "TypeError", message: /DELETE \/api\/v1\/webhooks\/:id has no route/ });
+  test("buildOpenApi() throws a TypeError when a route and its operation disagree", () => {
+    const extra = { method: "GET", pattern: "/api/v1/extra", scope: null, handle: async () => json(200, {}) } as unknown as ApiRoute;
+    assert.throws(() => buildOpenApi([...s.app.routes, extra]), { name: "TypeError", message: /GET \/api\/v1\/extra has no OpenAPI operation/ });
+    const get = s.app.routes.find((r) => r.method === "GET" && r.pattern === "/api/v1/webhooks/:id")!;
+    const noParam = { ...get, openapi: { ...get.openapi, params: [] } } as ApiRoute;
+    assert.throws(() => buildOpenApi([...s.app.routes.filter((r) => r !== get), noParam]), { name: "TypeError", message: /has no path parameter id/ });
     const withoutBody = s.app.routes.map((r) => (r.method === "POST" && r.scope !== null ? { ...r, body: undefined } as unknown as ApiRoute : r));
-    assert.throws(() => buildOpenApi(withoutBody), { name: "TypeError", message: /body/ });
+    assert.throws(() => buildOpenApi(withoutBody), { name: "TypeError", message: /reads a no body, its operation names a json request body/ });
+    const noSchema = s.app.routes.map((r) => (r.scope !== null && r.body === "json" ? { ...r, openapi: { ...r.openapi, requestBody: undefined } } as unknown as ApiRoute : r));
+    assert.throws(() => buildOpenApi(noSchema), { name: "TypeError", message: /names no request schema/ });
     assert.throws(() => buildOpenApi([...s.app.routes, s.app.routes[0]!]), { name: "TypeError", message: /twice/ });
   });
 

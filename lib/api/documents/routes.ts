@@ -4,6 +4,7 @@
  * @module
  */
 import type { ApiRoute, Context } from "../context.ts";
+import { DOCUMENT_FILTERS, DOWNLOAD_PARAMS, download, okJson } from "../openapi/operation.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { apiError } from "../errors.ts";
 import { json, listBody } from "../../http/respond.ts";
@@ -93,8 +94,34 @@ function _verdict(ctx: Context, xml: Uint8Array): ValidationReport | null {
 
 /** The documents routes. */
 export const documentRoutes: ApiRoute[] = [
-  { method: "GET", pattern: "/api/v1/documents", scope: "documents:read", handle: listDocuments },
-  { method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: getDocument },
-  { method: "GET", pattern: "/api/v1/documents/:id/xml", scope: "documents:read", handle: downloadXml },
-  { method: "GET", pattern: "/api/v1/documents/:id/pdf", scope: "documents:read", handle: downloadPdf },
+  {
+    method: "GET", pattern: "/api/v1/documents", scope: "documents:read", handle: listDocuments,
+    openapi: {
+      id: "listDocuments", tag: "Documents", summary: "List documents: the change feed or pages",
+      description: "Without `page`: cursor mode, the change feed in order of last change, oldest first (a document that changes again moves to the end; delivery is at-least-once, deduplicate by id). With `page`: page mode for browsing. Filters apply to both.",
+      params: ["Cursor", "Limit", "Page", "PerPage", "Sort", ...DOCUMENT_FILTERS, "Expand"],
+      ok: { 200: okJson("A page of documents", "DocumentList") },
+    },
+  },
+  {
+    method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: getDocument,
+    openapi: { id: "getDocument", tag: "Documents", summary: "Get a document", params: ["DocumentId"], ok: { 200: okJson("The document", "Document") }, errors: ["NOT_FOUND"] },
+  },
+  {
+    method: "GET", pattern: "/api/v1/documents/:id/xml", scope: "documents:read", handle: downloadXml,
+    openapi: {
+      id: "getDocumentXml", tag: "Documents", summary: "Download a document's XML",
+      description: "The exact bytes received from the source.", params: ["DocumentId", ...DOWNLOAD_PARAMS],
+      ok: download("Xml"), errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
+    },
+  },
+  {
+    method: "GET", pattern: "/api/v1/documents/:id/pdf", scope: "documents:read", handle: downloadPdf,
+    openapi: {
+      id: "getDocumentPdf", tag: "Documents", summary: "Download a document's PDF rendering",
+      description: "An A4 rendering of the invoice, made from its XML (deterministic: same XML, same bytes).",
+      params: ["DocumentId", "Lang", ...DOWNLOAD_PARAMS],
+      ok: download("Pdf"), errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
+    },
+  },
 ];

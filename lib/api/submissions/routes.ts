@@ -12,6 +12,7 @@ import { CURSOR_LIMIT, intParam } from "../list_query.ts";
 import { parseSubmissionFilter } from "./filter.ts";
 import { upoKey } from "../../contracts/ksef_upo.ts";
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
+import { DOWNLOAD_PARAMS, created, download, okJson } from "../openapi/operation.ts";
 import { ApiError, notFound, validationError } from "../../http/errors.ts";
 import { apiError } from "../errors.ts";
 import { json } from "../../http/respond.ts";
@@ -90,10 +91,50 @@ async function getSubmission(ctx: Context): Promise<ApiResponse> {
 
 /** The submissions routes. */
 export const submissionRoutes: ApiRoute[] = [
-  { method: "POST", pattern: "/api/v1/submissions", scope: "submissions:write", body: "multipart", handle: createSubmission },
-  { method: "GET", pattern: "/api/v1/submissions", scope: "submissions:read", handle: listSubmissions },
-  { method: "GET", pattern: "/api/v1/submissions/:id", scope: "submissions:read", handle: getSubmission },
-  { method: "GET", pattern: "/api/v1/submissions/:id/xml", scope: "submissions:read", handle: downloadXml },
-  { method: "GET", pattern: "/api/v1/submissions/:id/pdf", scope: "submissions:read", handle: downloadPdf },
-  { method: "GET", pattern: "/api/v1/submissions/:id/upo", scope: "submissions:read", handle: downloadUpo },
+  {
+    method: "POST", pattern: "/api/v1/submissions", scope: "submissions:write", body: "multipart", handle: createSubmission,
+    openapi: {
+      id: "createSubmission", tag: "Submissions", summary: "Submit an invoice",
+      description: "The invoice goes in the `xml` part. It must be well-formed (no DTD), a supported format, hold a number, an issue date and the seller's tax id, and pass validation: KSeF's file rules and the FA schema for KSeF invoices; the UBL or CII schema and, for documents that claim EN 16931, its business rules. An invoice with errors is refused with 422 `VALIDATION_ERROR`, `details.field` = `xml:<path of the first error>` and `details.violations` listing every error and warning (at most 200); warnings never refuse.",
+      ok: { 201: created("The accepted submission", "Submission") },
+      errors: ["DUPLICATE_SUBMISSION", "VALIDATION_ERROR"],
+    },
+  },
+  {
+    method: "GET", pattern: "/api/v1/submissions", scope: "submissions:read", handle: listSubmissions,
+    openapi: {
+      id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)",
+      description: "The change feed in order of last change, oldest first: a submission whose KSeF state changes moves to the end, so a client following the feed sees each KSeF outcome (deduplicate by id).",
+      params: ["Cursor", "Limit", "KsefStatus", "SubmissionFormat", "SubmissionType", "Expand"],
+      ok: { 200: okJson("A page of submissions", "SubmissionFeedPage") },
+    },
+  },
+  {
+    method: "GET", pattern: "/api/v1/submissions/:id", scope: "submissions:read", handle: getSubmission,
+    openapi: { id: "getSubmission", tag: "Submissions", summary: "Get a submission", params: ["SubmissionId"], ok: { 200: okJson("The submission", "Submission") }, errors: ["NOT_FOUND"] },
+  },
+  {
+    method: "GET", pattern: "/api/v1/submissions/:id/xml", scope: "submissions:read", handle: downloadXml,
+    openapi: {
+      id: "getSubmissionXml", tag: "Submissions", summary: "Download a submission's XML",
+      description: "The exact uploaded bytes.", params: ["SubmissionId", ...DOWNLOAD_PARAMS],
+      ok: download("Xml"), errors: ["NOT_FOUND"],
+    },
+  },
+  {
+    method: "GET", pattern: "/api/v1/submissions/:id/pdf", scope: "submissions:read", handle: downloadPdf,
+    openapi: {
+      id: "getSubmissionPdf", tag: "Submissions", summary: "Download a submission's PDF rendering",
+      description: "Once KSeF accepted the submission, the rendering shows its KSeF number.",
+      params: ["SubmissionId", "Lang", ...DOWNLOAD_PARAMS], ok: download("Pdf"), errors: ["NOT_FOUND"],
+    },
+  },
+  {
+    method: "GET", pattern: "/api/v1/submissions/:id/upo", scope: "submissions:read", handle: downloadUpo,
+    openapi: {
+      id: "getSubmissionUpo", tag: "Submissions", summary: "Download a submission's official KSeF receipt (UPO)",
+      description: "The UPO (`Potwierdzenie`, XAdES-signed XML) exactly as KSeF issued it for this invoice, once `ksef.status` is accepted.",
+      params: ["SubmissionId", ...DOWNLOAD_PARAMS], ok: download("Xml"), errors: ["NOT_FOUND", "UPO_NOT_AVAILABLE"],
+    },
+  },
 ];

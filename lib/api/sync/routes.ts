@@ -4,6 +4,7 @@
  * @module
  */
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
+import { created, okJson } from "../openapi/operation.ts";
 import type { StoredResponse, SyncRunRecord } from "../../contracts/storage.ts";
 import { notFound, validationError } from "../../http/errors.ts";
 import { json } from "../../http/respond.ts";
@@ -31,6 +32,19 @@ async function getRun(ctx: Context): Promise<ApiResponse> {
 
 /** The sync routes. */
 export const syncRoutes: ApiRoute[] = [
-  { method: "POST", pattern: "/api/v1/documents/sync", scope: "documents:write", body: "json", handle: requestSync },
-  { method: "GET", pattern: "/api/v1/documents/sync/:id", scope: "documents:read", handle: getRun },
+  {
+    method: "POST", pattern: "/api/v1/documents/sync", scope: "documents:write", body: "json", handle: requestSync,
+    openapi: {
+      id: "requestSync", tag: "Sync", summary: "Request a sync run",
+      description: "Queues a run and returns at once. While a run of the same source is queued or running, that run is returned instead (requests coalesce).",
+      // The body may be empty (README “Documents and the inbox”).
+      requestBody: { schema: "SyncRunRequest", required: false },
+      ok: { 202: created("The queued (or already queued or running) run", "SyncRun") },
+      errors: ["VALIDATION_ERROR"],
+    },
+  },
+  {
+    method: "GET", pattern: "/api/v1/documents/sync/:id", scope: "documents:read", handle: getRun,
+    openapi: { id: "getSyncRun", tag: "Sync", summary: "Get a sync run", params: ["SyncRunId"], ok: { 200: okJson("The run", "SyncRun") }, errors: ["NOT_FOUND"] },
+  },
 ];

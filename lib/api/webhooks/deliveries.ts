@@ -7,6 +7,7 @@
  * @module
  */
 import type { ApiRoute, Context } from "../context.ts";
+import { okJson } from "../openapi/operation.ts";
 import { DELIVERY_ATTEMPTS_KEPT, DELIVERY_ATTEMPTS_MAX_AGE_MS, type DeliveryAttempt } from "../../contracts/storage.ts";
 import { notFound } from "../../http/errors.ts";
 import { json } from "../../http/respond.ts";
@@ -51,6 +52,22 @@ async function retryDelivery(ctx: Context): Promise<ApiResponse> {
 
 /** The routes of the delivery log and retry-now. */
 export const deliveryRoutes: ApiRoute[] = [
-  { method: "GET", pattern: "/api/v1/webhooks/:id/deliveries", scope: "webhooks:read", handle: listDeliveries },
-  { method: "POST", pattern: "/api/v1/webhooks/:id/deliveries/:evt_id/retry", scope: "webhooks:write", handle: retryDelivery },
+  {
+    method: "GET", pattern: "/api/v1/webhooks/:id/deliveries", scope: "webhooks:read", handle: listDeliveries,
+    openapi: {
+      id: "listWebhookDeliveries", tag: "Webhooks", summary: "List an endpoint's recent delivery attempts",
+      description: "Cursor mode, newest last: store `next_cursor` and ask again later for the attempts made since. Attempts are kept 30 days or the last 1,000 per endpoint, whichever is less.",
+      params: ["WebhookId", "Cursor", "Limit"],
+      ok: { 200: okJson("A page of attempts", "DeliveryList") }, errors: ["NOT_FOUND"],
+    },
+  },
+  {
+    method: "POST", pattern: "/api/v1/webhooks/:id/deliveries/:evt_id/retry", scope: "webhooks:write", handle: retryDelivery,
+    openapi: {
+      id: "retryWebhookDelivery", tag: "Webhooks", summary: "Send an event to an endpoint once more, now",
+      description: "For an event in the endpoint's deliveries. One attempt, also while the endpoint is disabled; the retry schedule is unaffected.",
+      params: ["WebhookId", "EventId"],
+      ok: { 202: okJson("Queued", "RedeliveryAccepted") }, errors: ["NOT_FOUND"],
+    },
+  },
 ];

@@ -6,6 +6,7 @@
  * @module
  */
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
+import { apiHeaders, created, okJson } from "../openapi/operation.ts";
 import { ApiError, notFound, validationError } from "../../http/errors.ts";
 import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
@@ -126,12 +127,39 @@ async function listWebhooks(ctx: Context): Promise<ApiResponse> {
 
 /** The webhooks routes. */
 export const webhookRoutes: ApiRoute[] = [
-  { method: "POST", pattern: "/api/v1/webhooks", scope: "webhooks:write", body: "json", handle: createWebhook },
-  { method: "GET", pattern: "/api/v1/webhooks", scope: "webhooks:read", handle: listWebhooks },
-  { method: "GET", pattern: "/api/v1/webhooks/:id", scope: "webhooks:read", handle: async (ctx) => showWebhook(ctx, await findWebhook(ctx)) },
-  { method: "PATCH", pattern: "/api/v1/webhooks/:id", scope: "webhooks:write", body: "json", handle: updateWebhook },
+  {
+    method: "POST", pattern: "/api/v1/webhooks", scope: "webhooks:write", body: "json", handle: createWebhook,
+    openapi: {
+      id: "createWebhook", tag: "Webhooks", summary: "Register a webhook endpoint",
+      description: `Deliveries start with the changes made after registration. The secret is shown only in this response. A tenant has at most ${MAX_WEBHOOKS_PER_TENANT} endpoints and at most ${MAX_WEBHOOKS_PER_URL} with the same \`url\`; beyond, 422 with \`details.issue\` \`too_many_webhooks\` or \`too_many_webhooks_for_url\` and \`details.limit\`.`,
+      requestBody: { schema: "WebhookRequest", required: true },
+      ok: { 201: created("The endpoint with its secret", "WebhookCreated") },
+      errors: ["VALIDATION_ERROR"],
+    },
+  },
+  {
+    method: "GET", pattern: "/api/v1/webhooks", scope: "webhooks:read", handle: listWebhooks,
+    openapi: { id: "listWebhooks", tag: "Webhooks", summary: "List webhook endpoints", ok: { 200: okJson("Enabled and disabled endpoints, oldest first", "WebhookList") } },
+  },
+  {
+    method: "GET", pattern: "/api/v1/webhooks/:id", scope: "webhooks:read", handle: async (ctx) => showWebhook(ctx, await findWebhook(ctx)),
+    openapi: { id: "getWebhook", tag: "Webhooks", summary: "Get a webhook endpoint", params: ["WebhookId"], ok: { 200: okJson("The endpoint, without its secret", "Webhook") }, errors: ["NOT_FOUND"] },
+  },
+  {
+    method: "PATCH", pattern: "/api/v1/webhooks/:id", scope: "webhooks:write", body: "json", handle: updateWebhook,
+    openapi: {
+      id: "updateWebhook", tag: "Webhooks", summary: "Change a webhook endpoint",
+      description: "Any of `url`, `events`, `description`, `status`, validated as on registration. Setting `status` to `enabled` on a disabled endpoint resumes delivery from where it stopped, nothing skipped; `disabled` pauses it. Once the answer is sent, the next attempt uses the new `url`, and after a pause or DELETE no attempt starts (only one already in flight completes). A new `url` counts against the same-URL limit of registration.",
+      params: ["WebhookId"], requestBody: { schema: "WebhookPatch", required: true },
+      ok: { 200: okJson("The endpoint, without its secret", "Webhook") }, errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+    },
+  },
   {
     method: "DELETE", pattern: "/api/v1/webhooks/:id", scope: "webhooks:write",
+    openapi: {
+      id: "deleteWebhook", tag: "Webhooks", summary: "Delete a webhook endpoint", params: ["WebhookId"],
+      ok: { 204: { description: "Deleted; nothing more is delivered to it", headers: apiHeaders() } }, errors: ["NOT_FOUND"],
+    },
     handle: async (ctx) => {
       await changeWebhook(ctx.tenant, ctx.params.id!, (w) => {
         if (!w) throw notFound("Webhook not found");
