@@ -4,6 +4,9 @@
  * no EN 16931 term get named places of their own (KSeF element names in comments).
  * Money, quantities and rates are exact decimal strings; dates YYYY-MM-DD; an absent
  * value is `null`, an absent list `[]`. No catch-all bag: every value has a place.
+ * What each field holds (its BT/BG id, its KSeF element) is in descriptions.ts, one
+ * table per record checked against these interfaces; the OpenAPI document serves those
+ * texts. A field's comment here, where there is one, adds detail to the table's text.
  * @module
  */
 
@@ -43,11 +46,8 @@ export interface TaxId {
 export interface Address {
   /** Lines as written (BT-35, BT-36, BT-162; KSeF AdresL1, AdresL2). */
   lines: string[];
-  /** BT-37 city. */
   city: string | null;
-  /** BT-38 post code. */
   postal_code: string | null;
-  /** BT-39 country subdivision. */
   subdivision: string | null;
   /** BT-40 ISO 3166-1 alpha-2 country code (KSeF KodKraju). */
   country_code: string | null;
@@ -57,7 +57,6 @@ export interface Address {
 
 /** A contact (BG-6, BG-9; KSeF DaneKontaktowe). */
 export interface Contact {
-  /** BT-41/BT-56 contact point. */
   name: string | null;
   /** BT-42/BT-57 telephone (KSeF Telefon). */
   phone: string | null;
@@ -73,17 +72,14 @@ export interface Contact {
 export interface Party {
   /** BT-27/BT-44/BT-59/BT-62; KSeF DaneIdentyfikacyjne/Nazwa. */
   name: string | null;
-  /** BT-28/BT-45 trading name. */
   trading_name: string | null;
   /** BT-31/BT-48/BT-63 VAT identifier; KSeF NIP or KodUE + NrVatUE or KodKraju + NrID. */
   tax_id: TaxId | null;
   /** Further tax ids: BT-32 tax registration (scheme FC) and others beyond the first. */
   other_tax_ids: TaxId[];
-  /** KSeF BrakID = 1: the party has no identifier. */
   no_tax_id: boolean;
   /** BT-29/BT-46/BT-60 party identifiers; KSeF IDWew (scheme "IDWew"), NrEORI (scheme "EORI"). */
   identifiers: Identifier[];
-  /** BT-34/BT-49 electronic address with its EAS scheme. */
   electronic_address: Identifier | null;
   /** BT-30/BT-47/BT-61 legal registration identifiers (company register numbers). */
   registers: Identifier[];
@@ -91,13 +87,10 @@ export interface Party {
   legal_info: string | null;
   /** BG-5/BG-8 address; KSeF Adres. */
   address: Address | null;
-  /** KSeF AdresKoresp: the correspondence address. */
   correspondence_address: Address | null;
   /** BG-6/BG-9 contacts; KSeF DaneKontaktowe (up to three). */
   contacts: Contact[];
-  /** KSeF PrefiksPodatnika of Podmiot1: the seller's EU VAT prefix. */
   vat_prefix: string | null;
-  /** KSeF StatusInfoPodatnika (1 liquidation, 2 restructuring, 3 bankruptcy, 4 inheritance). */
   status: Code | null;
   /** KSeF NrKlienta: the customer number. */
   customer_number: string | null;
@@ -131,13 +124,10 @@ export interface Period {
 export interface Delivery {
   /** BT-72 actual delivery date; KSeF P_6 (date of supply). */
   date: string | null;
-  /** BG-14 invoicing period; KSeF OkresFa. */
   period: Period | null;
-  /** BT-70 deliver-to party name. */
   party_name: string | null;
   /** BT-71 deliver-to location identifier. */
   location_id: Identifier | null;
-  /** BG-15 deliver-to address. */
   address: Address | null;
 }
 
@@ -159,17 +149,12 @@ export interface ExchangeRate {
 export interface AllowanceCharge {
   /** True for a charge (BG-21/BG-28), false for an allowance (BG-20/BG-27). */
   charge: boolean;
-  /** BT-92/BT-99/BT-136/BT-141. */
   amount: Decimal | null;
-  /** BT-93/BT-100/BT-137/BT-142. */
   base_amount: Decimal | null;
-  /** BT-94/BT-101/BT-138/BT-143. */
   percentage: Decimal | null;
   /** BT-95/BT-102 VAT category (UNCL5305). */
   vat_category: Code | null;
-  /** BT-96/BT-103. */
   vat_rate: Decimal | null;
-  /** BT-97/BT-104/BT-139/BT-144. */
   reason: string | null;
   /** BT-98/BT-105/BT-140/BT-145 (UNCL5189 / UNCL7161). */
   reason_code: Code | null;
@@ -186,65 +171,44 @@ export interface Classification {
 
 /** An item attribute (BG-32). */
 export interface ItemAttribute {
-  /** BT-160. */
   name: string | null;
-  /** BT-161. */
   value: string | null;
 }
 
 /** One invoice line (BG-25; KSeF FaWiersz), or one order line (KSeF ZamowienieWiersz). */
 export interface InvoiceLine {
-  /** BT-126 line id; KSeF NrWierszaFa / NrWierszaZam. */
   number: string | null;
   /** KSeF UU_ID / UU_IDZ: the universal unique line id. */
   uu_id: string | null;
-  /** BT-127 line notes. */
   notes: string[];
-  /** BT-128 invoice line object identifier. */
   object_id: Identifier | null;
-  /** BT-132 referenced purchase order line. */
   order_line_reference: string | null;
-  /** BT-133 buyer accounting reference. */
   accounting_reference: string | null;
-  /** BG-26 line period. */
   period: Period | null;
-  /** KSeF P_6A: the line's date of supply. */
   delivery_date: string | null;
-  /** BT-153 item name; KSeF P_7. */
   name: string | null;
-  /** BT-154 item description. */
   description: string | null;
-  /** BT-155 seller's item id; KSeF Indeks. */
   seller_item_id: string | null;
-  /** BT-156 buyer's item id. */
   buyer_item_id: string | null;
   /** BT-157 standard item id (GTIN, scheme 0160); KSeF GTIN. */
   standard_item_id: Identifier | null;
   /** BT-158 classifications; KSeF PKWiU, CN, PKOB. */
   classifications: Classification[];
-  /** BT-159 country of origin. */
   origin_country: string | null;
-  /** BG-32 item attributes. */
   attributes: ItemAttribute[];
-  /** BT-129 invoiced quantity; KSeF P_8B. */
   quantity: Decimal | null;
   /** BT-130 unit: UN/ECE rec 20 code for UBL/CII ("C62"), KSeF P_8A as written ("szt."). */
   unit: string | null;
-  /** BT-146 item net price; KSeF P_9A. */
   net_price: Decimal | null;
   /** KSeF P_9B: the unit price including VAT (gross-priced lines, art. 106e ust. 7–8). */
   price_with_vat: Decimal | null;
-  /** BT-147 item price discount. */
   price_discount: Decimal | null;
   /** BT-148 item gross price (the price before the price discount, not VAT-inclusive). */
   list_price: Decimal | null;
-  /** BT-149 price base quantity. */
   price_base_quantity: Decimal | null;
-  /** BT-150 unit of the price base quantity. */
   price_base_unit: string | null;
   /** KSeF P_10: discounts and reductions not in the unit price. */
   discount: Decimal | null;
-  /** BT-131 line net amount; KSeF P_11 (P_11NettoZ for order lines). */
   net_amount: Decimal | null;
   /** KSeF P_11A: the line value including VAT. */
   amount_with_vat: Decimal | null;
@@ -266,9 +230,7 @@ export interface InvoiceLine {
   gtu: string | null;
   /** KSeF Procedura: the procedure marker (WSTO_EE, IED, TT_D, …). */
   procedure: string | null;
-  /** KSeF KursWaluty of the line (FA(3)). */
   exchange_rate: Decimal | null;
-  /** KSeF StanPrzed = 1: the row shows the state before the correction. */
   before_correction: boolean;
   /** CII ParentLineID (Factur-X Extended): the line this sub-line belongs to. */
   parent_number: string | null;
@@ -278,7 +240,6 @@ export interface InvoiceLine {
   vat_exemption_reason: string | null;
   /** CII ItemSellerTradeParty (Factur-X Extended): the seller of this item. */
   item_seller: Party | null;
-  /** BG-27/BG-28 line allowances and charges. */
   allowances_charges: AllowanceCharge[];
 }
 
@@ -309,7 +270,6 @@ export interface VatBreakdown {
 
 /** Document totals (BG-22). */
 export interface Totals {
-  /** BT-106 sum of line net amounts. */
   line_net: Decimal | null;
   /** BT-107 sum of allowances. */
   allowances: Decimal | null;
@@ -335,11 +295,9 @@ export interface Totals {
 export interface Settlement {
   /** KSeF Obciazenia (Kwota, Powod). */
   charges: { amount: Decimal | null; reason: string | null }[];
-  /** KSeF SumaObciazen. */
   charges_total: Decimal | null;
   /** KSeF Odliczenia (Kwota, Powod). */
   deductions: { amount: Decimal | null; reason: string | null }[];
-  /** KSeF SumaOdliczen. */
   deductions_total: Decimal | null;
   /** KSeF DoZaplaty: the amount to pay. */
   to_pay: Decimal | null;
@@ -355,9 +313,7 @@ export interface PaymentAccount {
   name: string | null;
   /** BT-86 service provider id (BIC); KSeF SWIFT. */
   bic: string | null;
-  /** KSeF NazwaBanku. */
   bank_name: string | null;
-  /** KSeF OpisRachunku. */
   description: string | null;
   /** KSeF RachunekWlasnyBanku code with its text (1–3: the bank's own account…). */
   bank_own_account: Code | null;
@@ -367,7 +323,6 @@ export interface PaymentAccount {
 
 /** A due date (BT-9; KSeF TerminPlatnosci). */
 export interface DueDate {
-  /** BT-9; KSeF Termin. */
   date: string | null;
   /** KSeF TerminOpis as free text (FA(2)). */
   description: string | null;
@@ -383,9 +338,7 @@ export interface DueDate {
 export interface PartialPayment {
   amount: Decimal | null;
   date: string | null;
-  /** KSeF FormaPlatnosci of the partial payment (FA(3)). */
   means: Code | null;
-  /** KSeF KursWalutyZW of an advance (FA(3)). */
   exchange_rate: Decimal | null;
 }
 
@@ -409,11 +362,9 @@ export interface Payment {
   direct_debit: { mandate: string | null; creditor_id: string | null; debited_account: string | null } | null;
   /** KSeF Zaplacono = 1: paid in full. */
   paid: boolean;
-  /** KSeF DataZaplaty. */
   paid_date: string | null;
   /** KSeF ZnacznikZaplatyCzesciowej (1 partly paid, 2 paid in parts in full). */
   partial_status: Code | null;
-  /** KSeF ZaplataCzesciowa. */
   partial_payments: PartialPayment[];
   /** KSeF Skonto: the cash discount conditions and amount. */
   discount: { conditions: string | null; amount: string | null } | null;
@@ -425,9 +376,7 @@ export interface Payment {
 
 /** A reference to a preceding or corrected invoice (BG-3; KSeF DaneFaKorygowanej). */
 export interface InvoiceReference {
-  /** BT-25; KSeF NrFaKorygowanej. */
   number: string | null;
-  /** BT-26; KSeF DataWystFaKorygowanej. */
   issue_date: string | null;
   /** KSeF NrKSeFFaKorygowanej; null when NrKSeFN = 1 says it has none. */
   ksef_number: string | null;
@@ -439,7 +388,6 @@ export interface InvoiceReference {
 export interface AdvanceInvoiceReference {
   /** KSeF NrFaZaliczkowej (issued outside KSeF, NrKSeFZN = 1). */
   number: string | null;
-  /** KSeF NrKSeFFaZaliczkowej. */
   ksef_number: string | null;
 }
 
@@ -483,7 +431,6 @@ export interface References {
 
 /** What a correction corrects and why (KSeF PrzyczynaKorekty, TypKorekty, Podmiot1K, Podmiot2K). */
 export interface Correction {
-  /** KSeF PrzyczynaKorekty. */
   reason: string | null;
   /** KSeF TypKorekty (1 as of the original, 2 as of the correction, 3 other) with text. */
   type: Code | null;
@@ -547,11 +494,8 @@ export interface NewVehicle {
 
 /** KSeF DodatkowyOpis: a key and value, tied to a line when NrWiersza is given. */
 export interface AdditionalInfo {
-  /** KSeF NrWiersza. */
   line_number: string | null;
-  /** KSeF Klucz. */
   key: string | null;
-  /** KSeF Wartosc. */
   value: string | null;
 }
 
@@ -562,12 +506,10 @@ export interface Transport {
   kind_description: string | null;
   /** Przewoznik: the carrier, with AdresPrzewoznika. */
   carrier: Party | null;
-  /** NrZleceniaTransportu. */
   order_number: string | null;
   /** OpisLadunku code with text, or LadunekInny + OpisInnegoLadunku. */
   cargo: Code | null;
   cargo_description: string | null;
-  /** JednostkaOpakowania. */
   packaging: string | null;
   /** DataGodzRozpTransportu / DataGodzZakTransportu as written (date-time). */
   start: string | null;
@@ -584,9 +526,7 @@ export interface TransactionTerms {
   contracts: { date: string | null; number: string | null }[];
   /** Zamowienia: DataZamowienia, NrZamowienia. */
   orders: { date: string | null; number: string | null }[];
-  /** NrPartiiTowaru. */
   batch_numbers: string[];
-  /** WarunkiDostawy (Incoterms). */
   delivery_terms: string | null;
   /** KursUmowny and WalutaUmowna. */
   contract_rate: Decimal | null;
@@ -598,7 +538,6 @@ export interface TransactionTerms {
 
 /** KSeF Zamowienie: the order of an advance invoice (ZAL), its value and lines. */
 export interface Order {
-  /** WartoscZamowienia. */
   value: Decimal | null;
   lines: InvoiceLine[];
 }
@@ -607,13 +546,10 @@ export interface Order {
 export interface AttachmentTable {
   /** TMetaDane: TKlucz, TWartosc. */
   meta: { key: string | null; value: string | null }[];
-  /** Opis. */
   description: string | null;
   /** TNaglowek/Kol: column type (attribute Typ) and name (NKom). */
   columns: { type: string | null; name: string | null }[];
-  /** Wiersz/WKom. */
   rows: string[][];
-  /** Suma/SKom. */
   summary: string[];
 }
 
@@ -630,21 +566,15 @@ export interface Attachment {
   mime_code: string | null;
   /** KSeF MetaDane: ZKlucz, ZWartosc. */
   meta: { key: string | null; value: string | null }[];
-  /** KSeF Tekst/Akapit. */
   paragraphs: string[];
-  /** KSeF Tabela. */
   tables: AttachmentTable[];
 }
 
 /** KSeF Stopka/Rejestry: the seller's registers. */
 export interface Registers {
-  /** PelnaNazwa. */
   full_name: string | null;
-  /** KRS. */
   krs: string | null;
-  /** REGON. */
   regon: string | null;
-  /** BDO. */
   bdo: string | null;
 }
 
@@ -668,7 +598,6 @@ export interface Invoice {
   type: DocumentType;
   /** KSeF RodzajFaktury (VAT, KOR, ZAL, ROZ, UPR, KOR_ZAL, KOR_ROZ) or BT-3 UNTDID 1001 code, with text. */
   kind: Code | null;
-  /** BT-1; KSeF P_2. */
   number: string | null;
   /** BT-2 YYYY-MM-DD; KSeF P_1. */
   issue_date: string | null;
@@ -680,7 +609,6 @@ export interface Invoice {
   tax_point_date_code: string | null;
   /** KSeF Naglowek/DataWytworzeniaFa: when the XML was made. */
   created_at: string | null;
-  /** KSeF Naglowek/SystemInfo. */
   system_info: string | null;
   /** BG-13/BG-14 delivery and invoicing period; KSeF P_6, OkresFa. */
   delivery: Delivery | null;
@@ -690,9 +618,7 @@ export interface Invoice {
   tax_currency: string | null;
   /** KSeF KursWaluty (lines), KursWalutyZ, KursWalutyZK, KursUmowny. */
   exchange_rates: ExchangeRate[];
-  /** BG-4; KSeF Podmiot1. */
   seller: Party;
-  /** BG-7; KSeF Podmiot2. */
   buyer: Party;
   /** BG-10 payee. */
   payee: Party | null;
@@ -706,10 +632,8 @@ export interface Invoice {
   lines: InvoiceLine[];
   /** BG-20, BG-21 document allowances and charges. */
   allowances_charges: AllowanceCharge[];
-  /** BG-23; KSeF P_13_x/P_14_x/P_14_xW. */
   vat_breakdown: VatBreakdown[];
   totals: Totals;
-  /** KSeF Rozliczenie. */
   settlement: Settlement | null;
   payment: Payment | null;
   /** KSeF ZaliczkaCzesciowa: advances received that this invoice documents (FA(3)). */
@@ -721,17 +645,13 @@ export interface Invoice {
   notes: Note[];
   /** KSeF Adnotacje; null for UBL/CII. */
   annotations: Annotations | null;
-  /** KSeF DodatkowyOpis. */
   additional_info: AdditionalInfo[];
-  /** KSeF WarunkiTransakcji. */
   transaction_terms: TransactionTerms | null;
-  /** KSeF Zamowienie. */
   orders: Order[];
   /** KSeF Zalacznik blocks; BG-24 supporting documents. */
   attachments: Attachment[];
   /** KSeF Stopka/Rejestry (up to 100). */
   registers: Registers[];
-  /** KSeF Stopka/Informacje/StopkaFaktury. */
   footer: string[];
   /** KSeF FP, TP, ZwrotAkcyzy; null for UBL/CII. */
   markers: Markers | null;
