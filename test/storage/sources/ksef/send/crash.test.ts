@@ -52,7 +52,8 @@ test("kill -9 with 20 submissions in flight, then a restart: each is accepted ex
     await first.exited;
     online.onRequest = null;
     const before = online.invoices.length;
-    assert.ok(before >= 8 && before < COUNT, `killed after ${before} invoices reached KSeF`);
+    // The 8th was in flight at the kill: whether the simulator recorded it depends on how far its request got.
+    assert.ok(before >= 7 && before < COUNT, `killed after ${before} invoices reached KSeF`);
 
     const second = await startChild(["--data", data, "--rate-limit", "off"]);
     try {
