@@ -8,7 +8,7 @@
  * Then a cross-check: the rule ids both flag on broken documents (samples that break
  * rules and mutated CEN examples), semantic and syntax rules counted apart.
  *
- * The artefacts are read from --artefacts (default ../shared/standards/en16931 from the
+ * The artefacts are read from --artefacts (default test/fixtures/en16931 from the
  * repository root; see bench/support_schematron.ts for how they become XSLT); without
  * them the bench says so and exits 0. SaxonJS's compiler takes tens of seconds per
  * syntax the first time (cached in the temporary folder after that; --fresh recompiles).
@@ -29,7 +29,7 @@ const ROOT = join(import.meta.dirname, "..");
 const flags = new Map(process.argv.slice(2).map((a) => /^--([a-z-]+)(?:=(.*))?$/.exec(a)).filter((m) => m !== null).map((m) => [m[1]!, m[2] ?? "true"]));
 const quick = flags.has("quick");
 const budgetMs = quick ? 600 : 3000;
-const artefacts = resolve(ROOT, flags.get("artefacts") ?? join("..", "shared", "standards", "en16931"));
+const artefacts = resolve(ROOT, flags.get("artefacts") ?? join("test", "fixtures", "en16931"));
 const samples = join(ROOT, "test", "fixtures", "samples");
 const SCH: Record<En16931Syntax, string> = {
   ubl: join(artefacts, "ubl", "EN16931-UBL-validation-preprocessed.sch"),

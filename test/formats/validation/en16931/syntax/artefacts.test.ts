@@ -1,6 +1,6 @@
 /**
  * Reads the CEN/TC 434 artefacts themselves (when they are at hand: EN16931_ARTEFACTS, or a
- * `shared/standards/en16931` folder beside the checkout) and checks the rule tables against them:
+ * the copies in test/fixtures/en16931/) and checks the rule tables against them:
  * every syntax rule and code-list rule, in its pattern and context order, with its severity, its
  * test path and every code of its list. Skipped where the artefacts are absent.
  */
@@ -15,7 +15,7 @@ import type { CodeRow, SyntaxTable } from "../../../../../lib/formats/validation
 import { UBL_TABLE } from "../../../../../lib/formats/validation/en16931/syntax/ubl_table.ts";
 
 const REPO = fileURLToPath(new URL("../../../../../", import.meta.url));
-const DIR = [process.env.EN16931_ARTEFACTS, join(REPO, "../shared/standards/en16931"), join(REPO, "../../shared/standards/en16931")].find(
+const DIR = [process.env.EN16931_ARTEFACTS, join(REPO, "test/fixtures/en16931")].find(
   (d): d is string => d !== undefined && existsSync(d),
 );
 
