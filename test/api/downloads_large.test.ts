@@ -5,7 +5,7 @@ import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import { renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
 import { PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
 import { readPdfFontFiles } from "../../storage/fonts/font_files.ts";
-import { largeKsef } from "../support/large_invoice.ts";
+import { importLargeInvoice, largeKsef } from "../support/large_invoice.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
 describe("the PDF of a large invoice", () => {
@@ -27,12 +27,7 @@ describe("the PDF of a large invoice", () => {
         return renderInvoicePdf(readInvoiceXml(xml), { ...job, fonts });
       },
     });
-    token = (await s.token("acme")).token;
-    s.drop("acme", "big.xml", largeKsef());
-    await s.sync(token);
-    const list = (await (await s.fetch("/api/v1/documents", token)).json()) as { data: { id: string }[] };
-    assert.equal(list.data.length, 1, "the large invoice was imported");
-    id = list.data[0]!.id;
+    ({ token, id } = await importLargeInvoice(s, largeKsef()));
   });
   after(async () => {
     await s.close();

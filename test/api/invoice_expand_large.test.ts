@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { invoiceJsonKey } from "../../lib/api/invoice_expand.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
-import { largeKsef } from "../support/large_invoice.ts";
+import { importLargeInvoice, largeKsef } from "../support/large_invoice.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
 describe("the invoice JSON of a large invoice", () => {
@@ -25,12 +25,7 @@ describe("the invoice JSON of a large invoice", () => {
         return new TextEncoder().encode(JSON.stringify(readInvoiceXml(bytes)));
       },
     });
-    token = (await s.token("acme")).token;
-    s.drop("acme", "big.xml", xml);
-    await s.sync(token);
-    const list = (await (await s.fetch("/api/v1/documents", token)).json()) as { data: { id: string }[] };
-    assert.equal(list.data.length, 1, "the large invoice was imported");
-    id = list.data[0]!.id;
+    ({ token, id } = await importLargeInvoice(s, xml));
   });
   after(async () => {
     await s.close();

@@ -3,7 +3,9 @@
  * (lib/api/invoice_reader.ts), as a sync imports it (KSeF's 1 MB upload limit does not apply to imports).
  * @module
  */
+import assert from "node:assert/strict";
 import { LARGE_XML_BYTES } from "../../lib/api/invoice_reader.ts";
+import type { TestServer } from "./server.ts";
 
 /** An FA(3) of minimal lines just over the large-read threshold. */
 export function largeKsef(): Uint8Array {
@@ -21,3 +23,13 @@ export function largeKsef(): Uint8Array {
     `<P_15>${n}.00</P_15><RodzajFaktury>VAT</RodzajFaktury>${rows.join("")}</Fa></Faktura>`);
 }
 
+
+/** Drops `xml` into the acme tenant's inbox of `s`, syncs it, and gives the token and the one document's id. */
+export async function importLargeInvoice(s: TestServer, xml: Uint8Array): Promise<{ token: string; id: string }> {
+  const token = (await s.token("acme")).token;
+  s.drop("acme", "big.xml", xml);
+  await s.sync(token);
+  const list = (await (await s.fetch("/api/v1/documents", token)).json()) as { data: { id: string }[] };
+  assert.equal(list.data.length, 1, "the large invoice was imported");
+  return { token, id: list.data[0]!.id };
+}

@@ -10,7 +10,7 @@ import { parseXml } from "../../../../lib/formats/xml/parse.ts";
 import type { XmlElement } from "../../../../lib/formats/xml/tree.ts";
 import type { Violation } from "../../../../lib/formats/validation/violation.ts";
 import { buildDocView } from "../../../../lib/formats/validation/en16931/syntax/doc_view.ts";
-import { compileContext, contextMatches, contextName } from "../../../../lib/formats/validation/en16931/syntax/paths.ts";
+import { compileContext, contextMatches, contextName, splitTop } from "../../../../lib/formats/validation/en16931/syntax/paths.ts";
 import { resolveQName } from "../../../../lib/formats/validation/en16931/syntax/values.ts";
 
 const SAMPLES = fileURLToPath(new URL("../../../fixtures/samples/", import.meta.url));
@@ -57,23 +57,6 @@ export function setAttr(el: XmlElement, name: string, value: string): void {
   const a = el.attrs.find((x) => x.ns === "" && x.local === name);
   if (a === undefined) el.attrs.push({ ns: "", local: name, prefix: "", value });
   else a.value = value;
-}
-
-function splitTop(s: string, sep: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    if (ch === "[" || ch === "(") depth++;
-    else if (ch === "]" || ch === ")") depth--;
-    else if (ch === sep && depth === 0) {
-      parts.push(s.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(s.slice(start));
-  return parts;
 }
 
 interface StepText {

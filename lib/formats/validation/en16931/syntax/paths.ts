@@ -58,7 +58,7 @@ export function contextName(local: string): string {
 }
 
 /** Splits at `sep` outside brackets and parentheses. */
-function _splitTop(s: string, sep: string): string[] {
+export function splitTop(s: string, sep: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
@@ -111,7 +111,7 @@ export function compileTestPath(text: string): TestPath {
   let body = text.trim();
   const anywhere = body.startsWith("//");
   if (anywhere) body = body.slice(2);
-  const parts = _splitTop(body, "/");
+  const parts = splitTop(body, "/");
   const last = parts[parts.length - 1]!;
   const attrName = last.startsWith("@") ? last.slice(1) : null;
   if (attrName !== null) parts.pop();
@@ -121,11 +121,11 @@ export function compileTestPath(text: string): TestPath {
 
 /** Compiles a rule context into its union alternatives. */
 export function compileContext(text: string): ContextAlt[] {
-  return _splitTop(text, "|").map((alt) => {
+  return splitTop(text, "|").map((alt) => {
     let body = alt.trim();
     const absolute = body.startsWith("/") && !body.startsWith("//");
     body = body.replace(/^\/\/?/, "");
-    return { absolute, steps: _splitTop(body, "/").map(_compileStep) };
+    return { absolute, steps: splitTop(body, "/").map(_compileStep) };
   });
 }
 
