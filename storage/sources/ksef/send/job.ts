@@ -152,8 +152,10 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     },
     passNow,
     async due() {
-      const wait = Math.min(...[...tenants.values()].map((t) => t.notBefore)) - now();
-      if (wait > 0 && Number.isFinite(wait)) await sleep(wait, abort.signal);
+      // Only tenants backing off count: one that is not would otherwise make every wait zero.
+      const t = now();
+      const waits = [...tenants.values()].map((x) => x.notBefore - t).filter((w) => w > 0);
+      if (waits.length > 0) await sleep(Math.min(...waits), abort.signal);
     },
     sessionsOpened: (tenant) => tenants.get(tenant)?.sender.pool.opened ?? 0,
     async close() {
