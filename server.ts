@@ -10,6 +10,7 @@
  *   node server.ts token revoke KEY_ID
  * @module
  */
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { createApp, type App } from "./lib/app.ts";
 import { mintToken, parseScopes, SCOPES } from "./lib/auth/tokens.ts";
@@ -43,6 +44,11 @@ const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
 const KSEF_SEND_POLL_MS = 1000; // how soon the sender looks at the queue again (an upload in this process wakes it at once)
 const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
+/**
+ * Threads that read a sync run's invoices (started on the first run): one per core, so an import uses the machine
+ * while the event loop stores, answers requests and flushes (README "How data is kept (file store)").
+ */
+const IMPORT_THREADS = Math.min(4, availableParallelism());
 const DEMO_TENANT = "demo";
 /**
  * libuv's pool threads (default 4): the file store flushes a sync run's blobs concurrently, and the disk takes
@@ -143,10 +149,12 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
   const pdfFonts = readPdfFontFiles();
   const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS, pdfFonts);
+  const importing = "Deno" in globalThis ? null : createInvoiceWorkers(IMPORT_THREADS);
   const app = await createApp({
     ksefSend: { sends: (tenant) => sending().some((c) => c.tenant === tenant), wake: () => sender?.wake() },
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
+    ...(importing ? { readFieldsOffThread: importing.fields } : {}),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts,
     schemas: readSchemaFiles(),

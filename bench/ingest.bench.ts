@@ -33,7 +33,7 @@ const FSYNC_MS = 1_500; // how long the fdatasync baseline runs
 const LINES = 190; // FaWiersz lines: ~30 KB per invoice
 const DATABASE_URL = args.includes("--database-url") ? args[args.indexOf("--database-url") + 1]! : "";
 
-/** An FA(3) invoice of ~30 KB with number `no`. */
+/** A valid FA(3) invoice of ~30 KB with number `no` (uploads are validated against the schema). */
 function fa3(no: string): string {
   const rows: string[] = [];
   for (let i = 1; i <= LINES; i++) {
@@ -43,10 +43,13 @@ function fa3(no: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><Faktura xmlns="http://crd.gov.pl/wzor/2025/06/25/13775/">` +
     `<Naglowek><KodFormularza kodSystemowy="FA (3)" wersjaSchemy="1-0E">FA</KodFormularza><WariantFormularza>3</WariantFormularza>` +
     `<DataWytworzeniaFa>2026-01-01T00:00:00Z</DataWytworzeniaFa></Naglowek>` +
-    `<Podmiot1><DaneIdentyfikacyjne><NIP>5260250274</NIP><Nazwa>Sprzedawca</Nazwa></DaneIdentyfikacyjne></Podmiot1>` +
-    `<Podmiot2><DaneIdentyfikacyjne><NIP>9512372385</NIP><Nazwa>Nabywca</Nazwa></DaneIdentyfikacyjne></Podmiot2>` +
+    `<Podmiot1><DaneIdentyfikacyjne><NIP>5260250274</NIP><Nazwa>Sprzedawca</Nazwa></DaneIdentyfikacyjne><Adres><KodKraju>PL</KodKraju><AdresL1>ul. Prosta 1</AdresL1></Adres></Podmiot1>` +
+    `<Podmiot2><DaneIdentyfikacyjne><NIP>9512372385</NIP><Nazwa>Nabywca</Nazwa></DaneIdentyfikacyjne><Adres><KodKraju>PL</KodKraju><AdresL1>ul. Krzywa 2</AdresL1></Adres><JST>2</JST><GV>2</GV></Podmiot2>` +
     `<Fa><KodWaluty>PLN</KodWaluty><P_1>2026-01-01</P_1><P_2>${no}</P_2><P_13_1>${LINES * 20}.00</P_13_1>` +
-    `<P_14_1>${(LINES * 46) / 10}.00</P_14_1><P_15>${(LINES * 246) / 10}.00</P_15><RodzajFaktury>VAT</RodzajFaktury>` +
+    `<P_14_1>${(LINES * 46) / 10}.00</P_14_1><P_15>${(LINES * 246) / 10}.00</P_15>` +
+    `<Adnotacje><P_16>2</P_16><P_17>2</P_17><P_18>2</P_18><P_18A>2</P_18A><Zwolnienie><P_19N>1</P_19N></Zwolnienie>` +
+    `<NoweSrodkiTransportu><P_22N>1</P_22N></NoweSrodkiTransportu><P_23>2</P_23><PMarzy><P_PMarzyN>1</P_PMarzyN></PMarzy></Adnotacje>` +
+    `<RodzajFaktury>VAT</RodzajFaktury>` +
     `${rows.join("")}</Fa></Faktura>`;
 }
 
@@ -147,9 +150,9 @@ async function uploads(url: string, tok: string): Promise<void> {
       form.append("xml", new Blob([fa3(`UP/${c}/${n++}`)], { type: "application/xml" }), "invoice.xml");
       const t0 = performance.now();
       const res = await fetch(`${url}/api/v1/submissions`, { method: "POST", headers: { "x-api-token": tok }, body: form });
-      await res.text();
+      const body = await res.text();
       if (res.status === 201) latencies.push(performance.now() - t0);
-      else failed++;
+      else if (failed++ === 0) console.log(`  first refusal: ${res.status} ${body.slice(0, 300)}`);
     }
   };
   const t0 = performance.now();

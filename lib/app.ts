@@ -24,7 +24,7 @@ import { syncRoutes } from "./api/sync/routes.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
 import type { SourceFactory } from "./contracts/document_source.ts";
 import { newId } from "./contracts/ids.ts";
-import type { Storage } from "./contracts/storage.ts";
+import type { DocumentFields, Storage } from "./contracts/storage.ts";
 import { DEFAULT_JSON_LIMIT } from "./http/body.ts";
 import { ApiError, notFound } from "./http/errors.ts";
 import { json } from "./http/respond.ts";
@@ -62,6 +62,8 @@ export interface AppOptions {
   readInvoiceOffThread?: InvoiceReader;
   /** Builds one large invoice's JSON bytes off the event loop (server.ts: worker threads); without it the JSON is made here. */
   readInvoiceJsonOffThread?: (xml: Uint8Array) => Promise<Uint8Array>;
+  /** Reads one invoice's document fields off the event loop (server.ts: worker threads), for sync runs; inline without it. */
+  readFieldsOffThread?: (xml: Uint8Array) => Promise<DocumentFields>;
   /** Renders one large invoice's PDF off the event loop (server.ts: worker threads given the fonts); here without it. */
   renderPdfOffThread?: (xml: Uint8Array, options: PdfJob) => Promise<RenderedPdf>;
   /** The document sources of a tenant; the first is the default. */
@@ -115,11 +117,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const pdfFonts = options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts);
   const reads = createLargeReads({
     offThread: options.readInvoiceOffThread, offThreadJson: options.readInvoiceJsonOffThread,
-    offThreadPdf: options.renderPdfOffThread, fonts: pdfFonts,
+    offThreadPdf: options.renderPdfOffThread, offThreadFields: options.readFieldsOffThread, fonts: pdfFonts,
   });
   const readInvoice = reads.read;
   const sync = createSyncRunner({
-    storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics, nodeId, readInvoice,
+    storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics, nodeId, readFields: reads.fields,
     ...(options.executeSyncs === false ? { execute: false } : {}),
   });
   const services: AppServices = {

@@ -6,6 +6,8 @@
  * the queue holds is 503 with Retry-After, not an ever longer wait.
  * @module
  */
+import { fieldsFromInvoice } from "../contracts/record_json.ts";
+import type { DocumentFields } from "../contracts/storage.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import { ApiError } from "../http/errors.ts";
@@ -53,11 +55,18 @@ export type PdfJob = Omit<RenderOptions, "fonts">;
 /** Renders the invoice of XML bytes as a PDF; a large one in the same slots (and threads) as InvoiceReader. */
 export type PdfRenderer = (xml: Uint8Array, options: PdfJob & LargeReadOptions) => Promise<RenderedPdf>;
 
+/**
+ * The fields a document record keeps, from XML bytes (a sync run's import): small inputs off the event loop when
+ * threads are given (only the fields come back), large ones in the same slots as InvoiceReader.
+ */
+export type FieldsReader = (xml: Uint8Array, options?: { tenant?: string }) => Promise<DocumentFields>;
+
 /** The readers of the app, sharing one set of slots for large inputs. */
 export interface LargeReads {
   read: InvoiceReader;
   json: InvoiceJsonBuilder;
   pdf: PdfRenderer;
+  fields: FieldsReader;
 }
 
 /** Options of createInvoiceReader. */
@@ -66,6 +75,8 @@ export interface InvoiceReaderOptions {
   offThread?: InvoiceReader | undefined;
   /** Builds one invoice's JSON off the event loop (a worker thread); without it, offThread's invoice is stringified here. */
   offThreadJson?: ((xml: Uint8Array) => Promise<Uint8Array>) | undefined;
+  /** Reads one small invoice's record fields off the event loop (worker threads); without it they are read here. */
+  offThreadFields?: ((xml: Uint8Array) => Promise<DocumentFields>) | undefined;
   /** Renders one invoice's PDF off the event loop (a worker thread started with the fonts). */
   offThreadPdf?: ((xml: Uint8Array, options: PdfJob) => Promise<RenderedPdf>) | undefined;
   /** The fonts for PDFs rendered here; null or absent: rendering here is a programmer mistake (500). */
@@ -148,6 +159,10 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
         if (o.offThreadJson) return o.offThreadJson(xml);
         return encoder.encode(invoiceJson(await (o.offThread ? o.offThread(xml) : inline(xml))));
       }, options?.gone);
+    },
+    async fields(xml, options) {
+      if (xml.byteLength >= large) return fieldsFromInvoice(await inSlot(options?.tenant ?? "", true, () => (o.offThread ? o.offThread(xml) : inline(xml))));
+      return o.offThreadFields ? o.offThreadFields(xml) : fieldsFromInvoice(readInvoiceXml(xml));
     },
     async pdf(xml, { tenant, gone, ...job }) {
       const render = (invoice: Invoice): RenderedPdf => {

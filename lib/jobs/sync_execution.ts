@@ -11,8 +11,7 @@ import { toApiError } from "../api/errors.ts";
 import { fieldsFromInvoice, fieldsFromMetadata } from "../contracts/record_json.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import { isKsefNumber } from "../formats/invoice/ksef_number.ts";
-import type { Invoice } from "../formats/invoice/model.ts";
-import type { DocumentInput, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
+import type { DocumentFields, DocumentInput, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import { SourceError, type DocumentSource, type SourceItem } from "../contracts/document_source.ts";
 import type { Logger } from "../observe/log.ts";
 import type { Metrics } from "../observe/metrics.ts";
@@ -32,6 +31,8 @@ const BATCH_WAIT_MS = 200;
  * millisecond or more): requests of other tenants and /healthz wait no longer than this for the run.
  */
 const YIELD_EVERY_MS = 10;
+/** Items read at once: enough to keep every invoice thread busy while the event loop stores the batch before. */
+const READ_AHEAD = 8;
 /** A run's lease: renewed while it runs; when its node dies, another node resumes the run after this long. */
 export const RUN_LEASE_MS = 30_000;
 
@@ -40,33 +41,47 @@ export interface RunExecutionOptions {
   now: () => number;
   logger: Logger;
   metrics?: Metrics | undefined;
-  readInvoice?: ((xml: Uint8Array, options?: { wait?: boolean; tenant?: string }) => Promise<Invoice> | Invoice) | undefined;
+  /** The document fields of invoice XML (lib/api/invoice_reader.ts reads them on worker threads when it can). */
+  readFields?: ((xml: Uint8Array, options?: { tenant?: string }) => Promise<DocumentFields>) | undefined;
 }
 
 const _iso = (o: RunExecutionOptions): string => new Date(o.now()).toISOString();
 
-/** One item read and waiting to be stored with its batch. */
+/** One item read and waiting to be stored with its batch; a failed one keeps only its settlement and its error. */
 interface _Prepared {
   item: SourceItem;
   input: Omit<DocumentInput, "xml"> | null;
   xml: Uint8Array | null;
+  failure: { code: string; message: string } | null;
 }
 
 /** A real turn of the event loop (a macrotask), on every runtime: requests waiting for the server run now. */
 const _yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** Executes `run` from `source` to its end, or until `stop` aborts or the lease is lost (then another node resumes it). */
+/**
+ * Executes `run` from `source` to its end, or until `stop` aborts or the lease is lost (then another node resumes it).
+ * Items are read a few at a time (on worker threads when the app has them) while the batch before is being stored.
+ */
 export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tenant: TenantStore, source: DocumentSource, run: SyncRunRecord, renew: () => Promise<boolean>): Promise<void> {
   run.status = "running";
   run.started_at ??= _iso(o);
   await tenant.saveRun(run);
   // Items are acknowledged to the source only after their documents and the counts that include them are saved:
   // after a crash the unacknowledged ones come again, so a resumed run's counts add up.
-  let batch: _Prepared[] = [];
-  const flush = async (): Promise<void> => {
-    const settles = await _storeBatch(o, tenant, source, run, batch.splice(0));
-    await tenant.saveRun(run);
-    await Promise.all(settles.map((settle) => settle()));
+  let batch: Promise<_Prepared>[] = [];
+  let storing: Promise<void> = Promise.resolve();
+  // Stores what was read so far once the batch before it is stored (one at a time, in order); resolves when it is.
+  const flush = (): Promise<void> => {
+    const reads = batch.splice(0);
+    const before = storing;
+    storing = (async () => {
+      await before;
+      const settles = await _storeBatch(o, tenant, source, run, await Promise.all(reads));
+      await tenant.saveRun(run);
+      await Promise.all(settles.map((settle) => settle()));
+    })();
+    storing.catch(() => {}); // a failure surfaces where the next flush or the end awaits it
+    return storing;
   };
   let renewedAt = o.now();
   // A source may wait long between two items (KSeF's hourly limits, Retry-After): a timer keeps the lease alive
@@ -81,39 +96,49 @@ export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tena
     }, () => {}); // a failed renewal is retried by the next tick
   }, RUN_LEASE_MS / 3);
   (keepAlive as { unref?: () => void }).unref?.();
+  const drained = (): Promise<void> => storing.catch(() => {});
   try {
     const context = {
       waiting: async (until: number | null): Promise<void> => {
-        if (batch.length > 0) await flush(); // what came before the wait is stored before it
+        await flush(); // what came before the wait is stored before it
         run.waiting_until = until === null ? null : new Date(until).toISOString();
         await tenant.saveRun(run);
       },
       checkpoint: flush,
     };
     const items = source.pull(AbortSignal.any([stop, leaseLost.signal]), context)[Symbol.asyncIterator]();
+    const reads: Promise<_Prepared>[] = []; // the latest reads started, across batches
     let yieldedAt = performance.now();
     for (;;) {
       const next = await _nextOrIdle(items, batch.length > 0, flush);
       if (next.done) break;
-      batch.push(await _prepare(o, tenant.tenant, run, next.value));
+      if (reads.length >= READ_AHEAD) await reads.shift()!.catch(() => {}); // at most READ_AHEAD reads at once
+      const read = _prepare(o, tenant.tenant, next.value);
+      read.catch(() => {}); // awaited with its batch
+      batch.push(read);
+      reads.push(read);
       if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
         await _yieldToEventLoop();
         yieldedAt = performance.now();
       }
-      if (batch.length >= BATCH) await flush();
+      if (batch.length >= BATCH) {
+        await storing; // the batch before is stored; this one is stored while the next is read
+        void flush();
+      }
       if (o.now() - renewedAt > RUN_LEASE_MS / 3) {
-        if (!(await renew())) return; // the lease went to another node: it resumes the run
+        if (!(await renew())) return await drained(); // the lease went to another node: it resumes the run
         renewedAt = o.now();
       }
-      if (lost) return;
+      if (lost) return await drained();
       if (stop.aborted) return void (await flush()); // resumed at next start
     }
-    if (lost) return;
+    if (lost) return await drained();
     await flush();
     if (stop.aborted) return;
     run.status = "succeeded";
   } catch (e) {
-    if (lost) return;
+    if (lost) return await drained();
+    await drained();
     await flush().catch(() => {}); // what was imported before the source failed is kept and acknowledged
     if (stop.aborted) return;
     run.status = "failed";
@@ -148,43 +173,48 @@ async function _nextOrIdle(items: AsyncIterator<SourceItem>, pending: boolean, f
   return next;
 }
 
-/** Reads one item (parses its XML) and counts it as fetched; a failed item is counted and keeps only its settlement. */
-async function _prepare(o: RunExecutionOptions, tenantId: string, run: SyncRunRecord, item: SourceItem): Promise<_Prepared> {
-  run.counts.fetched++;
-  if (item.error) return _fail(run, item, item.error.code, item.error.message);
+/** Reads one item (its XML's fields); a failed item keeps only its settlement and its error, counted when stored. */
+async function _prepare(o: RunExecutionOptions, tenantId: string, item: SourceItem): Promise<_Prepared> {
+  if (item.error) return _failed(item, item.error.code, item.error.message);
   // An upstream's KSeF number is printed on PDFs and keys their cache: only a well-formed one (its CRC-8 too,
   // numer-ksef.md) is taken; anything else fails the item rather than being stored.
   if (item.ksef_number && !isKsefNumber(item.ksef_number)) {
-    return _fail(run, item, "VALIDATION_ERROR", "The source's ksef_number is not a KSeF number (35 characters with a valid checksum)");
+    return _failed(item, "VALIDATION_ERROR", "The source's ksef_number is not a KSeF number (35 characters with a valid checksum)");
   }
   try {
     const ksef = item.ksef_number ? { ksef_number: item.ksef_number } : {};
     if (item.xml) {
-      const invoice = await (o.readInvoice ?? readInvoiceXml)(item.xml, { wait: true, tenant: tenantId }); // a sync queues, never refused
-      return { item, xml: item.xml, input: { source: "", external_id: item.external_id, fields: fieldsFromInvoice(invoice), received_at: null, ...ksef } };
+      const fields = await (o.readFields ?? _readFieldsHere)(item.xml, { tenant: tenantId });
+      return { item, xml: item.xml, input: { source: "", external_id: item.external_id, fields, received_at: null, ...ksef }, failure: null };
     }
     const meta = fieldsFromMetadata(item.metadata ?? {});
-    return { item, xml: null, input: { source: "", external_id: item.external_id, fields: meta.fields, received_at: meta.received_at, ...ksef } };
+    return { item, xml: null, input: { source: "", external_id: item.external_id, fields: meta.fields, received_at: meta.received_at, ...ksef }, failure: null };
   } catch (caught) {
-    return _failWith(run, item, caught);
+    const e = _itemError(caught);
+    return _failed(item, e.code, e.message);
   }
 }
 
-function _fail(run: SyncRunRecord, item: SourceItem, code: string, message: string): _Prepared {
-  run.counts.failed++;
-  if (run.errors.length < MAX_ERRORS) run.errors.push({ external_id: item.external_id, code, message });
-  return { item, input: null, xml: null };
+const _readFieldsHere = async (xml: Uint8Array): Promise<DocumentFields> => fieldsFromInvoice(readInvoiceXml(xml));
+
+function _failed(item: SourceItem, code: string, message: string): _Prepared {
+  return { item, input: null, xml: null, failure: { code, message } };
 }
 
-// A failure of the item (its XML, its blob) counts it as failed; any other error fails the run.
-function _failWith(run: SyncRunRecord, item: SourceItem, caught: unknown): _Prepared {
+function _count(run: SyncRunRecord, item: SourceItem, failure: { code: string; message: string }): void {
+  run.counts.failed++;
+  if (run.errors.length < MAX_ERRORS) run.errors.push({ external_id: item.external_id, code: failure.code, message: failure.message });
+}
+
+// A failure of the item (its XML, its blob) is the item's error; any other error fails the run.
+function _itemError(caught: unknown): { code: string; message: string } {
   const e = toApiError(caught);
   if (!(e instanceof ApiError)) throw caught;
   // The issue adds to the message only when it is prose (not a code like `invalid_date`) that the message
   // does not already say.
   const said = e.details.issue;
   const issue = typeof said === "string" && said.includes(" ") && !e.message.includes(said) ? `: ${said}` : "";
-  return _fail(run, item, e.code, `${e.message}${issue}`);
+  return { code: e.code, message: `${e.message}${issue}` };
 }
 
 /**
@@ -192,15 +222,20 @@ function _failWith(run: SyncRunRecord, item: SourceItem, caught: unknown): _Prep
  * settlements (ack, or reject for failed items), which the caller runs once the counts are saved.
  */
 async function _storeBatch(o: RunExecutionOptions, tenant: TenantStore, source: DocumentSource, run: SyncRunRecord, batch: _Prepared[]): Promise<(() => Promise<void>)[]> {
+  run.counts.fetched += batch.length;
   const blobs = await Promise.allSettled(batch.map((p) => (p.input && p.xml ? tenant.putBlob(p.xml) : null)));
-  const stored: { p: _Prepared; input: DocumentInput }[] = [];
+  const stored: DocumentInput[] = [];
   batch.forEach((p, i) => {
     const blob = blobs[i]!;
+    if (p.failure) return _count(run, p.item, p.failure);
     if (!p.input) return;
-    if (blob.status === "rejected") return void Object.assign(p, _failWith(run, p.item, blob.reason));
-    stored.push({ p, input: { ...p.input, source: source.name, xml: blob.value } });
+    if (blob.status === "rejected") {
+      p.input = null;
+      return _count(run, p.item, _itemError(blob.reason));
+    }
+    stored.push({ ...p.input, source: source.name, xml: blob.value });
   });
-  const results = await tenant.upsertDocuments(stored.map((s) => s.input), _iso(o));
+  const results = await tenant.upsertDocuments(stored, _iso(o));
   for (const r of results) run.counts[r.outcome]++;
   return batch.map((p) => (p.input ? () => p.item.ack() : () => p.item.reject()));
 }

@@ -7,8 +7,7 @@
  * @module
  */
 import { validationError } from "../http/errors.ts";
-import type { Invoice } from "../formats/invoice/model.ts";
-import type { IdempotencyTag, Storage, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
+import type { DocumentFields, IdempotencyTag, Storage, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import type { DocumentSource, SourceFactory } from "../contracts/document_source.ts";
 import type { Logger } from "../observe/log.ts";
 import { reportFailure, repeatEvery } from "./background.ts";
@@ -26,8 +25,8 @@ export interface SyncRunnerOptions {
   metrics?: Metrics;
   /** False in a process that only records run requests while another process executes them (WORKERS > 1). */
   execute?: boolean;
-  /** Reads invoice XML (lib/api/invoice_reader.ts: large files off the event loop); default inline. */
-  readInvoice?: (xml: Uint8Array, options?: { wait?: boolean; tenant?: string }) => Promise<Invoice> | Invoice;
+  /** Reads the document fields of invoice XML (lib/api/invoice_reader.ts: off the event loop when it can); default inline. */
+  readFields?: (xml: Uint8Array, options?: { tenant?: string }) => Promise<DocumentFields>;
   /** This node's name in leases (several nodes may execute runs of one store; each run has one executor). */
   nodeId: string;
 }

@@ -5,10 +5,13 @@
  * posts the invoice's JSON bytes instead (README "The invoice object": the model
  * as it is, JSON.stringify of it, as lib/api/documents/invoice_json.ts makes it),
  * handed over without a copy, so the main thread never holds the tree. Asked
- * for `pdf`, it renders the invoice with the fonts the pool was started with.
+ * for `pdf`, it renders the invoice with the fonts the pool was started with. Asked
+ * for `fields`, it posts only the fields a document record keeps (a sync run's
+ * import: the tree never leaves the thread).
  * @module
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { fieldsFromInvoice } from "../../lib/contracts/record_json.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
 import { type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
@@ -19,13 +22,15 @@ const fonts = files ? new PdfFonts(files) : null;
 
 const encoder = new TextEncoder();
 
-parentPort?.on("message", (m: { id: number; xml: Uint8Array; json?: boolean; pdf?: Omit<RenderOptions, "fonts"> }) => {
+parentPort?.on("message", (m: { id: number; xml: Uint8Array; json?: boolean; fields?: boolean; pdf?: Omit<RenderOptions, "fonts"> }) => {
   try {
     if (m.pdf && fonts === null) throw new Error("Cannot render a PDF: the invoice threads were started without fonts");
     const invoice = readInvoiceXml(m.xml);
     if (m.pdf) {
       const rendered = renderInvoicePdf(invoice, { ...m.pdf, fonts: fonts! });
       parentPort!.postMessage({ id: m.id, pdf: rendered }, [rendered.bytes.buffer as ArrayBuffer]);
+    } else if (m.fields) {
+      parentPort!.postMessage({ id: m.id, fields: fieldsFromInvoice(invoice) });
     } else if (m.json) {
       const json = encoder.encode(JSON.stringify(invoice));
       parentPort!.postMessage({ id: m.id, json }, [json.buffer as ArrayBuffer]);

@@ -3,10 +3,13 @@
  * 10 MiB hostile upload then costs another tenant's request nothing but a share
  * of the CPU. A fixed number of threads, each reading one invoice at a time;
  * the caller (lib/api/invoice_reader.ts) bounds how many wait. Node only: on
- * Deno the reads stay on the main thread, in their slots.
+ * Deno the reads stay on the main thread, in their slots. Threads start on
+ * their first read, so a pool that is never used costs nothing.
  * @module
  */
 import { Worker } from "node:worker_threads";
+import { fieldsFromInvoice } from "../../lib/contracts/record_json.ts";
+import type { DocumentFields } from "../../lib/contracts/storage.ts";
 import type { Invoice } from "../../lib/formats/invoice/model.ts";
 import { InvoiceError } from "../../lib/formats/invoice/errors.ts";
 import { XmlError } from "../../lib/formats/xml/errors.ts";
@@ -19,8 +22,12 @@ export interface InvoiceWorkers {
   read(xml: Uint8Array): Promise<Invoice>;
   /** The invoice's JSON bytes, made in the thread (README "The invoice object"). */
   json(xml: Uint8Array): Promise<Uint8Array>;
+  /** The fields a document record keeps (lib/contracts/record_json.ts), read in the thread. */
+  fields(xml: Uint8Array): Promise<DocumentFields>;
   /** The invoice rendered as a PDF in the thread, with the fonts the pool was started with. */
   pdf(xml: Uint8Array, options: Omit<RenderOptions, "fonts">): Promise<RenderedPdf>;
+  /** Threads started so far (they start on demand). */
+  started(): number;
   /** Ends the threads. */
   close(): Promise<void>;
 }
@@ -29,6 +36,7 @@ interface _Reply {
   id: number;
   invoice?: Invoice;
   json?: Uint8Array;
+  fields?: DocumentFields;
   pdf?: RenderedPdf;
   error?: { name: string; message: string; line?: number; column?: number; field?: string; issue?: string };
 }
@@ -48,14 +56,15 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): Invoic
   const boot = strips
     ? `import(${JSON.stringify(url)});`
     : `import("tsx/esm/api").then((t) => t.register()).then(() => import(${JSON.stringify(url)}));`;
-  const threads = Array.from({ length: size }, () => {
-    const w = new Worker(boot, { eval: true, workerData: { fonts } });
-    w.unref(); // a thread never keeps the process alive
-    return { w, busy: 0, dead: false };
-  });
+  type _Thread = { w: Worker; busy: number; dead: boolean };
+  const threads: _Thread[] = [];
   const pending = new Map<number, { resolve: (r: _Reply) => void; reject: (e: Error) => void }>();
   let next = 0;
-  for (const t of threads) {
+  function start(): void {
+    const w = new Worker(boot, { eval: true, workerData: { fonts } });
+    w.unref(); // a thread never keeps the process alive
+    const t: _Thread = { w, busy: 0, dead: false };
+    threads.push(t);
     t.w.on("message", (r: _Reply) => {
       const p = pending.get(r.id);
       pending.delete(r.id);
@@ -72,7 +81,9 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): Invoic
     t.w.on("error", died);
     t.w.on("exit", died);
   }
-  function post(xml: Uint8Array, json: boolean, pdf?: Omit<RenderOptions, "fonts">): Promise<_Reply> | null {
+  function post(xml: Uint8Array, json: boolean, pdf?: Omit<RenderOptions, "fonts">, fields = false): Promise<_Reply> | null {
+    // The next thread starts while every running one is busy, until the pool has `size`.
+    if (threads.length < size && threads.every((t) => t.busy > 0)) start();
     const alive = threads.filter((t) => !t.dead);
     if (alive.length === 0) return null;
     const t = alive.reduce((a, b) => (b.busy < a.busy ? b : a));
@@ -80,7 +91,7 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): Invoic
     t.busy++;
     return new Promise<_Reply>((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      t.w.postMessage({ id, xml, json, pdf });
+      t.w.postMessage({ id, xml, json, fields, pdf });
     });
   }
   return {
@@ -92,12 +103,17 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): Invoic
       const r = post(xml, true);
       return r === null ? new TextEncoder().encode(JSON.stringify(readInvoiceXml(xml))) : (await r).json!;
     },
+    async fields(xml) {
+      const r = post(xml, false, undefined, true);
+      return r === null ? fieldsFromInvoice(readInvoiceXml(xml)) : (await r).fields!;
+    },
     async pdf(xml, options) {
       const r = post(xml, false, options);
       if (r === null && !fonts) throw new Error("Cannot render a PDF: the invoice threads were started without fonts");
       if (r === null) return renderInvoicePdf(readInvoiceXml(xml), { ...options, fonts: new PdfFonts(fonts!) });
       return (await r).pdf!;
     },
+    started: () => threads.length,
     async close() {
       await Promise.all(threads.map((t) => t.w.terminate()));
     },

@@ -1,6 +1,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { fieldsFromInvoice } from "../../../lib/contracts/record_json.ts";
 import { InvoiceError } from "../../../lib/formats/invoice/errors.ts";
 import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
 import { XmlError } from "../../../lib/formats/xml/errors.ts";
@@ -54,4 +55,27 @@ test("a 10 MB document of dense elements is refused in the thread by the node bu
   const e = await workers.read(xml).catch((x: unknown) => x);
   assert.ok(e instanceof XmlError);
   assert.match(e.message, /elements and attributes for its size/);
+});
+
+test("a worker thread reads a document's record fields exactly as the main thread does, and only those come back", NODE_ONLY, async () => {
+  for (const f of [["ubl", "peppol-bis3_base-example.xml"], ["cii", "mustang_factur-x.xml"], ["ksef-fa3", "FA_3_complex.xml"], ["ksef-fa3", "FA_3_Przyklad_4_EUR.xml"]] as const) {
+    const xml = readFileSync(fixturePath("samples", ...f));
+    assert.deepEqual(await workers.fields(xml), fieldsFromInvoice(readInvoiceXml(xml)), f.join("/"));
+  }
+  const bad = await workers.fields(new TextEncoder().encode("<a>\n<b>")).catch((e: unknown) => e);
+  assert.ok(bad instanceof XmlError, String(bad));
+});
+
+test("threads start when reads need them, up to the pool's size", NODE_ONLY, async () => {
+  const pool = createInvoiceWorkers(2);
+  try {
+    assert.equal(pool.started(), 0, "a pool that was never used has no thread");
+    const xml = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_complex.xml"));
+    await pool.fields(xml);
+    assert.equal(pool.started(), 1, "one read at a time needs one thread");
+    await Promise.all(Array.from({ length: 6 }, () => pool.fields(xml)));
+    assert.equal(pool.started(), 2);
+  } finally {
+    await pool.close();
+  }
 });
