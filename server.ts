@@ -45,10 +45,11 @@ const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that 
 const KSEF_SEND_POLL_MS = 1000; // how soon the sender looks at the queue again (an upload in this process wakes it at once)
 const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
 /**
- * Threads that read a sync run's invoices (started on the first run): one per core, so an import uses the machine
- * while the event loop stores, answers requests and flushes (README "How data is kept (file store)").
+ * Threads that read a sync run's invoices and read and validate uploads (each started when first needed): one per
+ * core, so that parsing uses the machine while the event loop stores, flushes and answers requests (README "How
+ * data is kept (file store)").
  */
-const IMPORT_THREADS = Math.min(4, availableParallelism());
+const PARSE_THREADS = Math.min(4, availableParallelism());
 const DEMO_TENANT = "demo";
 /**
  * libuv's pool threads (default 4): the file store flushes a sync run's blobs concurrently, and the disk takes
@@ -149,15 +150,16 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
   const pdfFonts = readPdfFontFiles();
   const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS, pdfFonts);
-  const importing = "Deno" in globalThis ? null : createInvoiceWorkers(IMPORT_THREADS);
+  const schemaFiles = readSchemaFiles();
+  const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
   const app = await createApp({
     ksefSend: { sends: (tenant) => sending().some((c) => c.tenant === tenant), wake: () => sender?.wake() },
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
-    ...(importing ? { readFieldsOffThread: importing.fields } : {}),
+    ...(parsing ? { readFieldsOffThread: parsing.fields, checkUploadOffThread: parsing.check } : {}),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts,
-    schemas: readSchemaFiles(),
+    schemas: schemaFiles,
     sources: (tenant) => [inboxSource(join(dataDir, "inbox"), tenant), ...sources(tenant)],
     executeSyncs: role !== "worker",
     webhooks: {

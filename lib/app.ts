@@ -19,6 +19,7 @@ import { PageCache } from "./api/page_cache.ts";
 import { submissionRoutes } from "./api/submissions/routes.ts";
 import { validationRoutes } from "./api/validation.ts";
 import { schemaSetOf, type SchemaFiles } from "./formats/validation/schema_set.ts";
+import type { CheckedInvoice } from "./formats/validation/read_and_validate.ts";
 import { deliveryRoutes } from "./api/webhooks/deliveries.ts";
 import { syncRoutes } from "./api/sync/routes.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
@@ -62,6 +63,8 @@ export interface AppOptions {
   readInvoiceOffThread?: InvoiceReader;
   /** Builds one large invoice's JSON bytes off the event loop (server.ts: worker threads); without it the JSON is made here. */
   readInvoiceJsonOffThread?: (xml: Uint8Array) => Promise<Uint8Array>;
+  /** Reads and validates one upload off the event loop (server.ts: worker threads given the schemas); inline without it. */
+  checkUploadOffThread?: (xml: Uint8Array) => Promise<CheckedInvoice>;
   /** Reads one invoice's document fields off the event loop (server.ts: worker threads), for sync runs; inline without it. */
   readFieldsOffThread?: (xml: Uint8Array) => Promise<DocumentFields>;
   /** Renders one large invoice's PDF off the event loop (server.ts: worker threads given the fonts); here without it. */
@@ -115,7 +118,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const metrics = options.metrics ?? new Metrics();
   const nodeId = options.nodeId ?? crypto.randomUUID();
   const pdfFonts = options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts);
+  const schemas = options.schemas === undefined ? null : schemaSetOf(options.schemas);
   const reads = createLargeReads({
+    offThreadCheck: options.checkUploadOffThread, schemas,
     offThread: options.readInvoiceOffThread, offThreadJson: options.readInvoiceJsonOffThread,
     offThreadPdf: options.renderPdfOffThread, offThreadFields: options.readFieldsOffThread, fonts: pdfFonts,
   });
@@ -137,10 +142,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     readInvoice,
     readInvoiceJson: reads.json,
     renderPdf: reads.pdf,
+    checkUpload: reads.check,
     invoices: new InvoiceJsonCache(),
     pdfFonts,
     ksefSend: options.ksefSend ?? null,
-    schemas: options.schemas === undefined ? null : schemaSetOf(options.schemas),
+    schemas,
   };
   services.schemas?.compileAll(); // once per set of files and process, before the first request
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);

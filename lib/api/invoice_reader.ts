@@ -10,6 +10,8 @@ import { fieldsFromInvoice } from "../contracts/record_json.ts";
 import type { DocumentFields } from "../contracts/storage.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import { type CheckedInvoice, readAndValidate } from "../formats/validation/read_and_validate.ts";
+import type { SchemaSet } from "../formats/validation/schema_set.ts";
 import { ApiError } from "../http/errors.ts";
 import { invoiceJson } from "./documents/invoice_json.ts";
 import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
@@ -61,8 +63,12 @@ export type PdfRenderer = (xml: Uint8Array, options: PdfJob & LargeReadOptions) 
  */
 export type FieldsReader = (xml: Uint8Array, options?: { tenant?: string }) => Promise<DocumentFields>;
 
+/** Reads and validates an upload from one parse (README "Validation"); a large one in the same slots as InvoiceReader. */
+export type UploadChecker = (xml: Uint8Array, options?: { tenant?: string }) => Promise<CheckedInvoice>;
+
 /** The readers of the app, sharing one set of slots for large inputs. */
 export interface LargeReads {
+  check: UploadChecker;
   read: InvoiceReader;
   json: InvoiceJsonBuilder;
   pdf: PdfRenderer;
@@ -77,6 +83,10 @@ export interface InvoiceReaderOptions {
   offThreadJson?: ((xml: Uint8Array) => Promise<Uint8Array>) | undefined;
   /** Reads one small invoice's record fields off the event loop (worker threads); without it they are read here. */
   offThreadFields?: ((xml: Uint8Array) => Promise<DocumentFields>) | undefined;
+  /** Reads and validates one upload off the event loop (worker threads started with the schemas). */
+  offThreadCheck?: ((xml: Uint8Array) => Promise<CheckedInvoice>) | undefined;
+  /** The schemas uploads are validated against here, without offThreadCheck; null leaves the schema check out. */
+  schemas?: SchemaSet | null;
   /** Renders one invoice's PDF off the event loop (a worker thread started with the fonts). */
   offThreadPdf?: ((xml: Uint8Array, options: PdfJob) => Promise<RenderedPdf>) | undefined;
   /** The fonts for PDFs rendered here; null or absent: rendering here is a programmer mistake (500). */
@@ -159,6 +169,15 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
         if (o.offThreadJson) return o.offThreadJson(xml);
         return encoder.encode(invoiceJson(await (o.offThread ? o.offThread(xml) : inline(xml))));
       }, options?.gone);
+    },
+    async check(xml, options) {
+      const here = (): CheckedInvoice => readAndValidate(xml, o.schemas ?? null);
+      if (xml.byteLength < large) return o.offThreadCheck ? o.offThreadCheck(xml) : here();
+      return inSlot(options?.tenant ?? "", false, async () => {
+        if (o.offThreadCheck) return o.offThreadCheck(xml);
+        await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
+        return here();
+      });
     },
     async fields(xml, options) {
       if (xml.byteLength >= large) return fieldsFromInvoice(await inSlot(options?.tenant ?? "", true, () => (o.offThread ? o.offThread(xml) : inline(xml))));

@@ -14,6 +14,8 @@ import type { Invoice } from "../../lib/formats/invoice/model.ts";
 import { InvoiceError } from "../../lib/formats/invoice/errors.ts";
 import { XmlError } from "../../lib/formats/xml/errors.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
+import { type CheckedInvoice, readAndValidate } from "../../lib/formats/validation/read_and_validate.ts";
+import { type SchemaFiles, schemaSetOf } from "../../lib/formats/validation/schema_set.ts";
 import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
 import { type RenderedPdf, type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
 
@@ -24,6 +26,8 @@ export interface InvoiceWorkers {
   json(xml: Uint8Array): Promise<Uint8Array>;
   /** The fields a document record keeps (lib/contracts/record_json.ts), read in the thread. */
   fields(xml: Uint8Array): Promise<DocumentFields>;
+  /** An upload read and validated from one parse, against the schemas the pool was started with. */
+  check(xml: Uint8Array): Promise<CheckedInvoice>;
   /** The invoice rendered as a PDF in the thread, with the fonts the pool was started with. */
   pdf(xml: Uint8Array, options: Omit<RenderOptions, "fonts">): Promise<RenderedPdf>;
   /** Threads started so far (they start on demand). */
@@ -37,6 +41,7 @@ interface _Reply {
   invoice?: Invoice;
   json?: Uint8Array;
   fields?: DocumentFields;
+  checked?: CheckedInvoice;
   pdf?: RenderedPdf;
   error?: { name: string; message: string; line?: number; column?: number; field?: string; issue?: string };
 }
@@ -47,8 +52,8 @@ function _rebuild(e: NonNullable<_Reply["error"]>): Error {
   return new Error(e.message);
 }
 
-/** Starts `size` threads; with `fonts` they can render PDFs. */
-export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): InvoiceWorkers {
+/** A pool of up to `size` threads; with `fonts` they can render PDFs, with `schemas` validate uploads. */
+export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas?: SchemaFiles): InvoiceWorkers {
   const url = new URL("./invoice_worker.ts", import.meta.url).href;
   // A worker does not inherit the main thread's module hooks: on a Node without type stripping (20, run through
   // tsx) the worker registers tsx itself before loading the TypeScript entry.
@@ -61,7 +66,7 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): Invoic
   const pending = new Map<number, { resolve: (r: _Reply) => void; reject: (e: Error) => void }>();
   let next = 0;
   function start(): void {
-    const w = new Worker(boot, { eval: true, workerData: { fonts } });
+    const w = new Worker(boot, { eval: true, workerData: { fonts, schemas } });
     w.unref(); // a thread never keeps the process alive
     const t: _Thread = { w, busy: 0, dead: false };
     threads.push(t);
@@ -81,7 +86,7 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): Invoic
     t.w.on("error", died);
     t.w.on("exit", died);
   }
-  function post(xml: Uint8Array, json: boolean, pdf?: Omit<RenderOptions, "fonts">, fields = false): Promise<_Reply> | null {
+  function post(xml: Uint8Array, json: boolean, pdf?: Omit<RenderOptions, "fonts">, ask: { fields?: boolean; check?: boolean } = {}): Promise<_Reply> | null {
     // The next thread starts while every running one is busy, until the pool has `size`.
     if (threads.length < size && threads.every((t) => t.busy > 0)) start();
     const alive = threads.filter((t) => !t.dead);
@@ -91,7 +96,7 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): Invoic
     t.busy++;
     return new Promise<_Reply>((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      t.w.postMessage({ id, xml, json, fields, pdf });
+      t.w.postMessage({ id, xml, json, pdf, ...ask });
     });
   }
   return {
@@ -104,8 +109,12 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles): Invoic
       return r === null ? new TextEncoder().encode(JSON.stringify(readInvoiceXml(xml))) : (await r).json!;
     },
     async fields(xml) {
-      const r = post(xml, false, undefined, true);
+      const r = post(xml, false, undefined, { fields: true });
       return r === null ? fieldsFromInvoice(readInvoiceXml(xml)) : (await r).fields!;
+    },
+    async check(xml) {
+      const r = post(xml, false, undefined, { check: true });
+      return r === null ? readAndValidate(xml, schemas ? schemaSetOf(schemas) : null) : (await r).checked!;
     },
     async pdf(xml, options) {
       const r = post(xml, false, options);

@@ -19,16 +19,15 @@ import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
 import { validationSummary } from "../../formats/validation/invoice_validation.ts";
-import { refusal, validateXml } from "../validation.ts";
+import { refusal } from "../validation.ts";
 import type { Stored, StoredResponse, SubmissionRecord } from "../../contracts/storage.ts";
 
 async function createSubmission(ctx: Context): Promise<ApiResponse> {
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
   if (!part) throw validationError("xml", "required", "xml is required");
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-  const invoice = await ctx.app.readInvoice(part.body, { tenant: ctx.tenant.tenant });
+  const { invoice, report } = await ctx.app.checkUpload(part.body, { tenant: ctx.tenant.tenant });
   requireSubmissionFields(invoice);
-  const report = validateXml(ctx, part.body);
   if (!report.valid) throw refusal(report);
   const blob = await ctx.tenant.putBlob(part.body);
   const created = (json: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(json) as SubmissionRecord).id}`, body: json });

@@ -1,0 +1,23 @@
+/**
+ * An upload read and validated from one parse (README "Validation"): the invoice model and the verdict on it come
+ * from the same tree, so an upload costs one parse, not two. A worker thread runs it whole and hands both back.
+ * @module
+ */
+import type { Invoice } from "../invoice/model.ts";
+import { readInvoice } from "../invoice/read.ts";
+import { parseXml } from "../xml/parse.ts";
+import { formatOf, type ValidationReport, validateInvoice } from "./invoice_validation.ts";
+import type { SchemaSet } from "./schema_set.ts";
+
+/** The invoice of an upload and the verdict on it. */
+export interface CheckedInvoice {
+  invoice: Invoice;
+  report: ValidationReport;
+}
+
+/** Reads and validates `xml`; throws XmlError or InvoiceError when it is not a readable invoice of a supported format. */
+export function readAndValidate(xml: Uint8Array, schemas: SchemaSet | null): CheckedInvoice {
+  const doc = parseXml(xml);
+  const invoice = readInvoice(doc);
+  return { invoice, report: validateInvoice(xml, doc, formatOf(doc.root) ?? invoice.format, schemas) };
+}
