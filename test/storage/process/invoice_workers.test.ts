@@ -4,11 +4,14 @@ import { readFileSync } from "node:fs";
 import { fieldsFromInvoice } from "../../../lib/contracts/record_json.ts";
 import { InvoiceError } from "../../../lib/formats/invoice/errors.ts";
 import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
+import { readAndValidate } from "../../../lib/formats/validation/read_and_validate.ts";
+import { schemaSetOf } from "../../../lib/formats/validation/schema_set.ts";
 import { XmlError } from "../../../lib/formats/xml/errors.ts";
 import { invoiceJson } from "../../../lib/api/documents/invoice_json.ts";
 import { renderInvoicePdf } from "../../../lib/formats/pdf/invoice_pdf.ts";
 import { PdfFonts } from "../../../lib/formats/pdf/pdf_fonts.ts";
 import { readPdfFontFiles } from "../../../storage/fonts/font_files.ts";
+import { readSchemaFiles } from "../../../storage/schemas/schema_files.ts";
 import { createInvoiceWorkers } from "../../../storage/process/invoice_workers.ts";
 import { fixturePath } from "../../support/server.ts";
 
@@ -75,6 +78,21 @@ test("threads start when reads need them, up to the pool's size", NODE_ONLY, asy
     assert.equal(pool.started(), 1, "one read at a time needs one thread");
     await Promise.all(Array.from({ length: 6 }, () => pool.fields(xml)));
     assert.equal(pool.started(), 2);
+  } finally {
+    await pool.close();
+  }
+});
+
+test("a worker thread reads and validates an upload exactly as the main thread does", NODE_ONLY, async () => {
+  const files = readSchemaFiles();
+  const pool = createInvoiceWorkers(1, undefined, files);
+  try {
+    for (const f of [["ksef-fa3", "FA_3_complex.xml"], ["ksef-fa3", "FA_3_Przyklad_1_KOR.xml"], ["ubl", "peppol-bis3_base-example.xml"]] as const) {
+      const xml = readFileSync(fixturePath("samples", ...f));
+      assert.deepEqual(await pool.check(xml), readAndValidate(xml, schemaSetOf(files)), f.join("/"));
+    }
+    const bad = await pool.check(new TextEncoder().encode("<a>\n<b>")).catch((e: unknown) => e);
+    assert.ok(bad instanceof XmlError, String(bad));
   } finally {
     await pool.close();
   }
