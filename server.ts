@@ -151,6 +151,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
   const pdfFonts = readPdfFontFiles();
   const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS, pdfFonts);
+  void workers?.warm(); // ready before the first large read, which would otherwise be read here
   const schemaFiles = readSchemaFiles();
   const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
   const app = await createApp({

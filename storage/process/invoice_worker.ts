@@ -48,3 +48,5 @@ parentPort?.on("message", (m: { id: number; xml: Uint8Array; json?: boolean; fie
     parentPort!.postMessage({ id: m.id, error: { name: err.name, message: err.message, line: err.line, column: err.column, field: err.field, issue: err.issue } });
   }
 });
+
+parentPort?.postMessage({ ready: true }); // the pool sends reads here from now on

@@ -4,7 +4,8 @@
  * of the CPU. A fixed number of threads, each reading one invoice at a time;
  * the caller (lib/api/invoice_reader.ts) bounds how many wait. Node only: on
  * Deno the reads stay on the main thread, in their slots. Threads start on
- * their first read, so a pool that is never used costs nothing.
+ * their first read (or warm()), so a pool that is never used costs nothing;
+ * until one is ready, reads are done on the main thread.
  * @module
  */
 import { Worker } from "node:worker_threads";
@@ -32,6 +33,8 @@ export interface InvoiceWorkers {
   pdf(xml: Uint8Array, options: Omit<RenderOptions, "fonts">): Promise<RenderedPdf>;
   /** Threads started so far (they start on demand). */
   started(): number;
+  /** Starts a thread now, if none is, and resolves once one is ready (until then reads are done on the main thread). */
+  warm(): Promise<void>;
   /** Ends the threads. */
   close(): Promise<void>;
 }
@@ -61,41 +64,46 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
   const boot = strips
     ? `import(${JSON.stringify(url)});`
     : `import("tsx/esm/api").then((t) => t.register()).then(() => import(${JSON.stringify(url)}));`;
-  type _Thread = { w: Worker; busy: number; dead: boolean };
+  type _Thread = { w: Worker; ready: boolean; dead: boolean; pending: Map<number, { resolve: (r: _Reply) => void; reject: (e: Error) => void }> };
   const threads: _Thread[] = [];
-  const pending = new Map<number, { resolve: (r: _Reply) => void; reject: (e: Error) => void }>();
+  const readyWaiters: (() => void)[] = [];
   let next = 0;
   function start(): void {
     const w = new Worker(boot, { eval: true, workerData: { fonts, schemas } });
     w.unref(); // a thread never keeps the process alive
-    const t: _Thread = { w, busy: 0, dead: false };
+    const t: _Thread = { w, ready: false, dead: false, pending: new Map() };
     threads.push(t);
-    t.w.on("message", (r: _Reply) => {
-      const p = pending.get(r.id);
-      pending.delete(r.id);
-      t.busy--;
+    t.w.on("message", (r: _Reply | { ready: true }) => {
+      if ("ready" in r) {
+        t.ready = true;
+        return void readyWaiters.splice(0).forEach((wake) => wake());
+      }
+      const p = t.pending.get(r.id);
+      t.pending.delete(r.id);
       if (!p) return;
       if (r.error) p.reject(_rebuild(r.error));
       else p.resolve(r);
     });
-    // A thread that fails is not used again; its reads are done on the main thread instead.
+    // A thread that fails is not used again; its reads fail, later ones go to the others or the main thread.
     const died = (): void => {
       t.dead = true;
-      for (const [id, p] of pending) (pending.delete(id), p.reject(new Error("The invoice reading thread stopped")));
+      for (const [id, p] of t.pending) (t.pending.delete(id), p.reject(new Error("The invoice reading thread stopped")));
+      readyWaiters.splice(0).forEach((wake) => wake());
     };
     t.w.on("error", died);
     t.w.on("exit", died);
   }
+  // The thread with the fewest reads in hand among those that are ready; null (read on the main thread) while none
+  // is: a thread takes a second or so to start, and reads meanwhile do not wait for it.
   function post(xml: Uint8Array, json: boolean, pdf?: Omit<RenderOptions, "fonts">, ask: { fields?: boolean; check?: boolean } = {}): Promise<_Reply> | null {
-    // The next thread starts while every running one is busy, until the pool has `size`.
-    if (threads.length < size && threads.every((t) => t.busy > 0)) start();
-    const alive = threads.filter((t) => !t.dead);
-    if (alive.length === 0) return null;
-    const t = alive.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const ready = threads.filter((t) => t.ready && !t.dead);
+    // Another thread starts when every one is busy (and none is starting), until the pool has `size`.
+    if (threads.length < size && ready.length === threads.filter((t) => !t.dead).length && ready.every((t) => t.pending.size > 0)) start();
+    if (ready.length === 0) return null;
+    const t = ready.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = next++;
-    t.busy++;
     return new Promise<_Reply>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      t.pending.set(id, { resolve, reject });
       t.w.postMessage({ id, xml, json, pdf, ...ask });
     });
   }
@@ -123,6 +131,10 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
       return (await r).pdf!;
     },
     started: () => threads.length,
+    async warm() {
+      if (threads.length === 0) start();
+      while (!threads.some((t) => t.ready) && threads.some((t) => !t.dead)) await new Promise<void>((wake) => readyWaiters.push(wake));
+    },
     async close() {
       await Promise.all(threads.map((t) => t.w.terminate()));
     },
