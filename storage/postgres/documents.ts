@@ -8,7 +8,7 @@ import { documentJson } from "../../lib/contracts/record_json.ts";
 import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored } from "../../lib/contracts/storage.ts";
 import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
 import { inTransaction, numberOf, type PgPool, type PgQueryable } from "./client.ts";
-import { allUnchanged, findMany, issueDay, nextDocument, recounts, unchanged, upsertBatch, type Upserted } from "./documents_batch.ts";
+import { allUnchanged, findMany, issueDay, nextDocument, recounts, TENANT_KEY, unchanged, upsertBatch, type Upserted } from "./documents_batch.ts";
 import { APPEND_CHANGE, lockFeed, recordOf, walkTable } from "./feed.ts";
 
 const enc = new TextEncoder();
@@ -98,7 +98,7 @@ export class PostgresDocuments {
   }
 
   async #find(c: PgQueryable, source: string, externalId: string): Promise<DocumentRecord | null> {
-    const r = await c.query("SELECT json FROM documents WHERE tenant = $1 AND source = $2 AND external_id = $3", [this.#tenant, source, externalId]);
+    const r = await c.query(`SELECT json FROM documents WHERE ${TENANT_KEY} AND source = $2 AND external_id = $3`, [this.#tenant, source, externalId]);
     return r.rows[0] ? recordOf<DocumentRecord>(r.rows[0].json) : null;
   }
 
@@ -153,7 +153,7 @@ export class PostgresDocuments {
 
   /** The document with this id, or null. */
   async get(id: string): Promise<Stored<DocumentRecord> | null> {
-    const r = await this.#pool.query("SELECT json FROM documents WHERE tenant = $1 AND id = $2", [this.#tenant, id]);
+    const r = await this.#pool.query(`SELECT json FROM documents WHERE ${TENANT_KEY} AND id = $2`, [this.#tenant, id]);
     const json = r.rows[0]?.json;
     return json === undefined ? null : { record: recordOf<DocumentRecord>(json), json: enc.encode(String(json)) };
   }

@@ -50,10 +50,19 @@ export function issueDay(d: DocumentRecord): number | null {
 
 const _key = (source: string, externalId: string): string => `${source}\u0000${externalId}`;
 
+/**
+ * `tenant = $1` for key lookups, as a value the planner does not see. With the value, it estimates a tenant's
+ * rows from the column's statistics, which know nothing of rows written since the last ANALYZE: during a new
+ * tenant's first import they say "one row", and the lookup walks all the tenant's rows through any index that
+ * starts with `tenant` (measured: 350 ms for 256 keys among 5,000 rows, growing with every batch). Hidden, the
+ * estimate is the average tenant's and the lookup takes the unique index: about 1 ms.
+ */
+export const TENANT_KEY = "tenant = (SELECT $1::text)";
+
 /** The stored documents of the inputs' (source, external_id) pairs, by key, in one query. */
 export async function findMany(c: PgQueryable, tenant: string, inputs: DocumentInput[]): Promise<Map<string, DocumentRecord>> {
   const r = await c.query(`SELECT json FROM documents
-    WHERE tenant = $1 AND (source, external_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+    WHERE ${TENANT_KEY} AND (source, external_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
   [tenant, inputs.map((i) => i.source), inputs.map((i) => i.external_id)]);
   const found = new Map<string, DocumentRecord>();
   for (const row of r.rows) {
