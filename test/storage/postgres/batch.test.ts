@@ -10,7 +10,7 @@ import type { Pool as PgPoolClass } from "pg";
 import type { DocumentInput, Storage, TenantStore } from "../../../lib/contracts/storage.ts";
 import { MemoryStorage } from "../../../storage/memory.ts";
 import { PostgresStorage, type PgPool } from "../../../storage/postgres/store.ts";
-import { GROUP_ROWS } from "../../../storage/postgres/blob_group.ts";
+import { GROUP_BYTES, GROUP_ROWS, LANES } from "../../../storage/postgres/blob_group.ts";
 import { fields } from "../../support/storage_contract.ts";
 import { reachPostgres, redactedDatabaseUrl, Schemas } from "../../support/postgres.ts";
 
@@ -134,33 +134,52 @@ if ("why" in reached) {
       await storage.close();
     });
 
-    test("puts that arrive while a group is written form the next group; none is answered before its statement", async () => {
+    test("a turn's puts go as statements of at most GROUP_ROWS rows, side by side", async () => {
       const { pool } = await schemas.pool();
-      let release!: () => void, reached!: () => void;
+      const w = watched(pool);
+      const storage = await PostgresStorage.open(w.pool);
+      const t = storage.tenant("acme");
+      const n = GROUP_ROWS * LANES;
+      await Promise.all(Array.from({ length: n }, (_, i) => t.putBlob(enc.encode(`blob ${i}`))));
+      assert.equal(blobInserts(w.statements), LANES);
+      assert.equal((await pool.query("SELECT count(*)::int AS n FROM blobs")).rows[0].n, n);
+      await storage.close();
+    });
+
+    test("puts that arrive while every lane is busy form one group; none is answered before its statement commits", async () => {
+      const { pool } = await schemas.pool();
+      let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
-      const atFirst = new Promise<void>((r) => (reached = r));
-      let held = false;
+      let held = 0, allHeld!: () => void;
+      const lanesBusy = new Promise<void>((r) => (allHeld = r));
       const w = watched(pool, async (text) => {
-        if (held || !text.startsWith("INSERT INTO blobs")) return;
-        held = true;
-        reached();
+        if (!text.startsWith("INSERT INTO blobs")) return;
+        if (++held === LANES) allHeld();
         await gate;
       });
       const storage = await PostgresStorage.open(w.pool);
       const t = storage.tenant("acme");
-      const answered: number[] = [];
-      const first = t.putBlob(enc.encode("first")).then(() => answered.push(0));
-      await atFirst;
-      const later = Array.from({ length: GROUP_ROWS + 10 }, (_, i) => t.putBlob(enc.encode(`later ${i}`)).then(() => answered.push(i + 1)));
-      await new Promise((r) => setImmediate(r));
-      assert.deepEqual(answered, [], "nothing is answered while the first statement has not committed");
+      const answered: string[] = [];
+      const put = (s: string): Promise<unknown> => t.putBlob(enc.encode(s)).then(() => answered.push(s));
+      const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+      const first: Promise<unknown>[] = [];
+      for (let i = 0; i < LANES; i++) {
+        first.push(put(`first ${i}`)); // each in its own turn: each takes a lane of its own
+        await turn();
+      }
+      await lanesBusy;
+      const later: Promise<unknown>[] = [];
+      for (let i = 0; i < 30; i++) {
+        later.push(put(`later ${i}`));
+        await turn();
+      }
+      assert.equal(blobInserts(w.statements), LANES, "no lane was free for the later puts");
+      assert.deepEqual(answered, [], "nothing is answered while its statement has not committed");
       release();
-      await Promise.all([first, ...later]);
-      assert.equal(answered[0], 0, "the first put is answered first");
-      assert.equal(answered.length, GROUP_ROWS + 11);
-      // The first group, then the later puts in groups of at most GROUP_ROWS rows.
-      assert.equal(blobInserts(w.statements), 3);
-      assert.equal((await pool.query("SELECT count(*)::int AS n FROM blobs")).rows[0].n, GROUP_ROWS + 11);
+      await Promise.all([...first, ...later]);
+      assert.equal(blobInserts(w.statements), LANES + 1, "the later puts went together");
+      assert.equal(answered.length, LANES + 30);
+      assert.equal((await pool.query("SELECT count(*)::int AS n FROM blobs")).rows[0].n, LANES + 30);
       await storage.close();
     });
 
@@ -183,19 +202,35 @@ if ("why" in reached) {
       await storage.close();
     });
 
+    test("two nodes putting the same blobs in opposite orders at once both succeed (no deadlock)", async () => {
+      const { pool, schema } = await schemas.pool();
+      const { pool: other } = await schemas.pool({}, schema);
+      const [a, b] = [await PostgresStorage.open(pool), await PostgresStorage.open(other)];
+      for (let round = 0; round < 3; round++) {
+        const blobs = Array.from({ length: GROUP_ROWS * LANES }, (_, i) => enc.encode(`round ${round} blob ${i} `.repeat(50)));
+        const reversed = [...blobs].reverse();
+        await Promise.all([...blobs.map((x) => a.tenant("acme").putBlob(x)), ...reversed.map((x) => b.tenant("acme").putBlob(x))]);
+      }
+      assert.equal((await pool.query("SELECT count(*)::int AS n FROM blobs")).rows[0].n, 3 * GROUP_ROWS * LANES);
+      for (const s of [a, b]) await s.close();
+    });
+
     test("a blob larger than a group's byte bound goes alone; the others still share a statement", async () => {
       const { pool } = await schemas.pool();
       const w = watched(pool);
       const storage = await PostgresStorage.open(w.pool);
       const t = storage.tenant("acme");
-      const big = new Uint8Array(9 * 1024 * 1024).fill(7), big2 = new Uint8Array(9 * 1024 * 1024).fill(8);
+      const size = Math.floor(GROUP_BYTES * 0.75);
+      const big = new Uint8Array(size).fill(7), big2 = new Uint8Array(size).fill(8);
       await Promise.all([t.putBlob(enc.encode("s1")), t.putBlob(big), t.putBlob(big2), t.putBlob(enc.encode("s2"))]);
-      // s1 + big (9 MiB) fit 16 MiB; big2 would not, so it starts the next group with s2.
+      // s1 and big fit GROUP_BYTES; big2 would not, so it starts the next group, with s2.
       assert.equal(blobInserts(w.statements), 2);
       assert.equal((await t.getBlob(sha(big2)))!.size, big2.length);
+      assert.equal((await t.getBlob(sha(big)))!.size, big.length);
       await storage.close();
     });
   });
+
   /** A pool whose transactions' statements are logged (pool-level queries too). */
   const logged = (pool: PgPoolClass): { pool: PgPool; statements: string[] } => {
     const statements: string[] = [];
