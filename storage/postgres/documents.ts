@@ -7,8 +7,8 @@
 import { documentJson } from "../../lib/contracts/record_json.ts";
 import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored } from "../../lib/contracts/storage.ts";
 import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
-import { inTransaction, numberOf, type PgPool, type PgQueryable } from "./client.ts";
-import { allUnchanged, findMany, issueDay, nextDocument, recounts, TENANT_KEY, unchanged, upsertBatch, type Upserted } from "./documents_batch.ts";
+import { inTransaction, numberOf, TENANT_KEY, type PgPool, type PgQueryable } from "./client.ts";
+import { allUnchanged, findMany, issueDay, nextDocument, recounts, unchanged, upsertBatch, type Upserted } from "./documents_batch.ts";
 import { APPEND_CHANGE, lockFeed, recordOf, walkTable } from "./feed.ts";
 
 const enc = new TextEncoder();

@@ -11,7 +11,7 @@ import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_j
 import { newId } from "../../lib/contracts/ids.ts";
 import type { DocumentInput, DocumentRecord, UpsertOutcome } from "../../lib/contracts/storage.ts";
 import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
-import type { PgQueryable } from "./client.ts";
+import { TENANT_KEY, type PgQueryable } from "./client.ts";
 import { recordOf } from "./feed.ts";
 
 /** What an upsert answers. */
@@ -49,15 +49,6 @@ export function issueDay(d: DocumentRecord): number | null {
 }
 
 const _key = (source: string, externalId: string): string => `${source}\u0000${externalId}`;
-
-/**
- * `tenant = $1` for key lookups, as a value the planner does not see. With the value, it estimates a tenant's
- * rows from the column's statistics, which know nothing of rows written since the last ANALYZE: during a new
- * tenant's first import they say "one row", and the lookup walks all the tenant's rows through any index that
- * starts with `tenant` (measured: 350 ms for 256 keys among 5,000 rows, growing with every batch). Hidden, the
- * estimate is the average tenant's and the lookup takes the unique index: about 1 ms.
- */
-export const TENANT_KEY = "tenant = (SELECT $1::text)";
 
 /** The stored documents of the inputs' (source, external_id) pairs, by key, in one query. */
 export async function findMany(c: PgQueryable, tenant: string, inputs: DocumentInput[]): Promise<Map<string, DocumentRecord>> {
