@@ -18,8 +18,8 @@
  * rows: written in the same database and transactions as their records, backed
  * up with them, and no second system to run. Large ones are read in 1 MiB
  * `substring` chunks, so a download never holds a whole blob in memory. Puts
- * that arrive together are written by one statement (blob_group.ts): a sync
- * run's batch of files costs one commit, not one per file.
+ * that arrive together share multi-row statements (blob_group.ts): a sync
+ * run's batch of files costs a few commits, not one per file.
  * @module
  */
 import type { Scope, TokenRecord } from "../../lib/contracts/tokens.ts";
