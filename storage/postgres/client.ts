@@ -30,6 +30,15 @@ export interface PgPool extends PgQueryable {
   end?(): Promise<void>;
 }
 
+/**
+ * `tenant = $1` for lookups by a unique key, as a value the planner does not see. With the value, it estimates
+ * the tenant's rows from the column's statistics, which know nothing of rows written since the last ANALYZE:
+ * during a new tenant's first import they say "one row", and the lookup walks all the tenant's rows through
+ * whichever index starts with `tenant` (measured: 350 ms for a batch's 256 keys among 5,000 rows, growing with
+ * every batch). Hidden, the estimate is the average tenant's, and the lookup takes the unique index: about 1 ms.
+ */
+export const TENANT_KEY = "tenant = (SELECT $1::text)";
+
 /** Runs `fn` inside BEGIN … COMMIT on one connection, rolling back when it throws. */
 export async function inTransaction<T>(pool: PgPool, fn: (c: PgQueryable) => Promise<T>): Promise<T> {
   const c = await pool.connect();

@@ -4,11 +4,11 @@
  * columns of the documents table (schema.ts). Semantics mirror the memory and file stores.
  * @module
  */
-import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
-import { newId } from "../../lib/contracts/ids.ts";
-import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
+import { documentJson } from "../../lib/contracts/record_json.ts";
+import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored } from "../../lib/contracts/storage.ts";
 import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
-import { inTransaction, numberOf, type PgPool, type PgQueryable } from "./client.ts";
+import { inTransaction, numberOf, TENANT_KEY, type PgPool, type PgQueryable } from "./client.ts";
+import { allUnchanged, findMany, issueDay, nextDocument, recounts, unchanged, upsertBatch, type Upserted } from "./documents_batch.ts";
 import { APPEND_CHANGE, lockFeed, recordOf, walkTable } from "./feed.ts";
 
 const enc = new TextEncoder();
@@ -75,7 +75,6 @@ function _totalSql(f: DocumentFilter, params: unknown[]): string {
 
 // Moves a document into (delta 1) or out of (-1) the kept counts of its values, in the upsert's transaction.
 async function _count(c: PgQueryable, tenant: string, d: DocumentRecord, delta: number): Promise<void> {
-  const day = dayNumber(d.issue_date);
   await c.query(`WITH a AS (INSERT INTO document_counts (tenant, type, format, xml_available, n) VALUES ($1, $2, $3, $4, $8)
       ON CONFLICT (tenant, type, format, xml_available) DO UPDATE SET n = document_counts.n + EXCLUDED.n),
     b AS (INSERT INTO document_tax_counts (tenant, role, tax_id, type, format, xml_available, n)
@@ -85,20 +84,7 @@ async function _count(c: PgQueryable, tenant: string, d: DocumentRecord, delta: 
       SELECT $1, $7::integer, $2, $3, $4, $8 WHERE $7::integer IS NOT NULL
       ON CONFLICT (tenant, issue_day, type, format, xml_available) DO UPDATE SET n = document_day_counts.n + EXCLUDED.n)
     SELECT 1`,
-  [tenant, d.type ?? "", d.format ?? "", d.xml_available, d.seller?.tax_id ?? null, d.buyer?.tax_id ?? null, day === NULL_DAY ? null : day, delta]);
-}
-
-// True when a change moves a document between kept counts.
-function _recounts(old: DocumentRecord, doc: DocumentRecord): boolean {
-  return old.type !== doc.type || old.format !== doc.format || old.xml_available !== doc.xml_available || old.issue_date !== doc.issue_date ||
-    (old.seller?.tax_id ?? null) !== (doc.seller?.tax_id ?? null) || (old.buyer?.tax_id ?? null) !== (doc.buyer?.tax_id ?? null);
-}
-
-function _unchanged(old: DocumentRecord, input: DocumentInput): boolean {
-  if (input.ksef_number != null && input.ksef_number !== old.ksef_number) return false; // a new KSeF number is a change
-  return input.xml
-    ? old.xml_available && old.sha256 === input.xml.sha256
-    : old.xml_available || sameFields(fieldsOf(old), input.fields); // metadata never replaces XML
+  [tenant, d.type ?? "", d.format ?? "", d.xml_available, d.seller?.tax_id ?? null, d.buyer?.tax_id ?? null, issueDay(d), delta]);
 }
 
 /** A tenant's documents over a pool. */
@@ -112,67 +98,62 @@ export class PostgresDocuments {
   }
 
   async #find(c: PgQueryable, source: string, externalId: string): Promise<DocumentRecord | null> {
-    const r = await c.query("SELECT json FROM documents WHERE tenant = $1 AND source = $2 AND external_id = $3", [this.#tenant, source, externalId]);
+    const r = await c.query(`SELECT json FROM documents WHERE ${TENANT_KEY} AND source = $2 AND external_id = $3`, [this.#tenant, source, externalId]);
     return r.rows[0] ? recordOf<DocumentRecord>(r.rows[0].json) : null;
   }
 
   /** Creates or updates the document of (source, external_id). */
-  async upsert(input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }> {
+  async upsert(input: DocumentInput, now: string): Promise<Upserted> {
     // Re-syncs mostly find nothing new: answer those without a transaction or a lock.
     const seen = await this.#find(this.#pool, input.source, input.external_id);
-    if (seen && _unchanged(seen, input)) return { document: seen, outcome: "unchanged" };
+    if (seen && unchanged(seen, input)) return { document: seen, outcome: "unchanged" };
     return inTransaction(this.#pool, (c) => this.#upsertIn(c, input, now));
   }
 
   /**
-   * Creates or updates several documents in one transaction (a sync run's batch): one commit, so one WAL flush,
-   * for the lot. Documents whose input repeats one before it see it, as with upserts one by one.
+   * Creates or updates several documents in one transaction (a sync run's batch) as sets (documents_batch.ts):
+   * one commit, so one WAL flush, and a handful of statements for the lot. Documents whose input repeats one
+   * before it see it, as with upserts one by one.
    */
-  async upsertMany(inputs: DocumentInput[], now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }[]> {
+  async upsertMany(inputs: DocumentInput[], now: string): Promise<Upserted[]> {
     if (inputs.length === 0) return [];
+    // A batch of a re-sync that finds nothing new is answered without a transaction or a lock, as a single upsert is.
+    const quiet = allUnchanged(inputs, await findMany(this.#pool, this.#tenant, inputs));
+    if (quiet) return quiet;
     return inTransaction(this.#pool, async (c) => {
-      const out: { document: DocumentRecord; outcome: UpsertOutcome }[] = [];
-      for (const input of inputs) out.push(await this.#upsertIn(c, input, now));
-      return out;
+      const seq = await lockFeed(c, this.#tenant, "documents");
+      const stored = await findMany(c, this.#tenant, inputs); // again, under the lock
+      return upsertBatch(c, this.#tenant, inputs, now, seq, stored);
     });
   }
 
   // The body of an upsert, in transaction `c`.
-  async #upsertIn(c: PgQueryable, input: DocumentInput, now: string): Promise<{ document: DocumentRecord; outcome: UpsertOutcome }> {
-    {
-      const seq = await lockFeed(c, this.#tenant, "documents");
-      const old = await this.#find(c, input.source, input.external_id); // again, under the lock
-      if (old && _unchanged(old, input)) return { document: old, outcome: "unchanged" as const };
-      const doc: DocumentRecord = {
-        id: old?.id ?? newId("doc", Date.parse(now)),
-        source: input.source, external_id: input.external_id, ...input.fields,
-        ksef_number: input.ksef_number ?? old?.ksef_number ?? null,
-        xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
-        received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
-      };
-      const json = documentJson(doc);
-      const day = dayNumber(doc.issue_date);
-      await c.query(`WITH d AS (
-          INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json, ksef_number)
-          VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5, $17)
-          ON CONFLICT (tenant, source, external_id) DO UPDATE SET seq = EXCLUDED.seq, type = EXCLUDED.type, format = EXCLUDED.format,
-            issue_day = EXCLUDED.issue_day, seller_tax_id = EXCLUDED.seller_tax_id, buyer_tax_id = EXCLUDED.buyer_tax_id,
-            xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json,
-            ksef_number = EXCLUDED.ksef_number),
-        ${APPEND_CHANGE} SELECT 1`,
-      [this.#tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, day === NULL_DAY ? null : day,
-        doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now, doc.ksef_number]);
-      if (!old || _recounts(old, doc)) {
-        if (old) await _count(c, this.#tenant, old, -1);
-        await _count(c, this.#tenant, doc, 1);
-      }
-      return { document: doc, outcome: old ? "updated" as const : "created" as const };
+  async #upsertIn(c: PgQueryable, input: DocumentInput, now: string): Promise<Upserted> {
+    const seq = await lockFeed(c, this.#tenant, "documents");
+    const old = await this.#find(c, input.source, input.external_id); // again, under the lock
+    if (old && unchanged(old, input)) return { document: old, outcome: "unchanged" as const };
+    const doc = nextDocument(old, input, now);
+    const json = documentJson(doc);
+    await c.query(`WITH d AS (
+        INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json, ksef_number)
+        VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5, $17)
+        ON CONFLICT (tenant, source, external_id) DO UPDATE SET seq = EXCLUDED.seq, type = EXCLUDED.type, format = EXCLUDED.format,
+          issue_day = EXCLUDED.issue_day, seller_tax_id = EXCLUDED.seller_tax_id, buyer_tax_id = EXCLUDED.buyer_tax_id,
+          xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json,
+          ksef_number = EXCLUDED.ksef_number),
+      ${APPEND_CHANGE} SELECT 1`,
+    [this.#tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, issueDay(doc),
+      doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now, doc.ksef_number]);
+    if (!old || recounts(old, doc)) {
+      if (old) await _count(c, this.#tenant, old, -1);
+      await _count(c, this.#tenant, doc, 1);
     }
+    return { document: doc, outcome: old ? "updated" as const : "created" as const };
   }
 
   /** The document with this id, or null. */
   async get(id: string): Promise<Stored<DocumentRecord> | null> {
-    const r = await this.#pool.query("SELECT json FROM documents WHERE tenant = $1 AND id = $2", [this.#tenant, id]);
+    const r = await this.#pool.query(`SELECT json FROM documents WHERE ${TENANT_KEY} AND id = $2`, [this.#tenant, id]);
     const json = r.rows[0]?.json;
     return json === undefined ? null : { record: recordOf<DocumentRecord>(json), json: enc.encode(String(json)) };
   }

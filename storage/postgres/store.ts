@@ -17,7 +17,9 @@
  * Blobs (XML and PDF renderings, at most 10 MiB by the upload limit) are bytea
  * rows: written in the same database and transactions as their records, backed
  * up with them, and no second system to run. Large ones are read in 1 MiB
- * `substring` chunks, so a download never holds a whole blob in memory.
+ * `substring` chunks, so a download never holds a whole blob in memory. Puts
+ * that arrive together share multi-row statements (blob_group.ts): a sync
+ * run's batch of files costs a few commits, not one per file.
  * @module
  */
 import type { Scope, TokenRecord } from "../../lib/contracts/tokens.ts";

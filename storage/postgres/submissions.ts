@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { businessKey, newSubmission, submissionJson, withKsef } from "../../lib/contracts/record_json.ts";
 import { newId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, IdempotencyTag, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord } from "../../lib/contracts/storage.ts";
-import { inTransaction } from "./client.ts";
+import { inTransaction, TENANT_KEY } from "./client.ts";
 import { APPEND_CHANGE, lockFeed, recordOf, walkTable, type TenantScope } from "./feed.ts";
 
 const enc = new TextEncoder();
@@ -33,7 +33,7 @@ export class PostgresSubmissions {
       [this.#scope.tenant, sub.id, seq, sub.sha256, key, now, json, sub.ksef?.status ?? null, sub.type, sub.format]);
       if (r.rowCount === 0) {
         // A unique constraint refused it: name the existing submission, the same bytes first (as the other stores).
-        const dup = await c.query(`SELECT id FROM submissions WHERE tenant = $1 AND (sha256 = $2 OR business_key = $3)
+        const dup = await c.query(`SELECT id FROM submissions WHERE ${TENANT_KEY} AND (sha256 = $2 OR business_key = $3)
           ORDER BY (sha256 = $2) DESC LIMIT 1`, [this.#scope.tenant, sub.sha256, key]);
         if (!dup.rows[0]) throw new Error(`Submission ${sub.id} conflicts with no duplicate`);
         return { duplicateOf: String(dup.rows[0].id) };
@@ -46,7 +46,7 @@ export class PostgresSubmissions {
 
   /** The submission with this id, or null. */
   async get(id: string): Promise<Stored<SubmissionRecord> | null> {
-    const r = await this.#scope.pool.query("SELECT json FROM submissions WHERE tenant = $1 AND id = $2", [this.#scope.tenant, id]);
+    const r = await this.#scope.pool.query(`SELECT json FROM submissions WHERE ${TENANT_KEY} AND id = $2`, [this.#scope.tenant, id]);
     const json = r.rows[0]?.json;
     return json === undefined ? null : { record: recordOf<SubmissionRecord>(json), json: enc.encode(String(json)) };
   }
@@ -69,11 +69,11 @@ export class PostgresSubmissions {
   async saveKsef(id: string, ksef: SubmissionKsef): Promise<Stored<SubmissionRecord> | null> {
     return inTransaction(this.#scope.pool, async (c) => {
       const seq = await lockFeed(c, this.#scope.tenant, "submissions");
-      const old = await c.query("SELECT json FROM submissions WHERE tenant = $1 AND id = $2 FOR UPDATE", [this.#scope.tenant, id]);
+      const old = await c.query(`SELECT json FROM submissions WHERE ${TENANT_KEY} AND id = $2 FOR UPDATE`, [this.#scope.tenant, id]);
       if (old.rows.length === 0) return null;
       const record = withKsef(recordOf<SubmissionRecord>(old.rows[0]!.json), ksef);
       const json = submissionJson(record);
-      await c.query("UPDATE submissions SET seq = $3, json = $4, ksef_status = $5 WHERE tenant = $1 AND id = $2",
+      await c.query(`UPDATE submissions SET seq = $3, json = $4, ksef_status = $5 WHERE ${TENANT_KEY} AND id = $2`,
         [this.#scope.tenant, id, seq, json, ksef.status]);
       await c.query(`WITH ${APPEND_CHANGE} SELECT 1`, [this.#scope.tenant, "submissions", seq, false, json]);
       return { record, json: enc.encode(json) };

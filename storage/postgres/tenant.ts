@@ -10,7 +10,8 @@ import type {
   BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
   IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
-import { byteaParam, bytesOf, numberOf, type PgPool } from "./client.ts";
+import { bytesOf, numberOf, type PgPool } from "./client.ts";
+import { BlobGroups } from "./blob_group.ts";
 import * as deliveryLog from "./delivery_log.ts";
 import { PostgresDocuments } from "./documents.ts";
 import { PostgresIdempotency } from "./idempotency.ts";
@@ -36,6 +37,7 @@ function _memoryBlob(key: string, bytes: Uint8Array): StoredBlob {
 export class PostgresTenantStore implements TenantStore {
   readonly tenant: string;
   #pool: PgPool;
+  #blobs: BlobGroups;
   #idem: PostgresIdempotency;
   #documents: PostgresDocuments;
   #submissions: PostgresSubmissions;
@@ -45,6 +47,7 @@ export class PostgresTenantStore implements TenantStore {
   constructor(tenant: string, pool: PgPool) {
     this.tenant = tenant;
     this.#pool = pool;
+    this.#blobs = new BlobGroups(tenant, pool);
     this.#idem = new PostgresIdempotency(tenant, pool);
     this.#documents = new PostgresDocuments(tenant, pool);
     const scope = { tenant, pool, idem: this.#idem };
@@ -55,24 +58,18 @@ export class PostgresTenantStore implements TenantStore {
 
   async putBlob(bytes: Uint8Array): Promise<BlobInfo> {
     const sha256 = createHash("sha256").update(bytes).digest("hex");
-    await this.#putBlob("content", sha256, bytes);
+    await this.#blobs.put("content", sha256, bytes);
     return { sha256, size: bytes.length };
   }
   async getBlob(sha256: string): Promise<StoredBlob | null> {
     return this.#getBlob("content", sha256);
   }
   async putDerived(key: string, bytes: Uint8Array): Promise<BlobInfo> {
-    await this.#putBlob("derived", key, bytes);
+    await this.#blobs.put("derived", key, bytes);
     return { sha256: key, size: bytes.length };
   }
   async getDerived(key: string): Promise<StoredBlob | null> {
     return this.#getBlob("derived", key);
-  }
-
-  // Kept once made (as blob_dir.ts): content blobs are content-addressed, derived ones deterministic.
-  async #putBlob(kind: string, key: string, bytes: Uint8Array): Promise<void> {
-    await this.#pool.query("INSERT INTO blobs (tenant, kind, key, size, data) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-      [this.tenant, kind, key, bytes.length, byteaParam(bytes)]);
   }
 
   async #getBlob(kind: string, key: string): Promise<StoredBlob | null> {
