@@ -16,6 +16,8 @@ import { setImmediate } from "node:timers";
 import type { DocumentSource, SourceItem } from "../../lib/contracts/document_source.ts";
 import { fsyncDirAsync } from "../atomic.ts";
 
+/** The longest the listing of a large inbox holds the event loop at a time. */
+const LISTING_TURN_MS = 10;
 /** Larger files are refused as failed items, without being read. */
 export const MAX_INBOX_FILE = 64 * 1024 * 1024;
 
@@ -102,8 +104,14 @@ export function inboxSource(root: string, tenant: string): DocumentSource {
       await mkdir(dir, { recursive: true });
       const names = new Set<string>();
       const undecodable: Buffer[] = [];
-      // Listed off the event loop: an inbox of 100,000 files takes a few hundred milliseconds to list.
+      // Listed off the event loop, and its names decoded with a turn of the event loop every few milliseconds: an
+      // inbox of 100,000 files took several hundred milliseconds to list and decode in one go.
+      let turnAt = performance.now();
       for (const e of await readdir(dir, { withFileTypes: true, encoding: "buffer" })) {
+        if (performance.now() - turnAt > LISTING_TURN_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          turnAt = performance.now();
+        }
         if (!e.isFile()) continue;
         try {
           const name = _utf8.decode(e.name);
