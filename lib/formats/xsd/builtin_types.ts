@@ -39,5 +39,5 @@ export const anyType: ComplexType = {
   ...complexPlaceholder("xs:anyType"),
   anyAttribute: ANY,
   content: "mixed",
-  particle: { kind: "any", wildcard: ANY, min: 0, max: Infinity, first: new Set(), firstAny: [ANY], emptiable: false },
+  particle: { kind: "any", wildcard: ANY, min: 0, max: Infinity, first: new Set(), firstIds: new Set(), firstAny: [ANY], emptiable: false },
 };

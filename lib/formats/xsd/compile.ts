@@ -11,6 +11,7 @@
 import { parseXml } from "../xml/parse.ts";
 import type { XmlElement } from "../xml/tree.ts";
 import { type AttributeUse, type CompiledSchema, type ComplexType, type ElementDecl, type Facets, type Particle, qualify, type SimpleType, type Wildcard } from "./model.ts";
+import { nameId } from "./name_ids.ts";
 import { compileXsdPattern } from "./regex.ts";
 import { occursOf, particleOf, sequenceTerm } from "./particles.ts";
 import { attrOf, joinPath, withoutAnnotations, XSD_NS, xsdChildren } from "./schema_docs.ts";
@@ -354,7 +355,7 @@ class _Compiler {
     switch (c.local) {
       case "element": {
         const decl = this.#elementDecl(doc, c);
-        return particleOf({ kind: "element", decl, key: qualify(decl.ns, decl.local) }, min, max);
+        return particleOf({ kind: "element", decl, key: qualify(decl.ns, decl.local), id: nameId(decl.ns, decl.local) }, min, max);
       }
       case "any": return particleOf({ kind: "any", wildcard: this.#wildcard(doc, c) }, min, max);
       case "group": {
@@ -375,7 +376,7 @@ class _Compiler {
   #globalElement(key: string, def: Def): ElementDecl {
     const seen = this.#globals.get(key);
     if (seen) return seen;
-    const decl: ElementDecl = { ns: def.doc.tns, local: attrOf(def.el, "name")!, type: anyType, nillable: false, fixed: null, default: null, abstract: false };
+    const decl = new _LazyDecl(def.doc.tns, attrOf(def.el, "name")!);
     this.#globals.set(key, decl);
     this.#fillDecl(def.doc, def.el, decl);
     return decl;
@@ -394,27 +395,49 @@ class _Compiler {
     if (seen) return seen;
     const form = attrOf(c, "form");
     const ns = form === "qualified" || (form === null && doc.elementQualified) ? doc.tns : "";
-    const decl: ElementDecl = { ns, local: attrOf(c, "name")!, type: anyType, nillable: false, fixed: null, default: null, abstract: false };
+    const decl = new _LazyDecl(ns, attrOf(c, "name")!);
     this.#locals.set(c, decl);
     this.#fillDecl(doc, c, decl);
     return decl;
   }
 
-  #fillDecl(doc: Doc, c: XmlElement, decl: ElementDecl): void {
+  #fillDecl(doc: Doc, c: XmlElement, decl: _LazyDecl): void {
     if (attrOf(c, "substitutionGroup") !== null) throw new XsdCompileError(`${doc.path}: substitution groups are not supported`);
     const typeRef = attrOf(c, "type");
     const inline = xsdChildren(c).find((x) => x.local === "complexType" || x.local === "simpleType");
     // Compiled on first use: start-up only parses and indexes, and what no document uses is never compiled.
-    let type: SimpleType | ComplexType | null = null;
-    const compute = (): SimpleType | ComplexType => {
+    decl.compute = (): SimpleType | ComplexType => {
       if (typeRef !== null) return this.#typeRef(doc, c, typeRef);
       if (inline) return inline.local === "complexType" ? this.#complexType(doc, inline, decl.local) : this.#simpleType(doc, inline, decl.local);
       return anyType;
     };
-    Object.defineProperty(decl, "type", { get: () => (type ??= compute()), enumerable: true, configurable: true });
     decl.nillable = attrOf(c, "nillable") === "true";
     decl.fixed = attrOf(c, "fixed");
     decl.default = attrOf(c, "default");
     decl.abstract = attrOf(c, "abstract") === "true";
+  }
+}
+
+/**
+ * An element declaration whose type is compiled on first use. A class rather than a getter defined on each
+ * object: every declaration then shares one shape, and the validator's reads of them stay monomorphic.
+ */
+class _LazyDecl implements ElementDecl {
+  ns: string;
+  local: string;
+  nillable = false;
+  fixed: string | null = null;
+  default: string | null = null;
+  abstract = false;
+  compute: () => SimpleType | ComplexType = () => anyType;
+  #type: SimpleType | ComplexType | null = null;
+
+  constructor(ns: string, local: string) {
+    this.ns = ns;
+    this.local = local;
+  }
+
+  get type(): SimpleType | ComplexType {
+    return (this.#type ??= this.compute());
   }
 }

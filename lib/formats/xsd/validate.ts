@@ -9,7 +9,8 @@
 
 import type { XmlElement } from "../xml/tree.ts";
 import type { Violation } from "../validation/violation.ts";
-import { type CompiledSchema, type ComplexType, type ElementDecl, type Particle, qualify, type SimpleType, type Wildcard, wildcardAllows } from "./model.ts";
+import { type CompiledSchema, type ComplexType, type ElementDecl, type Particle, qualify, type SequenceTerm, type SimpleType, type Wildcard, wildcardAllows } from "./model.ts";
+import { elementId } from "./name_ids.ts";
 import { checkSimple, normalizeSpace } from "./simple.ts";
 
 const XSI_NS = "http://www.w3.org/2001/XMLSchema-instance";
@@ -198,19 +199,21 @@ class _Matcher {
   decls: (ElementDecl | Wildcard | undefined)[];
   failed: Particle | null = null;
   #kids: XmlElement[];
-  #keys: string[];
+  /** Each child's name id (name_ids.ts), -1 for names no particle mentions. */
+  #ids: number[];
 
   constructor(kids: XmlElement[]) {
     this.#kids = kids;
-    this.#keys = kids.map((k) => qualify(k.ns, k.local));
+    this.#ids = new Array<number>(kids.length);
+    for (let i = 0; i < kids.length; i++) this.#ids[i] = elementId(kids[i]!.ns, kids[i]!.local);
     this.decls = new Array(kids.length);
   }
 
   #starts(p: Particle): boolean {
     if (this.i >= this.#kids.length) return false;
-    // Most particles are single elements: one string comparison instead of a set lookup.
-    if (p.kind === "element") return this.#keys[this.i] === p.key;
-    if (p.first.has(this.#keys[this.i]!)) return true;
+    // Most particles are single elements: one number comparison instead of a set lookup.
+    if (p.kind === "element") return this.#ids[this.i] === p.id;
+    if (p.firstIds.has(this.#ids[this.i]!)) return true;
     for (const w of p.firstAny) if (wildcardAllows(w, this.#kids[this.i]!.ns)) return true;
     return false;
   }
@@ -240,27 +243,29 @@ class _Matcher {
    * name says which item it starts (the first one from here whose first set holds it, as the Unique Particle
    * Attribution constraint makes it unique), and every item skipped on the way must be optional.
    */
-  #jumpSequence(items: Particle[], jump: Map<string, number[]>): boolean {
+  #jumpSequence(seq: SequenceTerm, jump: Map<number, number[]>): boolean {
+    const items = seq.items;
     let k = 0;
     while (k < items.length) {
-      const starts = this.i < this.#kids.length ? jump.get(this.#keys[this.i]!) : undefined;
-      let j = items.length;
-      if (starts) for (const s of starts) if (s >= k) {
-        j = s;
-        break;
-      }
-      for (; k < j; k++) {
-        const skipped = items[k]!;
-        if (skipped.min > 0 && !skipped.emptiable) {
-          this.failed = skipped;
-          return false;
-        }
+      const j = this.#nextItem(jump, k, items.length);
+      const required = seq.required[k]!;
+      if (required < j) {
+        this.failed = items[required]!;
+        return false;
       }
       if (j === items.length) return true;
       if (!this.repeat(items[j]!)) return false;
       k = j + 1;
     }
     return true;
+  }
+
+  /** The first item from `k` on that the next child starts, or `end` when none does (or no child is left). */
+  #nextItem(jump: Map<number, number[]>, k: number, end: number): number {
+    if (this.i >= this.#kids.length) return end;
+    const starts = jump.get(this.#ids[this.i]!);
+    if (starts) for (const s of starts) if (s >= k) return s;
+    return end;
   }
 
   #term(p: Particle): boolean {
@@ -272,7 +277,7 @@ class _Matcher {
         this.decls[this.i++] = p.wildcard;
         return true;
       case "sequence":
-        return p.jump === null ? this.#sequence(p.items) : this.#jumpSequence(p.items, p.jump);
+        return p.jump === null ? this.#sequence(p.items) : this.#jumpSequence(p, p.jump);
       case "choice": {
         for (const item of p.items) if (this.#starts(item)) return this.repeat(item);
         if (p.emptiable) return true;
