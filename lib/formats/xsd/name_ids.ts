@@ -29,9 +29,27 @@ export function nameId(ns: string, local: string): number {
 
 /** The id of a document element's name, or -1 when no compiled particle mentions it. */
 export function elementId(ns: string, local: string): number {
-  // The parser interns names, so the local name's hash is computed once per document, not per lookup.
   const list = _byLocal.get(local);
   if (list === undefined) return -1;
   for (let i = 0; i < list.length; i++) if (list[i]!.ns === ns) return list[i]!.id;
   return -1;
+}
+
+/**
+ * Element name ids for one document, remembered by the document's own strings. The parser interns names and
+ * shares one namespace string per declaration, so a name seen again is found by identity; comparing the
+ * document's strings with the schema's equal but distinct ones costs a character-by-character comparison.
+ */
+export class DocumentNames {
+  #memo = new Map<string, _Named>();
+
+  /** The id of an element name of this document, or -1 (as `elementId`). */
+  id(ns: string, local: string): number {
+    const seen = this.#memo.get(local);
+    if (seen !== undefined && seen.ns === ns) return seen.id;
+    const id = elementId(ns, local);
+    // Only known names are remembered: types compile on first use, so a name unknown now may get an id later in the document.
+    if (id >= 0) this.#memo.set(local, { ns, id });
+    return id;
+  }
 }

@@ -10,7 +10,7 @@
 import type { XmlElement } from "../xml/tree.ts";
 import type { Violation } from "../validation/violation.ts";
 import { type CompiledSchema, type ComplexType, type ElementDecl, type Particle, qualify, type SequenceTerm, type SimpleType, type Wildcard, wildcardAllows } from "./model.ts";
-import { elementId } from "./name_ids.ts";
+import { DocumentNames } from "./name_ids.ts";
 import { checkSimple, normalizeSpace } from "./simple.ts";
 
 const XSI_NS = "http://www.w3.org/2001/XMLSchema-instance";
@@ -56,6 +56,7 @@ class _Validator {
   out: Violation[] = [];
   #schema: CompiledSchema;
   #limit: number;
+  #names = new DocumentNames();
 
   constructor(schema: CompiledSchema, limit: number) {
     this.#schema = schema;
@@ -146,7 +147,7 @@ class _Validator {
 
   #children(frame: Frame, particle: Particle): void {
     const kids = frame.el.children;
-    const m = new _Matcher(kids);
+    const m = new _Matcher(kids, this.#names);
     const ok = m.repeat(particle);
     if (!ok) {
       const at = kids[m.i];
@@ -202,10 +203,10 @@ class _Matcher {
   /** Each child's name id (name_ids.ts), -1 for names no particle mentions. */
   #ids: number[];
 
-  constructor(kids: XmlElement[]) {
+  constructor(kids: XmlElement[], names: DocumentNames) {
     this.#kids = kids;
     this.#ids = new Array<number>(kids.length);
-    for (let i = 0; i < kids.length; i++) this.#ids[i] = elementId(kids[i]!.ns, kids[i]!.local);
+    for (let i = 0; i < kids.length; i++) this.#ids[i] = names.id(kids[i]!.ns, kids[i]!.local);
     this.decls = new Array(kids.length);
   }
 
