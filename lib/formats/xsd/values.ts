@@ -8,7 +8,7 @@
 /** How a built-in type orders its values, for the bound facets. */
 export type Order = "decimal" | "float" | "datetime" | "none";
 
-interface Builtin {
+export interface Builtin {
   /** The built-in it is derived from, up to anySimpleType. */
   base: string | null;
   /** The whiteSpace facet it fixes. */
@@ -169,6 +169,24 @@ export function compareDecimal(a: string, b: string): number {
 export function decimalDigits(v: string): { total: number; fraction: number } {
   const d = _dec(v);
   return { total: Math.max(d.int.length + d.frac.length, 1), fraction: d.frac.length };
+}
+
+/** Integer digits of a decimal literal, leading zeros not counted (as `decimalDigits`, without building strings). */
+export function integerDigits(v: string): number {
+  let i = v.charCodeAt(0) === 43 || v.charCodeAt(0) === 45 ? 1 : 0; // + or -
+  const dot = v.indexOf(".");
+  const end = dot < 0 ? v.length : dot;
+  while (i < end && v.charCodeAt(i) === 48) i++;
+  return end - i;
+}
+
+/** Fraction digits of a decimal literal, trailing zeros not counted (as `decimalDigits`, without building strings). */
+export function fractionDigits(v: string): number {
+  const dot = v.indexOf(".");
+  if (dot < 0) return 0;
+  let end = v.length;
+  while (end > dot + 1 && v.charCodeAt(end - 1) === 48) end--;
+  return end - dot - 1;
 }
 
 /** Canonical form of a decimal, for enumerations compared in the value space. */
