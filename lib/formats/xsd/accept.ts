@@ -16,16 +16,9 @@ type Accept = (value: string) => boolean;
 // holds 15 decimal digits exactly), so comparing Numbers orders such decimals exactly.
 const EXACT_DIGITS = 15;
 
-const _compiled = new WeakMap<SimpleType, Accept>();
-
 /** Whether `value` is certainly valid for `type`; false means "let checkSimple decide". */
 export function accepts(type: SimpleType, value: string): boolean {
-  let accept = _compiled.get(type);
-  if (accept === undefined) {
-    accept = _compile(type);
-    _compiled.set(type, accept);
-  }
-  return accept(value);
+  return (type.accept ??= _compile(type))(value);
 }
 
 function _compile(type: SimpleType): Accept {

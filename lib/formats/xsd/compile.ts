@@ -180,12 +180,12 @@ class _Compiler {
     } else if (d.local === "list") {
       const itemRef = attrOf(d, "itemType");
       const item = itemRef !== null ? this.#typeRef(doc, d, itemRef) : this.#simpleType(doc, xsdChildren(d)[0]!, name);
-      t = { kind: "simple", name, variety: "list", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: item as SimpleType, members: [] };
+      t = { kind: "simple", name, variety: "list", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: item as SimpleType, members: [], accept: null };
     } else {
       const members: SimpleType[] = [];
       for (const q of (attrOf(d, "memberTypes") ?? "").split(/\s+/).filter(Boolean)) members.push(this.#typeRef(doc, d, q) as SimpleType);
       for (const c of xsdChildren(d)) members.push(this.#simpleType(doc, c, name));
-      t = { kind: "simple", name, variety: "union", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: null, members };
+      t = { kind: "simple", name, variety: "union", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: null, members, accept: null };
     }
     this.#types.set(el, t);
     return t;
@@ -234,7 +234,7 @@ class _Compiler {
       f.patterns.push(compileXsdPattern(patterns.join("|")));
       f.patternSources.push(patterns.join(" | "));
     }
-    return { kind: "simple", name, variety: base.variety, builtin: base.builtin, facets: f, item: base.item, members: base.members };
+    return { kind: "simple", name, variety: base.variety, builtin: base.builtin, facets: f, item: base.item, members: base.members, accept: null };
   }
 
   #complexType(doc: Doc, el: XmlElement, name: string): ComplexType {

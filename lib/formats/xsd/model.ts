@@ -41,6 +41,8 @@ export interface SimpleType {
   facets: Facets;
   item: SimpleType | null;
   members: SimpleType[];
+  /** The type's compiled fast check (accept.ts), made on first use. */
+  accept: ((value: string) => boolean) | null;
 }
 
 /** A wildcard's namespace constraint and processing. */

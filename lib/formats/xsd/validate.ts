@@ -18,8 +18,6 @@ const XSI_NS = "http://www.w3.org/2001/XMLSchema-instance";
 const XMLNS_NS = "http://www.w3.org/2000/xmlns/";
 /** §5.1 of the README's validation section: an answer lists at most 200 findings. */
 export const MAX_XSD_VIOLATIONS = 200;
-// Only XML's own whitespace separates elements in element-only content (XML 1.0 §2.3 S).
-const NON_SPACE = /[^ \t\r\n]/;
 
 interface Frame {
   el: XmlElement;
@@ -34,6 +32,15 @@ export function validateXsd(schema: CompiledSchema, root: XmlElement, limit = MA
   if (!decl) v.report(frame, `The root element ${_name(root)} is not declared in the schema ${schema.name}`);
   else v.element(frame, decl);
   return v.out;
+}
+
+/** Whether `text` holds more than XML's own whitespace (XML 1.0 §2.3 S), which alone may separate elements in element-only content. */
+function _hasText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return true;
+  }
+  return false;
 }
 
 function _name(el: { ns: string; local: string }): string {
@@ -86,7 +93,7 @@ class _Validator {
     if (decl.abstract) this.report(frame, `Element ${el.local} is abstract`);
     if (nil) {
       if (!decl.nillable) this.report(frame, `Element ${el.local} is not nillable`);
-      else if (el.children.length > 0 || NON_SPACE.test(el.text)) this.report(frame, `Element ${el.local} is nil and must be empty`);
+      else if (el.children.length > 0 || _hasText(el.text)) this.report(frame, `Element ${el.local} is nil and must be empty`);
     }
     if (type.kind === "simple") {
       this.#attributes(frame, null);
@@ -106,10 +113,10 @@ class _Validator {
         if (el.children.length > 0) return this.report(frame, `Element ${el.local} has simple content and must not contain elements`);
         return this.#value(frame, decl, type.simple!);
       case "empty":
-        if (el.children.length > 0 || NON_SPACE.test(el.text)) this.report(frame, `Element ${el.local} must be empty`);
+        if (el.children.length > 0 || _hasText(el.text)) this.report(frame, `Element ${el.local} must be empty`);
         return;
       case "element":
-        if (NON_SPACE.test(el.text)) this.report(frame, `Element ${el.local} must not contain text, only elements`);
+        if (_hasText(el.text)) this.report(frame, `Element ${el.local} must not contain text, only elements`);
         return this.#children(frame, type.particle!);
       case "mixed":
         return this.#children(frame, type.particle!);
