@@ -30,15 +30,33 @@ function _compile(type: SimpleType): Accept {
   }
   const b = BUILTINS[type.builtin]!;
   const lexical = _lexical(type.builtin, b);
-  const lengths = f.length !== null || f.minLength !== null || f.maxLength !== null;
+  const lengths = _lengths(type);
   const bounds = _bounds(type, b);
   return (v) => {
     if (!isNormalized(v, f.whiteSpace) || !_patterns(f, v) || !lexical(v)) return false;
     // Enumerations of decimals hold canonical forms: a value found there is canonical already; one not found may not be, and checkSimple canonicalises it.
     if (f.enumeration !== null && !f.enumeration.has(v)) return false;
-    if (lengths && lengthsError(type, lengthOf(type.builtin, v), v) !== null) return false;
+    if (!lengths(v)) return false;
     return bounds(v);
   };
+}
+
+/**
+ * The length facets. lengthOf counts the UTF-16 units that are not high surrogates, so a value no longer than
+ * maxLength in units is within it, and one that starts with another unit has at least one character: the usual
+ * bounds (minLength 0 or 1, a maxLength) need no count.
+ */
+function _lengths(type: SimpleType): Accept {
+  const f = type.facets;
+  if (f.length === null && f.minLength === null && f.maxLength === null) return () => true;
+  const exact = (v: string): boolean => lengthsError(type, lengthOf(type.builtin, v), v) === null;
+  if (f.length !== null || (f.minLength ?? 0) > 1 || type.builtin === "hexBinary" || type.builtin === "base64Binary") return exact;
+  const min = f.minLength ?? 0, max = f.maxLength ?? Infinity;
+  return (v) => (v.length <= max && (min === 0 || (v.length > 0 && !_isHighSurrogate(v.charCodeAt(0))))) || exact(v);
+}
+
+function _isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 function _patterns(f: Facets, v: string): boolean {

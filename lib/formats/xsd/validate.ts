@@ -170,7 +170,7 @@ class _Validator {
       const d = m.decls[i];
       if (d === undefined) continue;
       const child: Frame = { el: kids[i]!, parent: frame };
-      if ("process" in d) this.#wild(child, d);
+      if (_isWildcard(d)) this.#wild(child, d);
       else this.element(child, d);
     }
   }
@@ -194,6 +194,11 @@ class _Validator {
     }
     return prefix === "" ? this.#schema.type(qname.trim()) : null;
   }
+}
+
+function _isWildcard(d: ElementDecl | Wildcard): d is Wildcard {
+  // A property read, not `in`: declarations and wildcards each have one shape, so this stays a cheap load.
+  return (d as Partial<Wildcard>).process !== undefined;
 }
 
 /** Why `value` is not valid for `type`, or null: the compiled predicate answers most values, checkSimple the rest. */
