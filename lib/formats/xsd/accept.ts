@@ -8,13 +8,10 @@
 
 import type { Facets, SimpleType } from "./model.ts";
 import { boundsError, isNormalized, lengthOf, lengthsError } from "./simple.ts";
-import { BUILTINS, type Builtin, checkBuiltin, compareDateTime, compareDecimal, fractionDigits, integerDigits } from "./values.ts";
+import { DecimalScan, EXACT_DIGITS } from "./decimal_scan.ts";
+import { BUILTINS, type Builtin, checkBuiltin, compareDateTime, compareDecimal } from "./values.ts";
 
 type Accept = (value: string) => boolean;
-
-// A decimal of at most 15 significant digits converts to a distinct double, in order (IEEE 754 binary64
-// holds 15 decimal digits exactly), so comparing Numbers orders such decimals exactly.
-const EXACT_DIGITS = 15;
 
 /** Whether `value` is certainly valid for `type`; false means "let checkSimple decide". */
 export function accepts(type: SimpleType, value: string): boolean {
@@ -29,15 +26,13 @@ function _compile(type: SimpleType): Accept {
     return (v) => isNormalized(v, f.whiteSpace) && _patterns(f, v) && members.some((m) => accepts(m, v)) && (f.enumeration === null || f.enumeration.has(v));
   }
   const b = BUILTINS[type.builtin]!;
-  const lexical = _lexical(type.builtin, b);
+  const lexicalAndBounds = b.order === "decimal" ? _decimal(type, b) : _other(type, b);
   const lengths = _lengths(type);
-  const bounds = _bounds(type, b);
   return (v) => {
-    if (!isNormalized(v, f.whiteSpace) || !_patterns(f, v) || !lexical(v)) return false;
+    if (!isNormalized(v, f.whiteSpace) || !_patterns(f, v)) return false;
     // Enumerations of decimals hold canonical forms: a value found there is canonical already; one not found may not be, and checkSimple canonicalises it.
     if (f.enumeration !== null && !f.enumeration.has(v)) return false;
-    if (!lengths(v)) return false;
-    return bounds(v);
+    return lengths(v) && lexicalAndBounds(v);
   };
 }
 
@@ -64,40 +59,39 @@ function _patterns(f: Facets, v: string): boolean {
   return true;
 }
 
-/** The built-in's lexical space, with integer ranges compared as Numbers while the value has at most 15 digits. */
-function _lexical(name: string, b: Builtin): Accept {
-  if (b.order === "datetime") return (v) => checkBuiltin(name, v) === null;
-  const re = b.lexical;
-  if (!b.range) return re === null ? () => true : (v) => re.test(v);
-  const lo = b.range[0] === null ? -Infinity : Number(b.range[0]);
-  const hi = b.range[1] === null ? Infinity : Number(b.range[1]);
-  return (v) => {
-    if (!re!.test(v)) return false;
-    // Up to 15 characters (sign included) is below 10^15 in magnitude: exact as a Number, and every built-in
-    // bound is either exact too or beyond 10^18. Longer values go to checkBuiltin's BigInt comparison.
-    if (v.length > EXACT_DIGITS) return checkBuiltin(name, v) === null;
-    const n = Number(v);
-    return n >= lo && n <= hi;
-  };
-}
-
-/** The digit and bound facets, as far as the built-in orders values. */
-function _bounds(type: SimpleType, b: Builtin): Accept {
+/** The lexical space of a built-in that does not order values as decimals, and its date/time or float bounds. */
+function _other(type: SimpleType, b: Builtin): Accept {
   const f = type.facets;
   const hasBounds = f.minInclusive !== null || f.maxInclusive !== null || f.minExclusive !== null || f.maxExclusive !== null;
-  if (b.order === "datetime") return hasBounds ? (v) => boundsError(type, v, compareDateTime) === null : () => true;
-  if (b.order === "float") return hasBounds ? (v) => boundsError(type, v, (x, y) => Number(x) - Number(y)) === null : () => true;
-  if (b.order !== "decimal") return () => true;
-  const digits = f.totalDigits !== null || f.fractionDigits !== null;
+  if (b.order === "datetime") return (v) => checkBuiltin(type.builtin, v) === null && (!hasBounds || boundsError(type, v, compareDateTime) === null);
+  const re = b.lexical;
+  if (b.order === "float") return (v) => (re === null || re.test(v)) && (!hasBounds || boundsError(type, v, (x, y) => Number(x) - Number(y)) === null);
+  return re === null ? () => true : (v) => re.test(v);
+}
+
+/**
+ * xs:decimal and the integer types: the lexical space, the built-in's range, totalDigits, fractionDigits and
+ * the bounds, from one scan; values and bounds of at most 15 significant digits compare as Numbers, exactly.
+ * Longer ones go to the exact comparisons (BigInt for ranges, digit strings for bounds).
+ */
+function _decimal(type: SimpleType, b: Builtin): Accept {
+  const f = type.facets;
+  const scan = new DecimalScan();
+  // Every decimal built-in but xs:decimal itself is an integer type with a range (values.ts).
+  const integer = b.range !== undefined;
+  const lo = b.range?.[0] == null ? -Infinity : Number(b.range[0]);
+  const hi = b.range?.[1] == null ? Infinity : Number(b.range[1]);
+  const hasBounds = f.minInclusive !== null || f.maxInclusive !== null || f.minExclusive !== null || f.maxExclusive !== null;
   const numeric = _numericBounds(f);
   return (v) => {
-    if (digits || numeric !== null) {
-      const int = integerDigits(v), frac = fractionDigits(v);
-      if (f.totalDigits !== null && Math.max(int + frac, 1) > f.totalDigits) return false;
-      if (f.fractionDigits !== null && frac > f.fractionDigits) return false;
-      if (hasBounds && numeric !== null && int + frac <= EXACT_DIGITS) return numeric(Number(v));
-    }
-    return !hasBounds || boundsError(type, v, compareDecimal) === null;
+    if (!scan.read(v, integer)) return false;
+    if (f.totalDigits !== null && Math.max(scan.int + scan.frac, 1) > f.totalDigits) return false;
+    if (f.fractionDigits !== null && scan.frac > f.fractionDigits) return false;
+    const exact = scan.int + scan.frac <= EXACT_DIGITS;
+    // Every built-in range bound is exact as a Number or beyond 10^18, so an exact value compares correctly with it.
+    if (integer && !(exact ? scan.value >= lo && scan.value <= hi : checkBuiltin(type.builtin, v) === null)) return false;
+    if (!hasBounds) return true;
+    return exact && numeric !== null ? numeric(scan.value) : boundsError(type, v, compareDecimal) === null;
   };
 }
 
@@ -105,7 +99,8 @@ function _bounds(type: SimpleType, b: Builtin): Accept {
 function _numericBounds(f: Facets): ((n: number) => boolean) | null {
   const bounds = [f.minInclusive, f.maxInclusive, f.minExclusive, f.maxExclusive];
   if (bounds.every((x) => x === null)) return null;
-  if (bounds.some((x) => x !== null && integerDigits(x) + fractionDigits(x) > EXACT_DIGITS)) return null;
+  const scan = new DecimalScan();
+  if (bounds.some((x) => x !== null && !(scan.read(x, false) && scan.int + scan.frac <= EXACT_DIGITS))) return null;
   const [minI, maxI, minE, maxE] = bounds.map((x) => (x === null ? null : Number(x)));
   return (n) => (minI === null || n >= minI!) && (maxI === null || n <= maxI!) && (minE === null || n > minE!) && (maxE === null || n < maxE!);
 }

@@ -355,7 +355,7 @@ class _Compiler {
     switch (c.local) {
       case "element": {
         const decl = this.#elementDecl(doc, c);
-        return particleOf({ kind: "element", decl, key: qualify(decl.ns, decl.local), id: nameId(decl.ns, decl.local) }, min, max);
+        return particleOf({ kind: "element", decl, id: nameId(decl.ns, decl.local) }, min, max);
       }
       case "any": return particleOf({ kind: "any", wildcard: this.#wildcard(doc, c) }, min, max);
       case "group": {

@@ -74,7 +74,7 @@ export interface ElementDecl {
 }
 
 export type ParticleTerm =
-  | { kind: "element"; decl: ElementDecl; /** The qualified name, as `qualify` makes it. */ key: string; /** The name's id (name_ids.ts). */ id: number }
+  | { kind: "element"; decl: ElementDecl; /** The name's id (name_ids.ts). */ id: number }
   | { kind: "any"; wildcard: Wildcard }
   | SequenceTerm
   | { kind: "choice" | "all"; items: Particle[] };

@@ -171,24 +171,6 @@ export function decimalDigits(v: string): { total: number; fraction: number } {
   return { total: Math.max(d.int.length + d.frac.length, 1), fraction: d.frac.length };
 }
 
-/** Integer digits of a decimal literal, leading zeros not counted (as `decimalDigits`, without building strings). */
-export function integerDigits(v: string): number {
-  let i = v.charCodeAt(0) === 43 || v.charCodeAt(0) === 45 ? 1 : 0; // + or -
-  const dot = v.indexOf(".");
-  const end = dot < 0 ? v.length : dot;
-  while (i < end && v.charCodeAt(i) === 48) i++;
-  return end - i;
-}
-
-/** Fraction digits of a decimal literal, trailing zeros not counted (as `decimalDigits`, without building strings). */
-export function fractionDigits(v: string): number {
-  const dot = v.indexOf(".");
-  if (dot < 0) return 0;
-  let end = v.length;
-  while (end > dot + 1 && v.charCodeAt(end - 1) === 48) end--;
-  return end - dot - 1;
-}
-
 /** Canonical form of a decimal, for enumerations compared in the value space. */
 export function canonicalDecimal(v: string): string {
   const d = _dec(v);
