@@ -168,7 +168,7 @@ class _Validator {
     }
     for (let i = 0; i < kids.length; i++) {
       const d = m.decls[i];
-      if (d === undefined) continue;
+      if (d === undefined || (!_isWildcard(d) && _isValidLeaf(kids[i]!, d))) continue;
       const child: Frame = { el: kids[i]!, parent: frame };
       if (_isWildcard(d)) this.#wild(child, d);
       else this.element(child, d);
@@ -194,6 +194,16 @@ class _Validator {
     }
     return prefix === "" ? this.#schema.type(qname.trim()) : null;
   }
+}
+
+/**
+ * Most elements are leaves of a simple type without attributes, and valid: such an element is accepted here
+ * without a frame or the general checks, which run (and report) whenever this cannot tell.
+ */
+function _isValidLeaf(el: XmlElement, decl: ElementDecl): boolean {
+  if (el.attrs.length > 0 || el.children.length > 0 || decl.abstract || decl.fixed !== null || decl.default !== null) return false;
+  const type = decl.type;
+  return type.kind === "simple" && accepts(type, el.text);
 }
 
 function _isWildcard(d: ElementDecl | Wildcard): d is Wildcard {
