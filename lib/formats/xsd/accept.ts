@@ -9,6 +9,7 @@
 import type { Facets, SimpleType } from "./model.ts";
 import { boundsError, isNormalized, lengthOf, lengthsError } from "./simple.ts";
 import { DecimalScan, EXACT_DIGITS } from "./decimal_scan.ts";
+import { hasPlainDateShape, isPlainDate } from "./plain_date.ts";
 import { BUILTINS, type Builtin, checkBuiltin, compareDateTime, compareDecimal } from "./values.ts";
 
 type Accept = (value: string) => boolean;
@@ -63,10 +64,23 @@ function _patterns(f: Facets, v: string): boolean {
 function _other(type: SimpleType, b: Builtin): Accept {
   const f = type.facets;
   const hasBounds = f.minInclusive !== null || f.maxInclusive !== null || f.minExclusive !== null || f.maxExclusive !== null;
+  if (type.builtin === "date") return _date(type, hasBounds);
   if (b.order === "datetime") return (v) => checkBuiltin(type.builtin, v) === null && (!hasBounds || boundsError(type, v, compareDateTime) === null);
   const re = b.lexical;
   if (b.order === "float") return (v) => (re === null || re.test(v)) && (!hasBounds || boundsError(type, v, (x, y) => Number(x) - Number(y)) === null);
   return re === null ? () => true : (v) => re.test(v);
+}
+
+/**
+ * xs:date: a plain `YYYY-MM-DD` is checked by its characters and, when the bounds are plain dates too, compared
+ * with them as text (what compareDateTime does for such values); any other form goes to checkBuiltin.
+ */
+function _date(type: SimpleType, hasBounds: boolean): Accept {
+  const f = type.facets;
+  const general = (v: string): boolean => checkBuiltin(type.builtin, v) === null && (!hasBounds || boundsError(type, v, compareDateTime) === null);
+  const { minInclusive: minI, maxInclusive: maxI, minExclusive: minE, maxExclusive: maxE } = f;
+  if (![minI, maxI, minE, maxE].every((x) => x === null || hasPlainDateShape(x))) return (v) => isPlainDate(v) && general(v);
+  return (v) => isPlainDate(v) && (minI === null || v >= minI) && (maxI === null || v <= maxI) && (minE === null || v > minE) && (maxE === null || v < maxE);
 }
 
 /**
