@@ -11,6 +11,7 @@
 import { parseXml } from "../xml/parse.ts";
 import type { XmlElement } from "../xml/tree.ts";
 import { type AttributeUse, type CompiledSchema, type ComplexType, type ElementDecl, type Facets, type Particle, qualify, type SimpleType, type Wildcard } from "./model.ts";
+import { LazyElementDecl } from "./element_decl.ts";
 import { nameId } from "./name_ids.ts";
 import { compileXsdPattern } from "./regex.ts";
 import { occursOf, particleOf, sequenceTerm } from "./particles.ts";
@@ -376,7 +377,7 @@ class _Compiler {
   #globalElement(key: string, def: Def): ElementDecl {
     const seen = this.#globals.get(key);
     if (seen) return seen;
-    const decl = new _LazyDecl(def.doc.tns, attrOf(def.el, "name")!);
+    const decl = new LazyElementDecl(def.doc.tns, attrOf(def.el, "name")!);
     this.#globals.set(key, decl);
     this.#fillDecl(def.doc, def.el, decl);
     return decl;
@@ -395,13 +396,13 @@ class _Compiler {
     if (seen) return seen;
     const form = attrOf(c, "form");
     const ns = form === "qualified" || (form === null && doc.elementQualified) ? doc.tns : "";
-    const decl = new _LazyDecl(ns, attrOf(c, "name")!);
+    const decl = new LazyElementDecl(ns, attrOf(c, "name")!);
     this.#locals.set(c, decl);
     this.#fillDecl(doc, c, decl);
     return decl;
   }
 
-  #fillDecl(doc: Doc, c: XmlElement, decl: _LazyDecl): void {
+  #fillDecl(doc: Doc, c: XmlElement, decl: LazyElementDecl): void {
     if (attrOf(c, "substitutionGroup") !== null) throw new XsdCompileError(`${doc.path}: substitution groups are not supported`);
     const typeRef = attrOf(c, "type");
     const inline = xsdChildren(c).find((x) => x.local === "complexType" || x.local === "simpleType");
@@ -415,29 +416,5 @@ class _Compiler {
     decl.fixed = attrOf(c, "fixed");
     decl.default = attrOf(c, "default");
     decl.abstract = attrOf(c, "abstract") === "true";
-  }
-}
-
-/**
- * An element declaration whose type is compiled on first use. A class rather than a getter defined on each
- * object: every declaration then shares one shape, and the validator's reads of them stay monomorphic.
- */
-class _LazyDecl implements ElementDecl {
-  ns: string;
-  local: string;
-  nillable = false;
-  fixed: string | null = null;
-  default: string | null = null;
-  abstract = false;
-  compute: () => SimpleType | ComplexType = () => anyType;
-  #type: SimpleType | ComplexType | null = null;
-
-  constructor(ns: string, local: string) {
-    this.ns = ns;
-    this.local = local;
-  }
-
-  get type(): SimpleType | ComplexType {
-    return (this.#type ??= this.compute());
   }
 }
