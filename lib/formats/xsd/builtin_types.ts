@@ -21,7 +21,7 @@ const _cache = new Map<string, SimpleType>();
 export function builtinType(name: string): SimpleType {
   let t = _cache.get(name);
   if (!t) {
-    t = { kind: "simple", name: `xs:${name}`, variety: "atomic", builtin: name, facets: emptyFacets(BUILTINS[name]!.ws), item: null, members: [] };
+    t = { kind: "simple", name: `xs:${name}`, variety: "atomic", builtin: name, facets: emptyFacets(BUILTINS[name]!.ws), item: null, members: [], accept: null };
     _cache.set(name, t);
   }
   return t;
@@ -39,5 +39,5 @@ export const anyType: ComplexType = {
   ...complexPlaceholder("xs:anyType"),
   anyAttribute: ANY,
   content: "mixed",
-  particle: { kind: "any", wildcard: ANY, min: 0, max: Infinity, first: new Set(), firstAny: [ANY], emptiable: false },
+  particle: { kind: "any", wildcard: ANY, min: 0, max: Infinity, first: new Set(), firstIds: new Set(), firstAny: [ANY], emptiable: false },
 };

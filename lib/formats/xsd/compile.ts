@@ -11,6 +11,8 @@
 import { parseXml } from "../xml/parse.ts";
 import type { XmlElement } from "../xml/tree.ts";
 import { type AttributeUse, type CompiledSchema, type ComplexType, type ElementDecl, type Facets, type Particle, qualify, type SimpleType, type Wildcard } from "./model.ts";
+import { LazyElementDecl } from "./element_decl.ts";
+import { nameId } from "./name_ids.ts";
 import { compileXsdPattern } from "./regex.ts";
 import { occursOf, particleOf, sequenceTerm } from "./particles.ts";
 import { attrOf, joinPath, withoutAnnotations, XSD_NS, xsdChildren } from "./schema_docs.ts";
@@ -179,12 +181,12 @@ class _Compiler {
     } else if (d.local === "list") {
       const itemRef = attrOf(d, "itemType");
       const item = itemRef !== null ? this.#typeRef(doc, d, itemRef) : this.#simpleType(doc, xsdChildren(d)[0]!, name);
-      t = { kind: "simple", name, variety: "list", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: item as SimpleType, members: [] };
+      t = { kind: "simple", name, variety: "list", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: item as SimpleType, members: [], accept: null };
     } else {
       const members: SimpleType[] = [];
       for (const q of (attrOf(d, "memberTypes") ?? "").split(/\s+/).filter(Boolean)) members.push(this.#typeRef(doc, d, q) as SimpleType);
       for (const c of xsdChildren(d)) members.push(this.#simpleType(doc, c, name));
-      t = { kind: "simple", name, variety: "union", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: null, members };
+      t = { kind: "simple", name, variety: "union", builtin: "anySimpleType", facets: emptyFacets("collapse"), item: null, members, accept: null };
     }
     this.#types.set(el, t);
     return t;
@@ -233,7 +235,7 @@ class _Compiler {
       f.patterns.push(compileXsdPattern(patterns.join("|")));
       f.patternSources.push(patterns.join(" | "));
     }
-    return { kind: "simple", name, variety: base.variety, builtin: base.builtin, facets: f, item: base.item, members: base.members };
+    return { kind: "simple", name, variety: base.variety, builtin: base.builtin, facets: f, item: base.item, members: base.members, accept: null };
   }
 
   #complexType(doc: Doc, el: XmlElement, name: string): ComplexType {
@@ -354,7 +356,7 @@ class _Compiler {
     switch (c.local) {
       case "element": {
         const decl = this.#elementDecl(doc, c);
-        return particleOf({ kind: "element", decl, key: qualify(decl.ns, decl.local) }, min, max);
+        return particleOf({ kind: "element", decl, id: nameId(decl.ns, decl.local) }, min, max);
       }
       case "any": return particleOf({ kind: "any", wildcard: this.#wildcard(doc, c) }, min, max);
       case "group": {
@@ -375,7 +377,7 @@ class _Compiler {
   #globalElement(key: string, def: Def): ElementDecl {
     const seen = this.#globals.get(key);
     if (seen) return seen;
-    const decl: ElementDecl = { ns: def.doc.tns, local: attrOf(def.el, "name")!, type: anyType, nillable: false, fixed: null, default: null, abstract: false };
+    const decl = new LazyElementDecl(def.doc.tns, attrOf(def.el, "name")!);
     this.#globals.set(key, decl);
     this.#fillDecl(def.doc, def.el, decl);
     return decl;
@@ -394,24 +396,22 @@ class _Compiler {
     if (seen) return seen;
     const form = attrOf(c, "form");
     const ns = form === "qualified" || (form === null && doc.elementQualified) ? doc.tns : "";
-    const decl: ElementDecl = { ns, local: attrOf(c, "name")!, type: anyType, nillable: false, fixed: null, default: null, abstract: false };
+    const decl = new LazyElementDecl(ns, attrOf(c, "name")!);
     this.#locals.set(c, decl);
     this.#fillDecl(doc, c, decl);
     return decl;
   }
 
-  #fillDecl(doc: Doc, c: XmlElement, decl: ElementDecl): void {
+  #fillDecl(doc: Doc, c: XmlElement, decl: LazyElementDecl): void {
     if (attrOf(c, "substitutionGroup") !== null) throw new XsdCompileError(`${doc.path}: substitution groups are not supported`);
     const typeRef = attrOf(c, "type");
     const inline = xsdChildren(c).find((x) => x.local === "complexType" || x.local === "simpleType");
     // Compiled on first use: start-up only parses and indexes, and what no document uses is never compiled.
-    let type: SimpleType | ComplexType | null = null;
-    const compute = (): SimpleType | ComplexType => {
+    decl.compute = (): SimpleType | ComplexType => {
       if (typeRef !== null) return this.#typeRef(doc, c, typeRef);
       if (inline) return inline.local === "complexType" ? this.#complexType(doc, inline, decl.local) : this.#simpleType(doc, inline, decl.local);
       return anyType;
     };
-    Object.defineProperty(decl, "type", { get: () => (type ??= compute()), enumerable: true, configurable: true });
     decl.nillable = attrOf(c, "nillable") === "true";
     decl.fixed = attrOf(c, "fixed");
     decl.default = attrOf(c, "default");

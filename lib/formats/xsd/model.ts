@@ -41,6 +41,8 @@ export interface SimpleType {
   facets: Facets;
   item: SimpleType | null;
   members: SimpleType[];
+  /** The type's compiled fast check (accept.ts), made on first use. */
+  accept: ((value: string) => boolean) | null;
 }
 
 /** A wildcard's namespace constraint and processing. */
@@ -72,10 +74,19 @@ export interface ElementDecl {
 }
 
 export type ParticleTerm =
-  | { kind: "element"; decl: ElementDecl; /** The qualified name, as `qualify` makes it. */ key: string }
+  | { kind: "element"; decl: ElementDecl; /** The name's id (name_ids.ts). */ id: number }
   | { kind: "any"; wildcard: Wildcard }
-  | { kind: "sequence"; items: Particle[]; /** Item indices by the names that start them; null when an item starts with a wildcard. */ jump: Map<string, number[]> | null }
+  | SequenceTerm
   | { kind: "choice" | "all"; items: Particle[] };
+
+export interface SequenceTerm {
+  kind: "sequence";
+  items: Particle[];
+  /** Item indices by the name ids that start them; null when an item starts with a wildcard. */
+  jump: Map<number, number[]> | null;
+  /** For each index k (and items.length), the first item from k on that must occur, or items.length if none must. */
+  required: number[];
+}
 
 /** A term with its occurrence range and, once compiled, the names that can start it. */
 export type Particle = ParticleTerm & {
@@ -84,6 +95,8 @@ export type Particle = ParticleTerm & {
   max: number;
   /** Qualified names that can start one occurrence of the term. */
   first: Set<string>;
+  /** The same names as ids (name_ids.ts), for matching. */
+  firstIds: Set<number>;
   /** Wildcards that can start one occurrence of the term. */
   firstAny: Wildcard[];
   /** True when one occurrence of the term can be empty. */

@@ -6,7 +6,7 @@
  */
 
 import type { XmlElement } from "../xml/tree.ts";
-import { type Particle, type ParticleTerm, qualify, type Wildcard } from "./model.ts";
+import { type Particle, type ParticleTerm, qualify, type SequenceTerm, type Wildcard } from "./model.ts";
 import { attrOf } from "./schema_docs.ts";
 
 /** minOccurs and maxOccurs of a particle (unbounded is Infinity). */
@@ -16,27 +16,46 @@ export function occursOf(el: XmlElement): { min: number; max: number } {
   return { min: min === null ? 1 : Number(min), max: max === null ? 1 : max === "unbounded" ? Infinity : Number(max) };
 }
 
-/** A sequence term with its jump table (null when an item can start with a wildcard). */
-export function sequenceTerm(items: Particle[]): ParticleTerm {
-  if (items.some((p) => p.firstAny.length > 0)) return { kind: "sequence", items, jump: null };
-  const jump = new Map<string, number[]>();
+/** A sequence term with its jump table (null when an item can start with a wildcard) and where its required items are. */
+export function sequenceTerm(items: Particle[]): SequenceTerm {
+  return { kind: "sequence", items, jump: _jumpTable(items), required: _requiredFrom(items) };
+}
+
+function _jumpTable(items: Particle[]): Map<number, number[]> | null {
+  if (items.some((p) => p.firstAny.length > 0)) return null;
+  const jump = new Map<number, number[]>();
   items.forEach((p, i) => {
-    for (const key of p.first) {
-      const list = jump.get(key);
+    for (const id of p.firstIds) {
+      const list = jump.get(id);
       if (list) list.push(i);
-      else jump.set(key, [i]);
+      else jump.set(id, [i]);
     }
   });
-  return { kind: "sequence", items, jump };
+  return jump;
+}
+
+/** For each index, the first item from there on that must occur (so that skipping items costs no loop at validation). */
+function _requiredFrom(items: Particle[]): number[] {
+  const out = new Array<number>(items.length + 1);
+  out[items.length] = items.length;
+  for (let k = items.length - 1; k >= 0; k--) out[k] = items[k]!.min > 0 && !items[k]!.emptiable ? k : out[k + 1]!;
+  return out;
 }
 
 /** A particle with its first set and emptiability computed from its (already compiled) items. */
 export function particleOf(term: ParticleTerm, min: number, max: number): Particle {
   const first = new Set<string>();
+  const firstIds = new Set<number>();
   const firstAny: Wildcard[] = [];
+  const add = (p: Particle): void => {
+    for (const n of p.first) first.add(n);
+    for (const id of p.firstIds) firstIds.add(id);
+    firstAny.push(...p.firstAny);
+  };
   let emptiable: boolean;
   if (term.kind === "element") {
     first.add(qualify(term.decl.ns, term.decl.local));
+    firstIds.add(term.id);
     emptiable = false;
   } else if (term.kind === "any") {
     firstAny.push(term.wildcard);
@@ -44,8 +63,7 @@ export function particleOf(term: ParticleTerm, min: number, max: number): Partic
   } else if (term.kind === "sequence") {
     emptiable = true;
     for (const p of term.items) {
-      for (const n of p.first) first.add(n);
-      firstAny.push(...p.firstAny);
+      add(p);
       if (!(p.emptiable || p.min === 0)) {
         emptiable = false;
         break;
@@ -54,10 +72,9 @@ export function particleOf(term: ParticleTerm, min: number, max: number): Partic
   } else {
     emptiable = term.kind === "all" || term.items.length === 0 ? term.items.every((p) => p.emptiable || p.min === 0) : false;
     for (const p of term.items) {
-      for (const n of p.first) first.add(n);
-      firstAny.push(...p.firstAny);
+      add(p);
       if (term.kind === "choice" && (p.emptiable || p.min === 0)) emptiable = true;
     }
   }
-  return { ...term, min, max, first, firstAny, emptiable } as Particle;
+  return { ...term, min, max, first, firstIds, firstAny, emptiable } as Particle;
 }

@@ -9,9 +9,23 @@
 import type { Facets, SimpleType } from "./model.ts";
 import { BUILTINS, canonicalDecimal, checkBuiltin, compareDateTime, compareDecimal, decimalDigits } from "./values.ts";
 
+/** Whether applying the whiteSpace facet leaves `value` as it is (no tab, CR or LF; when collapsing, no leading, trailing or double space). */
+export function isNormalized(value: string, ws: Facets["whiteSpace"]): boolean {
+  if (ws === "preserve") return true;
+  const collapse = ws === "collapse";
+  const last = value.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 9 || c === 10 || c === 13) return false;
+    if (c === 32 && collapse && (i === 0 || i === last || value.charCodeAt(i - 1) === 32)) return false;
+  }
+  return true;
+}
+
 /** Applies a whiteSpace facet. */
 export function normalizeSpace(value: string, ws: Facets["whiteSpace"]): string {
-  if (ws === "preserve") return value;
+  // Most values need no change: one scan, no regular expression and no copy.
+  if (isNormalized(value, ws)) return value;
   const replaced = /[\t\n\r]/.test(value) ? value.replace(/[\t\n\r]/g, " ") : value;
   if (ws === "replace") return replaced;
   return replaced.includes("  ") || replaced.startsWith(" ") || replaced.endsWith(" ") ? replaced.replace(/ +/g, " ").trim() : replaced;
@@ -44,7 +58,7 @@ function _checkList(type: SimpleType, value: string): string | null {
   }
   const f = type.facets;
   if (f.enumeration !== null && !f.enumeration.has(value)) return `'${_short(value)}' is not one of the values allowed for ${type.name}`;
-  return _lengths(type, items.length, value);
+  return lengthsError(type, items.length, value);
 }
 
 function _enumAndFacets(type: SimpleType, value: string, key: string): string | null {
@@ -54,7 +68,7 @@ function _enumAndFacets(type: SimpleType, value: string, key: string): string | 
   const b = type.builtin;
   const order = BUILTINS[b]!.order;
   if (f.length !== null || f.minLength !== null || f.maxLength !== null) {
-    const e = _lengths(type, _length(b, value), value);
+    const e = lengthsError(type, lengthOf(b, value), value);
     if (e !== null) return e;
   }
   if (order === "decimal") {
@@ -63,14 +77,15 @@ function _enumAndFacets(type: SimpleType, value: string, key: string): string | 
       if (f.totalDigits !== null && d.total > f.totalDigits) return `'${value}' has more than ${f.totalDigits} digits (${type.name})`;
       if (f.fractionDigits !== null && d.fraction > f.fractionDigits) return `'${value}' has more than ${f.fractionDigits} fraction digits (${type.name})`;
     }
-    return _bounds(type, value, compareDecimal);
+    return boundsError(type, value, compareDecimal);
   }
-  if (order === "datetime") return _bounds(type, value, compareDateTime);
-  if (order === "float") return _bounds(type, value, (a, c) => Number(a) - Number(c));
+  if (order === "datetime") return boundsError(type, value, compareDateTime);
+  if (order === "float") return boundsError(type, value, (a, c) => Number(a) - Number(c));
   return null;
 }
 
-function _bounds(type: SimpleType, value: string, cmp: (a: string, b: string) => number): string | null {
+/** Why `value` is outside the type's bound facets, or null. */
+export function boundsError(type: SimpleType, value: string, cmp: (a: string, b: string) => number): string | null {
   const f = type.facets;
   if (f.minInclusive !== null && cmp(value, f.minInclusive) < 0) return `'${value}' is less than the minimum ${f.minInclusive} of ${type.name}`;
   if (f.maxInclusive !== null && cmp(value, f.maxInclusive) > 0) return `'${value}' is greater than the maximum ${f.maxInclusive} of ${type.name}`;
@@ -79,7 +94,8 @@ function _bounds(type: SimpleType, value: string, cmp: (a: string, b: string) =>
   return null;
 }
 
-function _lengths(type: SimpleType, n: number, value: string): string | null {
+/** Why a length of `n` breaks the type's length facets, or null. */
+export function lengthsError(type: SimpleType, n: number, value: string): string | null {
   const f = type.facets;
   if (f.length !== null && n !== f.length) return `'${_short(value)}' has length ${n}, ${type.name} requires ${f.length}`;
   if (f.minLength !== null && n < f.minLength) return `'${_short(value)}' is shorter than ${f.minLength} (${type.name})`;
@@ -88,7 +104,7 @@ function _lengths(type: SimpleType, n: number, value: string): string | null {
 }
 
 /** Length in the type's units: octets for binary types, characters (code points) otherwise. */
-function _length(builtin: string, value: string): number {
+export function lengthOf(builtin: string, value: string): number {
   if (builtin === "hexBinary") return value.length / 2;
   if (builtin === "base64Binary") {
     const s = value.replace(/ /g, "");

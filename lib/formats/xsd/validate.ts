@@ -9,15 +9,15 @@
 
 import type { XmlElement } from "../xml/tree.ts";
 import type { Violation } from "../validation/violation.ts";
-import { type CompiledSchema, type ComplexType, type ElementDecl, type Particle, qualify, type SimpleType, type Wildcard, wildcardAllows } from "./model.ts";
+import { type CompiledSchema, type ComplexType, type ElementDecl, type Particle, qualify, type SequenceTerm, type SimpleType, type Wildcard, wildcardAllows } from "./model.ts";
+import { DocumentNames } from "./name_ids.ts";
+import { accepts } from "./accept.ts";
 import { checkSimple, normalizeSpace } from "./simple.ts";
 
 const XSI_NS = "http://www.w3.org/2001/XMLSchema-instance";
 const XMLNS_NS = "http://www.w3.org/2000/xmlns/";
 /** §5.1 of the README's validation section: an answer lists at most 200 findings. */
 export const MAX_XSD_VIOLATIONS = 200;
-// Only XML's own whitespace separates elements in element-only content (XML 1.0 §2.3 S).
-const NON_SPACE = /[^ \t\r\n]/;
 
 interface Frame {
   el: XmlElement;
@@ -32,6 +32,15 @@ export function validateXsd(schema: CompiledSchema, root: XmlElement, limit = MA
   if (!decl) v.report(frame, `The root element ${_name(root)} is not declared in the schema ${schema.name}`);
   else v.element(frame, decl);
   return v.out;
+}
+
+/** Whether `text` holds more than XML's own whitespace (XML 1.0 §2.3 S), which alone may separate elements in element-only content. */
+function _hasText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return true;
+  }
+  return false;
 }
 
 function _name(el: { ns: string; local: string }): string {
@@ -55,6 +64,7 @@ class _Validator {
   out: Violation[] = [];
   #schema: CompiledSchema;
   #limit: number;
+  #names = new DocumentNames();
 
   constructor(schema: CompiledSchema, limit: number) {
     this.#schema = schema;
@@ -83,7 +93,7 @@ class _Validator {
     if (decl.abstract) this.report(frame, `Element ${el.local} is abstract`);
     if (nil) {
       if (!decl.nillable) this.report(frame, `Element ${el.local} is not nillable`);
-      else if (el.children.length > 0 || NON_SPACE.test(el.text)) this.report(frame, `Element ${el.local} is nil and must be empty`);
+      else if (el.children.length > 0 || _hasText(el.text)) this.report(frame, `Element ${el.local} is nil and must be empty`);
     }
     if (type.kind === "simple") {
       this.#attributes(frame, null);
@@ -103,10 +113,10 @@ class _Validator {
         if (el.children.length > 0) return this.report(frame, `Element ${el.local} has simple content and must not contain elements`);
         return this.#value(frame, decl, type.simple!);
       case "empty":
-        if (el.children.length > 0 || NON_SPACE.test(el.text)) this.report(frame, `Element ${el.local} must be empty`);
+        if (el.children.length > 0 || _hasText(el.text)) this.report(frame, `Element ${el.local} must be empty`);
         return;
       case "element":
-        if (NON_SPACE.test(el.text)) this.report(frame, `Element ${el.local} must not contain text, only elements`);
+        if (_hasText(el.text)) this.report(frame, `Element ${el.local} must not contain text, only elements`);
         return this.#children(frame, type.particle!);
       case "mixed":
         return this.#children(frame, type.particle!);
@@ -116,7 +126,7 @@ class _Validator {
   #value(frame: Frame, decl: ElementDecl, type: SimpleType): void {
     let value = frame.el.text;
     if (value === "" && (decl.fixed ?? decl.default) !== null) value = (decl.fixed ?? decl.default)!;
-    const err = checkSimple(type, value);
+    const err = _check(type, value);
     if (err !== null) return this.report(frame, `Element ${frame.el.local}: ${err}`);
     if (decl.fixed !== null && normalizeSpace(value, type.facets.whiteSpace) !== normalizeSpace(decl.fixed, type.facets.whiteSpace)) {
       this.report(frame, `Element ${frame.el.local} must have the fixed value '${decl.fixed}'`);
@@ -129,7 +139,7 @@ class _Validator {
       if (a.ns === XMLNS_NS || a.ns === XSI_NS) continue;
       const use = type?.attributes.get(qualify(a.ns, a.local));
       if (use) {
-        const err = checkSimple(use.type, a.value);
+        const err = _check(use.type, a.value);
         if (err !== null) this.report(frame, `Attribute ${a.local}: ${err}`);
         else if (use.fixed !== null && normalizeSpace(a.value, use.type.facets.whiteSpace) !== normalizeSpace(use.fixed, use.type.facets.whiteSpace)) this.report(frame, `Attribute ${a.local} must have the fixed value '${use.fixed}'`);
       } else if (!(type?.anyAttribute && wildcardAllows(type.anyAttribute, a.ns))) {
@@ -145,7 +155,7 @@ class _Validator {
 
   #children(frame: Frame, particle: Particle): void {
     const kids = frame.el.children;
-    const m = new _Matcher(kids);
+    const m = new _Matcher(kids, this.#names);
     const ok = m.repeat(particle);
     if (!ok) {
       const at = kids[m.i];
@@ -158,9 +168,9 @@ class _Validator {
     }
     for (let i = 0; i < kids.length; i++) {
       const d = m.decls[i];
-      if (d === undefined) continue;
+      if (d === undefined || (!_isWildcard(d) && _isValidLeaf(kids[i]!, d))) continue;
       const child: Frame = { el: kids[i]!, parent: frame };
-      if ("process" in d) this.#wild(child, d);
+      if (_isWildcard(d)) this.#wild(child, d);
       else this.element(child, d);
     }
   }
@@ -186,6 +196,26 @@ class _Validator {
   }
 }
 
+/**
+ * Most elements are leaves of a simple type without attributes, and valid: such an element is accepted here
+ * without a frame or the general checks, which run (and report) whenever this cannot tell.
+ */
+function _isValidLeaf(el: XmlElement, decl: ElementDecl): boolean {
+  if (el.attrs.length > 0 || el.children.length > 0 || decl.abstract || decl.fixed !== null || decl.default !== null) return false;
+  const type = decl.type;
+  return type.kind === "simple" && accepts(type, el.text);
+}
+
+function _isWildcard(d: ElementDecl | Wildcard): d is Wildcard {
+  // A property read, not `in`: declarations and wildcards each have one shape, so this stays a cheap load.
+  return (d as Partial<Wildcard>).process !== undefined;
+}
+
+/** Why `value` is not valid for `type`, or null: the compiled predicate answers most values, checkSimple the rest. */
+function _check(type: SimpleType, value: string): string | null {
+  return accepts(type, value) ? null : checkSimple(type, value);
+}
+
 function _expected(p: Particle): string {
   const names = [...p.first].map((n) => n.slice(n.lastIndexOf("}") + 1));
   if (p.firstAny.length > 0) names.push("any element");
@@ -198,19 +228,21 @@ class _Matcher {
   decls: (ElementDecl | Wildcard | undefined)[];
   failed: Particle | null = null;
   #kids: XmlElement[];
-  #keys: string[];
+  /** Each child's name id (name_ids.ts), -1 for names no particle mentions. */
+  #ids: number[];
 
-  constructor(kids: XmlElement[]) {
+  constructor(kids: XmlElement[], names: DocumentNames) {
     this.#kids = kids;
-    this.#keys = kids.map((k) => qualify(k.ns, k.local));
+    this.#ids = new Array<number>(kids.length);
+    for (let i = 0; i < kids.length; i++) this.#ids[i] = names.id(kids[i]!.ns, kids[i]!.local);
     this.decls = new Array(kids.length);
   }
 
   #starts(p: Particle): boolean {
     if (this.i >= this.#kids.length) return false;
-    // Most particles are single elements: one string comparison instead of a set lookup.
-    if (p.kind === "element") return this.#keys[this.i] === p.key;
-    if (p.first.has(this.#keys[this.i]!)) return true;
+    // Most particles are single elements: one number comparison instead of a set lookup.
+    if (p.kind === "element") return this.#ids[this.i] === p.id;
+    if (p.firstIds.has(this.#ids[this.i]!)) return true;
     for (const w of p.firstAny) if (wildcardAllows(w, this.#kids[this.i]!.ns)) return true;
     return false;
   }
@@ -240,27 +272,29 @@ class _Matcher {
    * name says which item it starts (the first one from here whose first set holds it, as the Unique Particle
    * Attribution constraint makes it unique), and every item skipped on the way must be optional.
    */
-  #jumpSequence(items: Particle[], jump: Map<string, number[]>): boolean {
+  #jumpSequence(seq: SequenceTerm, jump: Map<number, number[]>): boolean {
+    const items = seq.items;
     let k = 0;
     while (k < items.length) {
-      const starts = this.i < this.#kids.length ? jump.get(this.#keys[this.i]!) : undefined;
-      let j = items.length;
-      if (starts) for (const s of starts) if (s >= k) {
-        j = s;
-        break;
-      }
-      for (; k < j; k++) {
-        const skipped = items[k]!;
-        if (skipped.min > 0 && !skipped.emptiable) {
-          this.failed = skipped;
-          return false;
-        }
+      const j = this.#nextItem(jump, k, items.length);
+      const required = seq.required[k]!;
+      if (required < j) {
+        this.failed = items[required]!;
+        return false;
       }
       if (j === items.length) return true;
       if (!this.repeat(items[j]!)) return false;
       k = j + 1;
     }
     return true;
+  }
+
+  /** The first item from `k` on that the next child starts, or `end` when none does (or no child is left). */
+  #nextItem(jump: Map<number, number[]>, k: number, end: number): number {
+    if (this.i >= this.#kids.length) return end;
+    const starts = jump.get(this.#ids[this.i]!);
+    if (starts) for (const s of starts) if (s >= k) return s;
+    return end;
   }
 
   #term(p: Particle): boolean {
@@ -272,7 +306,7 @@ class _Matcher {
         this.decls[this.i++] = p.wildcard;
         return true;
       case "sequence":
-        return p.jump === null ? this.#sequence(p.items) : this.#jumpSequence(p.items, p.jump);
+        return p.jump === null ? this.#sequence(p.items) : this.#jumpSequence(p, p.jump);
       case "choice": {
         for (const item of p.items) if (this.#starts(item)) return this.repeat(item);
         if (p.emptiable) return true;

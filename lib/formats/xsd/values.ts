@@ -8,7 +8,7 @@
 /** How a built-in type orders its values, for the bound facets. */
 export type Order = "decimal" | "float" | "datetime" | "none";
 
-interface Builtin {
+export interface Builtin {
   /** The built-in it is derived from, up to anySimpleType. */
   base: string | null;
   /** The whiteSpace facet it fixes. */

@@ -1,0 +1,120 @@
+/**
+ * A fast yes for the common case: each simple type is compiled, on first use, into a predicate that says
+ * whether a value is certainly valid, doing only the checks its facets call for and building no strings.
+ * When it says no (or cannot tell cheaply: whitespace to normalise, a list, a number of more than 15 digits),
+ * simple.ts's `checkSimple` decides and says why. The predicate must never accept what `checkSimple` refuses.
+ * @module
+ */
+
+import type { Facets, SimpleType } from "./model.ts";
+import { boundsError, isNormalized, lengthOf, lengthsError } from "./simple.ts";
+import { DecimalScan, EXACT_DIGITS } from "./decimal_scan.ts";
+import { hasPlainDateShape, isPlainDate } from "./plain_date.ts";
+import { BUILTINS, type Builtin, checkBuiltin, compareDateTime, compareDecimal } from "./values.ts";
+
+type Accept = (value: string) => boolean;
+
+/** Whether `value` is certainly valid for `type`; false means "let checkSimple decide". */
+export function accepts(type: SimpleType, value: string): boolean {
+  return (type.accept ??= _compile(type))(value);
+}
+
+function _compile(type: SimpleType): Accept {
+  const f = type.facets;
+  if (type.variety === "list") return () => false;
+  if (type.variety === "union") {
+    const members = type.members;
+    return (v) => isNormalized(v, f.whiteSpace) && _patterns(f, v) && members.some((m) => accepts(m, v)) && (f.enumeration === null || f.enumeration.has(v));
+  }
+  const b = BUILTINS[type.builtin]!;
+  const lexicalAndBounds = b.order === "decimal" ? _decimal(type, b) : _other(type, b);
+  const lengths = _lengths(type);
+  return (v) => {
+    if (!isNormalized(v, f.whiteSpace) || !_patterns(f, v)) return false;
+    // Enumerations of decimals hold canonical forms: a value found there is canonical already; one not found may not be, and checkSimple canonicalises it.
+    if (f.enumeration !== null && !f.enumeration.has(v)) return false;
+    return lengths(v) && lexicalAndBounds(v);
+  };
+}
+
+/**
+ * The length facets. lengthOf counts the UTF-16 units that are not high surrogates, so a value no longer than
+ * maxLength in units is within it, and one that starts with another unit has at least one character: the usual
+ * bounds (minLength 0 or 1, a maxLength) need no count.
+ */
+function _lengths(type: SimpleType): Accept {
+  const f = type.facets;
+  if (f.length === null && f.minLength === null && f.maxLength === null) return () => true;
+  const exact = (v: string): boolean => lengthsError(type, lengthOf(type.builtin, v), v) === null;
+  if (f.length !== null || (f.minLength ?? 0) > 1 || type.builtin === "hexBinary" || type.builtin === "base64Binary") return exact;
+  const min = f.minLength ?? 0, max = f.maxLength ?? Infinity;
+  return (v) => (v.length <= max && (min === 0 || (v.length > 0 && !_isHighSurrogate(v.charCodeAt(0))))) || exact(v);
+}
+
+function _isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function _patterns(f: Facets, v: string): boolean {
+  for (let i = 0; i < f.patterns.length; i++) if (!f.patterns[i]!.test(v)) return false;
+  return true;
+}
+
+/** The lexical space of a built-in that does not order values as decimals, and its date/time or float bounds. */
+function _other(type: SimpleType, b: Builtin): Accept {
+  const f = type.facets;
+  const hasBounds = f.minInclusive !== null || f.maxInclusive !== null || f.minExclusive !== null || f.maxExclusive !== null;
+  if (type.builtin === "date") return _date(type, hasBounds);
+  if (b.order === "datetime") return (v) => checkBuiltin(type.builtin, v) === null && (!hasBounds || boundsError(type, v, compareDateTime) === null);
+  const re = b.lexical;
+  if (b.order === "float") return (v) => (re === null || re.test(v)) && (!hasBounds || boundsError(type, v, (x, y) => Number(x) - Number(y)) === null);
+  return re === null ? () => true : (v) => re.test(v);
+}
+
+/**
+ * xs:date: a plain `YYYY-MM-DD` is checked by its characters and, when the bounds are plain dates too, compared
+ * with them as text (what compareDateTime does for such values); any other form goes to checkBuiltin.
+ */
+function _date(type: SimpleType, hasBounds: boolean): Accept {
+  const f = type.facets;
+  const general = (v: string): boolean => checkBuiltin(type.builtin, v) === null && (!hasBounds || boundsError(type, v, compareDateTime) === null);
+  const { minInclusive: minI, maxInclusive: maxI, minExclusive: minE, maxExclusive: maxE } = f;
+  if (![minI, maxI, minE, maxE].every((x) => x === null || hasPlainDateShape(x))) return (v) => isPlainDate(v) && general(v);
+  return (v) => isPlainDate(v) && (minI === null || v >= minI) && (maxI === null || v <= maxI) && (minE === null || v > minE) && (maxE === null || v < maxE);
+}
+
+/**
+ * xs:decimal and the integer types: the lexical space, the built-in's range, totalDigits, fractionDigits and
+ * the bounds, from one scan; values and bounds of at most 15 significant digits compare as Numbers, exactly.
+ * Longer ones go to the exact comparisons (BigInt for ranges, digit strings for bounds).
+ */
+function _decimal(type: SimpleType, b: Builtin): Accept {
+  const f = type.facets;
+  const scan = new DecimalScan();
+  // Every decimal built-in but xs:decimal itself is an integer type with a range (values.ts).
+  const integer = b.range !== undefined;
+  const lo = b.range?.[0] == null ? -Infinity : Number(b.range[0]);
+  const hi = b.range?.[1] == null ? Infinity : Number(b.range[1]);
+  const hasBounds = f.minInclusive !== null || f.maxInclusive !== null || f.minExclusive !== null || f.maxExclusive !== null;
+  const numeric = _numericBounds(f);
+  return (v) => {
+    if (!scan.read(v, integer)) return false;
+    if (f.totalDigits !== null && Math.max(scan.int + scan.frac, 1) > f.totalDigits) return false;
+    if (f.fractionDigits !== null && scan.frac > f.fractionDigits) return false;
+    const exact = scan.int + scan.frac <= EXACT_DIGITS;
+    // Every built-in range bound is exact as a Number or beyond 10^18, so an exact value compares correctly with it.
+    if (integer && !(exact ? scan.value >= lo && scan.value <= hi : checkBuiltin(type.builtin, v) === null)) return false;
+    if (!hasBounds) return true;
+    return exact && numeric !== null ? numeric(scan.value) : boundsError(type, v, compareDecimal) === null;
+  };
+}
+
+/** The decimal bounds as Numbers, when each has at most 15 significant digits; null otherwise (or when there are none). */
+function _numericBounds(f: Facets): ((n: number) => boolean) | null {
+  const bounds = [f.minInclusive, f.maxInclusive, f.minExclusive, f.maxExclusive];
+  if (bounds.every((x) => x === null)) return null;
+  const scan = new DecimalScan();
+  if (bounds.some((x) => x !== null && !(scan.read(x, false) && scan.int + scan.frac <= EXACT_DIGITS))) return null;
+  const [minI, maxI, minE, maxE] = bounds.map((x) => (x === null ? null : Number(x)));
+  return (n) => (minI === null || n >= minI!) && (maxI === null || n <= maxI!) && (minE === null || n > minE!) && (maxE === null || n < maxE!);
+}

@@ -1,0 +1,66 @@
+/**
+ * Reads a decimal or integer literal (XML Schema Part 2 §3.2.3.1, §3.3.13.1) in one pass over its characters,
+ * without a regular expression and without building strings: whether it is lexically valid, its digit counts
+ * for totalDigits and fractionDigits, and, while it has at most 15 significant digits, its exact value.
+ * @module
+ */
+
+/** Significant digits a Number holds exactly (IEEE 754 binary64 holds 15 decimal digits). */
+export const EXACT_DIGITS = 15;
+
+const ZERO = 48;
+const DOT = 46;
+// Literals, so each power is exact (10^15 < 2^53) whatever `**` would round to.
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+function _isDigit(c: number): boolean {
+  return c >= ZERO && c <= ZERO + 9;
+}
+
+/** One scanner per compiled type: `read` fills the fields for the last literal read. */
+export class DecimalScan {
+  /** Integer digits, leading zeros not counted. */
+  int = 0;
+  /** Fraction digits, trailing zeros not counted. */
+  frac = 0;
+  /** The value, exact when `int + frac <= EXACT_DIGITS` (meaningless otherwise). */
+  value = 0;
+
+  /** Whether `v` is in the lexical space `[+-]?(\d+(\.\d*)?|\.\d+)`, or `[+-]?\d+` when `integer`. */
+  read(v: string, integer: boolean): boolean {
+    const n = v.length;
+    let i = n > 0 && (v.charCodeAt(0) === 43 || v.charCodeAt(0) === 45) ? 1 : 0; // + or -
+    const negative = i === 1 && v.charCodeAt(0) === 45;
+    const intStart = i;
+    while (i < n && v.charCodeAt(i) === ZERO) i++;
+    const significant = i;
+    while (i < n && _isDigit(v.charCodeAt(i))) i++;
+    const intEnd = i;
+    let fracEnd = i;
+    if (i < n && v.charCodeAt(i) === DOT) {
+      if (integer) return false;
+      i++;
+      while (i < n && _isDigit(v.charCodeAt(i))) i++;
+      if (intEnd === intStart && i === intEnd + 1) return false; // "." alone
+      fracEnd = i;
+      while (fracEnd > intEnd + 1 && v.charCodeAt(fracEnd - 1) === ZERO) fracEnd--;
+    } else if (intEnd === intStart) return false; // no digit at all
+    if (i !== n) return false;
+    this.int = intEnd - significant;
+    this.frac = fracEnd > intEnd ? fracEnd - intEnd - 1 : 0;
+    if (this.int + this.frac <= EXACT_DIGITS) this.value = _value(v, significant, intEnd, fracEnd, this.frac, negative);
+    return true;
+  }
+}
+
+/**
+ * The significant digits read as one integer below 10^15 (exact), divided by a power of ten (exact too): one
+ * correctly rounded division, so the same Number as `Number(v)`, which rounds the same rational correctly.
+ */
+function _value(v: string, from: number, intEnd: number, fracEnd: number, frac: number, negative: boolean): number {
+  let m = 0;
+  for (let i = from; i < intEnd; i++) m = m * 10 + (v.charCodeAt(i) - ZERO);
+  for (let i = intEnd + 1; i < fracEnd; i++) m = m * 10 + (v.charCodeAt(i) - ZERO);
+  const x = frac === 0 ? m : m / POW10[frac]!;
+  return negative ? -x : x;
+}
