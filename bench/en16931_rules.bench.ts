@@ -24,6 +24,7 @@ import { checkSyntaxRules } from "../lib/formats/validation/en16931/syntax.ts";
 import { parseXml } from "../lib/formats/xml/parse.ts";
 import { ublInvoice } from "../test/fixtures/ubl_invoice.ts";
 import { compileSchematron, saxon, type CompiledSchematron } from "./support_schematron.ts";
+import { bestMicrosPerCall } from "./timing.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const flags = new Map(process.argv.slice(2).map((a) => /^--([a-z-]+)(?:=(.*))?$/.exec(a)).filter((m) => m !== null).map((m) => [m[1]!, m[2] ?? "true"]));
@@ -36,26 +37,6 @@ const SCH: Record<En16931Syntax, string> = {
   cii: join(artefacts, "cii", "EN16931-CII-validation-preprocessed.sch"),
 };
 
-/**
- * Best microseconds per call: warm-up, then three rounds of about `budgetMs / 3` each,
- * at least three calls per round (a SaxonJS run can take longer than a round).
- */
-function measure(run: () => unknown, warmup: number): number {
-  for (let i = 0; i < warmup; i++) run();
-  let best = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 3; round++) {
-    let n = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    while (elapsed < budgetMs / 3 || n < 3) {
-      run();
-      n++;
-      elapsed = performance.now() - start;
-    }
-    best = Math.min(best, (elapsed * 1000) / n);
-  }
-  return best;
-}
 
 function table(rows: string[][]): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -98,8 +79,8 @@ for (const c of cases) {
     ["semantic rules", () => checkSemanticRules(root, c.syntax), () => sx.runNode(node, [0])],
   ];
   for (const [figure, ours, theirs] of figures) {
-    const a = measure(ours, 50);
-    const b = measure(theirs, 2);
+    const a = bestMicrosPerCall(ours, { budgetMs, minCalls: 3 });
+    const b = bestMicrosPerCall(theirs, { budgetMs, warmup: 2, minCalls: 3 }); // a SaxonJS run can outlast a round
     rows.push([c.what, `${(c.text.length / 1024).toFixed(0)} KiB`, figure, us(a), us(b), `${(b / a).toFixed(0)}×`]);
   }
 }

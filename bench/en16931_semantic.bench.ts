@@ -11,28 +11,12 @@ import process from "node:process";
 import { checkSemanticRules } from "../lib/formats/validation/en16931/semantic.ts";
 import { parseXml } from "../lib/formats/xml/parse.ts";
 import { ublInvoice } from "../test/fixtures/ubl_invoice.ts";
+import { bestMicrosPerCall } from "./timing.ts";
 
 const quick = process.argv.includes("--quick");
 const budgetMs = quick ? 300 : 1500;
 const samples = join(import.meta.dirname, "..", "test", "fixtures", "samples");
 
-/** Best microseconds per call of three timed rounds, each about `budgetMs / 3` long. */
-function measure(run: () => unknown): number {
-  for (let i = 0; i < 50; i++) run(); // warm-up
-  let best = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 3; round++) {
-    let n = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    while (elapsed < budgetMs / 3) {
-      run();
-      n++;
-      elapsed = performance.now() - start;
-    }
-    best = Math.min(best, (elapsed * 1000) / n);
-  }
-  return best;
-}
 
 const deno = (globalThis as { Deno?: { version: { deno: string } } }).Deno;
 console.log(`EN 16931 semantic rules, ${deno !== undefined ? `Deno ${deno.version.deno}` : `Node ${process.version}`}${quick ? ", quick" : ""}`);
@@ -45,8 +29,8 @@ const cases: { what: string; syntax: "ubl" | "cii"; text: string }[] = [
 const rows = [["invoice", "size", "parse", "semantic rules", "rules / parse"]];
 for (const c of cases) {
   const root = parseXml(c.text).root;
-  const parse = measure(() => parseXml(c.text));
-  const rules = measure(() => checkSemanticRules(root, c.syntax));
+  const parse = bestMicrosPerCall(() => parseXml(c.text), { budgetMs });
+  const rules = bestMicrosPerCall(() => checkSemanticRules(root, c.syntax), { budgetMs });
   rows.push([c.what, `${(c.text.length / 1024).toFixed(0)} KiB`, `${parse.toFixed(0)} µs`, `${rules.toFixed(0)} µs`, `${(rules / parse).toFixed(2)}x`]);
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

@@ -16,30 +16,13 @@ import { checkSyntaxRules } from "../lib/formats/validation/en16931/syntax.ts";
 import { parseXml } from "../lib/formats/xml/parse.ts";
 import type { XmlElement } from "../lib/formats/xml/tree.ts";
 import { ublInvoice } from "../test/fixtures/ubl_invoice.ts";
+import { bestMicrosPerCall } from "./timing.ts";
 
 const quick = process.argv.includes("--quick");
 const budgetMs = quick ? 300 : 1500;
+/** CPU time of five rounds: on a shared machine wall time mostly measures the other processes. */
+const CPU = { budgetMs, rounds: 5, clock: "cpu" } as const;
 
-/**
- * Best CPU microseconds (user + system) per call of five rounds, each at least `budgetMs / 5` of
- * wall time: CPU time, because on a shared machine wall time mostly measures the other processes.
- */
-function perCall(run: () => unknown): number {
-  for (let i = 0; i < 50; i++) run();
-  let best = Infinity;
-  for (let round = 0; round < 5; round++) {
-    let n = 0;
-    const cpu = process.cpuUsage();
-    const start = performance.now();
-    while (performance.now() - start < budgetMs / 5) {
-      run();
-      n++;
-    }
-    const used = process.cpuUsage(cpu);
-    best = Math.min(best, (used.user + used.system) / n);
-  }
-  return best;
-}
 
 let sink = 0;
 /** The baseline: visit every element, look at nothing. */
@@ -72,9 +55,9 @@ for (const c of cases) {
     for (const k of el.children) count(k);
   };
   count(root);
-  const w = perCall(() => walk(root));
-  const p = perCall(() => parseXml(c.text));
-  const r = perCall(() => checkSyntaxRules(root, c.syntax));
+  const w = bestMicrosPerCall(() => walk(root), CPU);
+  const p = bestMicrosPerCall(() => parseXml(c.text), CPU);
+  const r = bestMicrosPerCall(() => checkSyntaxRules(root, c.syntax), CPU);
   rows.push([
     c.what,
     (c.text.length / 1024).toFixed(1),

@@ -9,24 +9,10 @@
 import process from "node:process";
 import { createInvoiceWorkers } from "../storage/process/invoice_workers.ts";
 import { readPdfFontFiles } from "../storage/fonts/font_files.ts";
+import { minimalLinesKsef } from "../test/support/large_invoice.ts";
 import { startServer } from "../test/support/server.ts";
 
 const MAX_XML = 9.5 * 1024 * 1024;
-
-function bigKsef(number: string): Uint8Array<ArrayBuffer> {
-  const rows: string[] = [];
-  let size = 600;
-  for (let i = 1; size < MAX_XML - 200; i++) {
-    const row = `<FaWiersz><NrWierszaFa>${i}</NrWierszaFa><P_7>T</P_7><P_8B>1</P_8B><P_11>1</P_11></FaWiersz>`;
-    rows.push(row);
-    size += row.length;
-  }
-  const n = rows.length;
-  return new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?><Faktura xmlns="http://crd.gov.pl/wzor/2025/06/25/13775/">` +
-    `<Podmiot1><DaneIdentyfikacyjne><NIP>5260250274</NIP><Nazwa>S</Nazwa></DaneIdentyfikacyjne></Podmiot1>` +
-    `<Fa><KodWaluty>PLN</KodWaluty><P_1>2026-01-01</P_1><P_2>${number}</P_2><P_13_1>${n}.00</P_13_1><P_14_1>0.00</P_14_1>` +
-    `<P_15>${n}.00</P_15><RodzajFaktury>VAT</RodzajFaktury>${rows.join("")}</Fa></Faktura>`);
-}
 
 /** Runs `work` while asking /healthz every 50 ms; the work's time and bytes, and the slowest /healthz. */
 async function underProbe(url: string, work: () => Promise<number>): Promise<{ ms: number; bytes: number; healthzMaxMs: number; healthzErrors: number; rssMb: number }> {
@@ -66,7 +52,7 @@ try {
   // KSeF refuses an FA(3) over 1 MB on upload (KSEF-FILE), so the large invoices arrive as a sync imports them.
   const sizes: number[] = [];
   for (const number of ["BIG/1", "BIG/2"]) {
-    const xml = bigKsef(number);
+    const xml = minimalLinesKsef(MAX_XML - 200, number);
     s.drop("big", `${number.replace("/", "_")}.xml`, xml);
     sizes.push(xml.length);
   }

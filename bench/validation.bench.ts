@@ -14,28 +14,12 @@ import { parseXml } from "../lib/formats/xml/parse.ts";
 import { validateXsd } from "../lib/formats/xsd/validate.ts";
 import { readSchemaFiles } from "../storage/schemas/schema_files.ts";
 import { ublInvoice } from "../test/fixtures/ubl_invoice.ts";
+import { bestMicrosPerCall } from "./timing.ts";
 
 const quick = process.argv.includes("--quick");
 const budgetMs = quick ? 300 : 1500;
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** Best microseconds per call over three rounds of `budgetMs / 3` each. */
-function perCall(run: () => unknown): number {
-  for (let i = 0; i < 50; i++) run();
-  let best = Infinity;
-  for (let round = 0; round < 3; round++) {
-    let n = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    while (elapsed < budgetMs / 3) {
-      run();
-      n++;
-      elapsed = performance.now() - start;
-    }
-    best = Math.min(best, (elapsed * 1000) / n);
-  }
-  return best;
-}
 
 function heap(): number {
   gc?.();
@@ -76,8 +60,8 @@ for (const [name, text] of [["UBL", ubl], ["FA(3)", fa3]] as const) {
   const schema = set.forFormat(format);
   const errors = validateXsd(schema, doc.root);
   if (errors.length > 0) throw new Error(`${name} bench invoice is not valid: ${errors[0]!.message}`);
-  const parse = perCall(() => parseXml(bytes));
-  const xsd = perCall(() => validateXsd(schema, doc.root));
-  const all = perCall(() => validateInvoice(bytes, parseXml(bytes), format, set));
+  const parse = bestMicrosPerCall(() => parseXml(bytes), { budgetMs });
+  const xsd = bestMicrosPerCall(() => validateXsd(schema, doc.root), { budgetMs });
+  const all = bestMicrosPerCall(() => validateInvoice(bytes, parseXml(bytes), format, set), { budgetMs });
   console.log(`${name.padEnd(6)} ${(bytes.length / 1024).toFixed(1)} KB, ${lines} lines: parse ${parse.toFixed(0)} µs (baseline); XSD ${xsd.toFixed(0)} µs (${(xsd / parse).toFixed(2)}× the parse); parse + all checks ${all.toFixed(0)} µs`);
 }

@@ -11,29 +11,13 @@ import process from "node:process";
 import { parseXml } from "../lib/formats/xml/parse.ts";
 import type { XmlDocument } from "../lib/formats/xml/tree.ts";
 import { ublInvoice } from "../test/fixtures/ubl_invoice.ts";
+import { bestMicrosPerCall } from "./timing.ts";
 
 /** fast-xml-parser on this kind of invoice, as given in the project's brief (MB/s). */
 const FAST_XML_PARSER_MBS = 6;
 const quick = process.argv.includes("--quick");
 const budgetMs = quick ? 300 : 1500;
 
-/** Best MB/s of three timed rounds of `run`, each at least `budgetMs / 3` long. */
-function measure(bytes: number, run: () => unknown): number {
-  for (let i = 0; i < 5; i++) run(); // warm-up
-  let best = 0;
-  for (let round = 0; round < 3; round++) {
-    let n = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    while (elapsed < budgetMs / 3) {
-      run();
-      n++;
-      elapsed = performance.now() - start;
-    }
-    best = Math.max(best, (bytes * n) / (elapsed / 1000) / 1e6);
-  }
-  return best;
-}
 
 let sink = 0;
 
@@ -68,14 +52,17 @@ const cases = [
   { what: "2 MB", text: ublInvoice(3700) },
 ];
 
+/** MB/s of the best round (bytes per microsecond); 5 warm-up calls. */
+const mbPerSecond = (bytes: number, run: () => unknown): number => bytes / bestMicrosPerCall(run, { budgetMs, warmup: 5 });
+
 const rows: string[][] = [["invoice", "size", "indexOf scan", "parse (string)", "parse (bytes)", "parse + model", "scan / parse", "parse / fast-xml-parser"]];
 for (const { what, text } of cases) {
   const bytes = new TextEncoder().encode(text);
   const size = bytes.length;
-  const base = measure(size, () => scan(text));
-  const str = measure(size, () => parseXml(text));
-  const bin = measure(size, () => parseXml(bytes));
-  const full = model === null ? null : measure(size, () => model(parseXml(text)));
+  const base = mbPerSecond(size, () => scan(text));
+  const str = mbPerSecond(size, () => parseXml(text));
+  const bin = mbPerSecond(size, () => parseXml(bytes));
+  const full = model === null ? null : mbPerSecond(size, () => model(parseXml(text)));
   rows.push([
     what,
     `${(size / 1024).toFixed(0)} KiB`,

@@ -9,9 +9,14 @@ import type { TestServer } from "./server.ts";
 
 /** An FA(3) of minimal lines just over the large-read threshold. */
 export function largeKsef(): Uint8Array {
+  return minimalLinesKsef(LARGE_XML_BYTES + 4096, "BIG/1");
+}
+
+/** An FA(3) of minimal lines of about `bytes` bytes, numbered `number`. */
+export function minimalLinesKsef(bytes: number, number: string): Uint8Array<ArrayBuffer> {
   const rows: string[] = [];
   let size = 600;
-  for (let i = 1; size < LARGE_XML_BYTES + 4096; i++) {
+  for (let i = 1; size < bytes; i++) {
     const row = `<FaWiersz><NrWierszaFa>${i}</NrWierszaFa><P_7>T</P_7><P_8B>1</P_8B><P_11>1</P_11></FaWiersz>`;
     rows.push(row);
     size += row.length;
@@ -19,10 +24,9 @@ export function largeKsef(): Uint8Array {
   const n = rows.length;
   return new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?><Faktura xmlns="http://crd.gov.pl/wzor/2025/06/25/13775/">` +
     `<Podmiot1><DaneIdentyfikacyjne><NIP>5260250274</NIP><Nazwa>S</Nazwa></DaneIdentyfikacyjne></Podmiot1>` +
-    `<Fa><KodWaluty>PLN</KodWaluty><P_1>2026-01-01</P_1><P_2>BIG/1</P_2><P_13_1>${n}.00</P_13_1><P_14_1>0.00</P_14_1>` +
+    `<Fa><KodWaluty>PLN</KodWaluty><P_1>2026-01-01</P_1><P_2>${number}</P_2><P_13_1>${n}.00</P_13_1><P_14_1>0.00</P_14_1>` +
     `<P_15>${n}.00</P_15><RodzajFaktury>VAT</RodzajFaktury>${rows.join("")}</Fa></Faktura>`);
 }
-
 
 /** Drops `xml` into the acme tenant's inbox of `s`, syncs it, and gives the token and the one document's id. */
 export async function importLargeInvoice(s: TestServer, xml: Uint8Array): Promise<{ token: string; id: string }> {
