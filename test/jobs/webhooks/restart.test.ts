@@ -9,7 +9,7 @@ import { fixturePath } from "../../support/server.ts";
 
 /** The whole test; every wait below is for an event, this bounds them all. */
 const TEST_TIMEOUT_MS = 60_000;
-/** Requests to the server's API while polling the webhook's persisted delivery state. */
+/** Requests to the server's API while polling a sync run's or the webhook's persisted state. */
 const STATE_POLL_MS = 50;
 
 /** One request the receiver got: the event id and type, and what it answered. */
@@ -43,7 +43,11 @@ test("an event reaches a receiver that was down for three attempts exactly once,
   const drop = async (name: string): Promise<void> => {
     mkdirSync(join(data, "inbox", "acme"), { recursive: true });
     writeFileSync(join(data, "inbox", "acme", `${name}.xml`), invoice(name));
-    assert.equal((await api("/api/v1/documents/sync", { method: "POST" })).status, 202);
+    const sync = await api("/api/v1/documents/sync", { method: "POST" });
+    assert.equal(sync.status, 202);
+    // A request joins a run still under way (requests coalesce), which may have listed the inbox already: each drop
+    // waits for its run to end, so the next drop's request starts a run of its own.
+    await finished(api, sync.headers.get("location")!);
   };
 
   await drop("A");
@@ -114,6 +118,18 @@ async function acknowledged(api: (path: string) => Promise<Response>, hookId: st
     assert.equal(res.status, 200);
     const hook = (await res.json()) as Record<string, unknown>;
     if (hook.last_success_at !== null && hook.last_success_at !== undefined) return hook;
+    await new Promise((r) => setTimeout(r, STATE_POLL_MS));
+  }
+}
+
+/** Waits for a sync run to succeed (polls its status: the child has no event to await). */
+async function finished(api: (path: string) => Promise<Response>, location: string): Promise<void> {
+  for (;;) {
+    const res = await api(location);
+    assert.equal(res.status, 200);
+    const run = (await res.json()) as { status: string };
+    if (run.status === "succeeded") return;
+    assert.ok(run.status === "queued" || run.status === "running", `the run ended ${run.status}`);
     await new Promise((r) => setTimeout(r, STATE_POLL_MS));
   }
 }
