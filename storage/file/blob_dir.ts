@@ -4,17 +4,21 @@
  * lookup, large ones are streamed in 64 KiB chunks so that a thousand concurrent
  * downloads of a 10 MB file do not hold a thousand copies (README “Documents and the inbox”).
  * Writes are grouped: the blobs put while a group is being written go together
- * into the next one, whose files are flushed concurrently and whose directories
- * are flushed once each (writeFilesAtomic); each put resolves once its blob is durable.
+ * into the next one; each put resolves once its blob is durable. A packed
+ * directory writes each group as one pack file (blob_packs.ts: one write and one
+ * flush a group); otherwise each blob is a file of its own, flushed concurrently,
+ * with one flush per directory (writeFilesAtomic). A packed directory still reads
+ * the single-file blobs of data directories written before packs.
  * @module
  */
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
 import { access, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import type { BlobInfo, StoredBlob } from "../../lib/contracts/storage.ts";
 import { fsyncDirAsync, writeFilesAtomic } from "../atomic.ts";
+import { BlobPacks } from "./blob_packs.ts";
 
 const SMALL = 256 * 1024; // read in one go and cacheable below this size
 const CACHE_BYTES = 64 * 1024 * 1024; // per process: bounded whatever the data size
@@ -38,13 +42,28 @@ function _remember(path: string, bytes: Uint8Array): void {
 export class BlobDir {
   #dir: string;
   /** Blobs waiting for the next group, by path (a blob put twice meanwhile is written once). */
-  #queued = new Map<string, { bytes: Uint8Array; waiters: { resolve: () => void; reject: (e: unknown) => void }[] }>();
+  #queued = new Map<string, { key: string; bytes: Uint8Array; waiters: { resolve: () => void; reject: (e: unknown) => void }[] }>();
   #writing = false;
   /** Paths of the group being written, to the promise that settles when it is flushed. */
   #inGroup = new Map<string, Promise<void>>();
   #shards = new Set<string>(); // shard directories known to exist
-  constructor(dir: string) {
+  #packs: BlobPacks | null;
+  /** Whether single-file blobs may be here (a packed directory has them only from before packs). */
+  #loose = true;
+
+  /** `packed`: groups are written as pack files; otherwise a file a blob. Opening a packed one indexes its packs. */
+  constructor(dir: string, options: { packed?: boolean } = {}) {
     this.#dir = dir;
+    this.#packs = options.packed ? new BlobPacks(join(dir, "packs")) : null;
+    if (this.#packs) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        // not created yet: nothing from before packs
+      }
+      this.#loose = names.some((n) => n.length === 2); // the shard directories of single-file blobs
+    }
   }
 
   #path(key: string): string {
@@ -63,9 +82,10 @@ export class BlobDir {
     const path = this.#path(key);
     // A blob of a group being written may exist before its directory is flushed: it is durable only once the group is.
     for (let writing = this.#inGroup.get(path); writing; writing = this.#inGroup.get(path)) await writing;
-    if (!(await _exists(path))) {
+    const there = (this.#packs?.knows(key) ?? false) || (this.#loose && (await _exists(path)));
+    if (!there) {
       await new Promise<void>((resolve, reject) => {
-        const entry = this.#queued.get(path) ?? { bytes, waiters: [] };
+        const entry = this.#queued.get(path) ?? { key, bytes, waiters: [] };
         entry.waiters.push({ resolve, reject });
         this.#queued.set(path, entry);
         if (!this.#writing) {
@@ -77,7 +97,7 @@ export class BlobDir {
     return { sha256: key, size: bytes.length };
   }
 
-  // Writes groups until none is waiting; each group's files are written, flushed and renamed concurrently.
+  // Writes groups until none is waiting: each as one pack, or its files written, flushed and renamed concurrently.
   async #writeGroups(): Promise<void> {
     while (this.#queued.size > 0) {
       const group = [...this.#queued];
@@ -87,15 +107,12 @@ export class BlobDir {
       for (const [path] of group) this.#inGroup.set(path, done);
       let results: (Error | null)[];
       try {
-        const made: string[] = [];
-        for (const shard of new Set(group.map(([path]) => join(path, "..")))) {
-          if (this.#shards.has(shard)) continue;
-          if (!(await _exists(shard))) made.push(shard);
-          await mkdir(shard, { recursive: true });
-          this.#shards.add(shard);
+        if (this.#packs) {
+          await this.#packs.write(group.map(([, e]) => e));
+          results = group.map(() => null);
+        } else {
+          results = await this.#writeFiles(group);
         }
-        if (made.length > 0) await fsyncDirAsync(this.#dir); // a new shard's entry, before blobs rely on it
-        results = await writeFilesAtomic(group.map(([path, e]) => ({ path, data: e.bytes })));
       } catch (e) {
         results = group.map(() => e as Error);
       }
@@ -104,6 +121,18 @@ export class BlobDir {
       group.forEach(([, e], i) => e.waiters.forEach((w) => (results[i] ? w.reject(results[i]) : w.resolve())));
     }
     this.#writing = false;
+  }
+
+  async #writeFiles(group: [string, { bytes: Uint8Array }][]): Promise<(Error | null)[]> {
+    const made: string[] = [];
+    for (const shard of new Set(group.map(([path]) => join(path, "..")))) {
+      if (this.#shards.has(shard)) continue;
+      if (!(await _exists(shard))) made.push(shard);
+      await mkdir(shard, { recursive: true });
+      this.#shards.add(shard);
+    }
+    if (made.length > 0) await fsyncDirAsync(this.#dir); // a new shard's entry, before blobs rely on it
+    return writeFilesAtomic(group.map(([path, e]) => ({ path, data: e.bytes })));
   }
 
   /** The blob under a key, or null. */
@@ -116,6 +145,23 @@ export class BlobDir {
     }
     const hit = _cache.get(path);
     if (hit) return _memoryBlob(key, hit);
+    const packed = this.#packs?.find(key);
+    if (packed) {
+      if (packed.size <= SMALL) {
+        const bytes = this.#packs!.read(packed, key);
+        if (bytes === null) return null;
+        _remember(path, bytes);
+        return _memoryBlob(key, bytes);
+      }
+      const { path: pack, offset, size } = packed;
+      return {
+        sha256: key,
+        size,
+        bytes: async () => this.#packs!.read(packed, key) ?? new Uint8Array(0),
+        stream: (start, end) => createReadStream(pack, { start: offset + start, end: offset + end - 1, highWaterMark: CHUNK }),
+      };
+    }
+    if (!this.#loose) return null;
     let size: number;
     try {
       size = statSync(path).size;

@@ -68,7 +68,7 @@ export class FileTenantStore implements TenantStore {
     this.#durable = durable;
     mkdirSync(dir, { recursive: true });
     this.#dir = dir;
-    this.#blobs = new BlobDir(join(dir, "blobs"));
+    this.#blobs = new BlobDir(join(dir, "blobs"), { packed: true });
     this.#derived = new BlobDir(join(dir, "derived"));
     [this.#idem, this.#documents, this.#submissions, this.#runs, this.#webhooks] = this.#open();
   }
