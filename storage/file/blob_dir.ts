@@ -157,7 +157,11 @@ export class BlobDir {
       return {
         sha256: key,
         size,
-        bytes: async () => this.#packs!.read(packed, key) ?? new Uint8Array(0),
+        bytes: async () => {
+          const bytes = this.#packs!.read(packed, key);
+          if (bytes === null) throw new Error(`Blob ${key} is no longer where its pack's table says`);
+          return bytes;
+        },
         stream: (start, end) => createReadStream(pack, { start: offset + start, end: offset + end - 1, highWaterMark: CHUNK }),
       };
     }
