@@ -42,14 +42,27 @@ test("WORKERS=2 serves one data directory from two processes with concurrent wri
 
     // Every file was in the inbox before the first request, so once each run has finished all are documents.
     for (const id of runIds) assert.equal((await finishedRun(server.url, token, id)).status, "succeeded");
-    const docs = ((await (await fetch(`${server.url}/api/v1/documents?limit=500`, { headers: h })).json()) as { data: { external_id: string }[] }).data;
+    const docs = ((await (await fetch(`${server.url}/api/v1/documents?limit=500`, { headers: h })).json()) as { data: { id: string; external_id: string }[] }).data;
     const ids = docs.map((d) => d.external_id);
     assert.equal(ids.length, 60);
     assert.equal(new Set(ids).size, 60, "no document twice");
-    const subs = (await (await fetch(`${server.url}/api/v1/submissions?limit=500`, { headers: h })).json()) as { data: { number: string }[] };
+    const subs = (await (await fetch(`${server.url}/api/v1/submissions?limit=500`, { headers: h })).json()) as { data: { id: string; number: string }[] };
     const numbers = subs.data.map((s) => s.number);
     assert.equal(numbers.length, 41, "40 distinct uploads and one for the shared key");
     assert.equal(numbers.filter((n) => n === "K-1").length, 1);
+
+    // Every XML downloads whole from whichever process answers: the primary wrote the documents' blobs and the
+    // workers the submissions', each in packs of its own, and a process finds the others' on a miss.
+    const docXml = await Promise.all(docs.map(async (d) => {
+      const res = await fetch(`${server.url}/api/v1/documents/${d.id}/xml`, { headers: h });
+      return { status: res.status, text: await res.text(), want: invoice(d.external_id) };
+    }));
+    assert.ok(docXml.every((x) => x.status === 200 && x.text === x.want), "every document's XML, byte for byte");
+    const subXml = await Promise.all(subs.data.map(async (sub) => {
+      const res = await fetch(`${server.url}/api/v1/submissions/${sub.id}/xml`, { headers: h });
+      return { status: res.status, text: await res.text(), want: invoice(sub.number) };
+    }));
+    assert.ok(subXml.every((x) => x.status === 200 && x.text === x.want), "every submission's XML, byte for byte");
   } finally {
     server.child.kill("SIGTERM");
     await server.exited;
