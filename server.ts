@@ -158,7 +158,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
     ksefSend: { sends: (tenant) => sending().some((c) => c.tenant === tenant), wake: () => sender?.wake() },
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
-    ...(parsing ? { readFieldsOffThread: parsing.fields, checkUploadOffThread: parsing.check } : {}),
+    ...(parsing ? { readFieldsOffThread: parsing.fields, checkUploadOffThread: parsing.check, validateOffThread: parsing.validate } : {}),
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts,
     schemas: schemaFiles,

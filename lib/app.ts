@@ -20,6 +20,7 @@ import { submissionRoutes } from "./api/submissions/routes.ts";
 import { validationRoutes } from "./api/validation.ts";
 import { schemaSetOf, type SchemaFiles } from "./formats/validation/schema_set.ts";
 import type { CheckedInvoice } from "./formats/validation/read_and_validate.ts";
+import type { ValidationReport } from "./formats/validation/invoice_validation.ts";
 import { deliveryRoutes } from "./api/webhooks/deliveries.ts";
 import { syncRoutes } from "./api/sync/routes.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
@@ -65,6 +66,8 @@ export interface AppOptions {
   readInvoiceJsonOffThread?: (xml: Uint8Array) => Promise<Uint8Array>;
   /** Reads and validates one upload off the event loop (server.ts: worker threads given the schemas); inline without it. */
   checkUploadOffThread?: (xml: Uint8Array) => Promise<CheckedInvoice>;
+  /** The verdict on one invoice off the event loop (server.ts: worker threads given the schemas); inline without it. */
+  validateOffThread?: (xml: Uint8Array) => Promise<ValidationReport>;
   /** Reads one invoice's document fields off the event loop (server.ts: worker threads), for sync runs; inline without it. */
   readFieldsOffThread?: (xml: Uint8Array) => Promise<DocumentFields>;
   /** Renders one large invoice's PDF off the event loop (server.ts: worker threads given the fonts); here without it. */
@@ -120,7 +123,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const pdfFonts = options.pdfFonts === undefined ? null : new PdfFonts(options.pdfFonts);
   const schemas = options.schemas === undefined ? null : schemaSetOf(options.schemas);
   const reads = createLargeReads({
-    offThreadCheck: options.checkUploadOffThread, schemas,
+    offThreadCheck: options.checkUploadOffThread, offThreadValidate: options.validateOffThread, schemas,
     offThread: options.readInvoiceOffThread, offThreadJson: options.readInvoiceJsonOffThread,
     offThreadPdf: options.renderPdfOffThread, offThreadFields: options.readFieldsOffThread, fonts: pdfFonts,
   });
@@ -143,6 +146,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     readInvoiceJson: reads.json,
     renderPdf: reads.pdf,
     checkUpload: reads.check,
+    validate: reads.validate,
     invoices: new InvoiceJsonCache(),
     pdfFonts,
     ksefSend: options.ksefSend ?? null,

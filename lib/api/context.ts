@@ -12,7 +12,7 @@ import type { MultipartPart } from "../formats/multipart/parse.ts";
 import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.ts";
 import type { SyncRunner } from "../jobs/sync_runner.ts";
 import type { PageCache } from "./page_cache.ts";
-import type { InvoiceJsonBuilder, InvoiceReader, PdfRenderer, UploadChecker } from "./invoice_reader.ts";
+import type { InvoiceJsonBuilder, InvoiceReader, InvoiceValidator, PdfRenderer, UploadChecker } from "./invoice_reader.ts";
 import type { InvoiceJsonCache } from "./invoice_expand.ts";
 import type { ApiRequest, ApiResponse } from "../http/types.ts";
 import type { ApiOperation } from "./openapi/operation.ts";
@@ -34,6 +34,8 @@ export interface AppServices {
   renderPdf: PdfRenderer;
   /** Reads and validates an upload from one parse, off the event loop where the embedder allows. */
   checkUpload: UploadChecker;
+  /** The verdict on invoice XML alone, off the event loop where the embedder allows (large ones in slots). */
+  validate: InvoiceValidator;
   /** Serialised feed pages, valid while their feed does not change. */
   pages: PageCache;
   /** Invoice JSON by XML SHA-256, for the `invoice` object (README “The invoice object”). */

@@ -10,7 +10,8 @@ import { fieldsFromInvoice } from "../contracts/record_json.ts";
 import type { DocumentFields } from "../contracts/storage.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
-import { type CheckedInvoice, readAndValidate } from "../formats/validation/read_and_validate.ts";
+import type { ValidationReport } from "../formats/validation/invoice_validation.ts";
+import { type CheckedInvoice, readAndValidate, verdictOf } from "../formats/validation/read_and_validate.ts";
 import type { SchemaSet } from "../formats/validation/schema_set.ts";
 import { ApiError } from "../http/errors.ts";
 import { invoiceJson } from "./documents/invoice_json.ts";
@@ -66,9 +67,16 @@ export type FieldsReader = (xml: Uint8Array, options?: { tenant?: string }) => P
 /** Reads and validates an upload from one parse (README "Validation"); a large one in the same slots as InvoiceReader. */
 export type UploadChecker = (xml: Uint8Array, options?: { tenant?: string }) => Promise<CheckedInvoice>;
 
+/**
+ * The verdict on XML bytes alone (POST /api/v1/validate, a document's `validation`), also for an invoice the reader
+ * refuses; a large one in the same slots as InvoiceReader.
+ */
+export type InvoiceValidator = (xml: Uint8Array, options?: { tenant?: string; gone?: () => boolean }) => Promise<ValidationReport>;
+
 /** The readers of the app, sharing one set of slots for large inputs. */
 export interface LargeReads {
   check: UploadChecker;
+  validate: InvoiceValidator;
   read: InvoiceReader;
   json: InvoiceJsonBuilder;
   pdf: PdfRenderer;
@@ -85,7 +93,9 @@ export interface InvoiceReaderOptions {
   offThreadFields?: ((xml: Uint8Array) => Promise<DocumentFields>) | undefined;
   /** Reads and validates one upload off the event loop (worker threads started with the schemas). */
   offThreadCheck?: ((xml: Uint8Array) => Promise<CheckedInvoice>) | undefined;
-  /** The schemas uploads are validated against here, without offThreadCheck; null leaves the schema check out. */
+  /** The verdict on one invoice off the event loop (worker threads started with the schemas). */
+  offThreadValidate?: ((xml: Uint8Array) => Promise<ValidationReport>) | undefined;
+  /** The schemas invoices are validated against here, without the threads; null leaves the schema check out. */
   schemas?: SchemaSet | null;
   /** Renders one invoice's PDF off the event loop (a worker thread started with the fonts). */
   offThreadPdf?: ((xml: Uint8Array, options: PdfJob) => Promise<RenderedPdf>) | undefined;
@@ -178,6 +188,15 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
         await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
         return here();
       });
+    },
+    async validate(xml, options) {
+      const here = (): ValidationReport => verdictOf(xml, o.schemas ?? null);
+      if (xml.byteLength < large) return o.offThreadValidate ? o.offThreadValidate(xml) : here();
+      return inSlot(options?.tenant ?? "", false, async () => {
+        if (o.offThreadValidate) return o.offThreadValidate(xml);
+        await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
+        return here();
+      }, options?.gone);
     },
     async fields(xml, options) {
       if (xml.byteLength >= large) return fieldsFromInvoice(await inSlot(options?.tenant ?? "", true, () => (o.offThread ? o.offThread(xml) : inline(xml))));

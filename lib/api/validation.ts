@@ -6,20 +6,11 @@
  */
 import type { ApiRoute, Context } from "./context.ts";
 import { okJson } from "./openapi/operation.ts";
-import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
-import { formatOf, type ValidationReport, validateInvoice, validationSummary } from "../formats/validation/invoice_validation.ts";
-import { parseXml } from "../formats/xml/parse.ts";
+import { type ValidationReport, validationSummary } from "../formats/validation/invoice_validation.ts";
 import { ApiError, validationError } from "../http/errors.ts";
 import { json } from "../http/respond.ts";
 import type { ApiResponse } from "../http/types.ts";
 
-/** The verdict on invoice bytes that are known to be a readable invoice of a supported format. */
-export function validateXml(ctx: { app: Context["app"] }, xml: Uint8Array): ValidationReport {
-  const doc = parseXml(xml);
-  const format = formatOf(doc.root);
-  if (format === null) readInvoiceXml(xml); // throws the reader's own "unsupported format" error
-  return validateInvoice(xml, doc, format!, ctx.app.schemas);
-}
 
 /** 422 VALIDATION_ERROR naming the first error, with every finding in `violations` (README "Validation"). */
 export function refusal(report: ValidationReport): ApiError {
@@ -42,7 +33,7 @@ async function validateRequest(ctx: Context): Promise<ApiResponse> {
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
   if (!part) throw validationError("xml", "required", "xml is required");
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-  const report = validateXml(ctx, part.body);
+  const report = await ctx.app.validate(part.body, { tenant: ctx.tenant.tenant });
   return json(200, JSON.stringify({ valid: report.valid, format: report.format, checks: report.checks, errors: report.errors, warnings: report.warnings }));
 }
 

@@ -8,13 +8,14 @@
  * for `pdf`, it renders the invoice with the fonts the pool was started with. Asked
  * for `fields`, it posts only the fields a document record keeps (a sync run's
  * import: the tree never leaves the thread). Asked to `check`, it reads and
- * validates an upload from one parse, against the schemas the pool was started with.
+ * validates an upload from one parse, against the schemas the pool was started with;
+ * asked to `validate`, it posts the verdict alone (POST /validate, a document's `validation`).
  * @module
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { fieldsFromInvoice } from "../../lib/contracts/record_json.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
-import { readAndValidate } from "../../lib/formats/validation/read_and_validate.ts";
+import { readAndValidate, verdictOf } from "../../lib/formats/validation/read_and_validate.ts";
 import { type SchemaFiles, schemaSetOf } from "../../lib/formats/validation/schema_set.ts";
 import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
 import { type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
@@ -25,13 +26,12 @@ const fonts = data?.fonts ? new PdfFonts(data.fonts) : null;
 
 const encoder = new TextEncoder();
 
-parentPort?.on("message", (m: { id: number; xml: Uint8Array; json?: boolean; fields?: boolean; check?: boolean; pdf?: Omit<RenderOptions, "fonts"> }) => {
+parentPort?.on("message", (m: { id: number; xml: Uint8Array; json?: boolean; fields?: boolean; check?: boolean; validate?: boolean; pdf?: Omit<RenderOptions, "fonts"> }) => {
   try {
-    if (m.check) {
-      // Each type is compiled on first use, in this thread, from the files it was started with.
-      const checked = readAndValidate(m.xml, data?.schemas ? schemaSetOf(data.schemas) : null);
-      return parentPort!.postMessage({ id: m.id, checked });
-    }
+    // Each schema type is compiled on first use, in this thread, from the files it was started with.
+    const schemas = data?.schemas ? schemaSetOf(data.schemas) : null;
+    if (m.check) return parentPort!.postMessage({ id: m.id, checked: readAndValidate(m.xml, schemas) });
+    if (m.validate) return parentPort!.postMessage({ id: m.id, report: verdictOf(m.xml, schemas) });
     if (m.pdf && fonts === null) throw new Error("Cannot render a PDF: the invoice threads were started without fonts");
     const invoice = readInvoiceXml(m.xml);
     if (m.pdf) {

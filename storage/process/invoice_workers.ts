@@ -15,7 +15,8 @@ import type { Invoice } from "../../lib/formats/invoice/model.ts";
 import { InvoiceError } from "../../lib/formats/invoice/errors.ts";
 import { XmlError } from "../../lib/formats/xml/errors.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
-import { type CheckedInvoice, readAndValidate } from "../../lib/formats/validation/read_and_validate.ts";
+import { type CheckedInvoice, readAndValidate, verdictOf } from "../../lib/formats/validation/read_and_validate.ts";
+import type { ValidationReport } from "../../lib/formats/validation/invoice_validation.ts";
 import { type SchemaFiles, schemaSetOf } from "../../lib/formats/validation/schema_set.ts";
 import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
 import { type RenderedPdf, type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
@@ -29,6 +30,8 @@ export interface InvoiceWorkers {
   fields(xml: Uint8Array): Promise<DocumentFields>;
   /** An upload read and validated from one parse, against the schemas the pool was started with. */
   check(xml: Uint8Array): Promise<CheckedInvoice>;
+  /** The verdict alone (lib/formats/validation/read_and_validate.ts verdictOf), against the same schemas. */
+  validate(xml: Uint8Array): Promise<ValidationReport>;
   /** The invoice rendered as a PDF in the thread, with the fonts the pool was started with. */
   pdf(xml: Uint8Array, options: Omit<RenderOptions, "fonts">): Promise<RenderedPdf>;
   /** Threads started so far (they start on demand). */
@@ -45,6 +48,7 @@ interface _Reply {
   json?: Uint8Array;
   fields?: DocumentFields;
   checked?: CheckedInvoice;
+  report?: ValidationReport;
   pdf?: RenderedPdf;
   error?: { name: string; message: string; line?: number; column?: number; field?: string; issue?: string };
 }
@@ -95,7 +99,7 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
   }
   // The thread with the fewest reads in hand among those that are ready; null (read on the main thread) while none
   // is: a thread takes a second or so to start, and reads meanwhile do not wait for it.
-  function post(xml: Uint8Array, json: boolean, pdf?: Omit<RenderOptions, "fonts">, ask: { fields?: boolean; check?: boolean } = {}): Promise<_Reply> | null {
+  function post(xml: Uint8Array, json: boolean, pdf?: Omit<RenderOptions, "fonts">, ask: { fields?: boolean; check?: boolean; validate?: boolean } = {}): Promise<_Reply> | null {
     const ready = threads.filter((t) => t.ready && !t.dead);
     // Another thread starts when every one is busy (and none is starting), until the pool has `size`.
     if (threads.length < size && ready.length === threads.filter((t) => !t.dead).length && ready.every((t) => t.pending.size > 0)) start();
@@ -123,6 +127,10 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
     async check(xml) {
       const r = post(xml, false, undefined, { check: true });
       return r === null ? readAndValidate(xml, schemas ? schemaSetOf(schemas) : null) : (await r).checked!;
+    },
+    async validate(xml) {
+      const r = post(xml, false, undefined, { validate: true });
+      return r === null ? verdictOf(xml, schemas ? schemaSetOf(schemas) : null) : (await r).report!;
     },
     async pdf(xml, options) {
       const r = post(xml, false, options);

@@ -6,6 +6,7 @@ import type { Invoice } from "../../lib/formats/invoice/model.ts";
 import { createInvoiceReader, createLargeReads } from "../../lib/api/invoice_reader.ts";
 import { invoiceJson } from "../../lib/api/documents/invoice_json.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
+import type { ValidationReport } from "../../lib/formats/validation/invoice_validation.ts";
 import { fixturePath } from "../support/server.ts";
 
 const XML = readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"));
@@ -112,4 +113,32 @@ test("createLargeReads() builds large invoices' JSON in the same slots as reads,
 test("createLargeReads() builds small invoices' JSON at once, as invoiceJson() makes it", async () => {
   const reads = createLargeReads({ largeBytes: XML.length + 1, offThreadJson: () => assert.fail("a small invoice is not sent to a thread") });
   assert.equal(new TextDecoder().decode(await reads.json(XML)), invoiceJson(readInvoiceXml(XML)));
+});
+
+test("createLargeReads() gives a large invoice's verdict in the same slots as reads, and a small one's off the loop at once", async () => {
+  const off = heldReader();
+  const judged: string[] = [];
+  const report = { valid: true, format: "ubl", checks: [], errors: [], warnings: [] } as unknown as ValidationReport;
+  const reads = createLargeReads({
+    offThread: off.read, largeBytes: XML.length, maxLarge: 1, maxWaiting: 0,
+    offThreadValidate: async (xml) => (judged.push(xml.length === XML.length ? "large" : "small"), report),
+  });
+  const running = reads.read(XML);
+  while (off.held.length < 1) await new Promise((r) => setImmediate(r));
+  assert.equal(await reads.validate(XML.subarray(0, 100)), report, "a small one needs no slot");
+  await assert.rejects(reads.validate(XML), (e: unknown) => e instanceof ApiError && e.status === 503, "no slot and no room to wait");
+  off.held.shift()!();
+  await running;
+  assert.equal(await reads.validate(XML), report);
+  assert.deepEqual(judged, ["small", "large"]);
+});
+
+test("createLargeReads() without a thread gives the verdict here: an invalid invoice is a verdict, an unsupported one an error", async () => {
+  const reads = createLargeReads({ largeBytes: 1, maxLarge: 1 });
+  assert.equal((await reads.validate(XML)).valid, true);
+  const noNumber = new TextEncoder().encode(new TextDecoder().decode(XML).replace("<cbc:ID>Snippet1</cbc:ID>", ""));
+  const verdict = await reads.validate(noNumber);
+  assert.equal(verdict.valid, false);
+  assert.ok(verdict.errors.length > 0);
+  await assert.rejects(reads.validate(new TextEncoder().encode("<a/>")), /not a supported|format/i);
 });

@@ -15,7 +15,7 @@ import { parseListQuery } from "../list_query.ts";
 import { pdfResponse, xmlDownload } from "../downloads.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
-import { validateXml, withValidation } from "../validation.ts";
+import { withValidation } from "../validation.ts";
 import type { ValidationReport } from "../../formats/validation/invoice_validation.ts";
 
 async function listDocuments(ctx: Context): Promise<ApiResponse> {
@@ -80,14 +80,15 @@ async function getDocument(ctx: Context): Promise<ApiResponse> {
   const { record, json: body } = await findDocument(ctx);
   // Computed on each read: a document is never refused, `valid` says whether it would pass (README "Validation").
   const blob = record.xml_available && record.sha256 ? await ctx.tenant.getBlob(record.sha256) : null;
-  const report = blob ? _verdict(ctx, await blob.bytes()) : null;
+  const report = blob ? await _verdict(ctx, await blob.bytes()) : null;
   return json(200, await withInvoice(ctx, withValidation(body, report), record.xml_available ? record.sha256 : null));
 }
 
-function _verdict(ctx: Context, xml: Uint8Array): ValidationReport | null {
+async function _verdict(ctx: Context, xml: Uint8Array): Promise<ValidationReport | null> {
   try {
-    return validateXml(ctx, xml);
-  } catch {
+    return await ctx.app.validate(xml, { tenant: ctx.tenant.tenant, gone: () => ctx.req.aborted?.() === true });
+  } catch (e) {
+    if (e instanceof ApiError) throw e; // the large-read queue is full: 503 with Retry-After
     return null; // not readable as a supported format: there is no verdict to give
   }
 }

@@ -1,6 +1,7 @@
 /**
  * An upload read and validated from one parse (README "Validation"): the invoice model and the verdict on it come
  * from the same tree, so an upload costs one parse, not two. A worker thread runs it whole and hands both back.
+ * The verdict alone (verdictOf) is given also for an invoice the reader refuses, as long as its format is supported.
  * @module
  */
 import type { Invoice } from "../invoice/model.ts";
@@ -20,4 +21,11 @@ export function readAndValidate(xml: Uint8Array, schemas: SchemaSet | null): Che
   const doc = parseXml(xml);
   const invoice = readInvoice(doc);
   return { invoice, report: validateInvoice(xml, doc, formatOf(doc.root) ?? invoice.format, schemas) };
+}
+
+/** The verdict on `xml`; throws XmlError when it is not well-formed, the reader's InvoiceError when its format is not supported. */
+export function verdictOf(xml: Uint8Array, schemas: SchemaSet | null): ValidationReport {
+  const doc = parseXml(xml);
+  const format = formatOf(doc.root) ?? readInvoice(doc).format; // the reader throws its own "unsupported format" error
+  return validateInvoice(xml, doc, format, schemas);
 }

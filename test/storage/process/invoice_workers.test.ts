@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { fieldsFromInvoice } from "../../../lib/contracts/record_json.ts";
 import { InvoiceError } from "../../../lib/formats/invoice/errors.ts";
 import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
-import { readAndValidate } from "../../../lib/formats/validation/read_and_validate.ts";
+import { readAndValidate, verdictOf } from "../../../lib/formats/validation/read_and_validate.ts";
 import { schemaSetOf } from "../../../lib/formats/validation/schema_set.ts";
 import { XmlError } from "../../../lib/formats/xml/errors.ts";
 import { invoiceJson } from "../../../lib/api/documents/invoice_json.ts";
@@ -102,6 +102,23 @@ test("a worker thread reads and validates an upload exactly as the main thread d
     }
     const bad = await pool.check(new TextEncoder().encode("<a>\n<b>")).catch((e: unknown) => e);
     assert.ok(bad instanceof XmlError, String(bad));
+  } finally {
+    await pool.close();
+  }
+});
+
+test("a worker thread gives the verdict alone exactly as the main thread does, and the same errors", NODE_ONLY, async () => {
+  const files = readSchemaFiles();
+  const pool = createInvoiceWorkers(1, undefined, files);
+  try {
+    await pool.warm();
+    for (const f of [["ksef-fa3", "FA_3_complex.xml"], ["ksef-fa3", "FA_3_Przyklad_3_KOR_EUR.xml"], ["ubl", "peppol-bis3_base-example.xml"]] as const) {
+      const xml = readFileSync(fixturePath("samples", ...f));
+      assert.deepEqual(await pool.validate(xml), verdictOf(xml, schemaSetOf(files)), f.join("/"));
+    }
+    assert.equal((await pool.validate(readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_Przyklad_3_KOR_EUR.xml")))).valid, false);
+    assert.ok((await pool.validate(new TextEncoder().encode("<a>\n<b>")).catch((e: unknown) => e)) instanceof XmlError);
+    assert.ok((await pool.validate(new TextEncoder().encode("<a/>")).catch((e: unknown) => e)) instanceof InvoiceError);
   } finally {
     await pool.close();
   }
