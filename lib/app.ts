@@ -12,7 +12,7 @@ import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 import type { ApiRoute, AppServices, Context, KsefSendHook } from "./api/context.ts";
 import { createDocsPage } from "./api/docs/docs_route.ts";
 import { MAX_EXPANDED_LIST_BYTES } from "./api/invoice_expand.ts";
-import { InvoiceJsonCache } from "./api/invoice_expand.ts";
+import { ShaCache } from "./api/sha_cache.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
 import { jsonResponse } from "./api/openapi/operation.ts";
 import { PageCache } from "./api/page_cache.ts";
@@ -147,7 +147,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     renderPdf: reads.pdf,
     checkUpload: reads.check,
     validate: reads.validate,
-    invoices: new InvoiceJsonCache(),
+    invoices: new ShaCache(),
+    verdicts: new ShaCache(),
     pdfFonts,
     ksefSend: options.ksefSend ?? null,
     schemas,

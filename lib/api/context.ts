@@ -13,7 +13,7 @@ import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.
 import type { SyncRunner } from "../jobs/sync_runner.ts";
 import type { PageCache } from "./page_cache.ts";
 import type { InvoiceJsonBuilder, InvoiceReader, InvoiceValidator, PdfRenderer, UploadChecker } from "./invoice_reader.ts";
-import type { InvoiceJsonCache } from "./invoice_expand.ts";
+import type { ShaCache } from "./sha_cache.ts";
 import type { ApiRequest, ApiResponse } from "../http/types.ts";
 import type { ApiOperation } from "./openapi/operation.ts";
 
@@ -39,7 +39,9 @@ export interface AppServices {
   /** Serialised feed pages, valid while their feed does not change. */
   pages: PageCache;
   /** Invoice JSON by XML SHA-256, for the `invoice` object (README “The invoice object”). */
-  invoices: InvoiceJsonCache;
+  invoices: ShaCache;
+  /** A document's `validation` object (JSON) by XML SHA-256 (README "Validation"): each stored XML is judged once. */
+  verdicts: ShaCache;
   /** Allow plain http and private, loopback and link-local webhook targets (development and tests). */
   webhookAllowPrivate: boolean;
   /** The fonts PDFs are drawn with, parsed once; null when the app was given none. */

@@ -16,52 +16,15 @@ import { LARGE_XML_BYTES } from "./invoice_reader.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 
-/** Bytes of invoice JSON kept at most: a few thousand typical invoices (1–10 KB of JSON each). */
-export const MAX_CACHE_BYTES = 16 * 1024 * 1024;
 /**
  * Where a list page with `expand=invoice` stops early (README "Limits"): one 10 MB FA(3) with 186,000 lines
  * is about 157 MB of JSON, so a page of 500 of them would be tens of GB held for one client. 16 MiB keeps a
  * page of typical invoices (1–10 KB each) whole at the largest `limit`, and an item alone may pass it.
  */
 export const MAX_EXPANDED_LIST_BYTES = 16 * 1024 * 1024;
-/** Larger invoice JSON (a 10 MB XML with thousands of lines) is made again each time rather than evict everything. */
-export const MAX_ENTRY_BYTES = 1024 * 1024;
-
 const CLOSE_BRACE = 0x7d;
 const INVOICE_KEY = new TextEncoder().encode(',"invoice":');
 const NULL_INVOICE = new TextEncoder().encode(',"invoice":null}');
-
-/** Invoice JSON by XML SHA-256, least recently used first out, bounded in bytes. */
-export class InvoiceJsonCache {
-  #entries = new Map<string, Uint8Array>();
-  #bytes = 0;
-
-  /** The invoice JSON of this XML, if kept. */
-  get(sha256: string): Uint8Array | undefined {
-    const hit = this.#entries.get(sha256);
-    if (hit === undefined) return undefined;
-    this.#entries.delete(sha256); // most recently used goes last
-    this.#entries.set(sha256, hit);
-    return hit;
-  }
-
-  /** Keeps the invoice JSON of this XML, evicting the least recently used beyond the bound. */
-  set(sha256: string, json: Uint8Array): void {
-    if (json.length > MAX_ENTRY_BYTES) return;
-    const old = this.#entries.get(sha256);
-    if (old !== undefined) {
-      this.#bytes -= old.length;
-      this.#entries.delete(sha256);
-    }
-    this.#entries.set(sha256, json);
-    this.#bytes += json.length;
-    for (const [k, v] of this.#entries) {
-      if (this.#bytes <= MAX_CACHE_BYTES) break;
-      this.#entries.delete(k);
-      this.#bytes -= v.length;
-    }
-  }
-}
 
 /** True when a list request asks for `expand=invoice`; any other `expand` value is 400. */
 export function wantsInvoice(query: URLSearchParams): boolean {

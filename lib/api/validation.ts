@@ -22,11 +22,32 @@ export function refusal(report: ValidationReport): ApiError {
   });
 }
 
-/** `json` (a record's JSON object) with the `validation` object of `report` added as its last key. */
-export function withValidation(json: Uint8Array, report: ValidationReport | null): Uint8Array {
+/** `json` (a record's JSON object) with `validation` (the object's JSON, or null) added as its last key. */
+export function withValidation(json: Uint8Array, validation: Uint8Array | null): Uint8Array {
   const text = new TextDecoder().decode(json);
-  const value = report === null ? "null" : JSON.stringify(validationSummary(report));
+  const value = validation === null ? "null" : new TextDecoder().decode(validation);
   return new TextEncoder().encode(`${text.slice(0, text.lastIndexOf("}"))},"validation":${value}}`);
+}
+
+/**
+ * A stored XML's `validation` object (JSON), judged once per process and kept by its SHA-256; null when the XML is
+ * missing or not readable as a supported format (a document is never refused: there is no verdict to give).
+ */
+export async function storedVerdict(ctx: Context, sha256: string): Promise<Uint8Array | null> {
+  const hit = ctx.app.verdicts.get(sha256);
+  if (hit !== undefined) return hit;
+  const blob = await ctx.tenant.getBlob(sha256);
+  if (blob === null) return null;
+  let report: ValidationReport;
+  try {
+    report = await ctx.app.validate(await blob.bytes(), { tenant: ctx.tenant.tenant, gone: () => ctx.req.aborted?.() === true });
+  } catch (e) {
+    if (e instanceof ApiError) throw e; // the large-read queue is full: 503 with Retry-After
+    return null;
+  }
+  const json = new TextEncoder().encode(JSON.stringify(validationSummary(report)));
+  ctx.app.verdicts.set(sha256, json);
+  return json;
 }
 
 async function validateRequest(ctx: Context): Promise<ApiResponse> {

@@ -7,6 +7,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { errorOf } from "../support/api.ts";
+import { verdictOf } from "../../lib/formats/validation/read_and_validate.ts";
+import { schemaSetOf } from "../../lib/formats/validation/schema_set.ts";
+import { readSchemaFiles } from "../../storage/schemas/schema_files.ts";
 import { fixturePath, startServer, type TestServer } from "../support/server.ts";
 
 const sample = (dir: string, file: string) => readFileSync(fixturePath("samples", dir, file));
@@ -75,4 +78,24 @@ describe("validation at the API", () => {
       assert.deepEqual(doc.validation.checks, ["KSEF-FILE", "XSD:FA(3) 1-0E"]);
     }
   });
+});
+
+test("a document's verdict is judged once per stored XML, not on every GET", async () => {
+  const judged: number[] = [];
+  const s = await startServer({
+    validateOffThread: async (xml) => (judged.push(xml.length), verdictOf(xml, schemaSetOf(readSchemaFiles()))),
+  });
+  try {
+    const token = (await s.token("acme")).token;
+    s.drop("acme", "good.xml", VALID);
+    await s.sync(token);
+    const [doc] = ((await (await s.fetch("/api/v1/documents", token)).json()) as { data: { id: string }[] }).data;
+    const first = await (await s.fetch(`/api/v1/documents/${doc!.id}`, token)).json();
+    const second = await (await s.fetch(`/api/v1/documents/${doc!.id}`, token)).json();
+    assert.deepEqual(second, first);
+    assert.equal((first as { validation: { valid: boolean } }).validation.valid, true);
+    assert.deepEqual(judged, [VALID.length], "one verdict, by the thread the app was given");
+  } finally {
+    await s.close();
+  }
 });

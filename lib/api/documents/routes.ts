@@ -15,8 +15,7 @@ import { parseListQuery } from "../list_query.ts";
 import { pdfResponse, xmlDownload } from "../downloads.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
-import { withValidation } from "../validation.ts";
-import type { ValidationReport } from "../../formats/validation/invoice_validation.ts";
+import { storedVerdict, withValidation } from "../validation.ts";
 
 async function listDocuments(ctx: Context): Promise<ApiResponse> {
   const q = parseListQuery(ctx.req.query);
@@ -78,19 +77,9 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
 
 async function getDocument(ctx: Context): Promise<ApiResponse> {
   const { record, json: body } = await findDocument(ctx);
-  // Computed on each read: a document is never refused, `valid` says whether it would pass (README "Validation").
-  const blob = record.xml_available && record.sha256 ? await ctx.tenant.getBlob(record.sha256) : null;
-  const report = blob ? await _verdict(ctx, await blob.bytes()) : null;
-  return json(200, await withInvoice(ctx, withValidation(body, report), record.xml_available ? record.sha256 : null));
-}
-
-async function _verdict(ctx: Context, xml: Uint8Array): Promise<ValidationReport | null> {
-  try {
-    return await ctx.app.validate(xml, { tenant: ctx.tenant.tenant, gone: () => ctx.req.aborted?.() === true });
-  } catch (e) {
-    if (e instanceof ApiError) throw e; // the large-read queue is full: 503 with Retry-After
-    return null; // not readable as a supported format: there is no verdict to give
-  }
+  const sha256 = record.xml_available ? record.sha256 : null;
+  const verdict = sha256 ? await storedVerdict(ctx, sha256) : null;
+  return json(200, await withInvoice(ctx, withValidation(body, verdict), sha256));
 }
 
 /** The documents routes. */
