@@ -47,6 +47,8 @@ export interface SyncRunner {
 /** Creates the sync runner. */
 export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
   const running = new Map<string, Promise<void>>();
+  const runningIds = new Map<string, string>(); // tenant and source → the id of the run executing
+  const waiting = new Map<string, { tenant: TenantStore; run: SyncRunRecord }>();
   const abort = new AbortController();
   let cancel: (() => void) | null = null;
   const iso = (): string => new Date(o.now()).toISOString();
@@ -64,7 +66,13 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
 
   function schedule(tenant: TenantStore, run: SyncRunRecord): void {
     const key = `${tenant.tenant}\u0000${run.source}`;
-    if (o.execute === false || running.has(key) || abort.signal.aborted) return;
+    if (o.execute === false || abort.signal.aborted) return;
+    if (running.has(key)) {
+      // A run created while the one before it is finishing (saved, not yet let go): started once that one is.
+      if (run.id !== runningIds.get(key)) waiting.set(key, { tenant, run });
+      return;
+    }
+    runningIds.set(key, run.id);
     const lease = `run:${run.id}`;
     const p = (async () => {
       if (!(await tenant.claimLease(lease, o.nodeId, RUN_LEASE_MS))) return; // another node runs it
@@ -90,7 +98,13 @@ export function createSyncRunner(o: SyncRunnerOptions): SyncRunner {
       }
     })()
       .catch((e: unknown) => reportFailure(o, "sync_run", e, { tenant: tenant.tenant, run: run.id }))
-      .finally(() => running.delete(key));
+      .finally(() => {
+        running.delete(key);
+        runningIds.delete(key);
+        const next = waiting.get(key);
+        waiting.delete(key);
+        if (next) schedule(next.tenant, next.run);
+      });
     running.set(key, p);
   }
 

@@ -82,3 +82,39 @@ test("a run stopped by storage that cannot be written fails as SERVICE_UNAVAILAB
   assert.equal(done.status, "failed");
   assert.equal(done.error?.code, "SERVICE_UNAVAILABLE");
 });
+
+test("a run requested while the one before is finishing (saved, not yet let go) starts when that one lets go, with no poll", async () => {
+  const storage = new MemoryStorage();
+  const tenant = storage.tenant("acme");
+  const items = ["A"];
+  const source: DocumentSource = {
+    name: "inbox",
+    async *pull() {
+      for (const id of items.splice(0)) yield { external_id: id, xml: null, metadata: { number: id }, ack: async () => {}, reject: async () => {} };
+    },
+  };
+  // The first run's lease is let go only when the test says so: the gap between its final save and its end.
+  let letGo!: () => void;
+  const held = new Promise<void>((r) => (letGo = r));
+  let holding = false;
+  const release = tenant.releaseLease.bind(tenant);
+  tenant.releaseLease = async (name, owner) => {
+    if (!holding) {
+      holding = true;
+      await held;
+    }
+    return release(name, owner);
+  };
+  const runner = createSyncRunner({ storage, sources: () => [source], now: Date.now, logger: silentLogger, nodeId: "n1" });
+  const { run: first } = await runner.request(tenant, null);
+  while (!holding) await new Promise((r) => setImmediate(r));
+  assert.equal((await tenant.getRun(first.id))!.status, "succeeded");
+  items.push("B"); // new in the source after the first run listed it
+  const { run: second, created } = await runner.request(tenant, null);
+  assert.equal(created, true, "the first run is over: a new one is recorded");
+  letGo();
+  await runner.idle();
+  assert.equal((await tenant.getRun(second.id))!.status, "succeeded");
+  const numbers = (await tenant.documentChanges(0, 10, {}, 100)).items.map((b) => (JSON.parse(new TextDecoder().decode(b)) as { number: string }).number);
+  assert.deepEqual(numbers.sort(), ["A", "B"]);
+});
