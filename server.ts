@@ -248,7 +248,9 @@ async function serve(config: Config): Promise<void> {
   sender?.start(KSEF_SEND_POLL_MS);
   app.webhooks?.start(WEBHOOK_POLL_MS);
   if (demoToken) {
+    // The banner says "try this curl": it comes once the demo invoices are documents, so that the first one works.
     await app.sync.request(storage.tenant(DEMO_TENANT), null);
+    await app.sync.idle();
     process.stderr.write(_demoBanner(demoToken, url));
   } else if ((await storage.tokens.list()).length === 0) {
     logger.warn("no API token exists yet: create one with `npm run token -- create --tenant acme --scopes documents:read,documents:write` (all scopes: npm run token -- --help)");

@@ -4,7 +4,7 @@
  * create a token when there is none, and `token create`'s key id on stderr.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -62,12 +62,14 @@ describe("the command line", () => {
     }
   });
 
-  test("the first start prints `export TOKEN=…` ready to paste, and that token works", async () => {
+  test("the first start prints `export TOKEN=…` ready to paste once the demo invoices are documents, and that token works", async () => {
     const server = await startChild(["--data", tempDir()]);
     try {
       const [, token] = await waitForOutput(server, /\nexport TOKEN=(itk_[A-Za-z0-9_-]+)\n/);
       const res = await fetch(`${server.url}/api/v1/documents`, { headers: { "x-api-token": token! } });
       assert.equal(res.status, 200);
+      const demo = readdirSync(join(ROOT, "storage", "demo")).filter((n) => n.endsWith(".xml") || n.endsWith(".json"));
+      assert.equal(((await res.json()) as { data: unknown[] }).data.length, demo.length, "the first curl already lists them all");
       assert.match(server.stdout(), /curl -s -H "X-API-Token: \$TOKEN" http:\/\/127\.0\.0\.1:\d+\/api\/v1\/documents/);
     } finally {
       await stop(server);
