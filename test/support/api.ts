@@ -28,13 +28,34 @@ export async function errorOf(res: Response, status: number, code: string): Prom
 const RUN_POLL_MS = 25;
 
 /** The sync run `id` (README “Documents and the inbox”) once it has succeeded or failed, asked of the server at `baseUrl`; the caller's test timeout bounds the wait. */
-export async function finishedRun(baseUrl: string, token: string, id: string): Promise<Record<string, unknown>> {
+export async function finishedRun(baseUrl: string, token: string, id: string): Promise<Run & Record<string, unknown>> {
   for (;;) {
     const res = await fetch(`${baseUrl}/api/v1/documents/sync/${id}`, { headers: { "x-api-token": token } });
     const text = await res.text();
     assert.equal(res.status, 200, text);
-    const run = JSON.parse(text) as Record<string, unknown>;
+    const run = JSON.parse(text) as Run & Record<string, unknown>;
     if (run.status === "succeeded" || run.status === "failed") return run;
     await new Promise((r) => setTimeout(r, RUN_POLL_MS));
+  }
+}
+
+/** What `assertCoalesced` reads of a sync run. */
+export interface Run {
+  id: string;
+  status: string;
+  requested_at: string;
+  finished_at: string | null;
+}
+
+/**
+ * Requests for the same tenant and source coalesce (README “Documents and the inbox”): a new run is recorded only
+ * when none is queued or running, so each run was requested no earlier than the one before it finished. How many
+ * runs a burst of requests makes depends on timing; this does not.
+ */
+export function assertCoalesced(runs: readonly Run[]): void {
+  const sorted = [...runs].sort((a, b) => a.requested_at.localeCompare(b.requested_at));
+  for (let i = 1; i < sorted.length; i++) {
+    const before = sorted[i - 1]!, run = sorted[i]!;
+    assert.ok(before.finished_at !== null && run.requested_at >= before.finished_at, `run ${run.id} was requested at ${run.requested_at}, while ${before.id} (finished ${before.finished_at}) was still active`);
   }
 }
