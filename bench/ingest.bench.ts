@@ -7,6 +7,8 @@
  *      p99, max (a server that stops answering while it writes shows it here);
  *   4. uploads: 32 concurrent clients POSTing a ~30 KB FA(3) invoice (each a new number) for a few seconds:
  *      uploads/s and latency p99.
+ * After 2 and 4, the CPU time the server (all its threads) and this load generator used, in cores: where the
+ * machine's cores went.
  *
  *   npx tsx bench/ingest.bench.ts [--docs 10000] [--upload-seconds 5] [--database-url postgres://…] [--keep]
  *
@@ -15,8 +17,8 @@
  * Only HTTP and the `token` command are used, so the same file measures an older checkout (copy it there).
  * @module
  */
-import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli, startChild, type ChildServer } from "../test/support/child.ts";
 
@@ -31,6 +33,7 @@ const UPLOAD_CLIENTS = 32;
 const OTHER_DOCS = 500; // the other tenant's documents, whose first page is asked during the sync
 const FSYNC_MS = 1_500; // how long the fdatasync baseline runs
 const LINES = 190; // FaWiersz lines: ~30 KB per invoice
+const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
 const DATABASE_URL = args.includes("--database-url") ? args[args.indexOf("--database-url") + 1]! : "";
 
 /** A valid FA(3) invoice of ~30 KB with number `no` (uploads are validated against the schema). */
@@ -161,6 +164,30 @@ async function uploads(url: string, tok: string): Promise<void> {
   console.log(`uploads: ${UPLOAD_CLIENTS} clients, ${latencies.length} stored (${failed} refused) in ${seconds.toFixed(2)} s = ${(latencies.length / seconds).toFixed(0)} uploads/s; ${quantiles(latencies)}`);
 }
 
+/** CPU seconds so far of the server (all its threads; Linux /proc, else NaN) and of this load generator, at a wall time. */
+interface CpuMark { server: number; client: number; wall: number }
+
+function cpuNow(server: ChildServer): CpuMark {
+  let own = Number.NaN;
+  try {
+    const fields = readFileSync(`/proc/${server.child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    own = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime and stime, fields 14 and 15 of proc(5)
+  } catch {
+    // not Linux: the server's share is not shown
+  }
+  const c = process.cpuUsage();
+  return { server: own, client: (c.user + c.system) / 1e6, wall: performance.now() / 1000 };
+}
+
+/** Prints how busy the server and the load generator kept the cores since `from`; returns the new mark. */
+function cpuReport(server: ChildServer, from: CpuMark): CpuMark {
+  const now = cpuNow(server);
+  const wall = now.wall - from.wall;
+  const cores = (s: number): string => `${s.toFixed(1)} CPU s = ${(s / wall).toFixed(2)} cores`;
+  console.log(`  CPU over ${wall.toFixed(1)} s: server ${cores(now.server - from.server)}, load generator ${cores(now.client - from.client)} (machine: ${availableParallelism()} cores)`);
+  return now;
+}
+
 async function main(): Promise<void> {
   const data = mkdtempSync(join(tmpdir(), "ingest-bench-"));
   let server: ChildServer | null = null;
@@ -179,9 +206,14 @@ async function main(): Promise<void> {
     // The other tenant's documents first, so that its page has something to show.
     const otherRun = await sync(server.url, otherTok);
     while (!["succeeded", "failed"].includes((await run(server.url, otherTok, otherRun)).status)) await new Promise((r) => setTimeout(r, 50));
+    let cpu = cpuNow(server);
     await ingest(server, tok, otherTok);
     console.log(`  = ${(ingestRate / rate).toFixed(2)} × the disk's fdatasync rate`);
-    if (UPLOAD_SECONDS > 0) await uploads(server.url, tok);
+    cpu = cpuReport(server, cpu);
+    if (UPLOAD_SECONDS > 0) {
+      await uploads(server.url, tok);
+      cpuReport(server, cpu);
+    }
   } finally {
     if (server) {
       server.child.kill("SIGKILL");
