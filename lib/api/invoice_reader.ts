@@ -6,7 +6,7 @@
  * the queue holds is 503 with Retry-After, not an ever longer wait.
  * @module
  */
-import { fieldsFromInvoice } from "../contracts/record_json.ts";
+import { fieldsFromInvoice, fieldsFromXml } from "../contracts/record_json.ts";
 import type { DocumentFields } from "../contracts/storage.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
@@ -200,7 +200,7 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
     },
     async fields(xml, options) {
       if (xml.byteLength >= large) return fieldsFromInvoice(await inSlot(options?.tenant ?? "", true, () => (o.offThread ? o.offThread(xml) : inline(xml))));
-      return o.offThreadFields ? o.offThreadFields(xml) : fieldsFromInvoice(readInvoiceXml(xml));
+      return o.offThreadFields ? o.offThreadFields(xml) : fieldsFromXml(xml);
     },
     async pdf(xml, { tenant, gone, ...job }) {
       const render = (invoice: Invoice): RenderedPdf => {

@@ -9,6 +9,7 @@
 import { InvoiceError } from "../formats/invoice/errors.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import { partyTaxId } from "../formats/invoice/read.ts";
+import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
 import type {
   DocumentFields, DocumentRecord, PartySummary, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TotalsSummary,
@@ -88,6 +89,11 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
     buyer: { name: inv.buyer.name, tax_id: partyTaxId(inv.buyer) },
     totals: { net: inv.totals.net, tax: inv.totals.tax, gross: inv.totals.gross },
   };
+}
+
+/** The fields a document record keeps, read from invoice XML without its lines (none of the fields comes from them). */
+export function fieldsFromXml(xml: Uint8Array): DocumentFields {
+  return fieldsFromInvoice(readInvoiceXml(xml, { lines: false }));
 }
 
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;

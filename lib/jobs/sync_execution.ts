@@ -8,8 +8,7 @@
 import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 import { ApiError } from "../http/errors.ts";
 import { toApiError } from "../api/errors.ts";
-import { fieldsFromInvoice, fieldsFromMetadata } from "../contracts/record_json.ts";
-import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import { fieldsFromMetadata, fieldsFromXml } from "../contracts/record_json.ts";
 import { isKsefNumber } from "../formats/invoice/ksef_number.ts";
 import type { DocumentFields, DocumentInput, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import { SourceError, type DocumentSource, type SourceItem } from "../contracts/document_source.ts";
@@ -195,7 +194,7 @@ async function _prepare(o: RunExecutionOptions, tenantId: string, item: SourceIt
   }
 }
 
-const _readFieldsHere = async (xml: Uint8Array): Promise<DocumentFields> => fieldsFromInvoice(readInvoiceXml(xml));
+const _readFieldsHere = async (xml: Uint8Array): Promise<DocumentFields> => fieldsFromXml(xml);
 
 function _failed(item: SourceItem, code: string, message: string): _Prepared {
   return { item, input: null, xml: null, failure: { code, message } };

@@ -13,7 +13,7 @@
  * @module
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { fieldsFromInvoice } from "../../lib/contracts/record_json.ts";
+import { fieldsFromXml } from "../../lib/contracts/record_json.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import { readAndValidate, verdictOf } from "../../lib/formats/validation/read_and_validate.ts";
 import { type SchemaFiles, schemaSetOf } from "../../lib/formats/validation/schema_set.ts";
@@ -32,13 +32,12 @@ parentPort?.on("message", (m: { id: number; xml: Uint8Array; json?: boolean; fie
     const schemas = data?.schemas ? schemaSetOf(data.schemas) : null;
     if (m.check) return parentPort!.postMessage({ id: m.id, checked: readAndValidate(m.xml, schemas) });
     if (m.validate) return parentPort!.postMessage({ id: m.id, report: verdictOf(m.xml, schemas) });
+    if (m.fields) return parentPort!.postMessage({ id: m.id, fields: fieldsFromXml(m.xml) });
     if (m.pdf && fonts === null) throw new Error("Cannot render a PDF: the invoice threads were started without fonts");
     const invoice = readInvoiceXml(m.xml);
     if (m.pdf) {
       const rendered = renderInvoicePdf(invoice, { ...m.pdf, fonts: fonts! });
       parentPort!.postMessage({ id: m.id, pdf: rendered }, [rendered.bytes.buffer as ArrayBuffer]);
-    } else if (m.fields) {
-      parentPort!.postMessage({ id: m.id, fields: fieldsFromInvoice(invoice) });
     } else if (m.json) {
       const json = encoder.encode(JSON.stringify(invoice));
       parentPort!.postMessage({ id: m.id, json }, [json.buffer as ArrayBuffer]);

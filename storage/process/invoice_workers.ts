@@ -9,7 +9,7 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
-import { fieldsFromInvoice } from "../../lib/contracts/record_json.ts";
+import { fieldsFromXml } from "../../lib/contracts/record_json.ts";
 import type { DocumentFields } from "../../lib/contracts/storage.ts";
 import type { Invoice } from "../../lib/formats/invoice/model.ts";
 import { InvoiceError } from "../../lib/formats/invoice/errors.ts";
@@ -122,7 +122,7 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
     },
     async fields(xml) {
       const r = post(xml, false, undefined, { fields: true });
-      return r === null ? fieldsFromInvoice(readInvoiceXml(xml)) : (await r).fields!;
+      return r === null ? fieldsFromXml(xml) : (await r).fields!;
     },
     async check(xml) {
       const r = post(xml, false, undefined, { check: true });

@@ -39,7 +39,7 @@ const VAT_BREAKDOWN_NAMES: VatBreakdownNames = {
 };
 
 /** Reads a CrossIndustryInvoice root element. */
-export function readCii(root: XmlElement): Invoice {
+export function readCii(root: XmlElement, lines = true): Invoice {
   const ns = root.ns;
   const inv = blankInvoice("cii");
   for (const c of root.children) {
@@ -53,8 +53,9 @@ export function readCii(root: XmlElement): Invoice {
       case "SupplyChainTradeTransaction":
         for (const t of c.children) {
           if (t.ns !== RAM) continue;
-          if (t.local === "IncludedSupplyChainTradeLineItem") inv.lines.push(readCiiLine(t));
-          else if (t.local === "ApplicableHeaderTradeAgreement") _agreement(t, inv);
+          if (t.local === "IncludedSupplyChainTradeLineItem") {
+            if (lines) inv.lines.push(readCiiLine(t));
+          } else if (t.local === "ApplicableHeaderTradeAgreement") _agreement(t, inv);
           else if (t.local === "ApplicableHeaderTradeDelivery") _delivery(t, inv);
           else if (t.local === "ApplicableHeaderTradeSettlement") _settlement(t, inv);
         }

@@ -53,7 +53,7 @@ const VAT_FIELDS: readonly { net: string; tax: string | null; rate: string; alt:
 ];
 
 /** Reads a Faktura root element in FA(2) or FA(3). */
-export function readKsef(root: XmlElement, format: "ksef-fa2" | "ksef-fa3"): Invoice {
+export function readKsef(root: XmlElement, format: "ksef-fa2" | "ksef-fa3", lines = true): Invoice {
   const ns = root.ns;
   const inv = blankInvoice(format);
   for (const c of root.children) {
@@ -70,7 +70,7 @@ export function readKsef(root: XmlElement, format: "ksef-fa2" | "ksef-fa3"): Inv
       case "Podmiot2": inv.buyer = readKsefParty(c, ns); break;
       case "Podmiot3": inv.third_parties.push(readKsefThirdParty(c, ns)); break;
       case "PodmiotUpowazniony": inv.authorized_party = readKsefThirdParty(c, ns); break;
-      case "Fa": if (inv.kind === null) _readFa(c, ns, inv); break;
+      case "Fa": if (inv.kind === null) _readFa(c, ns, inv, lines); break;
       case "Stopka": {
         const s = readKsefFooter(c, ns);
         inv.footer.push(...s.footer);
@@ -84,7 +84,7 @@ export function readKsef(root: XmlElement, format: "ksef-fa2" | "ksef-fa3"): Inv
 }
 
 /** One pass over Fa's children: each section reader takes the fields it knows, the rest are VAT sums. */
-function _readFa(fa: XmlElement, ns: string, inv: Invoice): void {
+function _readFa(fa: XmlElement, ns: string, inv: Invoice, lines: boolean): void {
   const sums = new Map<string, string>();
   const correction: Correction = {
     reason: null, type: null, corrected_number: null, period: null, seller_before: null, buyers_before: [],
@@ -92,7 +92,7 @@ function _readFa(fa: XmlElement, ns: string, inv: Invoice): void {
   };
   let corrects = false;
   for (const c of fa.children) {
-    if (c.ns !== ns) continue;
+    if (c.ns !== ns || (!lines && c.local === "FaWiersz")) continue;
     const v = textOf(c);
     if (_readFaDocument(c, v, ns, inv) || _readFaContent(c, v, ns, inv)) continue;
     if (_readFaCorrection(c, v, ns, inv, correction)) corrects = true;

@@ -20,15 +20,26 @@ import { readUbl, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./ubl.ts";
  */
 const ROOTS = new WeakMap<Invoice, string>();
 
+/** Options of readInvoice. */
+export interface ReadOptions {
+  /**
+   * False: the lines are left out (`lines` stays empty, and what only lines say: per-line exchange rates, a VAT
+   * breakdown's rate told from its lines). A document record's fields come from the rest; a long invoice is read
+   * about a third faster.
+   */
+  lines?: boolean;
+}
+
 /** Reads a parsed KSeF FA(2)/FA(3), UBL 2.1 or CII D16B invoice; any other root is an InvoiceError. */
-export function readInvoice(doc: XmlDocument): Invoice {
+export function readInvoice(doc: XmlDocument, options: ReadOptions = {}): Invoice {
   const root = doc.root;
+  const lines = options.lines ?? true;
   let inv: Invoice;
-  if (root.local === "Faktura" && root.ns === KSEF_FA3_NS) inv = readKsef(root, "ksef-fa3");
-  else if (root.local === "Faktura" && root.ns === KSEF_FA2_NS) inv = readKsef(root, "ksef-fa2");
-  else if (root.local === "Invoice" && root.ns === UBL_INVOICE_NS) inv = readUbl(root);
-  else if (root.local === "CreditNote" && root.ns === UBL_CREDIT_NOTE_NS) inv = readUbl(root);
-  else if (root.local === "CrossIndustryInvoice" && root.ns === CII_RSM_NS) inv = readCii(root);
+  if (root.local === "Faktura" && root.ns === KSEF_FA3_NS) inv = readKsef(root, "ksef-fa3", lines);
+  else if (root.local === "Faktura" && root.ns === KSEF_FA2_NS) inv = readKsef(root, "ksef-fa2", lines);
+  else if (root.local === "Invoice" && root.ns === UBL_INVOICE_NS) inv = readUbl(root, lines);
+  else if (root.local === "CreditNote" && root.ns === UBL_CREDIT_NOTE_NS) inv = readUbl(root, lines);
+  else if (root.local === "CrossIndustryInvoice" && root.ns === CII_RSM_NS) inv = readCii(root, lines);
   else {
     throw new InvoiceError(
       "xml",

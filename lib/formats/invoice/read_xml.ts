@@ -6,10 +6,10 @@
  * @module
  */
 import type { Invoice } from "./model.ts";
-import { readInvoice } from "./read.ts";
+import { readInvoice, type ReadOptions } from "./read.ts";
 import { parseXml } from "../xml/parse.ts";
 
 /** The invoice in `xml`; throws XmlError or InvoiceError when it cannot be read. */
-export function readInvoiceXml(xml: Uint8Array): Invoice {
-  return readInvoice(parseXml(xml));
+export function readInvoiceXml(xml: Uint8Array, options: ReadOptions = {}): Invoice {
+  return readInvoice(parseXml(xml), options);
 }

@@ -38,7 +38,7 @@ const VAT_BREAKDOWN_NAMES: VatBreakdownNames = {
 };
 
 /** Reads an Invoice or CreditNote root element. */
-export function readUbl(root: XmlElement): Invoice {
+export function readUbl(root: XmlElement, lines = true): Invoice {
   const creditNote = root.local === "CreditNote";
   const inv = blankInvoice("ubl");
   const payment = blankPayment();
@@ -48,6 +48,7 @@ export function readUbl(root: XmlElement): Invoice {
     if (c.ns === CBC) {
       if (_readBasic(c, inv, payment)) paymentSeen = true;
     } else if (c.ns === CAC) {
+      if (!lines && (c.local === "InvoiceLine" || c.local === "CreditNoteLine")) continue;
       if (_readAggregate(c, inv, payment, taxTotals)) paymentSeen = true;
     }
   }
