@@ -7,6 +7,10 @@
  *   data: each blob's key, then its bytes; the entry's offset points at the bytes
  *
  * The key before the bytes lets a read check that an offset still means the blob it was looked up for.
+ *
+ * A folder's table of contents (`toc`) holds the tables of its packs 0…n−1, so that opening a folder of a finished
+ * writer is one read, not one per pack:
+ *   "IATOC1\n\0" · pack count u32 · per pack: table length u32 · the table as the pack's head holds it
  * @module
  */
 
@@ -104,5 +108,39 @@ function _ascii(key: string): Uint8Array {
   if (key.length > 255) throw new TypeError(`Blob key too long: ${key.length} characters`);
   const out = new Uint8Array(key.length);
   for (let i = 0; i < key.length; i++) out[i] = key.charCodeAt(i);
+  return out;
+}
+
+const TOC_MAGIC = new TextEncoder().encode("IATOC1\n\0");
+
+/** The table of contents of packs whose tables (each as packTableLength() bytes of its head) are `tables`. */
+export function encodeToc(tables: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(TOC_MAGIC.length + 4 + tables.reduce((n, t) => n + 4 + t.length, 0));
+  const view = new DataView(out.buffer);
+  out.set(TOC_MAGIC, 0);
+  view.setUint32(TOC_MAGIC.length, tables.length, true);
+  let at = TOC_MAGIC.length + 4;
+  for (const t of tables) {
+    view.setUint32(at, t.length, true);
+    out.set(t, at + 4);
+    at += 4 + t.length;
+  }
+  return out;
+}
+
+/** The pack tables of a table of contents, in pack order; null when it is not one or is cut short. */
+export function decodeToc(bytes: Uint8Array): Uint8Array[] | null {
+  if (bytes.length < TOC_MAGIC.length + 4 || TOC_MAGIC.some((c, i) => bytes[i] !== c)) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.getUint32(TOC_MAGIC.length, true);
+  const out: Uint8Array[] = [];
+  let at = TOC_MAGIC.length + 4;
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > bytes.length) return null;
+    const length = view.getUint32(at, true);
+    if (at + 4 + length > bytes.length) return null;
+    out.push(bytes.subarray(at + 4, at + 4 + length));
+    at += 4 + length;
+  }
   return out;
 }

@@ -7,14 +7,16 @@
  * modification time: a miss costs a stat or two and a short listing of folders, never a listing of every pack.
  *
  * The index keeps 32-bit key hashes (HashIndex) and each blob's pack, offset and size: about 40 bytes a blob,
- * never its key or bytes. A hit is checked against the key the pack holds before the bytes.
+ * never its key or bytes. A hit is checked against the key the pack holds before the bytes. The first process to
+ * open a folder whose writer is gone reads its packs' tables one by one and writes them into the folder's table of
+ * contents (blob_pack.ts), which later opens read in one go.
  * @module
  */
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { access, mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { closeAsync, fdatasyncAsync, fsyncDirAsync, isProcessAlive, openAsync, removeTempLeftovers, writeAllAsync } from "../atomic.ts";
-import { decodePackTable, encodePack, keyBytes, packTableLength, type PackEntry } from "./blob_pack.ts";
+import { closeAsync, fdatasyncAsync, fsyncDirAsync, isProcessAlive, openAsync, removeTempLeftovers, writeAllAsync, writeFileAtomic } from "../atomic.ts";
+import { decodePackTable, decodeToc, encodePack, encodeToc, keyBytes, packTableLength, type PackEntry } from "./blob_pack.ts";
 import { hash32 } from "./hash32.ts";
 import { HashIndex } from "./hash_index.ts";
 
@@ -158,21 +160,48 @@ export class BlobPacks {
     }
     for (const f of this.#folders.values()) {
       if (f.done) continue;
+      const folder = join(this.#dir, f.name);
       const gone = !isProcessAlive(Number(f.name.split("-")[0])); // asked first: what it wrote before dying is all there is
+      // A finished writer's folder seen for the first time: its table of contents, then a table per pack after it.
+      const tables: Uint8Array[] = gone && f.next === 0 ? this.#readToc(f) : [];
+      const fromToc = tables.length;
+      found ||= fromToc > 0;
       for (;;) {
-        const path = join(this.#dir, f.name, `${f.next}.pack`);
-        const entries = _readTable(path);
-        if (entries === null) break;
-        this.#addPack(path, entries);
+        const path = join(folder, `${f.next}.pack`);
+        const pack = _readTable(path);
+        if (pack === null) break;
+        this.#addPack(path, pack.entries);
+        if (gone && f.next === tables.length) tables.push(pack.table);
         f.next++;
         found = true;
       }
       if (gone) {
         f.done = true;
-        removeTempLeftovers(join(this.#dir, f.name));
+        removeTempLeftovers(folder);
+        // The next open of this directory reads one file for it instead of a table per pack.
+        if (tables.length > fromToc && tables.length === f.next) writeFileAtomic(join(folder, "toc"), encodeToc(tables));
       }
     }
     return found;
+  }
+
+  /** Indexes the packs a folder's table of contents lists (advancing `f.next`); their tables, or none. */
+  #readToc(f: Folder): Uint8Array[] {
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(join(this.#dir, f.name, "toc"));
+    } catch {
+      return [];
+    }
+    const tables = decodeToc(bytes);
+    if (tables === null) return [];
+    for (const table of tables) {
+      const entries = decodePackTable(table, Number.POSITIVE_INFINITY);
+      if (entries === null) return tables.slice(0, f.next); // a bad entry: the packs from it on are read one by one
+      this.#addPack(join(this.#dir, f.name, `${f.next}.pack`), entries);
+      f.next++;
+    }
+    return tables;
   }
 
   #addPack(path: string, entries: readonly PackEntry[]): void {
@@ -199,8 +228,8 @@ function _entriesOf(blobs: readonly { key: string; bytes: Uint8Array }[]): PackE
   });
 }
 
-/** A pack's entries, or null when there is no such pack (yet). */
-function _readTable(path: string): PackEntry[] | null {
+/** A pack's entries and the bytes of its table, or null when there is no such pack (yet). */
+function _readTable(path: string): { entries: PackEntry[]; table: Uint8Array } | null {
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -217,7 +246,8 @@ function _readTable(path: string): PackEntry[] | null {
       table = new Uint8Array(length);
       readSync(fd, table, 0, length, 0);
     }
-    return decodePackTable(table, size);
+    const entries = decodePackTable(table, size);
+    return entries === null ? null : { entries, table: table.subarray(0, length) };
   } finally {
     closeSync(fd);
   }

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -112,7 +112,7 @@ test("another process's packs, and a dead process's, are found; its leftover tem
   const folder = readdirSync(join(dir, "packs"))[0]!;
   writeFileSync(join(dir, "packs", folder, `1.pack.tmp-${folder.split("-")[0]}-1`), "half a pack");
   assert.equal(Buffer.from(await reader.get("0".repeat(64))!.bytes()).toString(), "from the other process");
-  assert.deepEqual(readdirSync(join(dir, "packs", folder)), ["0.pack"], "the dead writer's temp file is gone");
+  assert.deepEqual(readdirSync(join(dir, "packs", folder)).sort(), ["0.pack", "toc"], "the dead writer's temp file is gone");
 });
 
 test("a large packed blob streams any byte range", async (t) => {
@@ -154,3 +154,29 @@ test("keys whose 32-bit hashes collide are told apart by the key in the pack", a
   assert.equal(Buffer.from(await fresh.get(k1)!.bytes()).toString(), "one");
   assert.equal(Buffer.from(await fresh.get(k2)!.bytes()).toString(), "two");
 });
+
+test("a finished writer's folder gets a table of contents, and later opens read it instead of each pack", async (t) => {
+  const dir = tempDir(t);
+  const contents = Array.from({ length: 5 }, (_, i) => enc.encode(`<Invoice n="${i}"/>`));
+  // Five packs by one writer process that is gone by now (a folder named for a pid that does not run).
+  const writer = new BlobDir(dir, { packed: true });
+  for (const c of contents) await writer.putContent(c);
+  const [own] = readdirSync(join(dir, "packs"));
+  const dead = own!.replace(/^\d+/, String(DEAD_PID));
+  renameSync(join(dir, "packs", own!), join(dir, "packs", dead));
+  assert.ok(!existsSync(join(dir, "packs", dead, "toc")));
+  new BlobDir(dir, { packed: true }); // the first open after the writer: pack by pack, then the table of contents
+  assert.ok(existsSync(join(dir, "packs", dead, "toc")));
+  // With every pack's head spoilt, only the table of contents can still say where the blobs are.
+  for (let i = 0; i < contents.length; i++) {
+    const pack = join(dir, "packs", dead, `${i}.pack`);
+    const bytes = readFileSync(pack);
+    bytes.fill(0, 0, 16);
+    writeFileSync(pack, bytes);
+  }
+  const later = new BlobDir(dir, { packed: true });
+  for (const c of contents) assert.equal(Buffer.from(await later.get(sha(c))!.bytes()).toString(), Buffer.from(c).toString());
+});
+
+/** A pid no process has: above the kernel's pid_max (at most 2^22). */
+const DEAD_PID = 4_194_304 + 1;
