@@ -11,7 +11,6 @@ import { ApiError, validationError } from "../http/errors.ts";
 import { json } from "../http/respond.ts";
 import type { ApiResponse } from "../http/types.ts";
 
-
 /** 422 VALIDATION_ERROR naming the first error, with every finding in `violations` (README "Validation"). */
 export function refusal(report: ValidationReport): ApiError {
   const first = report.errors[0]!;
