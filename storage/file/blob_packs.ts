@@ -67,7 +67,7 @@ export class BlobPacks {
     return this.#lookup(key) !== null;
   }
 
-  /** Reads `length` bytes at `offset` of a pack (small reads only: they are synchronous). */
+  /** The bytes of `blob`, or null when its pack no longer holds `key` there (small blobs only: the read blocks). */
   read(blob: PackedBlob, key: string): Uint8Array | null {
     const fd = openSync(blob.path, "r");
     try {
@@ -123,9 +123,13 @@ export class BlobPacks {
 
   async #makeOwnFolder(): Promise<Folder> {
     const name = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const fresh = await access(this.#dir).then(() => false, () => true);
+    const missing = async (path: string): Promise<boolean> => access(path).then(() => false, () => true);
+    const blobsDir = join(this.#dir, "..");
+    const [newBlobs, newPacks] = [await missing(blobsDir), await missing(this.#dir)];
     await mkdir(join(this.#dir, name), { recursive: true });
-    if (fresh) await fsyncDirAsync(join(this.#dir, "..")); // the packs directory's own entry
+    // Each directory made here is flushed into its parent, so that an acknowledged pack cannot lose its path.
+    if (newBlobs) await fsyncDirAsync(join(blobsDir, ".."));
+    if (newPacks) await fsyncDirAsync(blobsDir);
     await fsyncDirAsync(this.#dir);
     this.#own = { name, next: 0, done: true }; // its packs are indexed as they are written
     this.#folders.set(name, this.#own);
