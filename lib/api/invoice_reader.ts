@@ -199,8 +199,14 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
       }, options?.gone);
     },
     async fields(xml, options) {
-      if (xml.byteLength >= large) return fieldsFromInvoice(await inSlot(options?.tenant ?? "", true, () => (o.offThread ? o.offThread(xml) : inline(xml))));
-      return o.offThreadFields ? o.offThreadFields(xml) : fieldsFromXml(xml);
+      if (xml.byteLength < large) return o.offThreadFields ? o.offThreadFields(xml) : fieldsFromXml(xml);
+      // Only the fields come back from the thread, not a large invoice's whole model.
+      return inSlot(options?.tenant ?? "", true, async () => {
+        if (o.offThreadFields) return o.offThreadFields(xml);
+        if (o.offThread) return fieldsFromInvoice(await o.offThread(xml));
+        await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
+        return fieldsFromXml(xml);
+      });
     },
     async pdf(xml, { tenant, gone, ...job }) {
       const render = (invoice: Invoice): RenderedPdf => {

@@ -7,6 +7,7 @@ import { createInvoiceReader, createLargeReads } from "../../lib/api/invoice_rea
 import { invoiceJson } from "../../lib/api/documents/invoice_json.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import type { ValidationReport } from "../../lib/formats/validation/invoice_validation.ts";
+import type { DocumentFields } from "../../lib/contracts/storage.ts";
 import { fixturePath } from "../support/server.ts";
 
 const XML = readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"));
@@ -141,4 +142,24 @@ test("createLargeReads() without a thread gives the verdict here: an invalid inv
   assert.equal(verdict.valid, false);
   assert.ok(verdict.errors.length > 0);
   await assert.rejects(reads.validate(new TextEncoder().encode("<a/>")), /not a supported|format/i);
+});
+
+test("createLargeReads() reads a large invoice's fields in a slot (a sync waits for it) and takes only the fields from the thread", async () => {
+  const off = heldReader();
+  const asked: number[] = [];
+  const fields = { number: "from the thread" } as unknown as DocumentFields;
+  const reads = createLargeReads({
+    offThread: off.read, largeBytes: XML.length, maxLarge: 1, maxWaiting: 0,
+    offThreadFields: async (xml) => (asked.push(xml.length), fields),
+  });
+  const running = reads.read(XML);
+  while (off.held.length < 1) await new Promise((r) => setImmediate(r));
+  const waiting = reads.fields(XML); // a background read: it waits for the slot rather than being refused
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(asked, [], "it waits for the slot the read holds");
+  off.held.shift()!();
+  await running;
+  assert.equal(await waiting, fields);
+  assert.equal(off.started(), 1, "the whole invoice is not read for its fields");
+  assert.deepEqual(asked, [XML.length]);
 });
