@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { FileStorage } from "../../storage/file/store.ts";
-import { assertCoalesced, finishedRun, type Run } from "../support/api.ts";
+import { assertOneAtATime, finishedRun, type Run } from "../support/api.ts";
 import { runCli, startChild } from "../support/child.ts";
 import { fixturePath } from "../support/server.ts";
 
@@ -41,7 +41,7 @@ test("WORKERS=2 serves one data directory from two processes with concurrent wri
     const runs: Run[] = [];
     for (const id of runIds) runs.push(await finishedRun(server.url, token, id));
     assert.ok(runs.every((r) => r.status === "succeeded"));
-    assertCoalesced(runs);
+    assertOneAtATime(runs);
     const docs = ((await (await fetch(`${server.url}/api/v1/documents?limit=500`, { headers: h })).json()) as { data: { id: string; external_id: string }[] }).data;
     const ids = docs.map((d) => d.external_id);
     assert.equal(ids.length, 60);

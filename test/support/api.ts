@@ -39,23 +39,24 @@ export async function finishedRun(baseUrl: string, token: string, id: string): P
   }
 }
 
-/** What `assertCoalesced` reads of a sync run. */
+/** What `assertOneAtATime` reads of a sync run. */
 export interface Run {
   id: string;
   status: string;
-  requested_at: string;
+  started_at: string | null;
   finished_at: string | null;
 }
 
 /**
- * Requests for the same tenant and source coalesce (README “Documents and the inbox”): a new run is recorded only
- * when none is queued or running, so each run was requested no earlier than the one before it finished. How many
- * runs a burst of requests makes depends on timing; this does not.
+ * Runs of one tenant and source never execute at once (README “Documents and the inbox”: requests coalesce while a
+ * run is queued or running): sorted by start, each started no earlier than the one before it finished. How many
+ * runs a burst of requests makes depends on timing, and so does a run's `requested_at` (taken before the request
+ * waits for the store); this does not.
  */
-export function assertCoalesced(runs: readonly Run[]): void {
-  const sorted = [...runs].sort((a, b) => a.requested_at.localeCompare(b.requested_at));
+export function assertOneAtATime(runs: readonly Run[]): void {
+  const sorted = [...runs].sort((a, b) => (a.started_at ?? "").localeCompare(b.started_at ?? ""));
   for (let i = 1; i < sorted.length; i++) {
     const before = sorted[i - 1]!, run = sorted[i]!;
-    assert.ok(before.finished_at !== null && run.requested_at >= before.finished_at, `run ${run.id} was requested at ${run.requested_at}, while ${before.id} (finished ${before.finished_at}) was still active`);
+    assert.ok(before.finished_at !== null && run.started_at !== null && run.started_at >= before.finished_at, `run ${run.id} started at ${run.started_at}, while ${before.id} (finished ${before.finished_at}) was still running`);
   }
 }

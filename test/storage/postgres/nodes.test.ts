@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { runCli, startChild, type ChildServer } from "../../support/child.ts";
-import { assertCoalesced, type Run } from "../../support/api.ts";
+import { assertOneAtATime, type Run } from "../../support/api.ts";
 import { fixturePath } from "../../support/server.ts";
 import { DATABASE_URL, reachPostgres, redactedDatabaseUrl } from "../../support/postgres.ts";
 
@@ -190,7 +190,7 @@ if ("why" in reached) {
       const runs = (await db.query("SELECT json FROM runs ORDER BY ord")).rows.map((r) => JSON.parse(String(r.json)) as Run & { counts: Record<string, number> });
       assert.ok(runs.every((r) => r.status === "succeeded"), JSON.stringify(runs.map((r) => r.status)));
       assert.ok(burstIds.every((id) => runs.some((r) => r.id === id)));
-      assertCoalesced(runs);
+      assertOneAtATime(runs);
       assert.equal(runs.reduce((n, r) => n + r.counts.created!, 0), INBOX_FILES, "each file created one document");
       const empty = runs.filter((r) => r.counts.fetched === 0).length;
       t.diagnostic(`sync: ${runs.length} runs, ${empty} of them executed by a node without the files (fetched 0); ${extraRequests} extra requests to node 0`);
