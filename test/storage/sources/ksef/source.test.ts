@@ -91,10 +91,13 @@ describe("ksef source against the KSeF simulator", () => {
       const res = await t.server.fetch("/api/v1/documents/sync", t.apiToken, { method: "POST" });
       const id = ((await res.json()) as { id: string }).id;
       let waiting: unknown = null;
-      for (let i = 0; i < 2000 && waiting === null; i++) {
+      // Asked until the run shows its wait or ends (it waits 3 s a time): bounded by time, not by a count of tries.
+      const until = Date.now() + 60_000;
+      while (waiting === null && Date.now() < until) {
         const run = (await (await t.server.fetch(`/api/v1/documents/sync/${id}`, t.apiToken)).json()) as Record<string, unknown>;
         if (run.status !== "queued" && run.status !== "running") break;
         waiting = run.waiting_until;
+        if (waiting === null) await new Promise((r) => setTimeout(r, 5));
       }
       assert.ok(typeof waiting === "string" && !Number.isNaN(Date.parse(waiting)), "the run showed waiting_until while it waited");
       await t.server.app.sync.idle();
