@@ -167,12 +167,24 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
     await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
     return readInvoiceXml(xml);
   };
+  /**
+   * Small inputs at once, large ones in a slot; each on `thread` when given (`small` says whether small ones go
+   * there too), otherwise `here`, a large one after waiting requests have had their turn.
+   */
+  async function offLoop<T>(xml: Uint8Array, slotOf: { tenant?: string; wait?: boolean; gone?: () => boolean } | undefined,
+    thread: ((xml: Uint8Array) => Promise<T>) | undefined, small: boolean, here: () => T): Promise<T> {
+    if (xml.byteLength < large) return thread && small ? thread(xml) : here();
+    return inSlot(slotOf?.tenant ?? "", slotOf?.wait === true, async () => {
+      if (thread) return thread(xml);
+      await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
+      return here();
+    }, slotOf?.gone);
+  }
+  // A large invoice's fields from the whole model when the embedder gives a reading thread but no fields thread.
+  const wholeFields = o.offThread ? async (xml: Uint8Array) => fieldsFromInvoice(await o.offThread!(xml)) : undefined;
   const encoder = new TextEncoder();
   return {
-    async read(xml, options) {
-      if (xml.byteLength < large) return readInvoiceXml(xml);
-      return inSlot(options?.tenant ?? "", options?.wait === true, () => (o.offThread ? o.offThread(xml) : inline(xml)));
-    },
+    read: (xml, options) => offLoop(xml, options, o.offThread, false, () => readInvoiceXml(xml)),
     async json(xml, options) {
       if (xml.byteLength < large) return encoder.encode(invoiceJson(readInvoiceXml(xml)));
       return inSlot(options?.tenant ?? "", false, async () => {
@@ -180,34 +192,10 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
         return encoder.encode(invoiceJson(await (o.offThread ? o.offThread(xml) : inline(xml))));
       }, options?.gone);
     },
-    async check(xml, options) {
-      const here = (): CheckedInvoice => readAndValidate(xml, o.schemas ?? null);
-      if (xml.byteLength < large) return o.offThreadCheck ? o.offThreadCheck(xml) : here();
-      return inSlot(options?.tenant ?? "", false, async () => {
-        if (o.offThreadCheck) return o.offThreadCheck(xml);
-        await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
-        return here();
-      });
-    },
-    async validate(xml, options) {
-      const here = (): ValidationReport => verdictOf(xml, o.schemas ?? null);
-      if (xml.byteLength < large) return o.offThreadValidate ? o.offThreadValidate(xml) : here();
-      return inSlot(options?.tenant ?? "", false, async () => {
-        if (o.offThreadValidate) return o.offThreadValidate(xml);
-        await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
-        return here();
-      }, options?.gone);
-    },
-    async fields(xml, options) {
-      if (xml.byteLength < large) return o.offThreadFields ? o.offThreadFields(xml) : fieldsFromXml(xml);
-      // Only the fields come back from the thread, not a large invoice's whole model.
-      return inSlot(options?.tenant ?? "", true, async () => {
-        if (o.offThreadFields) return o.offThreadFields(xml);
-        if (o.offThread) return fieldsFromInvoice(await o.offThread(xml));
-        await new Promise((r) => setTimeout(r, 0)); // let waiting requests run before the loop is held
-        return fieldsFromXml(xml);
-      });
-    },
+    check: (xml, options) => offLoop(xml, options, o.offThreadCheck, true, () => readAndValidate(xml, o.schemas ?? null)),
+    validate: (xml, options) => offLoop(xml, options, o.offThreadValidate, true, () => verdictOf(xml, o.schemas ?? null)),
+    // Only the fields come back from a thread, not a large invoice's whole model; a sync run waits for its slot.
+    fields: (xml, options) => offLoop(xml, { ...options, wait: true }, o.offThreadFields ?? wholeFields, o.offThreadFields !== undefined, () => fieldsFromXml(xml)),
     async pdf(xml, { tenant, gone, ...job }) {
       const render = (invoice: Invoice): RenderedPdf => {
         // A programmer mistake (createApp without pdfFonts), answered 500 like any other.
