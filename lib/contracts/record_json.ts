@@ -8,6 +8,7 @@
  */
 import { InvoiceError } from "../formats/invoice/errors.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
+import type { ValidationSummary } from "../formats/validation/invoice_validation.ts";
 import { partyTaxId } from "../formats/invoice/read.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
@@ -40,7 +41,7 @@ export function submissionJson(s: SubmissionRecord): string {
     id: s.id, status: s.status,
     format: s.format, type: s.type, number: s.number, issue_date: s.issue_date, currency: s.currency,
     seller: s.seller, buyer: s.buyer, totals: s.totals,
-    sha256: s.sha256, size: s.size, ksef_number: ksef?.ksef_number ?? null, ksef, validation: s.validation ?? null,
+    sha256: s.sha256, size: s.size, ksef_number: ksef?.ksef_number ?? null, ksef, validation: _validationJson(s.validation),
     created_at: s.created_at, updated_at: s.updated_at ?? s.created_at,
     links: { self, xml: `${self}/xml`, pdf: `${self}/pdf`, upo: ksef?.status === "accepted" ? `${self}/upo` : null },
   });
@@ -193,4 +194,10 @@ export function fieldsOf(r: DocumentFields): DocumentFields {
     type: r.type, format: r.format, number: r.number, issue_date: r.issue_date, currency: r.currency,
     seller: r.seller, buyer: r.buyer, totals: r.totals,
   };
+}
+
+/** A stored verdict as JSON: ones stored before `errors` was kept are of accepted uploads, which had none. */
+function _validationJson(v: ValidationSummary | null | undefined): ValidationSummary | null {
+  if (v === null || v === undefined) return null;
+  return v.errors === undefined ? { valid: v.valid, checks: v.checks, errors: [], warnings: v.warnings } : v;
 }

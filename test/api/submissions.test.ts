@@ -356,7 +356,7 @@ for (const store of STORES) describe(`the 201 Created answer (the OpenAPI docume
     assert.equal(sub.ksef, null, "a tenant that does not send to KSeF");
     assert.equal(sub.ksef_number, null);
     assert.equal(sub.updated_at, sub.created_at);
-    assert.deepEqual((sub as unknown as { validation: unknown }).validation, { valid: true, checks: ["KSEF-FILE", "XSD:FA(3) 1-0E"], warnings: [] });
+    assert.deepEqual((sub as unknown as { validation: unknown }).validation, { valid: true, checks: ["KSEF-FILE", "XSD:FA(3) 1-0E"], errors: [], warnings: [] });
     assert.match(sub.id, SUB_ID_RE);
     assert.equal(res.headers.get("location"), `/api/v1/submissions/${sub.id}`);
     assert.match(res.headers.get("content-type") ?? "", /^application\/json/);

@@ -4,6 +4,7 @@
  * the `validation` object of documents, through a real server.
  */
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { errorOf } from "../support/api.ts";
@@ -15,6 +16,9 @@ import { fixturePath, startServer, type TestServer } from "../support/server.ts"
 const sample = (dir: string, file: string) => readFileSync(fixturePath("samples", dir, file));
 const VALID = sample("ksef-fa3", "FA_3_complex.xml");
 const INVALID = sample("ksef-fa3", "FA_3_Przyklad_3_KOR_EUR.xml");
+/** The Peppol example whose sum of line net amounts (BT-106) no longer equals its lines: BR-CO-10. */
+const BREAKS_BR_CO_10 = Buffer.from(Buffer.from(sample("ubl", "peppol-bis3_base-example.xml")).toString("utf8")
+  .replace('<cbc:LineExtensionAmount currencyID="EUR">1300</cbc:LineExtensionAmount>', '<cbc:LineExtensionAmount currencyID="EUR">1301</cbc:LineExtensionAmount>'), "utf8");
 
 interface Violation { rule: string; severity: string; path: string; line: number | null; column: number | null; message: string }
 
@@ -77,6 +81,25 @@ describe("validation at the API", () => {
       assert.equal(doc.validation.valid, d.external_id.startsWith("good"), d.external_id);
       assert.deepEqual(doc.validation.checks, ["KSEF-FILE", "XSD:FA(3) 1-0E"]);
     }
+  });
+
+  test("an invalid document's verdict says why: the same errors POST /validate gives", async () => {
+    const t = (await s.token("peppol")).token;
+    s.drop("peppol", "br-co-10.xml", BREAKS_BR_CO_10);
+    await s.sync(t);
+    const [d] = ((await (await s.fetch("/api/v1/documents", t)).json()) as { data: { id: string }[] }).data;
+    const doc = (await (await s.fetch(`/api/v1/documents/${d!.id}`, t)).json()) as { validation: { valid: boolean; errors: Violation[]; warnings: Violation[] } };
+    assert.equal(doc.validation.valid, false);
+    assert.ok(doc.validation.errors.some((v) => v.rule === "BR-CO-10" && v.severity === "error"), JSON.stringify(doc.validation.errors));
+    const verdict = (await (await s.fetch("/api/v1/validate", t, { method: "POST", body: form(BREAKS_BR_CO_10) })).json()) as { errors: Violation[]; warnings: Violation[] };
+    assert.deepEqual(doc.validation.errors, verdict.errors);
+    assert.deepEqual(doc.validation.warnings, verdict.warnings);
+  });
+
+  test("a submission's verdict carries errors too: none, since an error refuses the upload", async () => {
+    const t = (await s.token("uploader")).token;
+    const created = (await (await s.fetch("/api/v1/submissions", t, { method: "POST", body: form(VALID) })).json()) as { validation: { valid: boolean; errors: unknown[] } };
+    assert.deepEqual({ valid: created.validation.valid, errors: created.validation.errors }, { valid: true, errors: [] });
   });
 });
 

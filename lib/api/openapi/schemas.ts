@@ -298,11 +298,12 @@ export function schemas(): Record<string, Json> {
       }),
     },
     Validation: {
-      description: "The verdict the receiver would give: the checks run, whether the invoice passes them, and its warnings",
+      description: "The verdict the receiver would give: the checks run, whether the invoice passes them, every error that says why not (the same violations as POST /validate) and its warnings, at most 200 together",
       ..._object({
         valid: { type: "boolean" },
         checks: { type: "array", items: STRING, examples: [["KSEF-FILE", "XSD:FA(3) 1-0E"], ["XSD:UBL 2.1", "EN16931:1.3.16"]] },
-        warnings: { type: "array", items: ref("Violation") },
+        errors: { type: "array", items: ref("Violation"), maxItems: 200, description: "Why the invoice would not pass; `[]` when `valid` (always so for a submission, which an error refuses)" },
+        warnings: { type: "array", items: ref("Violation"), maxItems: 200 },
       }),
     },
     ValidationReport: {

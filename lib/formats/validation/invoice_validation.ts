@@ -29,10 +29,11 @@ export interface ValidationReport {
   warnings: Violation[];
 }
 
-/** What a submission or document carries (`validation`): errors only show as `valid: false`. */
+/** What a submission or document carries (`validation`): the verdict without the format, which the record has. */
 export interface ValidationSummary {
   valid: boolean;
   checks: string[];
+  errors: Violation[];
   warnings: Violation[];
 }
 
@@ -75,5 +76,5 @@ export function validateInvoice(bytes: Uint8Array, doc: XmlDocument, format: Inv
 
 /** The `validation` object of a submission or document. */
 export function validationSummary(r: ValidationReport): ValidationSummary {
-  return { valid: r.valid, checks: r.checks, warnings: r.warnings };
+  return { valid: r.valid, checks: r.checks, errors: r.errors, warnings: r.warnings };
 }
