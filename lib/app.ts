@@ -13,6 +13,7 @@ import type { ApiRoute, AppServices, Context, KsefSendHook } from "./api/context
 import { createDocsPage } from "./api/docs/docs_route.ts";
 import { MAX_EXPANDED_LIST_BYTES } from "./api/invoice_expand.ts";
 import { ShaCache } from "./api/sha_cache.ts";
+import { SharedBuilds } from "./api/shared_builds.ts";
 import { buildOpenApi } from "./api/openapi/document.ts";
 import { jsonResponse } from "./api/openapi/operation.ts";
 import { PageCache } from "./api/page_cache.ts";
@@ -128,6 +129,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     offThreadPdf: options.renderPdfOffThread, offThreadFields: options.readFieldsOffThread, fonts: pdfFonts,
   });
   const readInvoice = reads.read;
+  const builds = new SharedBuilds();
+  metrics.gauge("large_reads_waiting", "Reads of large invoices waiting for a slot (README \"Limits\").", () => reads.waiting());
+  metrics.gauge("invoice_builds_joined", "Requests waiting for a build of the same invoice JSON, PDF or verdict that another request started.", () => builds.joined);
   const sync = createSyncRunner({
     storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics, nodeId, readFields: reads.fields,
     ...(options.executeSyncs === false ? { execute: false } : {}),
@@ -149,6 +153,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     validate: reads.validate,
     invoices: new ShaCache(),
     verdicts: new ShaCache(),
+    builds,
     pdfFonts,
     ksefSend: options.ksefSend ?? null,
     schemas,

@@ -13,6 +13,7 @@ import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.
 import type { SyncRunner } from "../jobs/sync_runner.ts";
 import type { PageCache } from "./page_cache.ts";
 import type { InvoiceJsonBuilder, InvoiceReader, InvoiceValidator, PdfRenderer, UploadChecker } from "./invoice_reader.ts";
+import type { SharedBuilds } from "./shared_builds.ts";
 import type { ShaCache } from "./sha_cache.ts";
 import type { ApiRequest, ApiResponse } from "../http/types.ts";
 import type { ApiOperation } from "./openapi/operation.ts";
@@ -42,6 +43,8 @@ export interface AppServices {
   invoices: ShaCache;
   /** A document's `validation` object (JSON) by XML SHA-256 (README "Validation"): each stored XML is judged once. */
   verdicts: ShaCache;
+  /** Builds of invoice JSON, PDFs and verdicts in flight: concurrent requests for one result wait for one build. */
+  builds: SharedBuilds;
   /** Allow plain http and private, loopback and link-local webhook targets (development and tests). */
   webhookAllowPrivate: boolean;
   /** The fonts PDFs are drawn with, parsed once; null when the app was given none. */

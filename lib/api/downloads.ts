@@ -14,6 +14,7 @@ import type { ApiResponse } from "../http/types.ts";
 import { defaultPdfLang, RENDERER_VERSION } from "../formats/pdf/invoice_pdf.ts";
 import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 import type { StoredBlob } from "../contracts/storage.ts";
+import type { PdfJob } from "./invoice_reader.ts";
 import type { InvoiceFormat } from "../formats/invoice/vocabulary.ts";
 
 /** Files up to this size are sent from memory in one write; larger ones are streamed in chunks (README “Documents and the inbox”). */
@@ -35,29 +36,35 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
   const lang = ctx.req.query.get("lang");
   if (lang !== null && lang !== "pl" && lang !== "en") throw badRequest("lang", "invalid_value", "lang must be pl or en");
   const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}${ksefNumber ? `-${ksefNumber}` : ""}`;
-  let pdf: StoredBlob | null = await ctx.tenant.getDerived(key);
-  if (!pdf) {
-    const xml = await ctx.tenant.getBlob(sha256);
-    if (!xml) return null;
-    // A large invoice is rendered off the event loop, in the large-read slots (lib/api/invoice_reader.ts).
-    const rendered = await ctx.app.renderPdf(await xml.bytes(), { tenant: ctx.tenant.tenant, gone: () => ctx.req.aborted?.() === true, ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) });
-    if (rendered.missingGlyphs.length > 0) {
-      ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
-    }
-    try {
-      await ctx.tenant.putDerived(key, rendered.bytes);
-      pdf = (await ctx.tenant.getDerived(key))!;
-    } catch (e) {
-      // Reading needs no space: with the disk full the rendering is served, just not kept.
-      const code = storageUnavailableCode(e);
-      if (code === null) throw e;
-      ctx.app.logger.warn("rendering served without caching it: storage unavailable", { request_id: ctx.requestId, code });
-      const bytes = rendered.bytes;
-      pdf = { sha256: key, size: bytes.length, bytes: async () => bytes, stream: async function* (start, end) { yield bytes.subarray(start, end); } };
-    }
-  }
+  const job: PdfJob = { ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) };
+  // Concurrent requests for one rendering wait for one build (README "Limits").
+  const pdf = await ctx.tenant.getDerived(key)
+    ?? await ctx.app.builds.run(`${ctx.tenant.tenant}/${key}`, () => ctx.req.aborted?.() === true, (gone) => _renderAndKeep(ctx, sha256, key, job, gone));
+  if (pdf === null) return null;
   return downloadResponse(ctx.req, {
     size: pdf.size, hash: createHash("sha256").update(key).digest("hex"), contentType: "application/pdf", extension: "pdf",
     filename: lang && lang !== defaultPdfLang(format) ? `${filename}_${lang}` : filename, body: pdf.size <= SMALL_FILE_BYTES ? await pdf.bytes() : pdf,
   });
+}
+
+// Renders the invoice of the XML `sha256` and keeps it as the derived blob `key`; null when that XML is missing.
+async function _renderAndKeep(ctx: Context, sha256: string, key: string, job: PdfJob, gone: () => boolean): Promise<StoredBlob | null> {
+  const xml = await ctx.tenant.getBlob(sha256);
+  if (!xml) return null;
+  // A large invoice is rendered off the event loop, in the large-read slots (lib/api/invoice_reader.ts).
+  const rendered = await ctx.app.renderPdf(await xml.bytes(), { tenant: ctx.tenant.tenant, gone, ...job });
+  if (rendered.missingGlyphs.length > 0) {
+    ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
+  }
+  try {
+    await ctx.tenant.putDerived(key, rendered.bytes);
+    return (await ctx.tenant.getDerived(key))!;
+  } catch (e) {
+    // Reading needs no space: with the disk full the rendering is served, just not kept.
+    const code = storageUnavailableCode(e);
+    if (code === null) throw e;
+    ctx.app.logger.warn("rendering served without caching it: storage unavailable", { request_id: ctx.requestId, code });
+    const bytes = rendered.bytes;
+    return { sha256: key, size: bytes.length, bytes: async () => bytes, stream: async function* (start, end) { yield bytes.subarray(start, end); } };
+  }
 }

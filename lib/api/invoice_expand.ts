@@ -14,6 +14,7 @@ import type { Context } from "./context.ts";
 import { INVOICE_JSON_VERSION } from "./documents/invoice_json.ts";
 import { LARGE_XML_BYTES } from "./invoice_reader.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
+import type { StoredBlob } from "../contracts/storage.ts";
 import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 
 /**
@@ -41,28 +42,31 @@ export function invoiceJsonKey(sha256: string): string {
 
 /** The invoice JSON of the XML blob `sha256`, or null when the blob is missing or unreadable. */
 export async function invoiceBytes(ctx: Context, sha256: string): Promise<Uint8Array | null> {
-  const cache = ctx.app.invoices;
-  const hit = cache.get(sha256);
+  const hit = ctx.app.invoices.get(sha256);
   if (hit !== undefined) return hit;
   const blob = await ctx.tenant.getBlob(sha256);
   if (blob === null) return null;
-  const large = blob.size >= LARGE_XML_BYTES;
   const key = invoiceJsonKey(sha256);
-  if (large) {
-    const kept = await ctx.tenant.getDerived(key);
-    if (kept !== null) return kept.bytes();
-  }
+  if (blob.size < LARGE_XML_BYTES) return _buildJson(ctx, blob, key, () => _gone(ctx));
+  const kept = await ctx.tenant.getDerived(key);
+  if (kept !== null) return kept.bytes();
+  // Concurrent requests for this large invoice's JSON wait for one build (README "Limits").
+  return ctx.app.builds.run(`${ctx.tenant.tenant}/${key}`, () => _gone(ctx), (gone) => _buildJson(ctx, blob, key, gone));
+}
+
+// Builds the JSON of a stored XML and keeps it: a small one in memory, a large one as a derived blob.
+async function _buildJson(ctx: Context, blob: StoredBlob, key: string, gone: () => boolean): Promise<Uint8Array | null> {
   let json: Uint8Array;
   try {
-    json = await ctx.app.readInvoiceJson(await blob.bytes(), { tenant: ctx.tenant.tenant, gone: () => _gone(ctx) });
+    json = await ctx.app.readInvoiceJson(await blob.bytes(), { tenant: ctx.tenant.tenant, gone });
   } catch (e) {
-    if (e instanceof ApiError || _gone(ctx)) throw e; // 503: too many large reads wait; or no one to answer
+    if (e instanceof ApiError || gone()) throw e; // 429/503: too many large reads wait; or no one to answer
     // Stored XML was read once already, at import; failing now is a bug, not the client's error.
-    ctx.app.logger.warn("stored XML could not be read as an invoice", { request_id: ctx.requestId, sha256, error: String(e) });
+    ctx.app.logger.warn("stored XML could not be read as an invoice", { request_id: ctx.requestId, sha256: blob.sha256, error: String(e) });
     return null;
   }
-  if (large) await _keep(ctx, key, json);
-  else cache.set(sha256, json);
+  if (blob.size >= LARGE_XML_BYTES) await _keep(ctx, key, json);
+  else ctx.app.invoices.set(blob.sha256, json);
   return json;
 }
 

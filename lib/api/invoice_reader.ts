@@ -3,7 +3,8 @@
  * documents are read at once; large ones take one of a few slots, so that only
  * so many large trees exist at a time, and are read off the event loop when the
  * embedder gives a way to (server.ts: worker threads on Node). More waiting than
- * the queue holds is 503 with Retry-After, not an ever longer wait.
+ * a tenant's share of the queue is 429, more than the queue holds 503, both with
+ * Retry-After, not an ever longer wait.
  * @module
  */
 import { fieldsFromInvoice, fieldsFromXml } from "../contracts/record_json.ts";
@@ -22,17 +23,19 @@ import { type RenderedPdf, type RenderOptions, renderInvoicePdf } from "../forma
 export const LARGE_XML_BYTES = 256 * 1024;
 /** Large reads at once per process: with two cores, one for reading leaves the other to the event loop (bench/xml_pressure). */
 export const MAX_LARGE_READS = 1;
-/** Large reads that may wait for a slot; beyond, 503: sixteen 10 MiB uploads are already 160 MiB held. */
+/** Large reads that may wait for a slot; beyond, 503 (the server is full): sixteen 10 MiB uploads are already 160 MiB held. */
 export const MAX_WAITING_READS = 16;
 /**
  * Large reads of one tenant that may wait: a quarter of the queue, so that one tenant's burst of large uploads
- * or downloads leaves room for others' (README "Limits"); slots are handed to the waiting tenants in turn.
+ * or downloads leaves room for others' (README "Limits"); beyond, 429 for that tenant alone. Slots are handed to
+ * the waiting tenants in turn.
  */
 export const MAX_WAITING_READS_PER_TENANT = 4;
 
 /**
- * Reads invoices from XML bytes. A request is refused with 503 when too many large reads wait; background work
- * (a sync) passes `{ wait: true }` and queues instead, since a refusal there would fail a good document.
+ * Reads invoices from XML bytes. A request is refused when too many large reads wait (429 over its tenant's share,
+ * 503 when the queue is full); background work (a sync) passes `{ wait: true }` and queues instead, since a
+ * refusal there would fail a good document.
  */
 export type InvoiceReader = (xml: Uint8Array, options?: { wait?: boolean; tenant?: string }) => Promise<Invoice>;
 
@@ -81,6 +84,8 @@ export interface LargeReads {
   json: InvoiceJsonBuilder;
   pdf: PdfRenderer;
   fields: FieldsReader;
+  /** Large reads waiting for a slot (GET /metrics). */
+  waiting(): number;
 }
 
 /** Options of createInvoiceReader. */
@@ -130,8 +135,11 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
       return void running++;
     }
     const queue = queues.get(tenant) ?? [];
-    if (!wait && (waitingCount >= maxWaiting || queue.length >= maxPerTenant)) {
+    if (!wait && waitingCount >= maxWaiting) {
       throw new ApiError("SERVICE_UNAVAILABLE", "Too many large invoices are being read: retry shortly", {}, { "retry-after": "1" });
+    }
+    if (!wait && queue.length >= maxPerTenant) {
+      throw new ApiError("RATE_LIMITED", `Too many of this tenant's large invoices are being read (at most ${maxPerTenant} waiting): retry shortly`, { retry_after_seconds: 1 }, { "retry-after": "1" });
     }
     await new Promise<void>((resolve) => {
       queue.push(resolve); // the slot is handed over by release()
@@ -184,6 +192,7 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
   const wholeFields = o.offThread ? async (xml: Uint8Array) => fieldsFromInvoice(await o.offThread!(xml)) : undefined;
   const encoder = new TextEncoder();
   return {
+    waiting: () => waitingCount,
     read: (xml, options) => offLoop(xml, options, o.offThread, false, () => readInvoiceXml(xml)),
     async json(xml, options) {
       if (xml.byteLength < large) return encoder.encode(invoiceJson(readInvoiceXml(xml)));

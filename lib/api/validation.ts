@@ -35,13 +35,18 @@ export function withValidation(json: Uint8Array, validation: Uint8Array | null):
 export async function storedVerdict(ctx: Context, sha256: string): Promise<Uint8Array | null> {
   const hit = ctx.app.verdicts.get(sha256);
   if (hit !== undefined) return hit;
+  // Concurrent requests for one document's verdict wait for one judgement (README "Limits").
+  return ctx.app.builds.run(`${ctx.tenant.tenant}/verdict-${sha256}`, () => ctx.req.aborted?.() === true, (gone) => _judge(ctx, sha256, gone));
+}
+
+async function _judge(ctx: Context, sha256: string, gone: () => boolean): Promise<Uint8Array | null> {
   const blob = await ctx.tenant.getBlob(sha256);
   if (blob === null) return null;
   let report: ValidationReport;
   try {
-    report = await ctx.app.validate(await blob.bytes(), { tenant: ctx.tenant.tenant, gone: () => ctx.req.aborted?.() === true });
+    report = await ctx.app.validate(await blob.bytes(), { tenant: ctx.tenant.tenant, gone });
   } catch (e) {
-    if (e instanceof ApiError) throw e; // the large-read queue is full: 503 with Retry-After
+    if (e instanceof ApiError) throw e; // the large-read queue is full: 429 or 503 with Retry-After
     return null;
   }
   const json = new TextEncoder().encode(JSON.stringify(validationSummary(report)));

@@ -47,7 +47,7 @@ export async function runIdempotent(
       res = await handle(ctx);
     } catch (err) {
       res = answerError(err);
-      if (res.status >= 500) throw err;
+      if (_retryable(res.status)) throw err;
     }
     const stored = _storedResponse(res);
     // Effects commit their key themselves; responses without one (errors, coalesced runs) are kept here.
@@ -73,9 +73,14 @@ function _fingerprintOf(method: string, path: string, body: RequestBody): string
   return fingerprintRequest(method, path, { kind: "empty" });
 }
 
-/** The stored form of a response, or null for a 5xx or a streamed body (never kept). */
+// A 5xx, or a 429 for the tenant's share of large reads, says "try again": a retry with the key executes again.
+function _retryable(status: number): boolean {
+  return status >= 500 || status === 429;
+}
+
+/** The stored form of a response, or null for a retryable answer or a streamed body (never kept). */
 function _storedResponse(res: ApiResponse): StoredResponse | null {
-  if (res.status >= 500 || res.body === null || (typeof res.body !== "string" && !(res.body instanceof Uint8Array))) return null;
+  if (_retryable(res.status) || res.body === null || (typeof res.body !== "string" && !(res.body instanceof Uint8Array))) return null;
   const body = typeof res.body === "string" ? res.body : new TextDecoder().decode(res.body);
   return { status: res.status, location: res.headers.location ?? null, body };
 }

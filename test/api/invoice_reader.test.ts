@@ -78,7 +78,7 @@ test("createInvoiceReader() lets one tenant queue only its share, and hands slot
   const track = (tenant: string) => read(XML, { tenant }).then(() => void order.push(tenant));
   // The hostile tenant: one read running, four waiting, and the fifth refused although the queue has room.
   const hostile = [track("hostile"), track("hostile"), track("hostile"), track("hostile"), track("hostile")];
-  await assert.rejects(read(XML, { tenant: "hostile" }), (e: unknown) => e instanceof ApiError && e.status === 503);
+  await assert.rejects(read(XML, { tenant: "hostile" }), (e: unknown) => e instanceof ApiError && e.status === 429 && e.headers["retry-after"] === "1");
   // Another tenant's upload is queued, not refused, and goes right after the read that is running.
   const other = track("other");
   for (let served = 0; served < 6; served++) {

@@ -28,10 +28,10 @@ export function minimalLinesKsef(bytes: number, number: string): Uint8Array<Arra
     `<P_15>${n}.00</P_15><RodzajFaktury>VAT</RodzajFaktury>${rows.join("")}</Fa></Faktura>`);
 }
 
-/** Drops `xml` into the acme tenant's inbox of `s`, syncs it, and gives the token and the one document's id. */
-export async function importLargeInvoice(s: TestServer, xml: Uint8Array): Promise<{ token: string; id: string }> {
-  const token = (await s.token("acme")).token;
-  s.drop("acme", "big.xml", xml);
+/** Drops `xml` into the tenant's inbox of `s` (acme by default), syncs it, and gives the token and the one document's id. */
+export async function importLargeInvoice(s: TestServer, xml: Uint8Array, tenant = "acme"): Promise<{ token: string; id: string }> {
+  const token = (await s.token(tenant)).token;
+  s.drop(tenant, "big.xml", xml);
   await s.sync(token);
   const list = (await (await s.fetch("/api/v1/documents", token)).json()) as { data: { id: string }[] };
   assert.equal(list.data.length, 1, "the large invoice was imported");

@@ -153,7 +153,7 @@ export const ERROR_CODES: Record<ErrorCode, { description: string; details: Json
   VALIDATION_ERROR: { description: "Readable but invalid content", details: FIELD_ISSUE },
   IDEMPOTENCY_KEY_MISMATCH: { description: "The Idempotency-Key was used with a different request", details: NO_DETAILS },
   RATE_LIMITED: {
-    description: "Over the request limit; retry after `Retry-After` seconds",
+    description: "Over the request limit, or over the tenant's share of the places waiting for large invoice reads (README \"Limits\"); retry after `Retry-After` seconds",
     details: { type: "object", required: ["retry_after_seconds"], properties: { retry_after_seconds: { type: "integer", minimum: 1 } } },
   },
   INTERNAL_ERROR: { description: "A bug; logged with the request id", details: NO_DETAILS },
