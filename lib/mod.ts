@@ -17,7 +17,7 @@ export { loadConfig, parseArgs, parseSize, type Config } from "./config.ts";
 
 // Contracts that adapters and sources implement
 export type * from "./contracts/storage.ts";
-export { SourceError, type DocumentSource, type SourceFactory, type SourceContext, type SourceItem, type SourceType } from "./contracts/document_source.ts";
+export { SourceError, type DocumentSource, type PullContext, type SkippedPart, type SourceFactory, type SourceContext, type SourceItem, type SourceType } from "./contracts/document_source.ts";
 export { signalUnavailable, StorageUnavailableError } from "./contracts/storage_errors.ts";
 export type { WebhookTransport } from "./contracts/webhook_transport.ts";
 

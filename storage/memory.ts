@@ -177,7 +177,7 @@ class _MemoryTenant implements TenantStore {
     if (active) return { run: structuredClone(active), created: false };
     const run: SyncRunRecord = {
       id: encodeOrdinalId("sync", Date.parse(now), this.#runs.length), source, status: "queued", requested_at: now,
-      started_at: null, finished_at: null, counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null,
+      started_at: null, finished_at: null, counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null, skipped: [],
     };
     this.#runs.push(run);
     this.#change("runs", JSON.stringify(run), true);

@@ -34,6 +34,19 @@ export interface PullContext {
    * two cannot leave the run's counts short of what was imported.
    */
   checkpoint?(): Promise<void>;
+  /**
+   * The source deliberately leaves a part of itself out of this pull (e.g. a KSeF role inside its minimum interval,
+   * README "KSeF"): the run lists it under `skipped`, so a run that looked at nothing never reads as "nothing new".
+   * Saved with the run's next save; a part reported twice is listed once, as last reported.
+   */
+  skipped?(part: SkippedPart): void;
+}
+
+/** A part of a source that a pull did not look at, why, and when it may be looked at next (ms since epoch, or null). */
+export interface SkippedPart {
+  part: string;
+  reason: string;
+  next_at: number | null;
 }
 
 /** A source of documents for one tenant. */

@@ -73,7 +73,7 @@ export function matchesSubmissionFilter(s: SubmissionRecord, f: SubmissionFilter
 export function runJson(r: SyncRunRecord): Record<string, unknown> {
   return {
     id: r.id, source: r.source, status: r.status, requested_at: r.requested_at, started_at: r.started_at, finished_at: r.finished_at,
-    waiting_until: r.waiting_until ?? null, counts: r.counts, errors: r.errors, ...(r.status === "failed" ? { error: r.error } : {}),
+    waiting_until: r.waiting_until ?? null, counts: r.counts, errors: r.errors, skipped: r.skipped ?? [], ...(r.status === "failed" ? { error: r.error } : {}),
     links: { self: `/api/v1/documents/sync/${r.id}` },
   };
 }

@@ -177,6 +177,17 @@ export interface SyncRunRecord {
   error: { code: string; message: string } | null;
   /** While the source waits out a limit: until when (ISO time); null otherwise (absent in records older than it). */
   waiting_until?: string | null;
+  /** What the run deliberately did not look at (absent in records older than it, read as none). */
+  skipped?: SkippedPartRecord[];
+}
+
+/** A part of its source that a run did not look at (README "KSeF": a role inside its minimum interval). */
+export interface SkippedPartRecord {
+  source: string;
+  part: string;
+  reason: string;
+  /** When the part may be looked at again (ISO time), or null when the source does not say. */
+  next_at: string | null;
 }
 
 /** The change feeds that webhooks read (the outbox is the change logs themselves). */

@@ -11,7 +11,7 @@ import { toApiError } from "../api/errors.ts";
 import { fieldsFromMetadata, fieldsFromXml } from "../contracts/record_json.ts";
 import { isKsefNumber } from "../formats/invoice/ksef_number.ts";
 import type { DocumentFields, DocumentInput, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
-import { SourceError, type DocumentSource, type SourceItem } from "../contracts/document_source.ts";
+import { SourceError, type DocumentSource, type SkippedPart, type SourceItem } from "../contracts/document_source.ts";
 import type { Logger } from "../observe/log.ts";
 import type { Metrics } from "../observe/metrics.ts";
 import { errorFields } from "./background.ts";
@@ -64,6 +64,8 @@ const _yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeo
 export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tenant: TenantStore, source: DocumentSource, run: SyncRunRecord, renew: () => Promise<boolean>): Promise<void> {
   run.status = "running";
   run.started_at ??= _iso(o);
+  // What a pull leaves out is the last pull's to say: a run resumed after a crash pulls again and reports afresh.
+  run.skipped = [];
   await tenant.saveRun(run);
   // Items are acknowledged to the source only after their documents and the counts that include them are saved:
   // after a crash the unacknowledged ones come again, so a resumed run's counts add up.
@@ -104,6 +106,11 @@ export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tena
         await tenant.saveRun(run);
       },
       checkpoint: flush,
+      skipped: (p: SkippedPart): void => {
+        const skipped = (run.skipped ?? []).filter((s) => s.part !== p.part);
+        skipped.push({ source: source.name, part: p.part, reason: p.reason, next_at: p.next_at === null ? null : new Date(p.next_at).toISOString() });
+        run.skipped = skipped;
+      },
     };
     const items = source.pull(AbortSignal.any([stop, leaseLost.signal]), context)[Symbol.asyncIterator]();
     const reads: Promise<_Prepared>[] = []; // the latest reads started, across batches

@@ -36,7 +36,7 @@ export class FileSyncRuns {
     const run: SyncRunRecord = {
       id: encodeOrdinalId("sync", Date.parse(now), ordinal),
       source, status: "queued", requested_at: now, started_at: null, finished_at: null,
-      counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null,
+      counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null, skipped: [],
     };
     const text = JSON.stringify(run);
     const json = enc.encode(text);

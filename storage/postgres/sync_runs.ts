@@ -22,7 +22,7 @@ export class PostgresSyncRuns {
       const seq = await lockFeed(c, this.#scope.tenant, "runs");
       const run: SyncRunRecord = {
         id: newId("sync", Date.parse(now)), source, status: "queued", requested_at: now, started_at: null, finished_at: null,
-        counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null,
+        counts: { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], error: null, waiting_until: null, skipped: [],
       };
       const json = JSON.stringify(run);
       const r = await c.query(`INSERT INTO runs (tenant, id, ord, source, status, json) VALUES ($1, $2, $3, $4, 'queued', $5)

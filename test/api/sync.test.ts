@@ -27,6 +27,7 @@ interface Run {
   started_at: string | null;
   finished_at: string | null;
   counts: { fetched: number; created: number; updated: number; unchanged: number; failed: number };
+  skipped: { source: string; part: string; reason: string; next_at: string | null }[];
   errors: { external_id: string; code: string; message: string }[];
   error?: { code: string; message: string };
   links: { self: string };
@@ -79,7 +80,7 @@ for (const store of STORES) describe(`POST /api/v1/documents/sync${store.label}`
     const res = await post(s, token);
     assert.equal(res.status, 202);
     const run = (await res.json()) as Run;
-    for (const key of ["id", "status", "requested_at", "started_at", "finished_at", "counts", "errors", "links"]) assert.ok(key in run, key);
+    for (const key of ["id", "status", "requested_at", "started_at", "finished_at", "counts", "errors", "skipped", "links"]) assert.ok(key in run, key);
     assert.match(run.id, SYNC_ID_RE);
     assert.equal(res.headers.get("location"), `/api/v1/documents/sync/${run.id}`);
     assert.equal(run.status, "queued");
@@ -88,6 +89,7 @@ for (const store of STORES) describe(`POST /api/v1/documents/sync${store.label}`
     assert.equal(run.finished_at, null);
     assert.deepEqual(run.counts, { fetched: 0, created: 0, updated: 0, unchanged: 0, failed: 0 });
     assert.deepEqual(run.errors, []);
+    assert.deepEqual(run.skipped, []);
     assert.deepEqual(run.links, { self: `/api/v1/documents/sync/${run.id}` });
     await s.app.sync.idle();
   });

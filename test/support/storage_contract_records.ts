@@ -120,8 +120,10 @@ export function storageRecordsContract(name: string, make: () => Promise<Storage
       const s = await make();
       const t = s.tenant("acme");
       const { run } = await t.requestRun("inbox", at(1));
+      assert.deepEqual(run.skipped, [], "a new run skipped nothing");
       const done = { ...run, status: "succeeded" as const, started_at: at(2), finished_at: at(3), waiting_until: null,
-        counts: { fetched: 3, created: 1, updated: 1, unchanged: 0, failed: 1 }, errors: [{ external_id: "x", code: "INVALID_XML", message: "m" }] };
+        counts: { fetched: 3, created: 1, updated: 1, unchanged: 0, failed: 1 }, errors: [{ external_id: "x", code: "INVALID_XML", message: "m" }],
+        skipped: [{ source: "inbox", part: "Subject1", reason: "min_interval", next_at: at(4) }, { source: "inbox", part: "Subject2", reason: "other", next_at: null }] };
       await t.saveRun(done);
       assert.deepEqual(await t.getRun(run.id), done);
       assert.deepEqual(await t.activeRuns(), []);

@@ -345,6 +345,16 @@ export function schemas(): Record<string, Json> {
           type: "array", maxItems: 100, description: "Documents that failed to import (the first 100)",
           items: _object({ external_id: STRING, code: STRING, message: STRING }),
         },
+        skipped: {
+          type: "array",
+          description: "What the run deliberately did not look at, so that a run that looked at nothing never reads as \"nothing new\": e.g. a KSeF role (`part`: `Subject1`…) exported less than the source's `min_interval` ago (`reason`: `min_interval`)",
+          items: _object({
+            source: STRING,
+            part: { type: "string", description: "The part of the source, e.g. the KSeF subject type" },
+            reason: { type: "string", examples: ["min_interval"] },
+            next_at: { ..._orNull(TIMESTAMP), description: "When the part may be looked at again; null when the source does not say" },
+          }),
+        },
         error: { description: "Why the source failed", ..._object({ code: STRING, message: STRING }) },
         links: _links("documents/sync", "sync", false),
       }, ["error"]),

@@ -1,11 +1,12 @@
 /**
  * The `ksef` entries of `sources.json` (README, "KSeF"): `{"name", "type": "ksef",
  * "environment": "test" | "demo" | "prod" | "<base URL>", "nip", "token",
- * "subjects", "since"}`, checked at startup so a typo fails with a message that names
- * the field instead of failing every sync. Environments are srodowiska.md's.
+ * "subjects", "since", "min_interval", "send"}`, checked at startup so a typo fails with a message
+ * that names the field instead of failing every sync. Environments are srodowiska.md's.
  * @module
  */
 import { isValidTenantId } from "../../../lib/contracts/ids.ts";
+import { parseDuration } from "../../../lib/jobs/webhooks/retry_schedule.ts";
 import { SUBJECT_TYPES, type SubjectType } from "./export.ts";
 
 /**
@@ -18,6 +19,18 @@ export const KSEF_ENVIRONMENTS = {
   prod: "https://api.ksef.mf.gov.pl/v2",
 } as const;
 
+/**
+ * limity/limity-api.md, "Częstotliwość odpytywania": in production a scheduled export should not run more often than
+ * every 15 minutes per subject type. The recommendation is production's: on test, demo and another base URL a
+ * sync goes out as often as it is asked for.
+ */
+export const PROD_MIN_INTERVAL_MS = 15 * 60_000;
+
+/** The default `min_interval` of an API root: KSeF's recommended interval for production, none elsewhere. */
+export function defaultMinInterval(baseUrl: string): number {
+  return baseUrl.replace(/\/+$/, "") === KSEF_ENVIRONMENTS.prod ? PROD_MIN_INTERVAL_MS : 0;
+}
+
 /** A checked ksef source entry. */
 export interface KsefSourceConfig {
   name: string;
@@ -27,6 +40,8 @@ export interface KsefSourceConfig {
   subjects: SubjectType[];
   /** Where a first sync starts (ms), when the entry says; else 3 months back (source.ts). */
   since?: number;
+  /** A subject type is exported at most this often (ms): the entry's `min_interval`, else defaultMinInterval(). */
+  minIntervalMs: number;
   /** Send the tenant's KSeF FA submissions to KSeF (README "Sending to KSeF"; the token needs InvoiceWrite). */
   send: boolean;
 }
@@ -93,6 +108,21 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
     since = typeof v === "string" && /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v) ? Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v) : NaN;
     if (Number.isNaN(since)) fail(`"since" must be a date (2025-01-01) or a date and time with its offset (2025-01-01T00:00:00+01:00)`);
   }
+  const minIntervalMs = entry.min_interval === undefined ? defaultMinInterval(baseUrl) : _durationMs(entry.min_interval)
+    ?? fail(`"min_interval" must be a duration such as "15m", "90s" or "0s" (units ms, s, m, h, d; at most 365 days)`);
   if (entry.send !== undefined && typeof entry.send !== "boolean") fail(`"send" must be true or false`);
-  return { name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, send: entry.send === true, ...(since === undefined ? {} : { since }) };
+  return {
+    name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, minIntervalMs, send: entry.send === true,
+    ...(since === undefined ? {} : { since }),
+  };
+}
+
+/** The milliseconds of a duration such as "15m", or null when `v` is not one. */
+function _durationMs(v: unknown): number | null {
+  if (typeof v !== "string") return null;
+  try {
+    return parseDuration(v);
+  } catch {
+    return null;
+  }
 }

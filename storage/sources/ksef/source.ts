@@ -9,8 +9,9 @@
  * guide's deduplication). A position is stored only after every document of its
  * package was stored (SourceItem.ack), so a crash re-reads at most one package.
  * An invoice whose XML KSeF cannot deliver yet arrives from its metadata and is
- * asked for again by every later sync until its XML comes (pending.ts). It
- * does not send invoices to KSeF.
+ * asked for again by every later sync until its XML comes (pending.ts). A
+ * subject type exported less than `min_interval` ago is not exported again: the
+ * run lists it as skipped, with when it may be. It does not send invoices to KSeF.
  * @module
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import { basename, dirname } from "node:path";
 import { abortableSleep, type DocumentSource, type SourceItem } from "../../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../../atomic.ts";
 import { KsefClient, type KsefClientOptions, type KsefClientTuning } from "./client.ts";
+import { defaultMinInterval } from "./config.ts";
 import { KSEF_ERROR, ksefError } from "./errors.ts";
 import { runExport, type InvoiceMetadata, type SubjectType } from "./export.ts";
 import { Pacer, type EndpointGroup, type PacingHistory, type RateLimit } from "./pacing.ts";
@@ -26,8 +28,6 @@ import { defaultSince, windowEnd } from "./windows.ts";
 
 /** Knobs with documented defaults; tests shrink them. */
 export interface KsefTuning extends KsefClientTuning {
-  /** A subject type is exported again only this long after its last complete export. */
-  minIntervalMs: number;
   limits: Partial<Record<EndpointGroup, RateLimit>>;
 }
 
@@ -43,6 +43,11 @@ export interface KsefSourceOptions {
   stateFile: string;
   /** Where a subject type's first window starts (ms); default 3 months back. Earlier history is walked window by window. */
   since?: number;
+  /**
+   * A subject type is exported again only this long (ms) after its last complete export; a pull inside it reports
+   * the subject type as skipped. Default defaultMinInterval() of `baseUrl` (15 minutes for production, else 0).
+   */
+  minIntervalMs?: number;
   now?: () => number;
   /** Waits `ms` or until `signal` aborts (tests pass one that moves their clock). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -59,8 +64,6 @@ export const DEFAULT_TUNING: KsefTuning = {
   max429: 20,
   refreshMarginMs: 60_000,
   reportWaitsFromMs: 1000,
-  // limity-api.md "Częstotliwość odpytywania": not more often than every 15 minutes per subject type.
-  minIntervalMs: 15 * 60_000,
   limits: {},
 };
 
@@ -85,6 +88,7 @@ interface State {
 export function ksefSource(o: KsefSourceOptions): DocumentSource {
   const tuning = { ...DEFAULT_TUNING, ...o.tuning };
   const now = o.now ?? Date.now;
+  const minIntervalMs = o.minIntervalMs ?? defaultMinInterval(o.baseUrl);
 
   function load(): State {
     const empty: State = { positions: {}, completed: {}, pacing: {}, pending: {} };
@@ -121,7 +125,10 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
         }
         for (const subject of o.subjects) {
           const last = state.completed[subject];
-          if (last !== undefined && now() - last < tuning.minIntervalMs) continue; // too soon for this subject type
+          if (last !== undefined && now() - last < minIntervalMs) { // too soon for this subject type: the run says so
+            context?.skipped?.({ part: subject, reason: "min_interval", next_at: last + minIntervalMs });
+            continue;
+          }
           for (;;) {
             const pos = state.positions[subject] ?? { from: new Date(o.since ?? defaultSince(now())).toISOString(), seen: [] };
             const to = windowEnd(pos.from, now());

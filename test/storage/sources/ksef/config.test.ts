@@ -29,3 +29,21 @@ test("parseKsefSourceConfig() takes `since` as a date or a date and time with of
     assert.throws(() => parseKsefSourceConfig(entry("test", { since: bad }), "acme[0]"), /"since" must be/);
   }
 });
+
+test("parseKsefSourceConfig() takes `min_interval` as a duration: 15 minutes on production by default, none elsewhere", () => {
+  const cases = [
+    { what: "prod", input: entry("prod"), expected: 15 * 60_000 },
+    { what: "the production root given as a base URL", input: entry("https://api.ksef.mf.gov.pl/v2/"), expected: 15 * 60_000 },
+    { what: "test", input: entry("test"), expected: 0 },
+    { what: "demo", input: entry("demo"), expected: 0 },
+    { what: "another base URL", input: entry("https://ksef.example.com/v2"), expected: 0 },
+    { what: "prod with 0s", input: entry("prod", { min_interval: "0s" }), expected: 0 },
+    { what: "prod with 1h", input: entry("prod", { min_interval: "1h" }), expected: 3_600_000 },
+    { what: "test with 15m", input: entry("test", { min_interval: "15m" }), expected: 15 * 60_000 },
+    { what: "test with 90s", input: entry("test", { min_interval: "90s" }), expected: 90_000 },
+  ];
+  for (const c of cases) assert.equal(parseKsefSourceConfig(c.input, "acme[0]").minIntervalMs, c.expected, c.what);
+  for (const bad of ["15", "15 minutes", "-5m", "", "400d", 15, null, true]) {
+    assert.throws(() => parseKsefSourceConfig(entry("test", { min_interval: bad }), "acme[0]"), /^RangeError: sources\.json acme\[0\]: "min_interval" must be a duration/, JSON.stringify(bad));
+  }
+});

@@ -70,16 +70,22 @@ test("kill -9 during a ksef sync, then a restart: every invoice exactly once", a
   }
 });
 
-test("a ksef entry with a bad NIP stops the server at startup with a message naming the field", () => {
-  const data = mkdtempSync(join(tmpdir(), "ksef-config-"));
-  try {
-    writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [{ name: "ksef", type: "ksef", environment: "test", nip: "5265877636", token: TOKEN }] }));
-    const [cmd, ...pre] = serverCommand();
-    const r = spawnSync(cmd!, [...pre, "serve", "--port", "0", "--data", data], { env: childEnv(), encoding: "utf8", timeout: 20_000 });
-    assert.notEqual(r.status, 0);
-    assert.match(r.stderr + r.stdout, /sources\.json acme\[0\]: "nip" must be/);
-    assert.ok(!(r.stderr + r.stdout).includes(TOKEN.split("|")[2]!), "the token is not echoed");
-  } finally {
-    rmSync(data, { recursive: true, force: true });
-  }
-});
+const BAD_ENTRIES = [
+  { what: "a bad NIP", input: { nip: "5265877636" }, expected: /sources\.json acme\[0\]: "nip" must be/ },
+  { what: "a `min_interval` that is not a duration", input: { min_interval: "15 minutes" }, expected: /sources\.json acme\[0\]: "min_interval" must be a duration/ },
+];
+for (const c of BAD_ENTRIES) {
+  test(`a ksef entry with ${c.what} stops the server at startup with a message naming the field`, () => {
+    const data = mkdtempSync(join(tmpdir(), "ksef-config-"));
+    try {
+      writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [{ name: "ksef", type: "ksef", environment: "test", nip: NIP, token: TOKEN, ...c.input }] }));
+      const [cmd, ...pre] = serverCommand();
+      const r = spawnSync(cmd!, [...pre, "serve", "--port", "0", "--data", data], { env: childEnv(), encoding: "utf8", timeout: 20_000 });
+      assert.notEqual(r.status, 0);
+      assert.match(r.stderr + r.stdout, c.expected);
+      assert.ok(!(r.stderr + r.stdout).includes(TOKEN.split("|")[2]!), "the token is not echoed");
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+}

@@ -20,8 +20,8 @@ export function invoiceXml(number: string): Uint8Array {
   return Buffer.from(SAMPLE.replace(/<P_2>[^<]*<\/P_2>/, `<P_2>${number}</P_2>`));
 }
 
-/** Fast retries and polls, no minimum interval, every wait reported. */
-export const FAST = { retryDelays: [5, 10, 20], pollDelays: [5], maxPolls: 50, requestTimeoutMs: 5000, retryAfterUnitMs: 20, reportWaitsFromMs: 0, minIntervalMs: 0 };
+/** Fast retries and polls, every wait reported (the simulator is no production root: no minimum interval). */
+export const FAST = { retryDelays: [5, 10, 20], pollDelays: [5], maxPolls: 50, requestTimeoutMs: 5000, retryAfterUnitMs: 20, reportWaitsFromMs: 0 };
 
 export interface Setup {
   sim: KsefSimulator;

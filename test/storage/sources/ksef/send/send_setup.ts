@@ -54,7 +54,7 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
     // The buyer's tenant syncs from KSeF: what was sent and accepted comes back as its document.
     sources: (tenant) => tenant !== "buyer" ? [] : [ksefSource({
       name: "ksef", baseUrl: sim.url, nip: BUYER_NIP, token: BUYER_TOKEN, subjects: ["Subject2"],
-      stateFile: join(server.dataDir, "buyer-ksef.json"), tuning: { retryDelays: [5], pollDelays: [5], maxPolls: 50, minIntervalMs: 0, reportWaitsFromMs: 0 },
+      stateFile: join(server.dataDir, "buyer-ksef.json"), tuning: { retryDelays: [5], pollDelays: [5], maxPolls: 50, reportWaitsFromMs: 0 },
     })],
     ksefSend: { sends: (t) => sending.has(t), wake: () => {} },
     webhooks: { transport: createHttpTransport(true), allowPrivate: true, schedule: [5_000] },
