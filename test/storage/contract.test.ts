@@ -7,7 +7,6 @@ import { after, describe, test } from "node:test";
 import { FileStorage } from "../../storage/file/store.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
 import { fields, storageContract } from "../support/storage_contract.ts";
-import { ksefSendContract } from "../support/storage_contract_ksef.ts";
 
 const dirs: string[] = [];
 /** A new temp directory for a file store; all are removed after this file's tests. */
@@ -21,9 +20,7 @@ after(() => {
 });
 
 storageContract("memory", async () => new MemoryStorage());
-storageContract("file", async () => new FileStorage(storeDir()));
-ksefSendContract("memory", async () => new MemoryStorage());
-ksefSendContract("file", async () => new FileStorage(storeDir()), async (s) => {
+storageContract("file", async () => new FileStorage(storeDir()), async (s) => {
   const dir = (s as FileStorage).dir;
   await s.close();
   return new FileStorage(dir);

@@ -31,7 +31,7 @@ export const FA_NAMESPACES: Record<string, string> = {
 /** A verdict: null = valid, else KSeF's invoice status for the refusal (e.g. 450 with details). */
 export type Judge = (xml: Uint8Array, systemCode: string) => { code: number; description: string; details: string[] } | null;
 
-/** The default judge: well-formed XML whose root is `Faktura` in the session form's namespace. */
+/** A judge of the shape alone: well-formed XML whose root is `Faktura` in the session form's namespace (schemaJudge's first check). */
 export const wellFormedJudge: Judge = (xml, systemCode) => {
   let root: XmlElement;
   try {

@@ -1,14 +1,18 @@
 /**
  * The storage contract suite: every storage implementation must pass it. Run it
  * against your own adapter with `storageContract("mine", async () => new Mine())`.
- * Documents, submissions, runs, blobs and tokens here; the other records in
- * storage_contract_records.ts.
+ * Documents, submissions, runs, blobs and tokens here; document batches in
+ * storage_contract_batch.ts, sending to KSeF in storage_contract_ksef.ts, the other
+ * records in storage_contract_records.ts. test/storage/contract_coverage.test.ts
+ * checks that the suite calls every method of the contract.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
 import type { DocumentFields, DocumentInput, Storage } from "../../lib/contracts/storage.ts";
 import { checkListings, COLLIDING_TAX_IDS, seedListingData } from "./listing_reference.ts";
+import { documentBatchContract } from "./storage_contract_batch.ts";
+import { ksefSendContract } from "./storage_contract_ksef.ts";
 import { storageRecordsContract } from "./storage_contract_records.ts";
 
 const dec = new TextDecoder();
@@ -30,9 +34,14 @@ function input(externalId: string, over: Partial<DocumentInput> = {}): DocumentI
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex");
 const at = (n: number): string => new Date(Date.UTC(2026, 10, 1, 0, 0, n)).toISOString();
 
-/** Registers the contract tests for a storage made by `make`: every method of `Storage` and `TenantStore`. */
-export function storageContract(name: string, make: () => Promise<Storage>): void {
+/**
+ * Registers the contract tests for a storage made by `make`: every method of `Storage` and `TenantStore`.
+ * `reopen` closes a storage and opens the same data again, for a storage that persists.
+ */
+export function storageContract(name: string, make: () => Promise<Storage>, reopen?: (s: Storage) => Promise<Storage>): void {
   storageRecordsContract(name, make, fields);
+  documentBatchContract(name, make, fields);
+  ksefSendContract(name, make, reopen);
   describe(`storage contract: ${name}`, () => {
     test("upsertDocument creates, keeps unchanged input unchanged, and updates on new XML", async () => {
       const s = await make();

@@ -1,7 +1,7 @@
 /**
  * The storage contract's part for sending submissions to KSeF (README "Sending to KSeF"): the `ksef` state of a
  * submission, the send queue in acceptance order, the feed ordered by last change and its filters, and the state
- * surviving a reopen. Every storage implementation must pass it, like storage_contract.ts.
+ * surviving a reopen. Registered by storageContract() in storage_contract.ts, so an adapter runs it with the rest.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";

@@ -1,42 +1,28 @@
 /**
  * Group commit in the file store (README "How data is kept (file store)"): writes queued in one turn of the event
- * loop are flushed together and each answered after the flush; upsertDocuments keeps the order of one-by-one
- * upserts (also on the memory store); queued records are read from memory before their bytes reach the file.
+ * loop are flushed together and each answered after the flush; queued records are read from memory before their
+ * bytes reach the file. What upsertDocuments answers is the contract suite's (test/support/storage_contract_batch.ts).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { DocumentInput, Storage } from "../../../lib/contracts/storage.ts";
+import type { DocumentInput } from "../../../lib/contracts/storage.ts";
 import { FileStorage } from "../../../storage/file/store.ts";
 import { NO_DAY, RecordLog, type SlotColumns } from "../../../storage/file/record_log.ts";
-import { MemoryStorage } from "../../../storage/memory.ts";
 import { fields } from "../../support/storage_contract.ts";
 
 const dec = new TextDecoder();
 const enc = new TextEncoder();
 const cols = (): SlotColumns => ({ time: 0, day: NO_DAY, h: [0, 0, 0, 0], c: [0, 0, 0, 0] });
-const input = (id: string, sha = "a".repeat(64)): DocumentInput => ({ source: "inbox", external_id: id, fields: fields({ number: id }), xml: { sha256: sha, size: 1 }, received_at: null });
+const input = (id: string): DocumentInput => ({ source: "inbox", external_id: id, fields: fields({ number: id }), xml: { sha256: "a".repeat(64), size: 1 }, received_at: null });
 const NOW = "2026-11-01T00:00:00.000Z";
 
 function tempDir(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "group-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-for (const [name, make] of [["memory", () => new MemoryStorage()], ["file", (dir: string) => new FileStorage(dir)]] as const) {
-  test(`upsertDocuments on the ${name} store: results in order, a repeated external id sees the one before it`, async (t) => {
-    const storage: Storage = make(tempDir(t));
-    const tenant = storage.tenant("acme");
-    const results = await tenant.upsertDocuments([input("A"), input("B"), input("A", "b".repeat(64)), input("B")], NOW);
-    assert.deepEqual(results.map((r) => r.outcome), ["created", "created", "updated", "unchanged"]);
-    assert.equal(results[2]!.document.id, results[0]!.document.id);
-    const page = await tenant.documentChanges(0, 10, {}, 100);
-    assert.deepEqual(page.items.map((b) => (JSON.parse(dec.decode(b)) as { external_id: string }).external_id), ["B", "A"]);
-    await storage.close();
-  });
 }
 
 test("the file store answers concurrent writers together, and what it answered is there after a reopen", async (t) => {

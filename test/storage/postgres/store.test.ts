@@ -16,7 +16,6 @@ import { MemoryStorage } from "../../../storage/memory.ts";
 import { migrate, MIGRATIONS, PostgresStorage, type PgPool } from "../../../storage/postgres/store.ts";
 import { fields, storageContract } from "../../support/storage_contract.ts";
 import { reachPostgres, redactedDatabaseUrl, Schemas } from "../../support/postgres.ts";
-import { ksefSendContract } from "../../support/storage_contract_ksef.ts";
 
 const dec = new TextDecoder();
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex");
@@ -48,7 +47,6 @@ if ("why" in reached) {
   after(() => schemas.dropAll());
 
   storageContract("postgres", async () => (await fresh()).storage);
-  ksefSendContract("postgres", async () => (await fresh()).storage);
 
   /** A pool whose connections run `hook` before each query (to hold a COMMIT, or to fail a statement). */
   const hooked = (pool: PgPoolClass, hook: (text: string) => Promise<void>): PgPool => ({

@@ -183,6 +183,34 @@ export interface SemanticView {
   countryCodes: string[];
 }
 
+/** What a walk reads from an element into the view; `parent` is the element it sits in. */
+export type WalkRead = (el: XmlElement, parent: XmlElement | null, v: SemanticView) => void;
+
+/** A syntax's walk: for each element name it acts on, the namespace the element must be in and what it reads. */
+export type WalkTable = ReadonlyMap<string, { ns: string; read: WalkRead }>;
+
+/** A walk table from the readers of each namespace, `{ [namespace]: { [local name]: read } }`. */
+export function walkTable(byNamespace: Record<string, Record<string, WalkRead>>): WalkTable {
+  const table = new Map<string, { ns: string; read: WalkRead }>();
+  for (const [ns, readers] of Object.entries(byNamespace)) {
+    for (const [local, read] of Object.entries(readers)) {
+      if (table.has(local)) throw new TypeError(`Cannot walk ${local} in two namespaces`);
+      table.set(local, { ns, read });
+    }
+  }
+  return table;
+}
+
+/**
+ * Visits `el` and every element below it in document order, applying the table's reader to each element it names
+ * (in its namespace): what the rules' contexts match anywhere (`//`). A Map lookup by name skips the rest cheaply.
+ */
+export function walkView(el: XmlElement, parent: XmlElement | null, v: SemanticView, table: WalkTable): void {
+  const entry = table.get(el.local);
+  if (entry !== undefined && el.ns === entry.ns) entry.read(el, parent, v);
+  for (const c of el.children) walkView(c, el, v, table);
+}
+
 /** The first child element with this namespace and local name. */
 export function child(el: XmlElement | null | undefined, ns: string, local: string): XmlElement | null {
   if (!el) return null;

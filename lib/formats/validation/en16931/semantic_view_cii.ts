@@ -1,27 +1,14 @@
 /**
  * Reads the EN 16931 semantic view from a UN/CEFACT CII D16B CrossIndustryInvoice,
  * following the element paths of the CEN/TC 434 CII binding
- * (EN16931-CII-validation.sch, 1.3.16). One walk collects what the rules look for
- * anywhere (`//`).
+ * (EN16931-CII-validation.sch, 1.3.16). What the rules look for anywhere (`//`) is
+ * collected by one walk (walkView in semantic_view.ts, shared with UBL) with this
+ * syntax's table of names.
  * @module
  */
 import type { XmlElement } from "../../xml/tree.ts";
-import {
-  attr,
-  child,
-  children,
-  field,
-  norm,
-  xsBoolean,
-  type AllowanceCharge,
-  type Breakdown,
-  type Field,
-  type Line,
-  type Party,
-  type Period,
-  type SemanticView,
-  type VatCategory,
-} from "./semantic_view.ts";
+import { attr, child, children, field, norm, walkTable, walkView, xsBoolean } from "./semantic_view.ts";
+import type { AllowanceCharge, Breakdown, Field, Line, Party, Period, SemanticView, VatCategory } from "./semantic_view.ts";
 
 const RSM = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
 const RAM_URI = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
@@ -220,7 +207,7 @@ export function readCiiView(root: XmlElement): SemanticView {
     const b: Breakdown = { el: t, taxable: fr(t, "BasisAmount"), tax: fr(t, "CalculatedAmount"), categories: [_category(t, "breakdown")] };
     v.breakdowns.push(b);
   }
-  _walk(root, null, v);
+  walkView(root, null, v, WALK);
   // Hold on to nothing of this document once it is read.
   RAM = RAM_URI;
   UDT = UDT_URI;
@@ -231,80 +218,40 @@ function _date102Any(el: XmlElement | null): boolean {
   return child(el, UDT, "DateTimeString") !== null;
 }
 
-/** Collects what the CII rules' contexts match anywhere in the document. */
-/** The element names the walk acts on: a Set lookup skips the rest cheaply. */
-const WALK_NAMES = new Set([
-  "AdditionalReferencedDocument",
-  "ApplicableProductCharacteristic",
-  "ApplicableTradeSettlementFinancialCard",
-  "ApplicableTradeTax",
-  "CategoryTradeTax",
-  "CountryID",
-  "DesignatedProductClassification",
-  "DueDateTypeCode",
-  "SpecifiedTaxRegistration",
-  "SpecifiedTradeProduct",
-  "SpecifiedTradeSettlementPaymentMeans",
-  "TaxPointDate",
-]);
-
-function _walk(el: XmlElement, parent: XmlElement | null, v: SemanticView): void {
-  if (!WALK_NAMES.has(el.local)) {
-    for (const c of el.children) _walk(c, el, v);
-    return;
-  }
-  if (el.ns === RAM) {
-    switch (el.local) {
-      case "AdditionalReferencedDocument":
-        v.additionalDocuments.push({ el, id: fr(el, "IssuerAssignedID") });
-        break;
-      case "ApplicableProductCharacteristic":
-        v.itemAttributes.push({ el, hasName: r(el, "Description") !== null, hasValue: r(el, "Value") !== null });
-        break;
-      case "DesignatedProductClassification": {
-        const code = r(el, "ClassCode");
-        if (code !== null) v.classifications.push({ el, listId: attr(code, "listID") });
-        break;
-      }
-      case "SpecifiedTradeProduct":
-        if (r(el, "GlobalID") !== null) v.standardIds.push({ el: r(el, "GlobalID") ?? el, scheme: attr(r(el, "GlobalID"), "schemeID") });
-        break;
-      case "SpecifiedTradeSettlementPaymentMeans":
-        v.paymentMeans.push({
-          el,
-          code: fr(el, "TypeCode"),
-          accounts: children(el, RAM, "PayeePartyCreditorFinancialAccount").map((acc) => ({
-            el: acc,
-            ids: [...children(acc, RAM, "IBANID"), ...children(acc, RAM, "ProprietaryID")].map((i) => ({ el: i, text: i.text })),
-          })),
-        });
-        break;
-      case "ApplicableTradeSettlementFinancialCard": {
-        const id = r(el, "ID");
-        v.cardNumbers.push({ el, text: id?.text ?? "" });
-        break;
-      }
-      case "SpecifiedTaxRegistration":
-        for (const id of children(el, RAM, "ID")) if (attr(id, "schemeID") === "VA") v.vatIdentifiers.push({ el: id, text: id.text });
-        break;
-      case "ApplicableTradeTax":
-        v.categories.push(_category(el, parent?.local === "SpecifiedLineTradeSettlement" ? "line" : parent?.local === "ApplicableHeaderTradeSettlement" ? "breakdown" : "other"));
-        break;
-      case "CategoryTradeTax": {
-        const charge = xsBoolean(child(r(parent, "ChargeIndicator"), UDT, "Indicator")?.text);
-        v.categories.push(_category(el, charge === true ? "charge" : "allowance"));
-        break;
-      }
-      case "CountryID":
-        v.countryCodes.push(el.text);
-        break;
-      case "TaxPointDate":
-        v.hasTaxPointDate = true;
-        break;
-      case "DueDateTypeCode":
-        v.hasDateCode = true;
-        break;
-    }
-  }
-  for (const c of el.children) _walk(c, el, v);
-}
+/** What the CII rules' contexts match anywhere in the document, by element name. */
+const WALK = walkTable({
+  [RAM_URI]: {
+    AdditionalReferencedDocument: (el, _, v) => v.additionalDocuments.push({ el, id: fr(el, "IssuerAssignedID") }),
+    ApplicableProductCharacteristic: (el, _, v) => v.itemAttributes.push({ el, hasName: r(el, "Description") !== null, hasValue: r(el, "Value") !== null }),
+    DesignatedProductClassification: (el, _, v) => {
+      const code = r(el, "ClassCode");
+      if (code !== null) v.classifications.push({ el, listId: attr(code, "listID") });
+    },
+    SpecifiedTradeProduct: (el, _, v) => {
+      const id = r(el, "GlobalID");
+      if (id !== null) v.standardIds.push({ el: id, scheme: attr(id, "schemeID") });
+    },
+    SpecifiedTradeSettlementPaymentMeans: (el, _, v) =>
+      v.paymentMeans.push({
+        el,
+        code: fr(el, "TypeCode"),
+        accounts: children(el, RAM, "PayeePartyCreditorFinancialAccount").map((acc) => ({
+          el: acc,
+          ids: [...children(acc, RAM, "IBANID"), ...children(acc, RAM, "ProprietaryID")].map((i) => ({ el: i, text: i.text })),
+        })),
+      }),
+    ApplicableTradeSettlementFinancialCard: (el, _, v) => v.cardNumbers.push({ el, text: r(el, "ID")?.text ?? "" }),
+    SpecifiedTaxRegistration: (el, _, v) => {
+      for (const id of children(el, RAM, "ID")) if (attr(id, "schemeID") === "VA") v.vatIdentifiers.push({ el: id, text: id.text });
+    },
+    ApplicableTradeTax: (el, parent, v) =>
+      v.categories.push(_category(el, parent?.local === "SpecifiedLineTradeSettlement" ? "line" : parent?.local === "ApplicableHeaderTradeSettlement" ? "breakdown" : "other")),
+    CategoryTradeTax: (el, parent, v) => {
+      const charge = xsBoolean(child(r(parent, "ChargeIndicator"), UDT, "Indicator")?.text);
+      v.categories.push(_category(el, charge === true ? "charge" : "allowance"));
+    },
+    CountryID: (el, _, v) => v.countryCodes.push(el.text),
+    TaxPointDate: (_el, _, v) => (v.hasTaxPointDate = true),
+    DueDateTypeCode: (_el, _, v) => (v.hasDateCode = true),
+  },
+});

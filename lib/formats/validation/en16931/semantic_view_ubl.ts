@@ -1,26 +1,13 @@
 /**
  * Reads the EN 16931 semantic view from a UBL 2.1 Invoice or CreditNote, following
  * the element paths of the CEN/TC 434 UBL binding (EN16931-UBL-validation.sch, 1.3.16).
- * One walk over the tree collects what the rules look for anywhere (`//`).
+ * What the rules look for anywhere (`//`) is collected by one walk over the tree
+ * (walkView in semantic_view.ts, shared with CII) with this syntax's table of names.
  * @module
  */
 import type { XmlElement } from "../../xml/tree.ts";
-import {
-  attr,
-  child,
-  children,
-  field,
-  norm,
-  xsBoolean,
-  type AllowanceCharge,
-  type Breakdown,
-  type Field,
-  type Line,
-  type Party,
-  type Period,
-  type SemanticView,
-  type VatCategory,
-} from "./semantic_view.ts";
+import { attr, child, children, field, norm, walkTable, walkView, xsBoolean } from "./semantic_view.ts";
+import type { AllowanceCharge, Breakdown, Field, Line, Party, Period, SemanticView, VatCategory } from "./semantic_view.ts";
 
 const CAC_URI = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
 const CBC_URI = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
@@ -218,7 +205,7 @@ export function readUblView(root: XmlElement): SemanticView {
     v.breakdowns.push(...list);
   }
   for (const c of root.children) if (c.ns === CAC && (c.local === "InvoiceLine" || c.local === "CreditNoteLine")) v.lines.push(_line(c));
-  _walk(root, null, v);
+  walkView(root, null, v, WALK);
   // Hold on to nothing of this document once it is read.
   _seen.clear();
   CAC = CAC_URI;
@@ -226,66 +213,39 @@ export function readUblView(root: XmlElement): SemanticView {
   return v;
 }
 
-/** Collects what the UBL rules' contexts match anywhere in the document. */
-/** The element names the walk acts on: a Set lookup skips the rest cheaply. */
-const WALK_NAMES = new Set([
-  "AdditionalDocumentReference",
-  "AdditionalItemProperty",
-  "Address",
-  "BillingReference",
-  "ClassifiedTaxCategory",
-  "CommodityClassification",
-  "IdentificationCode",
-  "PartyTaxScheme",
-  "PaymentMeans",
-  "StandardItemIdentification",
-  "TaxCategory",
-]);
-
-function _walk(el: XmlElement, parent: XmlElement | null, v: SemanticView): void {
-  if (!WALK_NAMES.has(el.local)) {
-    for (const c of el.children) _walk(c, el, v);
-    return;
-  }
-  if (el.ns === CAC) {
-    switch (el.local) {
-      case "AdditionalDocumentReference":
-        v.additionalDocuments.push({ el, id: fb(el, "ID") });
-        break;
-      case "AdditionalItemProperty":
-        v.itemAttributes.push({ el, hasName: b(el, "Name") !== null, hasValue: b(el, "Value") !== null });
-        break;
-      case "BillingReference":
-        v.precedingInvoices.push({ el, id: fb(a(el, "InvoiceDocumentReference"), "ID") });
-        break;
-      case "PaymentMeans":
-        v.paymentMeans.push({
-          el,
-          code: fb(el, "PaymentMeansCode"),
-          accounts: children(el, CAC, "PayeeFinancialAccount").map((acc) => ({ el: acc, ids: children(acc, CBC, "ID").map((i) => ({ el: i, text: i.text })) })),
-        });
-        for (const pan of children(a(el, "CardAccount"), CBC, "PrimaryAccountNumberID")) v.cardNumbers.push({ el: pan, text: pan.text });
-        break;
-      case "Address":
-        if (parent?.local === "DeliveryLocation") v.deliveryAddresses.push({ el, country: fb(a(el, "Country"), "IdentificationCode") });
-        break;
-      case "PartyTaxScheme":
-        if (_isVatScheme(el)) for (const id of children(el, CBC, "CompanyID")) v.vatIdentifiers.push({ el: id, text: id.text });
-        break;
-      case "TaxCategory":
-      case "ClassifiedTaxCategory":
-        v.categories.push(_categoryIn(el, parent));
-        break;
-      case "CommodityClassification":
-        for (const code of children(el, CBC, "ItemClassificationCode")) v.classifications.push({ el: code, listId: attr(code, "listID") });
-        break;
-      case "StandardItemIdentification":
-        for (const id of children(el, CBC, "ID")) v.standardIds.push({ el: id, scheme: attr(id, "schemeID") });
-        break;
-    }
-  } else if (el.ns === CBC && el.local === "IdentificationCode") v.countryCodes.push(el.text);
-  for (const c of el.children) _walk(c, el, v);
-}
+/** What the UBL rules' contexts match anywhere in the document, by element name. */
+const WALK = walkTable({
+  [CAC_URI]: {
+    AdditionalDocumentReference: (el, _, v) => v.additionalDocuments.push({ el, id: fb(el, "ID") }),
+    AdditionalItemProperty: (el, _, v) => v.itemAttributes.push({ el, hasName: b(el, "Name") !== null, hasValue: b(el, "Value") !== null }),
+    BillingReference: (el, _, v) => v.precedingInvoices.push({ el, id: fb(a(el, "InvoiceDocumentReference"), "ID") }),
+    PaymentMeans: (el, _, v) => {
+      v.paymentMeans.push({
+        el,
+        code: fb(el, "PaymentMeansCode"),
+        accounts: children(el, CAC, "PayeeFinancialAccount").map((acc) => ({ el: acc, ids: children(acc, CBC, "ID").map((i) => ({ el: i, text: i.text })) })),
+      });
+      for (const pan of children(a(el, "CardAccount"), CBC, "PrimaryAccountNumberID")) v.cardNumbers.push({ el: pan, text: pan.text });
+    },
+    Address: (el, parent, v) => {
+      if (parent?.local === "DeliveryLocation") v.deliveryAddresses.push({ el, country: fb(a(el, "Country"), "IdentificationCode") });
+    },
+    PartyTaxScheme: (el, _, v) => {
+      if (_isVatScheme(el)) for (const id of children(el, CBC, "CompanyID")) v.vatIdentifiers.push({ el: id, text: id.text });
+    },
+    TaxCategory: (el, parent, v) => v.categories.push(_categoryIn(el, parent)),
+    ClassifiedTaxCategory: (el, parent, v) => v.categories.push(_categoryIn(el, parent)),
+    CommodityClassification: (el, _, v) => {
+      for (const code of children(el, CBC, "ItemClassificationCode")) v.classifications.push({ el: code, listId: attr(code, "listID") });
+    },
+    StandardItemIdentification: (el, _, v) => {
+      for (const id of children(el, CBC, "ID")) v.standardIds.push({ el: id, scheme: attr(id, "schemeID") });
+    },
+  },
+  [CBC_URI]: {
+    IdentificationCode: (el, _, v) => v.countryCodes.push(el.text),
+  },
+});
 
 function _categoryIn(el: XmlElement, parent: XmlElement | null): VatCategory {
   if (el.local === "ClassifiedTaxCategory") return _category(el, "line");

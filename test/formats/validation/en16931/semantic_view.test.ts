@@ -1,7 +1,8 @@
-/** The neutral view's string helpers: XPath normalize-space, "has text", xs:boolean. */
+/** The neutral view's helpers: XPath normalize-space, "has text", xs:boolean, and the walk by a syntax's name table. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { hasText, norm, xsBoolean } from "../../../../lib/formats/validation/en16931/semantic_view.ts";
+import { hasText, norm, walkTable, walkView, xsBoolean, type SemanticView } from "../../../../lib/formats/validation/en16931/semantic_view.ts";
+import { parseXml } from "../../../../lib/formats/xml/parse.ts";
 
 describe("semantic_view helpers", () => {
   test("norm() is XPath normalize-space", () => {
@@ -25,5 +26,20 @@ describe("semantic_view helpers", () => {
     assert.equal(xsBoolean("0"), false);
     assert.equal(xsBoolean("TRUE"), null);
     assert.equal(xsBoolean(""), null);
+  });
+
+  test("walkView() applies a table's reader to every element it names in its namespace, in document order, with its parent", () => {
+    const root = parseXml('<r xmlns:a="urn:a" xmlns:b="urn:b"><a:x>1</a:x><b:x>no</b:x><a:p><a:x>2</a:x><a:y>3</a:y></a:p><x>no</x></r>').root;
+    const seen: string[] = [];
+    const table = walkTable({
+      "urn:a": { x: (el, parent) => seen.push(`x ${el.text} in ${parent?.local}`) },
+      "urn:b": { y: (el) => seen.push(`y ${el.text}`) }, // a:y is not b:y
+    });
+    walkView(root, null, {} as SemanticView, table);
+    assert.deepEqual(seen, ["x 1 in r", "x 2 in p"]);
+  });
+
+  test("walkTable() refuses a name given in two namespaces (one reader a name)", () => {
+    assert.throws(() => walkTable({ "urn:a": { x: () => {} }, "urn:b": { x: () => {} } }), TypeError);
   });
 });
