@@ -1,7 +1,7 @@
 /**
  * The `ksef` entries of `sources.json` (README, "KSeF"): `{"name", "type": "ksef",
  * "environment": "test" | "demo" | "prod" | "<base URL>", "nip", "token",
- * "subjects", "since"}`, checked at startup so a typo fails with a message that names
+ * "subjects", "since", "send", "send_mode"}`, checked at startup so a typo fails with a message that names
  * the field instead of failing every sync. Environments are srodowiska.md's.
  * @module
  */
@@ -29,7 +29,13 @@ export interface KsefSourceConfig {
   since?: number;
   /** Send the tenant's KSeF FA submissions to KSeF (README "Sending to KSeF"; the token needs InvoiceWrite). */
   send: boolean;
+  /** How they go: online sessions, batch sessions, or chosen by how many wait (README "Sending to KSeF"). */
+  sendMode: SendMode;
 }
+
+/** The values of `send_mode`, the first the default. */
+export const SEND_MODES = ["auto", "online", "batch"] as const;
+export type SendMode = (typeof SEND_MODES)[number];
 
 // Default roles: seller, buyer, third party (the guide's example leaves out SubjectAuthorized, which is rare).
 const DEFAULT_SUBJECTS: SubjectType[] = ["Subject1", "Subject2", "Subject3"];
@@ -94,5 +100,10 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
     if (Number.isNaN(since)) fail(`"since" must be a date (2025-01-01) or a date and time with its offset (2025-01-01T00:00:00+01:00)`);
   }
   if (entry.send !== undefined && typeof entry.send !== "boolean") fail(`"send" must be true or false`);
-  return { name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, send: entry.send === true, ...(since === undefined ? {} : { since }) };
+  const sendMode = entry.send_mode ?? SEND_MODES[0];
+  if (!SEND_MODES.includes(sendMode as SendMode)) fail(`"send_mode" must be ${SEND_MODES.map((m) => JSON.stringify(m)).join(", ")}`);
+  return {
+    name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, send: entry.send === true, sendMode: sendMode as SendMode,
+    ...(since === undefined ? {} : { since }),
+  };
 }

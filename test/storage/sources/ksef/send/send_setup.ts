@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { SendMode } from "../../../../../storage/sources/ksef/config.ts";
 import { ksefSource } from "../../../../../storage/sources/ksef/source.ts";
 import { createKsefSender, type KsefSender } from "../../../../../storage/sources/ksef/send/job.ts";
 import { createHttpTransport } from "../../../../../storage/transports/webhook_http.ts";
@@ -42,7 +43,7 @@ export interface SendSetup {
 }
 
 /** Starts the simulator, the server and the sender. */
-export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"]): Promise<SendSetup> {
+export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online"): Promise<SendSetup> {
   const side = onlineSessions(online);
   const sim = await startKsefSimulator({ tokens: [
     { token: TOKEN, nip: NIP, permissions },
@@ -61,7 +62,7 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
   });
   sender = createKsefSender({
     storage: server.storage, nodeId: "test-node", logger: process.env.SEND_DEBUG ? createJsonLogger("debug", (l) => process.stderr.write(l)) : silentLogger,
-    configs: () => [...sending].map((tenant) => ({ tenant, baseUrl: sim.url, nip: NIP, token: TOKEN })),
+    configs: () => [...sending].map((tenant) => ({ tenant, baseUrl: sim.url, nip: NIP, token: TOKEN, sendMode })),
     tuning: { ...FAST_SEND, ...tuning },
   });
   const tokens = {
