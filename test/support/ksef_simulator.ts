@@ -78,6 +78,8 @@ export interface SimOptions {
   legacyErrors?: boolean;
   /** More operations (e.g. online sessions), tried before the built-in ones. */
   routes?: SimRoute[];
+  /** Requests outside the API root (pre-signed upload and download URLs), tried before the built-in ones; true when answered. */
+  rawRoutes?: ((req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | Promise<boolean>)[];
   /** The limit group of a path the built-in ones do not know (their limits go into `limits`); default "other". */
   limitGroup?: (method: string, path: string) => string | undefined;
 }
@@ -160,6 +162,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
 
   async function dispatch(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
     const full = req.url ?? "";
+    for (const raw of o.rawRoutes ?? []) if (await raw(req, res, body)) return;
     if (full.startsWith("/storage/")) return servePart(full.split("?")[0]!.slice("/storage/".length), res);
     const rel = full.startsWith(PREFIX) ? full.slice(PREFIX.length) : full;
     const url = new URL(rel, "http://x");
