@@ -45,6 +45,8 @@ const PAGE_SIZE = 1000;
 /** open-api.json SessionStatusResponse (batch): 100 opened, 150 processing, 200 done, 445 no valid invoice. */
 const PROCESSING = new Set([100, 150]);
 const PROCESSED = new Set([200, 445]);
+/** Invoice outcomes written at once (each downloads a UPO and stores it). */
+const OUTCOMES_AT_ONCE = 8;
 /** Invoice statuses that mean "processing was cut short, send again" (open-api.json InvoiceStatusInfo). */
 const RESEND_CODES = new Set([405, 500, 550]);
 
@@ -213,13 +215,18 @@ export class BatchSessions {
     const listed = await this.#listed(ref, opened, members, signal);
     let finished = 0;
     let inFlight = false;
-    for (const sub of members) {
+    const files = new Map(opened.package.files.map((f) => [f.id, f]));
+    // Outcomes are independent of each other: a few are written at once (UPO downloads overlap).
+    for (let i = 0; i < members.length; i += OUTCOMES_AT_ONCE) {
       if (!(await this.keepAlive())) return { finished, inFlight: true };
-      const file = opened.package.files.find((f) => f.id === sub.id)!;
-      const inv = listed.get(file.name) ?? listed.get(file.hash);
-      const done = await this.#outcome(sub, ref, inv, signal);
-      if (done) finished++;
-      else inFlight = true;
+      const done = await Promise.all(members.slice(i, i + OUTCOMES_AT_ONCE).map((sub) => {
+        const file = files.get(sub.id)!;
+        return this.#outcome(sub, ref, listed.get(file.name) ?? listed.get(file.hash), signal);
+      }));
+      for (const d of done) {
+        if (d) finished++;
+        else inFlight = true;
+      }
     }
     return { finished, inFlight };
   }
