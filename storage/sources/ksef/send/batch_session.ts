@@ -261,7 +261,8 @@ export class BatchSessions {
   // Every invoice KSeF lists for the session, by file name and by hash: …/invoices, then …/invoices/failed for the rest.
   async #listed(ref: string, opened: BatchOpened, members: SubmissionRecord[], signal: AbortSignal): Promise<Map<string, _Listed>> {
     const out = new Map<string, _Listed>();
-    const want = new Set(members.map((s) => opened.package.files.find((f) => f.id === s.id)!.name));
+    const names = new Map(opened.package.files.map((f) => [f.id, f.name]));
+    const want = new Set(members.map((s) => names.get(s.id)!));
     const missing = (): boolean => [...want].some((n) => !out.has(n));
     for (const path of ["invoices", "invoices/failed"]) {
       if (!missing()) break;
