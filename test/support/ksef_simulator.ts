@@ -329,8 +329,10 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
         seller: i.seller, buyer: i.buyer, third: i.third ?? null, xml: i.xml, invoiceNumber: i.invoiceNumber, permanentStorageDate: iso7(at),
         currency: i.currency ?? "PLN", netAmount: i.net ?? 100, vatAmount: i.vat ?? 23, grossAmount: i.gross ?? 123, xmlPending: i.xmlPending ?? false,
       };
+      const last = sim.invoices[sim.invoices.length - 1];
       sim.invoices.push(inv);
-      sim.invoices.sort((a, b) => parseTime(a.permanentStorageDate) - parseTime(b.permanentStorageDate));
+      // Kept in PermanentStorage order; the usual add (the clock's now) goes last, so a sort is rarely needed.
+      if (last && parseTime(last.permanentStorageDate) > at) sim.invoices.sort((a, b) => parseTime(a.permanentStorageDate) - parseTime(b.permanentStorageDate));
       return inv;
     },
     release(ksefNumber) {
