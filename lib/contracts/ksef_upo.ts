@@ -8,3 +8,11 @@
 export function upoKey(submissionId: string): string {
   return `ksef-upo-${submissionId}`;
 }
+
+/**
+ * The derived-blob key that names, for a submission sent in a batch session, the page of the session's collective
+ * UPO that lists it (the blob holds that page's own key; README "Sending to KSeF").
+ */
+export function sessionUpoKey(submissionId: string): string {
+  return `ksef-session-upo-${submissionId}`;
+}

@@ -36,7 +36,7 @@ export function documentJson(d: DocumentRecord): string {
  */
 export function submissionJson(s: SubmissionRecord): string {
   const self = `/api/v1/submissions/${s.id}`;
-  const ksef = s.ksef ?? null;
+  const ksef = s.ksef ? { ...s.ksef, session_type: s.ksef.session_type ?? null } : null;
   return JSON.stringify({
     id: s.id, status: s.status,
     format: s.format, type: s.type, number: s.number, issue_date: s.issue_date, currency: s.currency,
@@ -52,7 +52,7 @@ export function newSubmission(id: string, input: SubmissionInput, now: string): 
   return {
     id, status: "accepted", ...input.fields, sha256: input.xml.sha256, size: input.xml.size, created_at: now, updated_at: now,
     ksef: input.send
-      ? { status: "queued", ksef_number: null, acquired_at: null, session: null, reference: null, attempts: 0, error: null, updated_at: now }
+      ? { status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: now }
       : null,
   };
 }

@@ -111,6 +111,9 @@ export interface Stored<T> {
 /** Where sending a submission to KSeF stands (README "Sending to KSeF"). */
 export type KsefSendStatus = "queued" | "sending" | "accepted" | "rejected";
 
+/** The kinds of KSeF session an invoice goes in (sesja-interaktywna.md, sesja-wsadowa.md). */
+export type KsefSessionType = "online" | "batch";
+
 /** KSeF's verdict on a refused invoice: its status or exception code, description and details. */
 export interface KsefSendError {
   code: string;
@@ -124,8 +127,10 @@ export interface SubmissionKsef {
   ksef_number: string | null;
   /** KSeF's `acquisitionDate` (when it assigned the number). */
   acquired_at: string | null;
-  /** The online session's reference number. */
+  /** The reference number of the KSeF session it is (or was) in. */
   session: string | null;
+  /** Which kind of session that is: online (interactive) or batch; null while queued (absent in older records). */
+  session_type?: KsefSessionType | null;
   /** The invoice's reference number in that session. */
   reference: string | null;
   attempts: number;

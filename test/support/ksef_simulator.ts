@@ -78,6 +78,8 @@ export interface SimOptions {
   legacyErrors?: boolean;
   /** More operations (e.g. online sessions), tried before the built-in ones. */
   routes?: SimRoute[];
+  /** Requests outside the API root (pre-signed upload and download URLs), tried before the built-in ones; true when answered. */
+  rawRoutes?: ((req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | Promise<boolean>)[];
   /** The limit group of a path the built-in ones do not know (their limits go into `limits`); default "other". */
   limitGroup?: (method: string, path: string) => string | undefined;
 }
@@ -160,6 +162,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
 
   async function dispatch(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
     const full = req.url ?? "";
+    for (const raw of o.rawRoutes ?? []) if (await raw(req, res, body)) return;
     if (full.startsWith("/storage/")) return servePart(full.split("?")[0]!.slice("/storage/".length), res);
     const rel = full.startsWith(PREFIX) ? full.slice(PREFIX.length) : full;
     const url = new URL(rel, "http://x");
@@ -326,8 +329,10 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
         seller: i.seller, buyer: i.buyer, third: i.third ?? null, xml: i.xml, invoiceNumber: i.invoiceNumber, permanentStorageDate: iso7(at),
         currency: i.currency ?? "PLN", netAmount: i.net ?? 100, vatAmount: i.vat ?? 23, grossAmount: i.gross ?? 123, xmlPending: i.xmlPending ?? false,
       };
+      const last = sim.invoices[sim.invoices.length - 1];
       sim.invoices.push(inv);
-      sim.invoices.sort((a, b) => parseTime(a.permanentStorageDate) - parseTime(b.permanentStorageDate));
+      // Kept in PermanentStorage order; the usual add (the clock's now) goes last, so a sort is rarely needed.
+      if (last && parseTime(last.permanentStorageDate) > at) sim.invoices.sort((a, b) => parseTime(a.permanentStorageDate) - parseTime(b.permanentStorageDate));
       return inv;
     },
     release(ksefNumber) {

@@ -9,7 +9,7 @@
  * package, as KSeF's 21165 describes for single downloads.
  */
 import { createCipheriv, createHash, randomBytes } from "node:crypto";
-import { writeZip } from "./zip_writer.ts";
+import { writeZip } from "../../lib/formats/zip/write.ts";
 
 /** An invoice stored in the simulator. */
 export interface SimInvoice {

@@ -81,6 +81,8 @@ export interface OnlineInvoice {
   invoiceNumber: string;
   /** The duplicate key (seller, kind, number) once read. */
   key?: string;
+  /** The file's name in a batch package. */
+  fileName?: string;
 }
 
 /** The online side, for tests to inspect and steer. */
@@ -97,6 +99,8 @@ export interface OnlineSide {
   onRequest: ((operation: string) => void) | null;
   /** For the simulator's options: the online-session operations, held to open-api.json like the rest. */
   routes: SimRoute[];
+  /** Judges a received invoice as KSeF does (the batch side judges its invoices so too): status, KSeF number, UPO. */
+  judge(inv: OnlineInvoice, s: { nip: string; systemCode: string }, sim: KsefSimulator): void;
   /** For the simulator's options: each operation its own limit group (none limited unless `limits` names it). */
   limitGroup: (method: string, path: string) => string | undefined;
 }
@@ -162,6 +166,7 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
   const side: OnlineSide = {
     sessions: new Map(), invoices: [], calls: {}, delayMs: 0, onRequest: null,
     routes: [route],
+    judge: (inv, s, sim) => judgeInvoice(inv, s, sim),
     limitGroup: (method, path) => {
       const op = operation(method, path);
       return op ? `online-${op}` : undefined;
@@ -250,7 +255,7 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
     inv.ksefNumber = stored.ksefNumber;
     inv.acquisitionDate = new Date().toISOString();
     inv.status = { code: 200, description: "Sukces" };
-    inv.upo = _upo(inv, s, facts);
+    inv.upo = _upo(inv, s, facts, inv.fileName ? "Wsadowy" : "Online");
     accepted.set(inv.key, inv);
   }
 
@@ -268,7 +273,7 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
     };
   }
 
-  function _upo(inv: OnlineInvoice, s: { nip: string; systemCode: string }, f: _Facts): Uint8Array {
+  function _upo(inv: OnlineInvoice, s: { nip: string; systemCode: string }, f: _Facts, mode: string): Uint8Array {
     const schema = s.systemCode === "FA (2)" ? "Schemat_FA(2)_v1-0E.xsd" : "Schemat_FA(3)_v1-0E.xsd";
     const esc = (v: string): string => v.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     return new Uint8Array(Buffer.from(`<?xml version="1.0" encoding="utf-8"?>
@@ -291,7 +296,7 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
 		<DataPrzeslaniaDokumentu>${inv.acquisitionDate}</DataPrzeslaniaDokumentu>
 		<DataNadaniaNumeruKSeF>${inv.acquisitionDate}</DataNadaniaNumeruKSeF>
 		<SkrotDokumentu>${b64sha(inv.xml)}</SkrotDokumentu>
-		<TrybWysylki>Online</TrybWysylki>
+		<TrybWysylki>${mode}</TrybWysylki>
 	</Dokument>
 </Potwierdzenie>
 `));

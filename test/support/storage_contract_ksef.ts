@@ -32,7 +32,7 @@ export function ksefSendContract(name: string, make: () => Promise<Storage>, reo
       const s = await make();
       const t = s.tenant("acme");
       const sent = parse((await t.getSubmission(await submit(t, "A", true)))!.json);
-      assert.deepEqual(sent.ksef, { status: "queued", ksef_number: null, acquired_at: null, session: null, reference: null, attempts: 0, error: null, updated_at: at(1) });
+      assert.deepEqual(sent.ksef, { status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: at(1) });
       assert.equal(sent.ksef_number, null);
       assert.equal((sent.links as Record<string, unknown>).upo, null);
       const local = parse((await t.getSubmission(await submit(t, "B", false)))!.json);
@@ -87,10 +87,10 @@ export function ksefSendContract(name: string, make: () => Promise<Storage>, reo
         const t = s.tenant("acme");
         const a = await submit(t, "A", true);
         await submit(t, "B", true);
-        await t.saveSubmissionKsef(a, state({ session: "S1", reference: "R1" }));
+        await t.saveSubmissionKsef(a, state({ session: "S1", session_type: "batch", reference: "R1" }));
         s = await reopen(s);
         const back = await s.tenant("acme").pendingKsefSubmissions(10);
-        assert.deepEqual(back.map((x) => [x.number, x.ksef?.status, x.ksef?.reference ?? null]), [["A", "sending", "R1"], ["B", "queued", null]]);
+        assert.deepEqual(back.map((x) => [x.number, x.ksef?.status, x.ksef?.session_type ?? null, x.ksef?.reference ?? null]), [["A", "sending", "batch", "R1"], ["B", "queued", null, null]]);
         await s.close();
       });
     }

@@ -264,7 +264,7 @@ export function schemas(): Record<string, Json> {
     },
     KsefSendStatus: {
       type: "string", enum: ["queued", "sending", "accepted", "rejected"],
-      description: "queued: accepted here, waiting to be sent; sending: in a KSeF online session, waiting for KSeF's verdict; accepted: KSeF assigned a KSeF number (and issued its UPO); rejected: KSeF refused it. A KSeF outage never rejects: the submission stays queued or sending.",
+      description: "queued: accepted here, waiting to be sent; sending: in a KSeF session (online or batch), waiting for KSeF's verdict; accepted: KSeF assigned a KSeF number (and issued its UPO); rejected: KSeF refused it. A KSeF outage never rejects: the submission stays queued or sending.",
     },
     SubmissionKsef: {
       description: "How sending the submission to KSeF goes",
@@ -272,7 +272,8 @@ export function schemas(): Record<string, Json> {
         status: ref("KsefSendStatus"),
         ksef_number: _orNull(KSEF_NUMBER),
         acquired_at: { ..._orNull(TIMESTAMP), description: "KSeF's `acquisitionDate`: when it assigned the KSeF number" },
-        session: { type: ["string", "null"], description: "The reference number of the online session it was sent in (for a duplicate taken as the original acceptance: the original's session)" },
+        session: { type: ["string", "null"], description: "The reference number of the KSeF session it was sent in, online or batch (for a duplicate taken as the original acceptance: the original's session); null while queued" },
+        session_type: { type: ["string", "null"], enum: ["online", "batch", null], description: "The kind of that session: `online` (interactive, one invoice a request) or `batch` (a ZIP package of many, README \"Sending to KSeF\", the source's `send_mode`); null while queued" },
         reference: { type: ["string", "null"], description: "The invoice's reference number in that session" },
         attempts: { type: "integer", minimum: 0, description: "Times it was sent" },
         error: {

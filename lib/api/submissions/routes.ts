@@ -10,7 +10,7 @@ import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
 import { parseSubmissionFilter } from "./filter.ts";
-import { upoKey } from "../../contracts/ksef_upo.ts";
+import { sessionUpoKey, upoKey } from "../../contracts/ksef_upo.ts";
 import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
 import { DOWNLOAD_PARAMS, created, download, okJson } from "../openapi/operation.ts";
 import { ApiError, notFound, validationError } from "../../http/errors.ts";
@@ -83,6 +83,18 @@ async function downloadUpo(ctx: Context): Promise<ApiResponse> {
   return xmlDownload(ctx, upo, `${record.number ?? record.id}-UPO`);
 }
 
+/**
+ * The page of its batch session's collective UPO that lists the submission (README "Sending to KSeF"), as KSeF
+ * issued it; 404 UPO_NOT_AVAILABLE until it is kept (and for a submission not sent in a batch session).
+ */
+async function downloadSessionUpo(ctx: Context): Promise<ApiResponse> {
+  const { record } = await findSubmission(ctx);
+  const pointer = record.ksef?.session_type === "batch" ? await ctx.tenant.getDerived(sessionUpoKey(record.id)) : null;
+  const page = pointer ? await ctx.tenant.getDerived(new TextDecoder().decode(await pointer.bytes())) : null;
+  if (!page) throw apiError("UPO_NOT_AVAILABLE", "KSeF has not issued the collective UPO of this submission's batch session yet");
+  return xmlDownload(ctx, page, `${record.number ?? record.id}-session-UPO`);
+}
+
 async function getSubmission(ctx: Context): Promise<ApiResponse> {
   const { record, json: body } = await findSubmission(ctx);
   return json(200, await withInvoice(ctx, body, record.sha256));
@@ -133,6 +145,14 @@ export const submissionRoutes: ApiRoute[] = [
     openapi: {
       id: "getSubmissionUpo", tag: "Submissions", summary: "Download a submission's official KSeF receipt (UPO)",
       description: "The UPO (`Potwierdzenie`, XAdES-signed XML) exactly as KSeF issued it for this invoice, once `ksef.status` is accepted.",
+      params: ["SubmissionId", ...DOWNLOAD_PARAMS], ok: download("Xml"), errors: ["NOT_FOUND", "UPO_NOT_AVAILABLE"],
+    },
+  },
+  {
+    method: "GET", pattern: "/api/v1/submissions/:id/session-upo", scope: "submissions:read", handle: downloadSessionUpo,
+    openapi: {
+      id: "getSubmissionSessionUpo", tag: "Submissions", summary: "Download the page of the batch session's collective UPO that lists a submission",
+      description: "For a submission sent in a KSeF batch session (`ksef.session_type` batch): the page of the session's collective UPO (`Potwierdzenie`, XAdES-signed XML) that lists this invoice, exactly as KSeF issued it. 404 `UPO_NOT_AVAILABLE` until KSeF issued it, and for a submission sent online.",
       params: ["SubmissionId", ...DOWNLOAD_PARAMS], ok: download("Xml"), errors: ["NOT_FOUND", "UPO_NOT_AVAILABLE"],
     },
   },

@@ -1,8 +1,8 @@
 /**
  * The `ksef` entries of `sources.json` (README, "KSeF"): `{"name", "type": "ksef",
  * "environment": "test" | "demo" | "prod" | "<base URL>", "nip", "token",
- * "subjects", "since", "min_interval", "send"}`, checked at startup so a typo fails with a message
- * that names the field instead of failing every sync. Environments are srodowiska.md's.
+ * "subjects", "since", "min_interval", "send", "send_mode"}`, checked at startup so a typo fails with a
+ * message that names the field instead of failing every sync. Environments are srodowiska.md's.
  * @module
  */
 import { isValidTenantId } from "../../../lib/contracts/ids.ts";
@@ -44,7 +44,13 @@ export interface KsefSourceConfig {
   minIntervalMs: number;
   /** Send the tenant's KSeF FA submissions to KSeF (README "Sending to KSeF"; the token needs InvoiceWrite). */
   send: boolean;
+  /** How they go: online sessions, batch sessions, or chosen by how many wait (README "Sending to KSeF"). */
+  sendMode: SendMode;
 }
+
+/** The values of `send_mode`, the first the default. */
+export const SEND_MODES = ["auto", "online", "batch"] as const;
+export type SendMode = (typeof SEND_MODES)[number];
 
 // Default roles: seller, buyer, third party (the guide's example leaves out SubjectAuthorized, which is rare).
 const DEFAULT_SUBJECTS: SubjectType[] = ["Subject1", "Subject2", "Subject3"];
@@ -111,8 +117,11 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
   const minIntervalMs = entry.min_interval === undefined ? defaultMinInterval(baseUrl) : _durationMs(entry.min_interval)
     ?? fail(`"min_interval" must be a duration such as "15m", "90s" or "0s" (units ms, s, m, h, d; at most 365 days)`);
   if (entry.send !== undefined && typeof entry.send !== "boolean") fail(`"send" must be true or false`);
+  const sendMode = entry.send_mode ?? SEND_MODES[0];
+  if (!SEND_MODES.includes(sendMode as SendMode)) fail(`"send_mode" must be ${SEND_MODES.map((m) => JSON.stringify(m)).join(", ")}`);
   return {
-    name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, minIntervalMs, send: entry.send === true,
+    name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, minIntervalMs,
+    send: entry.send === true, sendMode: sendMode as SendMode,
     ...(since === undefined ? {} : { since }),
   };
 }

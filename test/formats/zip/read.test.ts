@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readZip, ZipError } from "../../../lib/formats/zip/read.ts";
-import { writeZip } from "../../support/zip_writer.ts";
+import { writeZip } from "../../../lib/formats/zip/write.ts";
 
 test("readZip() reads what a ZIP writer wrote, deflated and CRC-checked", () => {
   const files = [

@@ -11,8 +11,12 @@ import type { Storage } from "../../../../lib/contracts/storage.ts";
 import type { Logger } from "../../../../lib/observe/log.ts";
 import { KsefClient } from "../client.ts";
 import { Pacer } from "../pacing.ts";
+import type { SendMode } from "../config.ts";
 import { DEFAULT_TUNING } from "../source.ts";
 import { OnlineApi, type OnlineApiTuning } from "./online_api.ts";
+import { BatchSessions, type BatchTuning } from "./batch_session.ts";
+import { Outcomes } from "./outcome.ts";
+import type { ChoiceTuning } from "./send_choice.ts";
 import { SessionPool, type SessionTuning } from "./session_pool.ts";
 import { TenantSender } from "./tenant_sender.ts";
 
@@ -22,6 +26,8 @@ export interface KsefSendConfig {
   baseUrl: string;
   nip: string;
   token: string;
+  /** How invoices go (default "auto"). */
+  sendMode?: SendMode;
 }
 
 /** How long a sender's lease runs without renewal: a node that dies frees the tenant's queue after this. */
@@ -41,7 +47,7 @@ export interface KsefSenderOptions {
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   fetch?: typeof fetch;
-  tuning?: Partial<OnlineApiTuning & SessionTuning & { backoffMs: readonly [number, number] }>;
+  tuning?: Partial<OnlineApiTuning & SessionTuning & BatchTuning & ChoiceTuning & { backoffMs: readonly [number, number] }>;
 }
 
 /** The running job. */
@@ -54,8 +60,10 @@ export interface KsefSender {
   passNow(): Promise<void>;
   /** Resolves when the earliest tenant backing off after a failure may be tried again (at once when none is). */
   due(): Promise<void>;
-  /** Sessions opened per tenant (tests, benchmark). */
+  /** Online sessions opened per tenant (tests, benchmark). */
   sessionsOpened(tenant: string): number;
+  /** Batch sessions opened per tenant (tests, benchmark). */
+  batchesOpened(tenant: string): number;
   close(): Promise<void>;
 }
 
@@ -78,7 +86,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
   let again = false;
 
   function senderOf(c: KsefSendConfig): _Tenant {
-    const key = `${c.baseUrl}\u0000${c.nip}\u0000${c.token}`;
+    const key = `${c.baseUrl}\u0000${c.nip}\u0000${c.token}\u0000${c.sendMode ?? "auto"}`;
     const known = tenants.get(c.tenant);
     if (known && known.key === key) return known;
     const client = new KsefClient({
@@ -87,7 +95,11 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     });
     const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, ...(o.fetch ? { fetch: o.fetch } : {}) });
     const pool = new SessionPool({ api, client, now, tuning: o.tuning ?? {} });
-    const t: _Tenant = { key, sender: new TenantSender({ store: o.storage.tenant(c.tenant), api, pool, now }), failures: 0, notBefore: 0 };
+    const store = o.storage.tenant(c.tenant);
+    const outcomes = new Outcomes({ store, api, now });
+    const batch = new BatchSessions({ store, api, client, outcomes, now, sleep, tuning: o.tuning ?? {} });
+    const sender = new TenantSender({ store, api, pool, batch, outcomes, mode: c.sendMode ?? "auto", choice: o.tuning ?? {}, now });
+    const t: _Tenant = { key, sender, failures: 0, notBefore: 0 };
     tenants.set(c.tenant, t);
     return t;
   }
@@ -158,6 +170,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
       if (waits.length > 0) await sleep(Math.min(...waits), abort.signal);
     },
     sessionsOpened: (tenant) => tenants.get(tenant)?.sender.pool.opened ?? 0,
+    batchesOpened: (tenant) => tenants.get(tenant)?.sender.batch.opened ?? 0,
     async close() {
       if (timer) clearInterval(timer);
       abort.abort();

@@ -28,7 +28,7 @@ export class KsefAccessDenied extends Error {
 }
 
 /** The endpoints the sender calls, each with its own limits. */
-export type SendGroup = "open" | "send" | "status" | "upo" | "close";
+export type SendGroup = "open" | "send" | "status" | "upo" | "close" | "batchOpen" | "batchClose" | "session" | "list" | "sessionUpo";
 
 /** open-api.json `x-rate-limits` of each endpoint (per context and IP; limity-api.md: 1 s, 1 min, 1 h windows). */
 export const SEND_LIMITS: Readonly<Record<SendGroup, WindowLimit>> = {
@@ -37,6 +37,11 @@ export const SEND_LIMITS: Readonly<Record<SendGroup, WindowLimit>> = {
   status: { perSecond: 30, perMinute: 120, perHour: 1200 }, // GET /sessions/{ref}/invoices/{invoiceRef}
   upo: { perSecond: 10, perMinute: 120, perHour: 1200 }, // GET /sessions/{ref}/invoices/{invoiceRef}/upo and …/ksef/{n}/upo
   close: { perSecond: 10, perMinute: 30, perHour: 120 }, // POST /sessions/online/{ref}/close
+  batchOpen: { perSecond: 10, perMinute: 20, perHour: 60 }, // POST /sessions/batch
+  batchClose: { perSecond: 10, perMinute: 20, perHour: 60 }, // POST /sessions/batch/{ref}/close
+  session: { perSecond: 10, perMinute: 120, perHour: 1200 }, // GET /sessions/{ref}
+  list: { perSecond: 10, perMinute: 20, perHour: 200 }, // GET /sessions/{ref}/invoices and …/invoices/failed
+  sessionUpo: { perSecond: 10, perMinute: 120, perHour: 1200 }, // GET /sessions/{ref}/upo/{upoRef}
 };
 
 /** The sender's knobs; tests shrink them. */
@@ -84,10 +89,10 @@ export class OnlineApi {
    * A JSON (or XML, for UPOs) request with the access token; a 401 renews the token once. A 401 after that, or a
    * 403, is about the token, not the invoice: it throws KsefAccessDenied, so nothing is rejected for it.
    */
-  async call(group: SendGroup, method: string, path: string, body: unknown, signal: AbortSignal): Promise<KsefAnswer> {
+  async call(group: SendGroup, method: string, path: string, body: unknown, signal: AbortSignal, extra: Record<string, string> = {}): Promise<KsefAnswer> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await this.#client.accessToken(signal);
-      const answer = await this.#send(group, method, path, bearer, body, signal);
+      const answer = await this.#send(group, method, path, { authorization: `Bearer ${bearer}`, ...extra }, body, signal);
       if (answer.status === 401 && attempt === 0) {
         this.#client.dropAccessToken();
         continue;
@@ -98,22 +103,35 @@ export class OnlineApi {
     }
   }
 
-  async #send(group: SendGroup, method: string, path: string, bearer: string, body: unknown, signal: AbortSignal): Promise<KsefAnswer> {
+  /**
+   * A request to a URL KSeF handed out (a batch part's upload, a UPO's download link: sesja-wsadowa.md, open-api.json
+   * PartUploadRequest and upoDownloadUrl): exactly the method and headers given, no access token, no pacing (those
+   * URLs are not limited); 5xx, timeouts and network errors are retried as for the API.
+   */
+  async transfer(method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal): Promise<KsefAnswer> {
+    return this.#send(null, method, url, headers, body, signal);
+  }
+
+  async #send(group: SendGroup | null, method: string, path: string, auth: Record<string, string>, body: unknown, signal: AbortSignal): Promise<KsefAnswer> {
     let failures = 0;
     let throttled = 0;
     for (;;) {
-      const pace = this.#windows.delay(group, this.#now());
-      if (pace > 0) await this.#wait(pace, signal);
-      this.#windows.record(group, this.#now());
+      if (group !== null) {
+        const pace = this.#windows.delay(group, this.#now());
+        if (pace > 0) await this.#wait(pace, signal);
+        this.#windows.record(group, this.#now());
+      }
       let problem = "";
       try {
         // open-api.json: with X-Error-Format every operation answers its errors as Problem Details (answerError reads both).
-        const headers: Record<string, string> = {
-          accept: group === "upo" ? "application/xml" : "application/json", authorization: `Bearer ${bearer}`, "x-error-format": "problem-details",
-        };
-        if (body !== undefined) headers["content-type"] = "application/json";
-        const res = await this.#fetch(`${this.#baseUrl}${path}`, {
-          method, headers, redirect: "error", body: body === undefined ? null : JSON.stringify(body),
+        const api = group !== null;
+        const headers: Record<string, string> = api
+          ? { accept: group === "upo" || group === "sessionUpo" ? "application/xml" : "application/json", "x-error-format": "problem-details", ...auth }
+          : { ...auth };
+        if (api && body !== undefined) headers["content-type"] = "application/json";
+        const payload = body === undefined ? null : body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body);
+        const res = await this.#fetch(api ? `${this.#baseUrl}${path}` : path, {
+          method, headers, redirect: "error", body: payload,
           signal: AbortSignal.any([signal, AbortSignal.timeout(this.#t.requestTimeoutMs)]),
         });
         const bytes = new Uint8Array(await res.arrayBuffer());

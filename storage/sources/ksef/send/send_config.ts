@@ -17,7 +17,7 @@ export function sendingConfigs(all: Readonly<Record<string, readonly { type: str
     const sending = entries.flatMap((e) => {
       if (e.type !== "ksef") return [];
       const c = e.config as KsefSourceConfig;
-      return c.send ? [{ tenant, baseUrl: c.baseUrl, nip: c.nip, token: c.token, name: c.name }] : [];
+      return c.send ? [{ tenant, baseUrl: c.baseUrl, nip: c.nip, token: c.token, sendMode: c.sendMode, name: c.name }] : [];
     });
     if (sending.length > 1) {
       throw new RangeError(`sources.json ${tenant}: ${sending.map((c) => JSON.stringify(c.name)).join(" and ")} both have "send": true; a tenant sends to KSeF through one ksef source only`);

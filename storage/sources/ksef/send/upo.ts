@@ -28,3 +28,17 @@ export function readUpo(bytes: Uint8Array): UpoFacts {
   const ms = at === null ? NaN : Date.parse(at);
   return { documentHash: text("SkrotDokumentu"), ksefNumber: text("NumerKSeFDokumentu"), acquiredAt: Number.isNaN(ms) ? null : new Date(ms).toISOString() };
 }
+
+/** Every `Dokument` of a UPO (a session's collective UPO lists many): its hash and KSeF number. */
+export function readUpoDocuments(bytes: Uint8Array): { documentHash: string | null; ksefNumber: string | null }[] {
+  let root: XmlElement;
+  try {
+    root = parseXml(bytes).root;
+  } catch {
+    return [];
+  }
+  return root.children.filter((c) => c.local === "Dokument").map((doc) => {
+    const text = (name: string): string | null => doc.children.find((c) => c.local === name)?.text.trim() || null;
+    return { documentHash: text("SkrotDokumentu"), ksefNumber: text("NumerKSeFDokumentu") };
+  });
+}

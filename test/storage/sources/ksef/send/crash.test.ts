@@ -26,7 +26,7 @@ test("kill -9 with 20 submissions in flight, then a restart: each is accepted ex
   online.delayMs = 20;
   const data = mkdtempSync(join(tmpdir(), "ksef-send-crash-"));
   try {
-    writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [{ name: "ksef", type: "ksef", environment: sim.url, nip: NIP, token: TOKEN, send: true }] }));
+    writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [{ name: "ksef", type: "ksef", environment: sim.url, nip: NIP, token: TOKEN, send: true, send_mode: "online" }] }));
     const made = runCli(["token", "create", "--data", data, "--tenant", "acme", "--scopes", "submissions:read,submissions:write"]);
     assert.equal(made.status, 0, made.stderr);
     const token = made.stdout.trim();

@@ -37,3 +37,10 @@ test("the server refuses to start with two sending ksef entries for one tenant",
     rmSync(data, { recursive: true, force: true });
   }
 });
+
+test("`send_mode` is auto, online or batch, auto by default, and reaches the sending configuration", () => {
+  assert.equal(parseKsefSourceConfig(entry("ksef"), "acme[0]").sendMode, "auto");
+  for (const mode of ["auto", "online", "batch"]) assert.equal(parseKsefSourceConfig(entry("ksef", { send_mode: mode }), "acme[0]").sendMode, mode);
+  assert.throws(() => parseKsefSourceConfig(entry("ksef", { send_mode: "bulk" }), "acme[0]"), /"send_mode" must be "auto", "online", "batch"/);
+  assert.deepEqual(sendingConfigs({ acme: [parsed(entry("ksef", { send: true, send_mode: "batch" }))] }).map((c) => c.sendMode), ["batch"]);
+});

@@ -5,12 +5,14 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { SendMode } from "../../../../../storage/sources/ksef/config.ts";
 import { ksefSource } from "../../../../../storage/sources/ksef/source.ts";
 import { createKsefSender, type KsefSender } from "../../../../../storage/sources/ksef/send/job.ts";
 import { createHttpTransport } from "../../../../../storage/transports/webhook_http.ts";
 import { createJsonLogger, silentLogger } from "../../../../../lib/observe/log.ts";
 import { startKsefSimulator, type KsefSimulator } from "../../../../support/ksef_simulator.ts";
 import { onlineSessions, type OnlineOptions, type OnlineSide } from "../../../../support/ksef_simulator_online.ts";
+import { batchSessions, type BatchOptions, type BatchSide } from "../../../../support/ksef_simulator_batch.ts";
 import { fixturePath, startServer, type TestServer } from "../../../../support/server.ts";
 
 export const NIP = "5265877635";
@@ -26,11 +28,15 @@ export function fa3(number: string, note = ""): Uint8Array {
 }
 
 /** Fast retries and backoff; no documented limits (KSeF's test environment has them off, limity-api.md). */
-export const FAST_SEND = { retryDelays: [5, 10, 20], retryAfterUnitMs: 20, requestTimeoutMs: 5000, backoffMs: [20, 200] as const, limits: { open: {}, send: {}, status: {}, upo: {}, close: {} } };
+export const FAST_SEND = {
+  retryDelays: [5, 10, 20], retryAfterUnitMs: 20, requestTimeoutMs: 5000, backoffMs: [20, 200] as const, pollDelays: [5, 10, 20],
+  limits: { open: {}, send: {}, status: {}, upo: {}, close: {}, batchOpen: {}, batchClose: {}, session: {}, list: {}, sessionUpo: {} },
+};
 
 export interface SendSetup {
   sim: KsefSimulator;
   online: OnlineSide;
+  batch: BatchSide;
   server: TestServer;
   sender: KsefSender;
   tokens: Record<"acme" | "beta" | "plain" | "buyer", string>;
@@ -42,12 +48,13 @@ export interface SendSetup {
 }
 
 /** Starts the simulator, the server and the sender. */
-export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"]): Promise<SendSetup> {
+export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online", batchOptions: BatchOptions = {}): Promise<SendSetup> {
   const side = onlineSessions(online);
+  const batch = batchSessions(side, batchOptions);
   const sim = await startKsefSimulator({ tokens: [
     { token: TOKEN, nip: NIP, permissions },
     { token: BUYER_TOKEN, nip: BUYER_NIP, permissions: ["InvoiceRead"] },
-  ], routes: side.routes, limitGroup: side.limitGroup });
+  ], routes: [...batch.routes, ...side.routes], rawRoutes: batch.rawRoutes, limitGroup: (m, p) => batch.limitGroup(m, p) ?? side.limitGroup(m, p) });
   const sending = new Set(["acme", "beta"]);
   let sender: KsefSender | null = null;
   const server: TestServer = await startServer({
@@ -61,7 +68,7 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
   });
   sender = createKsefSender({
     storage: server.storage, nodeId: "test-node", logger: process.env.SEND_DEBUG ? createJsonLogger("debug", (l) => process.stderr.write(l)) : silentLogger,
-    configs: () => [...sending].map((tenant) => ({ tenant, baseUrl: sim.url, nip: NIP, token: TOKEN })),
+    configs: () => [...sending].map((tenant) => ({ tenant, baseUrl: sim.url, nip: NIP, token: TOKEN, sendMode })),
     tuning: { ...FAST_SEND, ...tuning },
   });
   const tokens = {
@@ -69,7 +76,7 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
     buyer: (await server.token("buyer")).token,
   };
   const s: SendSetup = {
-    sim, online: side, server, sender, tokens,
+    sim, online: side, batch, server, sender, tokens,
     async upload(tenant, xml, name = "invoice.xml") {
       const form = new FormData();
       form.append("xml", new Blob([new Uint8Array(xml)], { type: "application/xml" }), name);
