@@ -22,7 +22,7 @@ describe("KSeF QR section", () => {
     assert.ok(pages[0]?.includes("Kod weryfikujący KSeF (KOD I)"));
   });
 
-  test("drawKsefQr() prints the KSeF number in the header and beside the code", () => {
+  test("drawKsefQr() prints the KSeF number in the header and under the code", () => {
     const ksefNumber = "5260250274-20261120-0100A0B4A8E7-A5";
     const text = renderText(pdfInvoice(1), { xmlSha256: new Uint8Array(32), ksefNumber }).join(" ");
     assert.equal(text.split(ksefNumber).length, 3, text);
