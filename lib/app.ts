@@ -132,14 +132,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   const builds = new SharedBuilds();
   metrics.gauge("large_reads_waiting", "Reads of large invoices waiting for a slot (README \"Limits\").", () => reads.waiting());
   metrics.gauge("invoice_builds_joined", "Requests waiting for a build of the same invoice JSON, PDF or verdict that another request started.", () => builds.joined);
+  const sources = options.sources ?? (() => []);
   const sync = createSyncRunner({
-    storage: options.storage, sources: options.sources ?? (() => []), now, logger, metrics, nodeId, readFields: reads.fields,
+    storage: options.storage, sources, now, logger, metrics, nodeId, readFields: reads.fields,
     ...(options.executeSyncs === false ? { execute: false } : {}),
   });
   const services: AppServices = {
     storage: options.storage,
     cursors: createCursorCodec(await options.storage.secret("cursor")),
-    sync, logger, now,
+    sync, sources, logger, now,
     limits: {
       jsonBytes: options.jsonLimit ?? DEFAULT_JSON_LIMIT, uploadBytes: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT,
       expandedListBytes: options.expandedListLimit ?? MAX_EXPANDED_LIST_BYTES,

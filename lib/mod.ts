@@ -17,7 +17,7 @@ export { loadConfig, parseArgs, parseSize, type Config } from "./config.ts";
 
 // Contracts that adapters and sources implement
 export type * from "./contracts/storage.ts";
-export { SourceError, type DocumentSource, type PullContext, type SkippedPart, type SourceFactory, type SourceContext, type SourceItem, type SourceType } from "./contracts/document_source.ts";
+export { SourceError, type DocumentSource, type KsefSourceInfo, type PullContext, type SkippedPart, type SourceFactory, type SourceContext, type SourceItem, type SourceType } from "./contracts/document_source.ts";
 export { signalUnavailable, StorageUnavailableError } from "./contracts/storage_errors.ts";
 export type { WebhookTransport } from "./contracts/webhook_transport.ts";
 
@@ -37,7 +37,10 @@ export { DEFAULT_MULTIPART_LIMITS, MultipartParser, parseBoundary, parseMultipar
 export { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 export { renderInvoicePdf, type RenderedPdf, type RenderOptions } from "./formats/pdf/invoice_pdf.ts";
 export { encodeQr, type QrCode } from "./formats/pdf/qr.ts";
-export { ksefVerificationLink } from "./formats/pdf/ksef_link.ts";
+export { KSEF_QR_HOSTS, ksefQrHost, ksefVerificationLink, type KsefQrEnvironment } from "./formats/pdf/ksef_link.ts";
+export { buildKsefCertificateLink, ksefCertificateLinkPayload, verifyKsefCertificateLink, type KsefCertificateLinkInput, type KsefContextType } from "./formats/pdf/ksef_certificate_link.ts";
+export { addPolishWorkingDays, easterSunday, endOfWarsawDay, isPolishWorkingDay, polishPublicHolidays, warsawDate } from "./ksef/working_days.ts";
+export { offlineDeadline, type KsefFailure, type OfflineDeadline, type OfflineIssue } from "./ksef/offline_deadline.ts";
 export { compileSchema, XsdCompileError, type SchemaFile } from "./formats/xsd/compile.ts";
 export { validateXsd } from "./formats/xsd/validate.ts";
 export type { CompiledSchema } from "./formats/xsd/model.ts";

@@ -11,6 +11,7 @@ import type { Logger } from "../observe/log.ts";
 import type { MultipartPart } from "../formats/multipart/parse.ts";
 import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.ts";
 import type { SyncRunner } from "../jobs/sync_runner.ts";
+import type { SourceFactory } from "../contracts/document_source.ts";
 import type { PageCache } from "./page_cache.ts";
 import type { InvoiceJsonBuilder, InvoiceReader, InvoiceValidator, PdfRenderer, UploadChecker } from "./invoice_reader.ts";
 import type { SharedBuilds } from "./shared_builds.ts";
@@ -23,6 +24,8 @@ export interface AppServices {
   storage: Storage;
   cursors: CursorCodec;
   sync: SyncRunner;
+  /** The document sources of a tenant (what they say of themselves, e.g. the KSeF environment of their invoices). */
+  sources: SourceFactory;
   logger: Logger;
   now: () => number;
   /** `expandedListBytes`: where a list with `expand=invoice` stops (README "Limits"). */

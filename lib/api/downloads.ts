@@ -1,7 +1,7 @@
 /**
  * The `/xml` and `/pdf` downloads of documents and submissions (README “Documents and the inbox”,
  * §5, §8). The XML is the stored blob as it is. The PDF is rendered once per
- * XML content, language and renderer version and then kept, so repeated
+ * XML content, language, renderer version and KSeF state (number, environment, offline codes) and then kept, so repeated
  * downloads cost a file read; rendering is deterministic, so the key that names
  * a rendering also identifies its bytes and serves as the strong ETag.
  * @module
@@ -16,6 +16,7 @@ import { storageUnavailableCode } from "../contracts/storage_errors.ts";
 import type { StoredBlob } from "../contracts/storage.ts";
 import type { PdfJob } from "./invoice_reader.ts";
 import type { InvoiceFormat } from "../formats/invoice/vocabulary.ts";
+import type { KsefQrEnvironment } from "../formats/pdf/ksef_link.ts";
 
 /** Files up to this size are sent from memory in one write; larger ones are streamed in chunks (README “Documents and the inbox”). */
 export const SMALL_FILE_BYTES = 256 * 1024;
@@ -28,15 +29,33 @@ export async function xmlDownload(ctx: Context, blob: StoredBlob, filename: stri
   });
 }
 
+/** What a KSeF invoice's PDF shows besides its XML (README "Sending to KSeF", "Offline invoices"). */
+export interface KsefPdfState {
+  /** Its KSeF number, once known. */
+  ksefNumber?: string | null;
+  /** The KSeF environment it belongs to: the host of its QR codes (default production). */
+  environment?: KsefQrEnvironment;
+  /** Issued offline: KOD I reads OFFLINE until the KSeF number is known. */
+  offline?: boolean;
+  /** Its signed KOD II link (an offline invoice). */
+  certificateLink?: string | null;
+}
+
 /**
  * The PDF download of the invoice whose XML blob is `sha256` and whose format is `format`, or null when that XML
  * is missing. A rendering in another language than the format's default says so in its file name (`…_en.pdf`).
  */
-export async function pdfResponse(ctx: Context, sha256: string, filename: string, format: InvoiceFormat | null, ksefNumber: string | null = null): Promise<ApiResponse | null> {
+export async function pdfResponse(ctx: Context, sha256: string, filename: string, format: InvoiceFormat | null, ksef: KsefPdfState = {}): Promise<ApiResponse | null> {
   const lang = ctx.req.query.get("lang");
   if (lang !== null && lang !== "pl" && lang !== "en") throw badRequest("lang", "invalid_value", "lang must be pl or en");
-  const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}${ksefNumber ? `-${ksefNumber}` : ""}`;
-  const job: PdfJob = { ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}) };
+  const { ksefNumber, environment = "prod", offline = false, certificateLink } = ksef;
+  // Everything the rendering depends on is in its key; a production, online one keeps the key it always had.
+  const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}${ksefNumber ? `-${ksefNumber}` : ""}${environment === "prod" ? "" : `-${environment}`}` +
+    `${offline ? "-offline" : ""}${certificateLink ? `-${createHash("sha256").update(certificateLink).digest("hex").slice(0, 32)}` : ""}`;
+  const job: PdfJob = {
+    ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}), ...(environment === "prod" ? {} : { ksefEnvironment: environment }),
+    ...(offline ? { offline } : {}), ...(certificateLink ? { certificateLink } : {}),
+  };
   // Concurrent requests for one rendering wait for one build (README "Limits").
   const pdf = await ctx.tenant.getDerived(key)
     ?? await ctx.app.builds.run(`${ctx.tenant.tenant}/${key}`, () => ctx.req.aborted?.() === true, (gone) => _renderAndKeep(ctx, sha256, key, job, gone));
@@ -67,4 +86,17 @@ async function _renderAndKeep(ctx: Context, sha256: string, key: string, job: Pd
     const bytes = rendered.bytes;
     return { sha256: key, size: bytes.length, bytes: async () => bytes, stream: async function* (start, end) { yield bytes.subarray(start, end); } };
   }
+}
+
+/**
+ * The KSeF environment a document's invoice belongs to: that of its source when the source says (a `ksef` source
+ * does, DocumentSource.ksef), else production, where invoices that come from elsewhere (an inbox, another server) are.
+ */
+export function sourceQrEnvironment(ctx: Context, sourceName: string): KsefQrEnvironment {
+  return ctx.app.sources(ctx.tenant.tenant).find((s) => s.name === sourceName)?.ksef?.qrEnvironment ?? "prod";
+}
+
+/** The KSeF environment of a tenant's submissions: that of its `ksef` source that sends (README "Sending to KSeF"), else production. */
+export function sendingQrEnvironment(ctx: Context): KsefQrEnvironment {
+  return ctx.app.sources(ctx.tenant.tenant).find((s) => s.ksef?.sends === true)?.ksef?.qrEnvironment ?? "prod";
 }

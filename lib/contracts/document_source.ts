@@ -6,6 +6,7 @@
  * by external id and content hash).
  * @module
  */
+import type { KsefQrEnvironment } from "../formats/pdf/ksef_link.ts";
 
 /** One document offered by a source. */
 export interface SourceItem {
@@ -49,10 +50,20 @@ export interface SkippedPart {
   next_at: number | null;
 }
 
+/** What a source connected to KSeF says about itself (README "KSeF"). */
+export interface KsefSourceInfo {
+  /** The KSeF environment its invoices belong to: the host of their QR codes (kody-qr.md). */
+  readonly qrEnvironment: KsefQrEnvironment;
+  /** The tenant's submissions are sent to KSeF through it (`"send": true`). */
+  readonly sends: boolean;
+}
+
 /** A source of documents for one tenant. */
 export interface DocumentSource {
   /** The name clients use in `{"source": …}` and that documents carry. */
   readonly name: string;
+  /** Set by a source connected to KSeF; absent for others (their invoices' QR codes use production's host). */
+  readonly ksef?: KsefSourceInfo;
   /** Items since the last acknowledged one. Throwing fails the run (UPSTREAM_ERROR, or a SourceError's own code). */
   pull(signal: AbortSignal, context?: PullContext): AsyncIterable<SourceItem>;
 }

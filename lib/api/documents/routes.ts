@@ -12,7 +12,8 @@ import type { ApiResponse } from "../../http/types.ts";
 import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
 import { isKsefNumber } from "../../formats/invoice/ksef_number.ts";
 import { parseListQuery } from "../list_query.ts";
-import { pdfResponse, xmlDownload } from "../downloads.ts";
+import { pdfResponse, sourceQrEnvironment, xmlDownload } from "../downloads.ts";
+import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
 import { storedVerdict, withValidation } from "../validation.ts";
@@ -70,7 +71,9 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findDocument(ctx);
   // A KSeF number stored before sources were checked is shown only when well-formed (it keys the PDF cache).
   const ksef = record.ksef_number && isKsefNumber(record.ksef_number) ? record.ksef_number : null;
-  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, ksef) : null;
+  // Its QR code links to the KSeF environment its source belongs to (a test source's invoices are not in production).
+  const environment = record.format !== null && isKsefFormat(record.format) ? sourceQrEnvironment(ctx, record.source) : "prod";
+  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, { ksefNumber: ksef, environment }) : null;
   if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (the error envelope in the OpenAPI document)
   return res;
 }

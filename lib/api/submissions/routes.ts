@@ -5,7 +5,8 @@
  * @module
  */
 import { fieldsFromInvoice } from "../../contracts/record_json.ts";
-import { pdfResponse, xmlDownload } from "../downloads.ts";
+import { pdfResponse, sendingQrEnvironment, xmlDownload } from "../downloads.ts";
+import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
@@ -70,7 +71,9 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findSubmission(ctx);
   // Once KSeF accepted it, the rendering shows its KSeF number, as a document's does.
-  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format, record.ksef?.ksef_number ?? null);
+  // Its QR code links to the environment of the tenant's sending ksef source (README "Sending to KSeF").
+  const environment = record.format !== null && isKsefFormat(record.format) ? sendingQrEnvironment(ctx) : "prod";
+  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format, { ksefNumber: record.ksef?.ksef_number ?? null, environment });
   if (!res) throw new ApiError("INTERNAL_ERROR", "Submission XML is missing");
   return res;
 }

@@ -2,7 +2,7 @@
  * Renders the invoice model as an A4 PDF a person can read and print (README “The PDF”), section by
  * section in the order of the official visualisations: header, parties, details, correction,
  * lines, orders, amounts with payment, annotations, transaction terms, notes, attachments,
- * registers and footer, the KSeF QR code, and "n / N" on every page. Works from the model only,
+ * registers and footer, the KSeF QR codes (KOD I, and KOD II of an offline invoice), and "n / N" on every page. Works from the model only,
  * never from XML; deterministic (same invoice and options → same bytes). Each section is a module in sections/.
  * @module
  */
@@ -24,6 +24,7 @@ import { drawLines } from "./sections/line_table.ts";
 import { drawAttachments, drawFooterSection, drawNotes } from "./sections/notes.ts";
 import { drawParties } from "./sections/parties.ts";
 import type { PdfFonts } from "./pdf_fonts.ts";
+import type { KsefQrEnvironment } from "./ksef_link.ts";
 import { drawKsefQr } from "./sections/verification_qr.ts";
 import { drawOrders, drawTransactionTerms } from "./sections/terms.ts";
 import { drawAmounts } from "./sections/totals.ts";
@@ -36,8 +37,14 @@ export interface RenderOptions {
   lang?: Lang;
   /** SHA-256 of the XML bytes (32 bytes, hex or base64url): needed for the KSeF QR code. */
   xmlSha256?: Uint8Array | string;
-  /** The invoice's own KSeF number, printed in the header and beside the QR code as the official visualisation does. */
+  /** The invoice's own KSeF number, printed in the header and under the QR code as the official visualisation does. */
   ksefNumber?: string;
+  /** The KSeF environment the invoice belongs to: the host of its QR links (kody-qr.md); default "prod". */
+  ksefEnvironment?: KsefQrEnvironment;
+  /** The invoice was issued offline (tryby-offline.md): KOD I reads `OFFLINE` until `ksefNumber` is known. */
+  offline?: boolean;
+  /** An offline invoice's KOD II, the signed certificate link (buildKsefCertificateLink()); drawn labelled `CERTYFIKAT`. */
+  certificateLink?: string;
 }
 
 /** The rendered file and the characters that were printed as "?" (for the caller to log). */
@@ -51,7 +58,7 @@ export interface RenderedPdf {
  * (lib/api/downloads.ts), so without a bump a changed renderer keeps serving the old PDFs. The golden-output
  * test (test/formats/pdf/golden_output.test.ts) fails when the bytes change and the version does not.
  */
-export const RENDERER_VERSION = 4;
+export const RENDERER_VERSION = 5;
 
 /** Section spacing tried when the QR code alone would start a second page. */
 const _TIGHT_SPACING = 0.3;
@@ -94,7 +101,12 @@ function _render(invoice: Invoice, options: RenderOptions, lang: Lang, spacing: 
   drawAttachments(ctx);
   drawFooterSection(ctx);
   const before = ctx.flow.pages.length;
-  if (isKsef(invoice) && options.xmlSha256 !== undefined) drawKsefQr(ctx, options.xmlSha256, ksefNumber);
+  if (isKsef(invoice) && options.xmlSha256 !== undefined) {
+    drawKsefQr(ctx, {
+      xmlSha256: options.xmlSha256, ksefNumber, environment: options.ksefEnvironment ?? "prod",
+      offline: options.offline === true, certificateLink: options.certificateLink ?? null,
+    });
+  }
   drawPageFooters(ctx, title);
   return { ctx, used, qrMovedToPage2: before === 1 && ctx.flow.pages.length === 2 };
 }

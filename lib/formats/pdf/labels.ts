@@ -111,6 +111,9 @@ const _PAIRS = {
   footer: ["Stopka", "Footer"], columnTypes: ["Typy danych kolumn", "Column data types"],
   qrTitle: ["Kod weryfikujący KSeF (KOD I)", "KSeF verification code (KOD I)"],
   qrCaption: ["Zeskanuj kod lub otwórz link poniżej, aby zweryfikować fakturę w KSeF.", "Scan the code or open the link below to verify the invoice in KSeF."],
+  qrCertificateTitle: ["Kod weryfikujący certyfikat KSeF wystawcy (KOD II)", "KSeF issuer certificate verification code (KOD II)"],
+  qrCertificateCaption: ["Faktura wystawiona w trybie offline: zeskanuj kod lub otwórz link poniżej, aby potwierdzić autentyczność wystawcy w KSeF.",
+    "Invoice issued offline: scan the code or open the link below to confirm the issuer's authenticity in KSeF."],
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** Every fixed text on the page, by name. */

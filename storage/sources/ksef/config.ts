@@ -6,6 +6,7 @@
  * @module
  */
 import { isValidTenantId } from "../../../lib/contracts/ids.ts";
+import type { KsefQrEnvironment } from "../../../lib/formats/pdf/ksef_link.ts";
 import { parseDuration } from "../../../lib/jobs/webhooks/retry_schedule.ts";
 import { SUBJECT_TYPES, type SubjectType } from "./export.ts";
 
@@ -29,6 +30,25 @@ export const PROD_MIN_INTERVAL_MS = 15 * 60_000;
 /** The default `min_interval` of an API root: KSeF's recommended interval for production, none elsewhere. */
 export function defaultMinInterval(baseUrl: string): number {
   return baseUrl.replace(/\/+$/, "") === KSEF_ENVIRONMENTS.prod ? PROD_MIN_INTERVAL_MS : 0;
+}
+
+/**
+ * The KSeF environment whose QR host (kody-qr.md) the invoices of an API root belong to: srodowiska.md's three roots
+ * their own; a loopback root (a KSeF simulator on this machine) the test environment; any other root (a gateway of
+ * the operator's in front of KSeF) production. The choice errs toward the safe side: a real invoice sent through a
+ * gateway must carry a code that verifies it, while a test invoice with a production code only reads "not found".
+ */
+export function ksefQrEnvironmentOf(baseUrl: string): KsefQrEnvironment {
+  const root = baseUrl.replace(/\/+$/, "");
+  const found = (Object.keys(KSEF_ENVIRONMENTS) as (keyof typeof KSEF_ENVIRONMENTS)[]).find((env) => KSEF_ENVIRONMENTS[env] === root);
+  if (found !== undefined) return found;
+  let host = "";
+  try {
+    host = new URL(root).hostname;
+  } catch {
+    // Not a URL: parseKsefSourceConfig never lets one through; production, as for any other root.
+  }
+  return _LOOPBACK.includes(host) ? "test" : "prod";
 }
 
 /** A checked ksef source entry. */
@@ -55,6 +75,8 @@ export type SendMode = (typeof SEND_MODES)[number];
 // Default roles: seller, buyer, third party (the guide's example leaves out SubjectAuthorized, which is rare).
 const DEFAULT_SUBJECTS: SubjectType[] = ["Subject1", "Subject2", "Subject3"];
 const NIP_WEIGHTS = [6, 5, 7, 2, 3, 4, 5, 6, 7];
+/** Host names of this machine: where a plain-http root (a simulator) may be. */
+const _LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 
 /** True for a 10-digit NIP with a valid check digit. */
 export function isValidNip(nip: string): boolean {
@@ -90,7 +112,7 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
       fail(`"environment" is not a valid URL`);
     }
     // The KSeF token and the access tokens travel to this URL: plain http only to this machine (a simulator).
-    const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url!.hostname);
+    const loopback = _LOOPBACK.includes(url!.hostname);
     if (url!.protocol !== "https:" && !loopback) fail(`"environment" must be an https:// URL (plain http only for localhost)`);
     baseUrl = url!.href.replace(/\/+$/, "");
   } else fail(`"environment" must be "test", "demo", "prod" or the API's base URL (e.g. https://api-test.ksef.mf.gov.pl/v2)`);

@@ -19,7 +19,7 @@ import { basename, dirname } from "node:path";
 import { abortableSleep, type DocumentSource, type SourceItem } from "../../../lib/contracts/document_source.ts";
 import { writeFileAtomic } from "../../atomic.ts";
 import { KsefClient, type KsefClientOptions, type KsefClientTuning } from "./client.ts";
-import { defaultMinInterval } from "./config.ts";
+import { defaultMinInterval, ksefQrEnvironmentOf } from "./config.ts";
 import { KSEF_ERROR, ksefError } from "./errors.ts";
 import { runExport, type InvoiceMetadata, type SubjectType } from "./export.ts";
 import { Pacer, type EndpointGroup, type PacingHistory, type RateLimit } from "./pacing.ts";
@@ -39,6 +39,8 @@ export interface KsefSourceOptions {
   nip: string;
   token: string;
   subjects: readonly SubjectType[];
+  /** The tenant's submissions are sent to KSeF through this source (`"send": true`; the sender is send/). */
+  send?: boolean;
   /** Where positions and the last hour of requests are kept between runs. */
   stateFile: string;
   /** Where a subject type's first window starts (ms); default 3 months back. Earlier history is walked window by window. */
@@ -102,6 +104,7 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
 
   return {
     name: o.name,
+    ksef: { qrEnvironment: ksefQrEnvironmentOf(o.baseUrl), sends: o.send === true },
     async *pull(signal, context) {
       const state = load();
       const pacer = new Pacer(tuning.limits, state.pacing);

@@ -159,7 +159,8 @@ describe("renderInvoicePdf()", () => {
       const pages = await pageTexts(path);
       assert.equal(await decodeQr(path, pages.length), expected);
       const text = pages.join(" ");
-      assert.ok(text.includes(`${ksefNumber} ${expected}`), "KSeF number and link printed under the code");
+      // kody-qr.md: the KSeF number under the code (drawn first), then the caption and the link beside it.
+      assert.ok(text.includes(`${ksefNumber} Zeskanuj kod lub otwórz link poniżej, aby zweryfikować fakturę w KSeF. ${expected}`), text);
       assert.ok(text.includes("Kod weryfikujący KSeF (KOD I)"));
     }
   });

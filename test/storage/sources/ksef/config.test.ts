@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { KSEF_ENVIRONMENTS, parseKsefSourceConfig } from "../../../../storage/sources/ksef/config.ts";
+import { KSEF_ENVIRONMENTS, ksefQrEnvironmentOf, parseKsefSourceConfig } from "../../../../storage/sources/ksef/config.ts";
 import { ksefSpec } from "../../../support/ksef_conformance.ts";
 
 const entry = (environment: string, more: Record<string, unknown> = {}) => ({ name: "ksef", type: "ksef", environment, nip: "5260250274", token: "20251010-EC-0000000000-0000000000-00|nip-5260250274|0000", ...more });
@@ -46,4 +46,20 @@ test("parseKsefSourceConfig() takes `min_interval` as a duration: 15 minutes on 
   for (const bad of ["15", "15 minutes", "-5m", "", "400d", 15, null, true]) {
     assert.throws(() => parseKsefSourceConfig(entry("test", { min_interval: bad }), "acme[0]"), /^RangeError: sources\.json acme\[0\]: "min_interval" must be a duration/, JSON.stringify(bad));
   }
+});
+
+test("ksefQrEnvironmentOf() gives each public root its QR environment, a simulator on this machine test's, any other root production's", () => {
+  const cases = [
+    { what: "test", input: "https://api-test.ksef.mf.gov.pl/v2", expected: "test" },
+    { what: "demo", input: "https://api-demo.ksef.mf.gov.pl/v2/", expected: "demo" },
+    { what: "prod", input: "https://api.ksef.mf.gov.pl/v2", expected: "prod" },
+    { what: "a simulator on 127.0.0.1", input: "http://127.0.0.1:8123/v2", expected: "test" },
+    { what: "a simulator on localhost", input: "http://localhost:8123/v2", expected: "test" },
+    { what: "a simulator on [::1]", input: "http://[::1]:8123/v2", expected: "test" },
+    { what: "a gateway in front of KSeF", input: "https://ksef-gateway.example.com/v2", expected: "prod" },
+    { what: "a retired root", input: "https://ksef-test.mf.gov.pl/api/v2", expected: "prod" },
+  ];
+  for (const { what, input, expected } of cases) assert.equal(ksefQrEnvironmentOf(input), expected, what);
+  // The root a checked entry has maps the same way.
+  assert.equal(ksefQrEnvironmentOf(parseKsefSourceConfig(entry("demo"), "acme[0]").baseUrl), "demo");
 });
