@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { createApp, type App } from "./lib/app.ts";
 import { mintToken, parseScopes, SCOPES } from "./lib/auth/tokens.ts";
 import { parseCommand, type Command } from "./lib/cli/command.ts";
-import { serveUsage, tokenUsage } from "./lib/cli/usage.ts";
+import { serveUsage, SOURCE_PROGRAM, tokenUsage } from "./lib/cli/usage.ts";
 import { loadConfig, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
 import { guardNodeServer, type NodeServerLike as GuardedServer } from "./lib/http/node_server.ts";
@@ -67,7 +67,15 @@ function _fail(message: string, code = EXIT_USAGE): never {
   process.exit(code);
 }
 
-const _usage = (topic: "serve" | "token"): string => (topic === "token" ? tokenUsage() : serveUsage());
+/**
+ * How the user started this process, for help and hints: `integrator-api` when it is the npm package's compiled
+ * command (package.json `bin`, README "Embedding the core"), else server.ts through `npm start`/`npm run token`.
+ */
+const INSTALLED = import.meta.url.endsWith(".js");
+const PROGRAM = INSTALLED ? "integrator-api" : SOURCE_PROGRAM;
+const TOKEN_COMMAND = INSTALLED ? "integrator-api token" : "npm run token --";
+
+const _usage = (topic: "serve" | "token"): string => (topic === "token" ? tokenUsage(PROGRAM) : serveUsage(PROGRAM));
 
 /** Stores a new token for `tenant` (creating the tenant); returns the token string and its key id. */
 async function createToken(storage: Storage, tenant: string, scopes: string, expiresIn: string | undefined): Promise<{ token: string; keyId: string }> {
@@ -79,14 +87,14 @@ async function createToken(storage: Storage, tenant: string, scopes: string, exp
 }
 
 async function tokenCommand(c: Extract<Command, { kind: "token" }>, config: Config): Promise<void> {
-  if (c.sub === "create" && !c.flags.has("--tenant")) _fail(`token create needs --tenant ID\n\n${tokenUsage()}`);
-  if (c.sub === "create" && !c.flags.has("--scopes")) _fail(`token create needs --scopes (from: ${SCOPES.join(", ")})\n\n${tokenUsage()}`);
+  if (c.sub === "create" && !c.flags.has("--tenant")) _fail(`token create needs --tenant ID\n\n${tokenUsage(PROGRAM)}`);
+  if (c.sub === "create" && !c.flags.has("--scopes")) _fail(`token create needs --scopes (from: ${SCOPES.join(", ")})\n\n${tokenUsage(PROGRAM)}`);
   const storage = await openStorage(config);
   if (c.sub === "create") {
     const { token, keyId } = await createToken(storage, c.flags.get("--tenant")!, c.flags.get("--scopes")!, c.flags.get("--expires-in"));
     process.stdout.write(`${token}\n`);
     // On stderr, so that TOKEN=$(npm run -s token -- create …) captures the token alone.
-    process.stderr.write(`key id: ${keyId} (to revoke: npm run token -- revoke ${keyId})\n`);
+    process.stderr.write(`key id: ${keyId} (to revoke: ${TOKEN_COMMAND} revoke ${keyId})\n`);
   } else if (c.sub === "list") {
     for (const t of await storage.tokens.list(c.flags.get("--tenant"))) {
       const { secret_sha256: _, ...shown } = t; // never printed
@@ -253,7 +261,7 @@ async function serve(config: Config): Promise<void> {
     await app.sync.idle();
     process.stderr.write(_demoBanner(demoToken, url));
   } else if ((await storage.tokens.list()).length === 0) {
-    logger.warn("no API token exists yet: create one with `npm run token -- create --tenant acme --scopes documents:read,documents:write` (all scopes: npm run token -- --help)");
+    logger.warn(`no API token exists yet: create one with \`${TOKEN_COMMAND} create --tenant acme --scopes documents:read,documents:write\` (all scopes: ${TOKEN_COMMAND} --help)`);
   }
 }
 

@@ -26,6 +26,7 @@ import { createCursorCodec } from "../lib/api/cursor.ts";
 import { documentJson } from "../lib/contracts/record_json.ts";
 import type { DocumentFields, DocumentRecord, TokenStore } from "../lib/contracts/storage.ts";
 import { FileStorage } from "../storage/file/store.ts";
+import type { FileTenantStore } from "../storage/file/tenant.ts";
 import { PostgresStorage } from "../storage/postgres/store.ts";
 import { childEnv, serverCommand } from "../test/support/child.ts";
 import { ublInvoice } from "../test/fixtures/ubl_invoice.ts";
@@ -197,7 +198,7 @@ async function ensureSeeded(storage: PostgresStorage, pool: PgPoolClass): Promis
 /** A fresh file store with the same 10k documents (through its own API: the file store has no bulk SQL). */
 async function seedFileStore(dir: string): Promise<{ read: string; write: string }> {
   const storage = new FileStorage(dir, { durable: false });
-  const t = storage.tenant("b10k");
+  const t = storage.tenant("b10k") as FileTenantStore; // its bulk seeding (upsertDocumentSync) is the file store's own, not the contract's
   const at = Date.parse(TEMPLATE_AT);
   for (let i = 0; i < SMALL; i++) {
     const sha = (i.toString(16).padStart(8, "0")).repeat(8);

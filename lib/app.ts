@@ -103,10 +103,12 @@ export interface AppOptions {
 /** A running application. */
 export interface App {
   handle(req: ApiRequest): Promise<ApiResponse>;
+  /** @internal The API's routes (the OpenAPI document is built from them); not part of the package's interface. */
   routes: readonly ApiRoute[];
   sync: SyncRunner;
   /** The webhook delivery worker (start it with `webhooks.start(ms)`), or null without a transport. */
   webhooks: WebhookWorker | null;
+  /** @internal What the resources share (storage, readers, limits); not part of the package's interface. */
   services: AppServices;
   metrics: Metrics;
   /** Readiness goes to 503 and new API requests are refused with 503 (shutdown). */

@@ -7,12 +7,18 @@
 
 // The application and its adapters
 export { createApp, DEFAULT_ANONYMOUS_LIMIT, DEFAULT_RATE_LIMIT, DEFAULT_UPLOAD_LIMIT, type App, type AppOptions } from "./app.ts";
+export type { RateLimitConfig } from "./pipeline/rate_limit.ts";
+export type { InvoiceReader, PdfJob } from "./api/invoice_reader.ts";
+export type { KsefSendHook } from "./api/context.ts";
+export type { SyncRunner } from "./jobs/sync_runner.ts";
+export type { WebhookWorker } from "./jobs/webhooks/worker.ts";
+export { Metrics } from "./observe/metrics.ts";
 export { fromNodeRequest, toNodeListener, writeNodeResponse, type NodeRequestLike, type NodeResponseLike } from "./http/node_adapter.ts";
 export { fromFetchRequest, toFetchHandler, toFetchResponse } from "./http/fetch_adapter.ts";
 export type { ApiRequest, ApiResponse, ResponseBody, StreamBody } from "./http/types.ts";
-export { ApiError, HTTP_ERROR_STATUS, type HttpErrorCode } from "./http/errors.ts";
+export { ApiError, HTTP_ERROR_STATUS, type ErrorDetails, type HttpErrorCode } from "./http/errors.ts";
 export { apiError, API_ERROR_STATUS, ERROR_STATUS, toApiError, type ApiErrorCode, type ErrorCode } from "./api/errors.ts";
-export { createJsonLogger, silentLogger, type Logger, type LogLevel } from "./observe/log.ts";
+export { createJsonLogger, LOG_LEVELS, silentLogger, type Logger, type LogLevel } from "./observe/log.ts";
 export { loadConfig, parseArgs, parseSize, type Config } from "./config.ts";
 
 // Contracts that adapters and sources implement
@@ -30,8 +36,9 @@ export { parseXml, XML_PARSE_LIMITS, XmlError, type XmlParseOptions } from "./fo
 export type { XmlAttribute, XmlDocument, XmlElement } from "./formats/xml/tree.ts";
 export { readInvoice, requireSubmissionFields } from "./formats/invoice/read.ts";
 export { InvoiceError } from "./formats/invoice/errors.ts";
-export { MultipartError } from "./formats/multipart/errors.ts";
+export { MultipartError, type MultipartErrorKind } from "./formats/multipart/errors.ts";
 export type * from "./formats/invoice/model.ts";
+export { DOCUMENT_TYPES, INVOICE_FORMATS } from "./formats/invoice/vocabulary.ts";
 export { addDecimals, compareDecimals, negateDecimal, parseDecimal, sumDecimals } from "./formats/invoice/decimal.ts";
 export { DEFAULT_MULTIPART_LIMITS, MultipartParser, parseBoundary, parseMultipart, type MultipartLimits, type MultipartPart } from "./formats/multipart/parse.ts";
 export { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
@@ -50,5 +57,5 @@ export { SchemaSet, schemaSetOf, type SchemaFiles } from "./formats/validation/s
 export type { Severity, Violation } from "./formats/validation/violation.ts";
 
 // Webhooks
-export { signWebhook, verifyWebhook, webhookHeaders } from "./jobs/webhooks/signature.ts";
+export { signWebhook, verifyWebhook, webhookHeaders, type WebhookHeaders } from "./jobs/webhooks/signature.ts";
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./jobs/webhooks/events.ts";

@@ -327,10 +327,10 @@ export class MemoryStorage implements Storage {
     if (!t) this.#tenants.set(id, (t = new _MemoryTenant(id)));
     return t;
   }
-  async tenants() {
+  async tenants(): Promise<string[]> {
     return [...this.#tenants.keys()].sort();
   }
-  async secret(name: string) {
+  async secret(name: string): Promise<Uint8Array> {
     let s = this.#secrets.get(name);
     if (!s) this.#secrets.set(name, (s = crypto.getRandomValues(new Uint8Array(32))));
     return s;

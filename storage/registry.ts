@@ -30,7 +30,7 @@ export interface StorageOptions {
 }
 
 /** Opens a backend from its URL. */
-type StorageOpener = (url: string, options: StorageOptions) => Promise<Storage>;
+export type StorageOpener = (url: string, options: StorageOptions) => Promise<Storage>;
 
 /**
  * PostgreSQL: the driver `pg` is loaded only here and only then (the project does not depend on it), and the

@@ -6,21 +6,34 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { startChild, waitForOutput } from "./support/child.ts";
+import { README as readme, readmeExamples as examples } from "./support/readme_examples.ts";
 
 const ROOT = join(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
-const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+const entryPoints = (JSON.parse(readFileSync(join(ROOT, "deno.json"), "utf8")) as { exports: Record<string, string> }).exports;
 
-/** The ```ts blocks of the README that start with `// example: NAME`. */
-function examples(): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of readme.matchAll(/```ts\n\/\/ example: ([a-z-]+)\n([\s\S]*?)```/g)) out.set(m[1]!, m[2]!);
-  return out;
+/**
+ * The example with the package's specifiers (`integrator-api`, `integrator-api/stores/file` …) turned into the
+ * modules deno.json exports them from, so that it runs on the sources; one that names no entry point throws.
+ * test/package/installed.test.ts runs the same examples unchanged against the installed package.
+ */
+function onSources(code: string): string {
+  return code.replace(/(from\s*)"integrator-api(\/[^"]*)?"/g, (_, from: string, sub: string | undefined) => {
+    const source = entryPoints[`.${sub ?? ""}`];
+    if (!source) throw new Error(`integrator-api${sub ?? ""} is not an entry point of the package (deno.json exports)`);
+    return `${from}"${source}"`;
+  });
+}
+
+/** Asserts that an embedding example imports the package by name, never a path into it. */
+function assertImportsThePackage(code: string): void {
+  assert.match(code, /from "integrator-api"/);
+  assert.doesNotMatch(code, /from "\.{1,2}\//);
 }
 
 function run(code: string): { status: number | null; stdout: string; stderr: string } {
-  // The example imports ./lib/mod.ts, so it runs from the project root.
+  // The example's imports become the sources' paths (onSources), relative to the project root where it runs.
   const file = join(ROOT, `.readme-example-${process.pid}.ts`);
-  writeFileSync(file, code);
+  writeFileSync(file, onSources(code));
   try {
     const deno = (globalThis as { Deno?: { execPath(): string } }).Deno;
     const major = Number(process.versions.node.split(".")[0]);
@@ -44,6 +57,7 @@ describe("README", () => {
   test("the node:http embedding example runs and answers /healthz", () => {
     const code = examples().get("embed-node");
     assert.ok(code, "example present");
+    assertImportsThePackage(code);
     const r = run(code);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^200 \{"status":"ok"\}/);
@@ -52,6 +66,7 @@ describe("README", () => {
   test("the fetch-handler embedding example runs and answers 401", () => {
     const code = examples().get("embed-deno");
     assert.ok(code, "example present");
+    assertImportsThePackage(code);
     const r = run(code);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^401 UNAUTHENTICATED/);

@@ -22,7 +22,8 @@ export const TOKEN_OPTIONS: readonly _Option[] = [
   { flag: "--expires-in", arg: "DURATION", help: "lifetime such as 30d or 12h (default: no expiry)" },
 ];
 
-const _COMMAND = "server.ts";
+/** The command as run from the sources; the installed package's is `integrator-api` (package.json `bin`). */
+export const SOURCE_PROGRAM = "server.ts";
 
 function _table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -33,25 +34,25 @@ function _settingRows(settings: readonly Setting[]): string[][] {
   return settings.map((s) => [`${s.flag} ${s.arg}`, s.env, s.shown ?? s.def, s.help]);
 }
 
-/** `server.ts --help`. */
-export function serveUsage(): string {
-  return `Usage: ${_COMMAND} [serve] [options]
-       ${_COMMAND} token create|list|revoke …   (see ${_COMMAND} token --help)
+/** `server.ts --help` (`integrator-api --help` with `program` the installed command). */
+export function serveUsage(program = SOURCE_PROGRAM): string {
+  const runtimes = program === SOURCE_PROGRAM ? `Node 24+: node ${program}   Node 20: node --import tsx ${program}   Deno: deno run -A ${program}\n` : "";
+  return `Usage: ${program} [serve] [options]
+       ${program} token create|list|revoke …   (see ${program} token --help)
 
 Serves the Integrator API. Every option is also an environment variable; flags win.
-Node 24+: node ${_COMMAND}   Node 20: node --import tsx ${_COMMAND}   Deno: deno run -A ${_COMMAND}
-
+${runtimes}
 Options:
 ${_table([["flag", "variable", "default", "meaning"], ..._settingRows(Object.values(SETTINGS)), ["-h, --help", "", "", "print this help and exit"]])}
 `;
 }
 
-/** `server.ts token --help`. */
-export function tokenUsage(): string {
+/** `server.ts token --help` (`integrator-api token --help` with `program` the installed command). */
+export function tokenUsage(program = SOURCE_PROGRAM): string {
   const storage = _settingRows([SETTINGS.dataDir, SETTINGS.databaseUrl]);
-  return `Usage: ${_COMMAND} token create --tenant ID --scopes a,b [--expires-in 30d]
-       ${_COMMAND} token list [--tenant ID]
-       ${_COMMAND} token revoke KEY_ID
+  return `Usage: ${program} token create --tenant ID --scopes a,b [--expires-in 30d]
+       ${program} token list [--tenant ID]
+       ${program} token revoke KEY_ID
 
 create prints the new token alone on stdout (shown once) and its key id on stderr;
 list never prints secrets; revoke needs the key id that create and list show.

@@ -45,7 +45,7 @@ export function toFetchResponse(method: string, res: ApiResponse): Response {
 }
 
 /** A fetch handler for `handle`. */
-export function toFetchHandler(handle: (req: ApiRequest) => Promise<ApiResponse>) {
+export function toFetchHandler(handle: (req: ApiRequest) => Promise<ApiResponse>): (req: Request, info?: { remoteAddr?: { hostname?: string } }) => Promise<Response> {
   return async (req: Request, info?: { remoteAddr?: { hostname?: string } }): Promise<Response> => {
     const request = fromFetchRequest(req, info?.remoteAddr?.hostname ?? "");
     return toFetchResponse(request.method, await handle(request));

@@ -95,7 +95,7 @@ export async function writeNodeResponse(method: string, res: ApiResponse, out: N
 }
 
 /** A node:http request listener for `handle`. */
-export function toNodeListener(handle: (req: ApiRequest) => Promise<ApiResponse>) {
+export function toNodeListener(handle: (req: ApiRequest) => Promise<ApiResponse>): (req: NodeRequestLike, out: NodeResponseLike) => void {
   return (req: NodeRequestLike, out: NodeResponseLike): void => {
     const request = fromNodeRequest(req);
     handle(request)

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TokenRecord } from "../../lib/contracts/tokens.ts";
-import type { Storage, TokenStore } from "../../lib/contracts/storage.ts";
+import type { Storage, TenantStore, TokenStore } from "../../lib/contracts/storage.ts";
 import { removeTempLeftovers, writeFileAtomic } from "../atomic.ts";
 import { withFileLock } from "./lock.ts";
 import { FileTenantStore } from "./tenant.ts";
@@ -49,7 +49,7 @@ export class FileStorage implements Storage {
     this.tokens = signalUnavailable(new _FileTokenStore(join(dir, "tokens.json")), fileUnavailableCode);
   }
 
-  tenant(id: string): FileTenantStore {
+  tenant(id: string): TenantStore {
     let t = this.#tenants.get(id);
     if (!t) {
       if (!isValidTenantId(id)) throw new TypeError(`Invalid tenant id: ${id}`);

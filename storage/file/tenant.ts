@@ -14,8 +14,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import type {
-  ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Redelivery, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
+  IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { LocalLeases } from "../../lib/contracts/local_leases.ts";
 import { BlobDir } from "./blob_dir.ts";
@@ -182,16 +182,16 @@ export class FileTenantStore implements TenantStore {
     this.#runs.log.flush();
   }
 
-  async putBlob(bytes: Uint8Array) {
+  async putBlob(bytes: Uint8Array): Promise<BlobInfo> {
     return this.#blobs.putContent(bytes);
   }
-  async getBlob(sha256: string) {
+  async getBlob(sha256: string): Promise<StoredBlob | null> {
     return this.#blobs.get(sha256);
   }
-  async putDerived(key: string, bytes: Uint8Array) {
+  async putDerived(key: string, bytes: Uint8Array): Promise<BlobInfo> {
     return this.#derived.put(key, bytes);
   }
-  async getDerived(key: string) {
+  async getDerived(key: string): Promise<StoredBlob | null> {
     return this.#derived.get(key);
   }
 
@@ -224,7 +224,7 @@ export class FileTenantStore implements TenantStore {
     return this.#documents.changes(after, limit, filter, maxScan);
   }
 
-  async documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number) {
+  async documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): Promise<{ items: Uint8Array[]; total: number }> {
     await this.#look();
     return this.#documents.page(filter, sort, offset, limit);
   }
@@ -285,19 +285,19 @@ export class FileTenantStore implements TenantStore {
     return log.rawFeed(from, limit).map((e) => ({ seq: e.seq, json: log.readVersion(e), first: e.first }));
   }
 
-  async getIdempotency(key: string, now: number, maxAgeMs: number) {
+  async getIdempotency(key: string, now: number, maxAgeMs: number): Promise<IdempotencyRecord | null> {
     await this.#look();
     if (this.#shared) this.#idem.refresh(); // keys that another process committed
     return this.#idem.get(key, now, maxAgeMs);
   }
 
-  async putIdempotency(record: IdempotencyRecord) {
+  async putIdempotency(record: IdempotencyRecord): Promise<void> {
     return this.#write(() => {
       this.#idem.put(record);
     });
   }
 
-  async beginIdempotent(key: string) {
+  async beginIdempotent(key: string): Promise<boolean> {
     return this.#idem.begin(key);
   }
 
@@ -305,7 +305,7 @@ export class FileTenantStore implements TenantStore {
     await this.#idem.end(key);
   }
 
-  async claimLease(name: string, owner: string, leaseMs: number) {
+  async claimLease(name: string, owner: string, leaseMs: number): Promise<boolean> {
     return this.#leases.claim(name, owner, leaseMs);
   }
 

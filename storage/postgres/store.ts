@@ -31,7 +31,7 @@ import { signallingPool } from "./unavailable.ts";
 import { PostgresTenantStore } from "./tenant.ts";
 
 export type { PgPool, PgPoolClient, PgQueryable, PgResult } from "./client.ts";
-export { MIGRATIONS, migrate } from "./schema.ts";
+export { MIGRATIONS, migrate, type Migration } from "./schema.ts";
 
 const SECRET_BYTES = 32;
 // Times out as the conventions in /docs writes them, whatever the session's TimeZone or the client's type parsers.

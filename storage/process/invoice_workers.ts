@@ -61,11 +61,13 @@ function _rebuild(e: NonNullable<_Reply["error"]>): Error {
 
 /** A pool of up to `size` threads; with `fonts` they can render PDFs, with `schemas` validate uploads. */
 export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas?: SchemaFiles): InvoiceWorkers {
-  const url = new URL("./invoice_worker.ts", import.meta.url).href;
+  // Compiled (the npm package's dist/, README "Embedding the core") this module is .js and so is the worker's entry.
+  const compiled = import.meta.url.endsWith(".js");
+  const url = new URL(compiled ? "./invoice_worker.js" : "./invoice_worker.ts", import.meta.url).href;
   // A worker does not inherit the main thread's module hooks: on a Node without type stripping (20, run through
   // tsx) the worker registers tsx itself before loading the TypeScript entry.
   const strips = typeof (process.features as { typescript?: unknown }).typescript === "string";
-  const boot = strips
+  const boot = compiled || strips
     ? `import(${JSON.stringify(url)});`
     : `import("tsx/esm/api").then((t) => t.register()).then(() => import(${JSON.stringify(url)}));`;
   type _Thread = { w: Worker; ready: boolean; dead: boolean; pending: Map<number, { resolve: (r: _Reply) => void; reject: (e: Error) => void }> };

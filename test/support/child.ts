@@ -40,9 +40,9 @@ export interface ChildServer {
   exited: Promise<number | null>;
 }
 
-/** Starts `server.ts serve` with `args` and resolves once it logs "listening". */
-export function startChild(args: string[], env: Record<string, string> = {}): Promise<ChildServer> {
-  const [cmd, ...pre] = serverCommand();
+/** Starts `server.ts serve` (or `command serve`) with `args` and resolves once it logs "listening". */
+export function startChild(args: string[], env: Record<string, string> = {}, command = serverCommand()): Promise<ChildServer> {
+  const [cmd, ...pre] = command;
   const child = spawn(cmd!, [...pre, "serve", "--port", "0", ...args], { cwd: ROOT, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));

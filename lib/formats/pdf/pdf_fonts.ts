@@ -36,9 +36,9 @@ const _CR = 13;
 
 /** Parsed regular and bold faces with the measurements layout needs; share one per process. */
 export class PdfFonts {
-  /** Regular [0] and bold [1]. */
+  /** @internal Regular [0] and bold [1] (the renderer's). */
   readonly faces: readonly [FontFace, FontFace];
-  /** Glyph id per BMP code point, per face; 0 where either face lacks the character. */
+  /** @internal Glyph id per BMP code point, per face; 0 where either face lacks the character. */
   readonly glyphs: readonly [Uint16Array, Uint16Array];
   /** Width per BMP code point in 1/1000 em, per face. */
   #widths: [Uint16Array, Uint16Array];

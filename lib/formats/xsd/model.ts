@@ -119,8 +119,9 @@ export interface ComplexType {
 export interface CompiledSchema {
   /** A name for checks lists, e.g. `FA(3) 1-0E`. */
   name: string;
+  /** @internal The global element declarations by qualified name (the validator's). */
   elements: Map<string, ElementDecl>;
-  /** A named type by qualified name (for xsi:type), compiled on first use. */
+  /** @internal A named type by qualified name (for xsi:type), compiled on first use. */
   type(key: string): SimpleType | ComplexType | null;
   /** Compiles every type now (types compile on first use otherwise): for tests that the whole schema is understood. */
   compileAll(): void;

@@ -1,0 +1,17 @@
+/**
+ * The `integrator-api/sources/ksef` entry point (README "Embedding the core"): the `ksef` document source with
+ * its `sources.json` parser and environments, and the job that sends submissions to KSeF (README "Sending to
+ * KSeF"). It re-exports; it holds no logic. The client, pacing and session modules behind it are private.
+ * @module
+ */
+export { ksefSource, DEFAULT_TUNING, type KsefSourceOptions, type KsefTuning } from "./source.ts";
+export type { KsefClientTuning } from "./client.ts";
+export type { EndpointGroup, RateLimit } from "./pacing.ts";
+export { isValidNip, KSEF_ENVIRONMENTS, parseKsefSourceConfig, type KsefSourceConfig } from "./config.ts";
+export { SUBJECT_TYPES, type SubjectType } from "./export.ts";
+export { KSEF_ERROR, type KsefErrorCode } from "./errors.ts";
+export { createKsefSender, SEND_LEASE_MS, type KsefSendConfig, type KsefSender, type KsefSenderOptions } from "./send/job.ts";
+export { sendingConfigs } from "./send/send_config.ts";
+export type { OnlineApiTuning, SendGroup } from "./send/online_api.ts";
+export type { WindowLimit } from "./send/windows.ts";
+export type { SessionTuning } from "./send/session_pool.ts";
