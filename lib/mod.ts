@@ -45,7 +45,7 @@ export { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 export { renderInvoicePdf, type RenderedPdf, type RenderOptions } from "./formats/pdf/invoice_pdf.ts";
 export { encodeQr, type QrCode } from "./formats/pdf/qr.ts";
 export { KSEF_QR_HOSTS, ksefQrHost, ksefVerificationLink, type KsefQrEnvironment } from "./formats/pdf/ksef_link.ts";
-export { buildKsefCertificateLink, ksefCertificateLinkPayload, verifyKsefCertificateLink, type KsefCertificateLinkInput, type KsefContextType } from "./formats/pdf/ksef_certificate_link.ts";
+export { buildKsefCertificateLink, KSEF_CONTEXT_TYPES, ksefCertificateLinkPayload, verifyKsefCertificateLink, type KsefCertificateLinkInput, type KsefContextType } from "./formats/pdf/ksef_certificate_link.ts";
 export { addPolishWorkingDays, easterSunday, endOfWarsawDay, isPolishWorkingDay, polishPublicHolidays, warsawDate } from "./ksef/working_days.ts";
 export { offlineDeadline, type KsefFailure, type OfflineDeadline, type OfflineIssue } from "./ksef/offline_deadline.ts";
 export { compileSchema, XsdCompileError, type SchemaFile } from "./formats/xsd/compile.ts";

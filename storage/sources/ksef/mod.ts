@@ -7,7 +7,7 @@
 export { ksefSource, DEFAULT_TUNING, type KsefSourceOptions, type KsefTuning } from "./source.ts";
 export type { KsefClientTuning } from "./client.ts";
 export type { EndpointGroup, RateLimit } from "./pacing.ts";
-export { isValidNip, KSEF_ENVIRONMENTS, parseKsefSourceConfig, type KsefSourceConfig } from "./config.ts";
+export { isValidNip, KSEF_ENVIRONMENTS, parseKsefSourceConfig, SEND_MODES, type KsefSourceConfig, type SendMode } from "./config.ts";
 export { SUBJECT_TYPES, type SubjectType } from "./export.ts";
 export { KSEF_ERROR, type KsefErrorCode } from "./errors.ts";
 export { createKsefSender, SEND_LEASE_MS, type KsefSendConfig, type KsefSender, type KsefSenderOptions } from "./send/job.ts";
@@ -15,3 +15,5 @@ export { sendingConfigs } from "./send/send_config.ts";
 export type { OnlineApiTuning, SendGroup } from "./send/online_api.ts";
 export type { WindowLimit } from "./send/windows.ts";
 export type { SessionTuning } from "./send/session_pool.ts";
+export type { BatchTuning } from "./send/batch_session.ts";
+export type { ChoiceTuning } from "./send/send_choice.ts";
