@@ -69,7 +69,9 @@ export class FileTenantStore implements TenantStore {
     mkdirSync(dir, { recursive: true });
     this.#dir = dir;
     this.#blobs = new BlobDir(join(dir, "blobs"), { packed: true });
-    this.#derived = new BlobDir(join(dir, "derived"));
+    // Derived blobs (renderings, KSeF's UPOs, batch parts) are packed too: a batch session's thousands of UPOs are a few
+    // packs, not a file, a flush and a rename each.
+    this.#derived = new BlobDir(join(dir, "derived"), { packed: true });
     [this.#idem, this.#documents, this.#submissions, this.#runs, this.#webhooks] = this.#open();
   }
 

@@ -22,6 +22,7 @@ import { answerError, answerJson, type KsefAnswer, type OnlineApi } from "./onli
 import { isoOf, type InvoiceStatus, type Outcomes } from "./outcome.ts";
 import { FORM_CODES, SessionRefused } from "./session_pool.ts";
 import { readUpoDocuments } from "./upo.ts";
+import { eachAtOnce } from "./at_once.ts";
 
 /** The knobs of batch sending; tests shrink them. */
 export interface BatchTuning {
@@ -45,8 +46,13 @@ const PAGE_SIZE = 1000;
 /** open-api.json SessionStatusResponse (batch): 100 opened, 150 processing, 200 done, 445 no valid invoice. */
 const PROCESSING = new Set([100, 150]);
 const PROCESSED = new Set([200, 445]);
-/** Invoice outcomes written at once (each downloads a UPO and stores it). */
-const OUTCOMES_AT_ONCE = 8;
+/**
+ * Invoice outcomes written at once (each downloads a UPO from its pre-signed URL, not limited, and stores it): their
+ * writes meet in one flush of the store.
+ */
+const OUTCOMES_AT_ONCE = 64;
+/** State writes of a session's invoices at once (joining it, back to the queue, their collective UPO page): flushed together. */
+const WRITES_AT_ONCE = 256;
 /** Invoice statuses that mean "processing was cut short, send again" (open-api.json InvoiceStatusInfo). */
 const RESEND_CODES = new Set([405, 500, 550]);
 
@@ -117,7 +123,7 @@ export class BatchSessions {
     const opened: BatchOpened = { reference: json.referenceNumber, format, package: pkg, uploads: json.partUploadRequests as PartUpload[], opened_at: new Date(this.#now()).toISOString() };
     await this.#steps.recordOpened(opened);
     this.opened++;
-    for (const sub of subs) await this.#join(sub, opened.reference);
+    await eachAtOnce(subs, WRITES_AT_ONCE, (sub) => this.#join(sub, opened.reference));
     return this.drive(opened.reference, new Map(subs.map((s) => [s.id, s])), signal);
   }
 
@@ -134,7 +140,7 @@ export class BatchSessions {
     const failed = await this.#steps.failed(reference);
     if (failed) return this.#requeueAll(reference, members, failed);
     // A crash while submissions joined the session: the rest join now (they are still queued, in no session).
-    for (const sub of members) if (sub.ksef!.status === "queued" && sub.ksef!.session === null) await this.#join(sub, reference);
+    await eachAtOnce(members.filter((s) => s.ksef!.status === "queued" && s.ksef!.session === null), WRITES_AT_ONCE, (sub) => this.#join(sub, reference));
     if (!(await this.#steps.closed(reference))) {
       const refused = await this.#uploadParts(opened, signal);
       if (refused) return this.#fail(reference, members, refused);
@@ -216,18 +222,16 @@ export class BatchSessions {
     let finished = 0;
     let inFlight = false;
     const files = new Map(opened.package.files.map((f) => [f.id, f]));
-    // Outcomes are independent of each other: a few are written at once (UPO downloads overlap).
-    for (let i = 0; i < members.length; i += OUTCOMES_AT_ONCE) {
-      if (!(await this.keepAlive())) return { finished, inFlight: true };
-      const done = await Promise.all(members.slice(i, i + OUTCOMES_AT_ONCE).map((sub) => {
-        const file = files.get(sub.id)!;
-        return this.#outcome(sub, ref, listed.get(file.name) ?? listed.get(file.hash), signal);
-      }));
-      for (const d of done) {
-        if (d) finished++;
-        else inFlight = true;
+    // Outcomes are independent of each other: several are written at once (UPO downloads overlap, writes share flushes).
+    await eachAtOnce(members, OUTCOMES_AT_ONCE, async (sub) => {
+      if (!(await this.keepAlive())) {
+        inFlight = true;
+        return false;
       }
-    }
+      const file = files.get(sub.id)!;
+      if (await this.#outcome(sub, ref, listed.get(file.name) ?? listed.get(file.hash), signal)) finished++;
+      else inFlight = true;
+    });
     return { finished, inFlight };
   }
 
@@ -288,11 +292,9 @@ export class BatchSessions {
       let answer = await this.#api.transfer("GET", page.downloadUrl, {}, undefined, signal).catch(() => null);
       if (answer?.status !== 200) answer = await this.#api.call("sessionUpo", "GET", `/sessions/${encodeURIComponent(ref)}/upo/${encodeURIComponent(page.referenceNumber)}`, undefined, signal);
       if (answer.status !== 200) continue; // the per-invoice UPOs still come; this page is asked for by nobody else
-      const key = await this.#steps.putUpoPage(ref, i + 1, answer.body);
-      for (const doc of readUpoDocuments(answer.body)) {
-        const sub = doc.documentHash ? byHash.get(doc.documentHash) : undefined;
-        if (sub) await this.#store.putDerived(sessionUpoKey(sub.id), new TextEncoder().encode(key));
-      }
+      const key = new TextEncoder().encode(await this.#steps.putUpoPage(ref, i + 1, answer.body));
+      const listing = readUpoDocuments(answer.body).map((doc) => (doc.documentHash ? byHash.get(doc.documentHash) : undefined));
+      await eachAtOnce(listing.filter((s) => s !== undefined), WRITES_AT_ONCE, (sub) => this.#store.putDerived(sessionUpoKey(sub.id), key).then(() => {}));
     }
   }
 
@@ -303,9 +305,8 @@ export class BatchSessions {
   }
 
   async #requeueAll(reference: string, members: SubmissionRecord[], why: { code: string; message: string }): Promise<BatchProgress> {
-    for (const sub of members) {
-      if (sub.ksef!.session === reference && sub.ksef!.status === "sending") await this.#out.requeue(sub, { ...why, details: [] });
-    }
+    const theirs = members.filter((sub) => sub.ksef!.session === reference && sub.ksef!.status === "sending");
+    await eachAtOnce(theirs, WRITES_AT_ONCE, (sub) => this.#out.requeue(sub, { ...why, details: [] }));
     return { finished: 0, inFlight: false };
   }
 }

@@ -137,15 +137,14 @@ export class TenantSender {
   }
 
   // What never reaches KSeF: a form it does not take, a file over its size limit, an invoice out of attempts.
+  // The size is the record's (the XML's byte count at upload): the XML itself is read only by the send that needs it.
   async #refused(sub: SubmissionRecord): Promise<boolean> {
-    const blob = await this.#store.getBlob(sub.sha256);
-    if (!blob) throw new Error(`The XML of submission ${sub.id} is missing`);
     if (!sub.format || !FORM_CODES[sub.format]) {
       await this.#out.reject(sub, "KSEF_FORM_NOT_SUPPORTED", `${sub.format} is not sent to KSeF`, []);
       return true;
     }
-    if (blob.size > MAX_INVOICE_BYTES) {
-      await this.#out.reject(sub, "KSEF_FILE_TOO_LARGE", `The invoice has ${blob.size} bytes; KSeF takes at most ${MAX_INVOICE_BYTES} (weryfikacja-faktury.md)`, []);
+    if (sub.size > MAX_INVOICE_BYTES) {
+      await this.#out.reject(sub, "KSEF_FILE_TOO_LARGE", `The invoice has ${sub.size} bytes; KSeF takes at most ${MAX_INVOICE_BYTES} (weryfikacja-faktury.md)`, []);
       return true;
     }
     if (sub.ksef!.attempts >= MAX_ATTEMPTS) {
@@ -158,7 +157,8 @@ export class TenantSender {
   // Sends one invoice: `sending` with the session is stored first, the reference after KSeF gave it.
   async #sendOne(sub: SubmissionRecord, signal: AbortSignal): Promise<boolean> {
     if (await this.#refused(sub)) return false;
-    const blob = (await this.#store.getBlob(sub.sha256))!;
+    const blob = await this.#store.getBlob(sub.sha256);
+    if (!blob) throw new Error(`The XML of submission ${sub.id} is missing`);
     const session = await this.#pool.sessionFor(sub.format!, signal);
     const body = this.#pool.encrypt(session, await blob.bytes());
     await this.#out.save(sub, { status: "sending", session: session.reference, session_type: "online", reference: null, attempts: sub.ksef!.attempts + 1 });
