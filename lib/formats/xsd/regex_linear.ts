@@ -17,12 +17,28 @@ const MATCH = 3;
 
 /** Code points whose class membership a class remembers beside ASCII (a value has few distinct ones). */
 const MAX_REMEMBERED = 65_536;
+/** Sets of automaton states remembered as one state of a deterministic automaton, per pattern; then it starts over. */
+const MAX_SETS = 1024;
+/** Transitions on characters beyond ASCII remembered per set. */
+const MAX_OTHER = 256;
 
 interface _Program {
   op: number[];
   arg: number[];
   alt: number[];
   classes: ((cp: number) => boolean)[];
+}
+
+/**
+ * A set of states the automaton can be in, with where each character leads: the deterministic automaton is built
+ * as values need it (as RE2 does), so a long value costs a table lookup per character once its sets are known.
+ */
+interface _Set {
+  /** The CHAR and MATCH instructions of the set, in increasing order. */
+  states: Int32Array;
+  matches: boolean;
+  ascii: (_Set | undefined)[];
+  other: Map<number, _Set>;
 }
 
 /** A whole-value matcher for `tree`, linear in the value's length. */
@@ -33,46 +49,68 @@ export function compileLinearMatch(tree: RegexNode): (value: string) => boolean 
   _emit(p, MATCH);
   const { op, arg, alt, classes } = p;
   const n = op.length;
-  return (value) => {
-    let current = new Int32Array(n);
-    let next = new Int32Array(n);
-    const seen = new Int32Array(n).fill(-1);
-    const stack = new Int32Array(n);
-    // Adds the states reachable from `from` without consuming a character (each once per step) to `list`.
-    const follow = (list: Int32Array, size: number, from: number, step: number): number => {
-      if (seen[from] === step) return size;
-      seen[from] = step;
-      let sp = 0;
-      stack[sp++] = from;
-      while (sp > 0) {
-        const pc = stack[--sp]!;
-        const o = op[pc];
-        if (o === JUMP || o === SPLIT) {
-          const to = arg[pc]!;
-          if (seen[to] !== step) (seen[to] = step, stack[sp++] = to);
-          if (o === SPLIT && seen[alt[pc]!] !== step) (seen[alt[pc]!] = step, stack[sp++] = alt[pc]!);
-        } else list[size++] = pc;
-      }
-      return size;
-    };
-    let step = 0;
-    let size = follow(current, 0, 0, step);
-    for (let i = 0; i < value.length && size > 0;) {
-      const cp = value.codePointAt(i)!;
-      i += cp > 0xffff ? 2 : 1;
-      step++;
-      let nextSize = 0;
-      for (let k = 0; k < size; k++) {
-        const pc = current[k]!;
-        if (op[pc] === CHAR && classes[arg[pc]!]!(cp)) nextSize = follow(next, nextSize, pc + 1, step);
-      }
-      const done = current;
-      current = next;
-      next = done;
-      size = nextSize;
+  const seen = new Int32Array(n).fill(-1);
+  const stack = new Int32Array(n);
+  const list = new Int32Array(n);
+  let step = 0;
+  let sets = new Map<string, _Set>();
+
+  // Adds the states reachable from `from` without consuming a character (each once per step) to `list`.
+  const follow = (size: number, from: number): number => {
+    if (seen[from] === step) return size;
+    seen[from] = step;
+    let sp = 0;
+    stack[sp++] = from;
+    while (sp > 0) {
+      const pc = stack[--sp]!;
+      const o = op[pc];
+      if (o === JUMP || o === SPLIT) {
+        const to = arg[pc]!;
+        if (seen[to] !== step) (seen[to] = step, stack[sp++] = to);
+        if (o === SPLIT && seen[alt[pc]!] !== step) (seen[alt[pc]!] = step, stack[sp++] = alt[pc]!);
+      } else list[size++] = pc;
     }
-    for (let k = 0; k < size; k++) if (op[current[k]!] === MATCH) return true;
-    return false;
+    return size;
+  };
+  const intern = (size: number): _Set => {
+    const states = list.slice(0, size).sort();
+    const key = states.join(",");
+    let set = sets.get(key);
+    if (set === undefined) {
+      if (sets.size >= MAX_SETS) {
+        // Start over: the sets known so far forget where characters lead, so that none of them holds on to others.
+        for (const old of sets.values()) (old.ascii = new Array<_Set | undefined>(128), old.other.clear());
+        sets = new Map();
+      }
+      set = { states, matches: states.some((pc) => op[pc] === MATCH), ascii: new Array<_Set | undefined>(128), other: new Map() };
+      sets.set(key, set);
+    }
+    return set;
+  };
+  const advance = (from: _Set, cp: number): _Set => {
+    step++;
+    let size = 0;
+    for (const pc of from.states) if (op[pc] === CHAR && classes[arg[pc]!]!(cp)) size = follow(size, pc + 1);
+    const to = intern(size);
+    if (cp < 128) from.ascii[cp] = to;
+    else if (from.other.size < MAX_OTHER) from.other.set(cp, to);
+    return to;
+  };
+  step++;
+  const start = intern(follow(0, 0));
+  return (value) => {
+    let at = start;
+    for (let i = 0; i < value.length && at.states.length > 0; i++) {
+      const unit = value.charCodeAt(i);
+      if (unit < 128) {
+        at = at.ascii[unit] ?? advance(at, unit);
+        continue;
+      }
+      const cp = value.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      at = at.other.get(cp) ?? advance(at, cp);
+    }
+    return at.matches;
   };
 }
 
