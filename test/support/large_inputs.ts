@@ -63,12 +63,23 @@ export function withKsefAttachment(bytes: number): Uint8Array {
   return _encoder.encode(KSEF.replace("</Tabela>", `${KSEF_ROW.repeat(rows)}</Tabela>`));
 }
 
-/** A sample whose note (a KSeF line's name) holds `chars` characters of `unit` repeated: one text node that long. */
-export function withLongText(format: SampleFormat, chars: number, unit: string): Uint8Array {
-  const text = unit.repeat(Math.ceil(chars / unit.length)).slice(0, chars);
+/** `chars` characters of `unit` repeated. */
+export function repeated(unit: string, chars: number): string {
+  return unit.repeat(Math.ceil(chars / unit.length)).slice(0, chars);
+}
+
+/** A sample whose note (a KSeF line's name) starts with `text`: one text node that long. */
+export function withLongText(format: SampleFormat, text: string): Uint8Array {
   if (format === "ubl") return _encoder.encode(UBL.replace("<cbc:Note>", `<cbc:Note>${text}`));
   if (format === "cii") return _encoder.encode(CII.replace("<ram:Content>", `<ram:Content>${text}`));
   return _encoder.encode(KSEF.replace("<P_7>", `<P_7>${text}`));
+}
+
+/** A sample with the first `from` replaced by `to`. */
+export function withReplaced(format: SampleFormat, from: string, to: string): Uint8Array {
+  const xml = format === "ubl" ? UBL : format === "cii" ? CII : KSEF;
+  if (!xml.includes(from)) throw new TypeError(`The ${format} sample has no ${from}`);
+  return _encoder.encode(xml.replace(from, to));
 }
 
 /** A sample with `depth` elements nested inside its root. */
@@ -91,9 +102,10 @@ export function withAttributes(format: SampleFormat, count: number, per = count)
   return _encoder.encode(`${xml.slice(0, at)}${elements.join("")}${xml.slice(at)}`);
 }
 
-/** The sample of `format` and the offset just after its root element's start tag. */
+/** The sample of `format` and the offset just after its root element's start tag (past the declaration and comments). */
 function _afterRoot(format: SampleFormat): [string, number] {
   const xml = format === "ubl" ? UBL : format === "cii" ? CII : KSEF;
-  const root = xml.indexOf("<", xml.indexOf("?>") + 2);
-  return [xml, xml.indexOf(">", root) + 1];
+  let at = xml.indexOf("<");
+  while (xml[at + 1] === "?" || xml[at + 1] === "!") at = xml.indexOf("<", xml.indexOf(xml[at + 1] === "?" ? "?>" : "-->", at));
+  return [xml, xml.indexOf(">", at) + 1];
 }
