@@ -13,7 +13,6 @@ import { XsdCompileError } from "../../lib/formats/xsd/compile.ts";
 import { XsdRegexError } from "../../lib/formats/xsd/regex.ts";
 import { ZipError } from "../../lib/formats/zip/read.ts";
 import { StorageUnavailableError } from "../../lib/contracts/storage_errors.ts";
-import { ApiError } from "../../lib/http/errors.ts";
 
 /** An error as a thread posts it. */
 export interface ThreadError {
@@ -26,9 +25,9 @@ export interface ThreadError {
   fields: Record<string, unknown>;
 }
 
-/** The classes rebuilt as themselves: the formats', the API's and storage's errors, and JavaScript's own. */
+/** The classes rebuilt as themselves: the formats' errors, the contracts', and JavaScript's own. */
 const KINDS: Record<string, { prototype: Error }> = {
-  XmlError, InvoiceError, MultipartError, ZipError, XsdRegexError, XsdCompileError, ApiError, StorageUnavailableError,
+  XmlError, InvoiceError, MultipartError, ZipError, XsdRegexError, XsdCompileError, StorageUnavailableError,
   Error, RangeError, TypeError, SyntaxError, ReferenceError, EvalError, URIError,
 };
 

@@ -130,10 +130,8 @@ test("values made against backtracking patterns are judged in linear time, not o
     { what: "a year of millions of digits", xml: withReplaced("ubl", "<cbc:IssueDate>2013-06-30", `<cbc:IssueDate>1${"0".repeat(LARGEST_UPLOAD - 100_000)}-06-30`), valid: true },
     // KSeF's TAdresEmail pattern (.)+@(.)+ on an address of millions of characters.
     { what: "an e-mail address of millions of characters", xml: withReplaced("ksef-fa3", "</Podmiot1>", `<DaneKontaktowe><Email>${"a".repeat(LARGEST_UPLOAD - 100_000)}@b.pl</Email></DaneKontaktowe></Podmiot1>`), valid: false },
-    // An amount whose fraction is a long run of zeros: its digits are counted for totalDigits.
-    { what: "an amount of a long run of zeros", xml: withReplaced("ksef-fa3", "<P_13_1>12948.01", `<P_13_1>1.${"0".repeat(QUADRATIC)}1`), valid: false },
     // A code with a long run of spaces inside: the EN 16931 code lists trim it.
-    { what: "a code with a long run of spaces", xml: withReplaced("ubl", "<cbc:InvoiceTypeCode>380", `<cbc:InvoiceTypeCode>3${" ".repeat(QUADRATIC)}80`), valid: false },
+    { what: "a code with a long run of spaces", xml: withReplaced("ubl", "<cbc:DocumentCurrencyCode>NOK", `<cbc:DocumentCurrencyCode>N${" ".repeat(QUADRATIC)}OK`), valid: false },
     // An amount of a long run of spaces, read by the EN 16931 arithmetic.
     { what: "an amount of a long run of spaces", xml: withReplaced("ubl", '<cbc:PayableAmount currencyID="NOK">801.78', `<cbc:PayableAmount currencyID="NOK">${" ".repeat(QUADRATIC)}1x`), valid: false },
     // A note whose lines are indented by a long run of spaces: the reader drops the indentation.

@@ -6,7 +6,6 @@ import { XmlError } from "../../../lib/formats/xml/errors.ts";
 import { XsdRegexError } from "../../../lib/formats/xsd/regex.ts";
 import { ZipError } from "../../../lib/formats/zip/read.ts";
 import { StorageUnavailableError } from "../../../lib/contracts/storage_errors.ts";
-import { ApiError } from "../../../lib/http/errors.ts";
 import { describeThreadError, rebuildThreadError } from "../../../storage/process/thread_errors.ts";
 
 /** What the main thread rebuilds of `e` after it crossed a thread (structured clone, as postMessage does). */
@@ -17,7 +16,6 @@ test("an error rebuilt from a thread is of its class, with its message, fields, 
     { what: "XmlError", error: new XmlError("Expected '>'", 3, 14), fields: { line: 3, column: 14 } },
     { what: "InvoiceError", error: new InvoiceError("xml:/Faktura/Fa/P_2", "required", "P_2 is required"), fields: { field: "xml:/Faktura/Fa/P_2", issue: "required" } },
     { what: "MultipartError", error: new MultipartError("too_large", "body", "too_large", "Request body is larger than 10 bytes", 10), fields: { kind: "too_large", limitBytes: 10 } },
-    { what: "ApiError", error: new ApiError("SERVICE_UNAVAILABLE", "Busy", { a: 1 }, { "retry-after": "1" }), fields: { status: 503, code: "SERVICE_UNAVAILABLE", details: { a: 1 }, headers: { "retry-after": "1" } } },
     { what: "StorageUnavailableError", error: new StorageUnavailableError("ENOSPC", "Disk full"), fields: { code: "ENOSPC" } },
     { what: "ZipError", error: new ZipError("Not a ZIP archive"), fields: {} },
     { what: "XsdRegexError (whose name is Error)", error: new XsdRegexError("Bad quantifier"), fields: {} },
