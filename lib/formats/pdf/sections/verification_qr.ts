@@ -9,7 +9,7 @@
 import { blockHeight, clean, drawBlock, flowHeading, styled, type RenderContext, type StyledLine } from "../blocks.ts";
 import { ksefVerificationLink } from "../ksef_link.ts";
 import { CONTENT_WIDTH, LEFT } from "../layout.ts";
-import { encodeQr } from "../qr.ts";
+import { encodeQr, fitsInQr } from "../qr.ts";
 
 /** Side of one QR module in points: version 6 (41 modules) comes out about 37 mm with the quiet zone. */
 const _MODULE = 2.6;
@@ -20,10 +20,13 @@ const _QUIET = 4;
 /** Height of the section heading with its rule. */
 const _HEADING_H = 18;
 
-/** Draws the KSeF verification QR code with the KSeF number and the link; nothing without seller NIP or issue date. */
+/**
+ * Draws the KSeF verification QR code with the KSeF number and the link; nothing without seller NIP or issue date,
+ * nor when the link is too long for any QR code (a "NIP" of thousands of characters is none: KSeF could not verify it).
+ */
 export function drawKsefQr(ctx: RenderContext, xmlSha256: Uint8Array | string, ksefNumber: string | null): void {
   const link = ksefVerificationLink(ctx.invoice, xmlSha256);
-  if (link === null) return;
+  if (link === null || !fitsInQr(link)) return;
   const { flow, labels: L } = ctx;
   const code = encodeQr(link);
   const layout = (module: number) => {
