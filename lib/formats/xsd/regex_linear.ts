@@ -1,9 +1,10 @@
 /**
  * Matches a parsed XSD pattern (regex.ts) in time linear in the value's length and without recursion on it:
- * Thompson's construction of a nondeterministic automaton, simulated one character at a time over the set of
- * states it can be in (K. Thompson, "Regular expression search algorithm", CACM 1968; R. Cox, "Regular
- * Expression Matching Can Be Simple And Fast", 2007). XSD patterns have no backreferences and no lookaround, so
- * the automaton decides exactly what the RegExp does. It does not find or capture anything: whole values only.
+ * Thompson's construction of a nondeterministic automaton, run one character at a time over the set of states
+ * it can be in (K. Thompson, "Regular expression search algorithm", CACM 1968; R. Cox, "Regular Expression
+ * Matching Can Be Simple And Fast", 2007), each set met becoming a state of a deterministic automaton built as
+ * values need it, as RE2 does. XSD patterns have no backreferences and no lookaround, so the automaton decides
+ * exactly what the RegExp does. It does not find or capture anything: whole values only.
  * @module
  */
 
