@@ -7,6 +7,8 @@
 import type { ApiRoute, Context } from "./context.ts";
 import { okJson } from "./openapi/operation.ts";
 import { type ValidationReport, validationSummary } from "../formats/validation/invoice_validation.ts";
+import { InvoiceError } from "../formats/invoice/errors.ts";
+import { XmlError } from "../formats/xml/errors.ts";
 import { ApiError, validationError } from "../http/errors.ts";
 import { json } from "../http/respond.ts";
 import type { ApiResponse } from "../http/types.ts";
@@ -30,7 +32,8 @@ export function withValidation(json: Uint8Array, validation: Uint8Array | null):
 
 /**
  * A stored XML's `validation` object (JSON), judged once per process and kept by its SHA-256; null when the XML is
- * missing or not readable as a supported format (a document is never refused: there is no verdict to give).
+ * missing or not readable as a supported format (a document is never refused: there is no verdict to give). Any
+ * other failure is thrown (a 503 of the large-read queue as itself, a bug as a logged 500), never shown as null.
  */
 export async function storedVerdict(ctx: Context, sha256: string): Promise<Uint8Array | null> {
   const hit = ctx.app.verdicts.get(sha256);
@@ -46,8 +49,9 @@ async function _judge(ctx: Context, sha256: string, gone: () => boolean): Promis
   try {
     report = await ctx.app.validate(await blob.bytes(), { tenant: ctx.tenant.tenant, gone });
   } catch (e) {
-    if (e instanceof ApiError) throw e; // the large-read queue is full: 429 or 503 with Retry-After
-    return null;
+    // XML that is no readable invoice has no verdict; anything else (429/503 of the large-read queue, a bug) is thrown.
+    if (e instanceof XmlError || e instanceof InvoiceError) return null;
+    throw e;
   }
   const json = new TextEncoder().encode(JSON.stringify(validationSummary(report)));
   ctx.app.verdicts.set(sha256, json);

@@ -1,7 +1,8 @@
 /**
  * The worker thread of invoice_workers.ts: reads one invoice per message and
- * posts it back, or the error's parts, so that the main thread can rebuild the
- * XmlError or InvoiceError that the API answers 422 for. Asked for `json`, it
+ * posts it back, or what it threw (thread_errors.ts), so that the main thread
+ * rebuilds the same error: the XmlError or InvoiceError that the API answers 422
+ * for, or the bug it is. Asked for `json`, it
  * posts the invoice's JSON bytes instead (README "The invoice object": the model
  * as it is, JSON.stringify of it, as lib/api/documents/invoice_json.ts makes it),
  * handed over without a copy, so the main thread never holds the tree. Asked
@@ -19,6 +20,7 @@ import { readAndValidate, verdictOf } from "../../lib/formats/validation/read_an
 import { type SchemaFiles, schemaSetOf } from "../../lib/formats/validation/schema_set.ts";
 import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
 import { type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
+import { describeThreadError } from "./thread_errors.ts";
 
 // The fonts are parsed once per thread, as the main thread does once per app.
 const data = workerData as { fonts?: PdfFontFiles; schemas?: SchemaFiles } | null;
@@ -43,8 +45,7 @@ parentPort?.on("message", (m: { id: number; xml: Uint8Array; json?: boolean; fie
       parentPort!.postMessage({ id: m.id, json }, [json.buffer as ArrayBuffer]);
     } else parentPort!.postMessage({ id: m.id, invoice });
   } catch (e) {
-    const err = e as Error & { line?: number; column?: number; field?: string; issue?: string };
-    parentPort!.postMessage({ id: m.id, error: { name: err.name, message: err.message, line: err.line, column: err.column, field: err.field, issue: err.issue } });
+    parentPort!.postMessage({ id: m.id, error: describeThreadError(e) });
   }
 });
 

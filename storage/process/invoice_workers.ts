@@ -12,14 +12,13 @@ import { Worker } from "node:worker_threads";
 import { fieldsFromXml } from "../../lib/contracts/record_json.ts";
 import type { DocumentFields } from "../../lib/contracts/storage.ts";
 import type { Invoice } from "../../lib/formats/invoice/model.ts";
-import { InvoiceError } from "../../lib/formats/invoice/errors.ts";
-import { XmlError } from "../../lib/formats/xml/errors.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import { type CheckedInvoice, readAndValidate, verdictOf } from "../../lib/formats/validation/read_and_validate.ts";
 import type { ValidationReport } from "../../lib/formats/validation/invoice_validation.ts";
 import { type SchemaFiles, schemaSetOf } from "../../lib/formats/validation/schema_set.ts";
 import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
 import { type RenderedPdf, type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
+import { rebuildThreadError, type ThreadError } from "./thread_errors.ts";
 
 /** A pool of invoice-reading threads. */
 export interface InvoiceWorkers {
@@ -50,13 +49,8 @@ interface _Reply {
   checked?: CheckedInvoice;
   report?: ValidationReport;
   pdf?: RenderedPdf;
-  error?: { name: string; message: string; line?: number; column?: number; field?: string; issue?: string };
-}
-
-function _rebuild(e: NonNullable<_Reply["error"]>): Error {
-  if (e.name === "XmlError") return new XmlError(e.message, e.line ?? 0, e.column ?? 0);
-  if (e.name === "InvoiceError") return new InvoiceError(e.field ?? "xml", e.issue ?? "invalid", e.message);
-  return new Error(e.message);
+  /** What the thread threw (thread_errors.ts), rebuilt here as the same class with the same fields. */
+  error?: ThreadError;
 }
 
 /** A pool of up to `size` threads; with `fonts` they can render PDFs, with `schemas` validate uploads. */
@@ -87,17 +81,18 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
       const p = t.pending.get(r.id);
       t.pending.delete(r.id);
       if (!p) return;
-      if (r.error) p.reject(_rebuild(r.error));
+      if (r.error) p.reject(rebuildThreadError(r.error));
       else p.resolve(r);
     });
     // A thread that fails is not used again; its reads fail, later ones go to the others or the main thread.
-    const died = (): void => {
+    const died = (cause?: unknown): void => {
       t.dead = true;
-      for (const [id, p] of t.pending) (t.pending.delete(id), p.reject(new Error("The invoice reading thread stopped")));
+      const stopped = (): Error => new Error("The invoice reading thread stopped", cause instanceof Error ? { cause } : {});
+      for (const [id, p] of t.pending) (t.pending.delete(id), p.reject(stopped()));
       readyWaiters.splice(0).forEach((wake) => wake());
     };
-    t.w.on("error", died);
-    t.w.on("exit", died);
+    t.w.on("error", died); // e.g. ERR_WORKER_OUT_OF_MEMORY: the reads it had fail with it as their cause
+    t.w.on("exit", () => died());
   }
   // The thread with the fewest reads in hand among those that are ready; null (read on the main thread) while none
   // is: a thread takes a second or so to start, and reads meanwhile do not wait for it.

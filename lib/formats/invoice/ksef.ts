@@ -73,11 +73,11 @@ export function readKsef(root: XmlElement, format: "ksef-fa2" | "ksef-fa3", line
       case "Fa": if (inv.kind === null) _readFa(c, ns, inv, lines); break;
       case "Stopka": {
         const s = readKsefFooter(c, ns);
-        inv.footer.push(...s.footer);
-        inv.registers.push(...s.registers);
+        for (const x of s.footer) inv.footer.push(x);
+        for (const x of s.registers) inv.registers.push(x);
         break;
       }
-      case "Zalacznik": inv.attachments.push(...readKsefAttachments(c, ns)); break;
+      case "Zalacznik": for (const x of readKsefAttachments(c, ns)) inv.attachments.push(x); break;
     }
   }
   return inv;

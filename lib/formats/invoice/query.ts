@@ -42,10 +42,20 @@ export function textOf(el: XmlElement | null): string | null {
   if (el === null) return null;
   const t = el.text.trim();
   if (t === "") return null;
-  return t.includes("\n") ? t.replace(INDENTED_BREAK, "\n") : t;
+  if (!t.includes("\n")) return t;
+  // Line by line, not /[ \t]*\n[ \t]*/g: that pattern retries a long run of spaces from each of its characters.
+  const lines = t.split("\n");
+  for (let i = 0; i < lines.length; i++) lines[i] = _trimBlanks(lines[i]!);
+  return lines.join("\n");
 }
 
-const INDENTED_BREAK = /[ \t]*\n[ \t]*/g;
+/** The line without the spaces and tabs around it. */
+function _trimBlanks(line: string): string {
+  let from = 0, to = line.length;
+  while (from < to && (line.charCodeAt(from) === 32 || line.charCodeAt(from) === 9)) from++;
+  while (to > from && (line.charCodeAt(to - 1) === 32 || line.charCodeAt(to - 1) === 9)) to--;
+  return from === 0 && to === line.length ? line : line.slice(from, to);
+}
 
 /** The trimmed text of the first matching child, or null. */
 export function childText(el: XmlElement | null, ns: string, local: string): string | null {

@@ -89,7 +89,7 @@ export function wrapText(fonts: PdfFonts, text: string, width: number, size: num
     const parts = _splitWord(fonts, word, width, size, bold);
     line = parts.pop() ?? "";
     lineW = fonts.textWidth(line, bold, size);
-    lines.push(...parts);
+    for (const x of parts) lines.push(x);
   }
   if (line !== "" || lines.length === 0) lines.push(line);
   return lines;

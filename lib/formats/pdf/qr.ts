@@ -28,15 +28,16 @@ const _N2 = 3;
 const _N3 = 40;
 const _N4 = 10;
 
-/** Encodes bytes (or a string as UTF-8) into the smallest QR symbol at level M. */
+/** Whether bytes (or a string as UTF-8) fit in a QR symbol at level M (version 40 holds 2,331 bytes). */
+export function fitsInQr(input: Uint8Array | string): boolean {
+  return _version(_bytes(input).length) !== null;
+}
+
+/** Encodes bytes (or a string as UTF-8) into the smallest QR symbol at level M; RangeError when they do not fit. */
 export function encodeQr(input: Uint8Array | string): QrCode {
-  const data = typeof input === "string" ? new TextEncoder().encode(input) : input;
-  let version = 1;
-  for (; version <= 40; version++) {
-    const countBits = version < 10 ? 8 : 16;
-    if (4 + countBits + data.length * 8 <= _dataCodewords(version) * 8) break;
-  }
-  if (version > 40) throw new RangeError(`Cannot encode ${data.length} bytes in a QR code at level M`);
+  const data = _bytes(input);
+  const version = _version(data.length);
+  if (version === null) throw new RangeError(`Cannot encode ${data.length} bytes in a QR code at level M`);
   const codewords = _addEcc(_dataBits(data, version), version);
   const size = version * 4 + 17;
   const modules = new Uint8Array(size * size);
@@ -327,4 +328,17 @@ function _linePenalty(line: Uint8Array, size: number): number {
     }
   }
   return score;
+}
+
+function _bytes(input: Uint8Array | string): Uint8Array {
+  return typeof input === "string" ? new TextEncoder().encode(input) : input;
+}
+
+/** The smallest version at level M that holds `length` bytes in byte mode, or null. */
+function _version(length: number): number | null {
+  for (let version = 1; version <= 40; version++) {
+    const countBits = version < 10 ? 8 : 16;
+    if (4 + countBits + length * 8 <= _dataCodewords(version) * 8) return version;
+  }
+  return null;
 }

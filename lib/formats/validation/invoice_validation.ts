@@ -57,15 +57,15 @@ export function validateInvoice(bytes: Uint8Array, doc: XmlDocument, format: Inv
   if (format === "ksef-fa2" || format === "ksef-fa3") {
     checks.push("KSEF-FILE");
     const attachments = format === "ksef-fa3" && root.children.some((c) => c.local === "Zalacznik" && c.ns === root.ns);
-    found.push(...checkKsefFile(bytes, doc.encoding, attachments));
+    for (const x of checkKsefFile(bytes, doc.encoding, attachments)) found.push(x);
   }
   if (schemas) {
     checks.push(SCHEMA_CHECK[format]);
-    found.push(...validateXsd(schemas.forFormat(format), root));
+    for (const x of validateXsd(schemas.forFormat(format), root)) found.push(x);
   }
   if ((format === "ubl" || format === "cii") && claimsEn16931(root, format)) {
     checks.push(`EN16931:${EN16931_ARTEFACTS_VERSION}`);
-    found.push(...checkEn16931(root, format));
+    for (const x of checkEn16931(root, format)) found.push(x);
   }
   const errors = found.filter((v) => v.severity === "error");
   const warnings = found.filter((v) => v.severity !== "error");

@@ -86,7 +86,7 @@ function _date(type: SimpleType, hasBounds: boolean): Accept {
 /**
  * xs:decimal and the integer types: the lexical space, the built-in's range, totalDigits, fractionDigits and
  * the bounds, from one scan; values and bounds of at most 15 significant digits compare as Numbers, exactly.
- * Longer ones go to the exact comparisons (BigInt for ranges, digit strings for bounds).
+ * Longer ones go to the exact comparisons of digit strings (values.ts).
  */
 function _decimal(type: SimpleType, b: Builtin): Accept {
   const f = type.facets;

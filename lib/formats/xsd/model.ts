@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { XsdPattern } from "./regex.ts";
+
 /** Namespace-qualified name as one string: `{ns}local`, or `local` in no namespace. */
 export function qualify(ns: string, local: string): string {
   return ns === "" ? local : `{${ns}}${local}`;
@@ -15,7 +17,7 @@ export function qualify(ns: string, local: string): string {
 export interface Facets {
   whiteSpace: "preserve" | "replace" | "collapse";
   /** One alternation per derivation step; a value must match every step. */
-  patterns: RegExp[];
+  patterns: XsdPattern[];
   patternSources: string[];
   /** Enumerated values (normalised, canonical for decimals), or null. */
   enumeration: Set<string> | null;

@@ -1,14 +1,42 @@
 /**
- * XML Schema 1.0 regular expressions (XML Schema Part 2, Appendix F) translated to
- * JavaScript RegExps with the `v` flag: implicitly anchored, `.` excluding only CR and LF,
+ * XML Schema 1.0 regular expressions (XML Schema Part 2, Appendix F), parsed once into a small tree and
+ * translated to JavaScript RegExps with the `v` flag: implicitly anchored, `.` excluding only CR and LF,
  * `\d` `\w` `\i` `\c` with their Unicode meanings, `\p{..}` categories and blocks, and
  * character-class subtraction (`[a-z-[aeiou]]` → `[[a-z]--[aeiou]]`). Every literal is
  * emitted as a `\u{..}` escape, so no XSD character is mistaken for JS syntax.
+ * A RegExp backtracks, and on a value of millions of characters its backtracking stack overflows (V8 throws
+ * RangeError) or its time grows with the square of the length; such values are matched by regex_linear.ts
+ * instead, in time linear in their length, with the same verdict.
  * @module
  */
 
+import { compileLinearMatch } from "./regex_linear.ts";
+
 /** A pattern the translator refuses (a schema bug or an unsupported block name). */
 export class XsdRegexError extends Error {}
+
+/**
+ * The parsed pattern. `char` matches one character: `source` is a JS (`v` flag) expression for it alone, a
+ * `\u{..}` literal, a class or a property escape.
+ */
+export type RegexNode =
+  | { kind: "char"; source: string }
+  | { kind: "seq"; items: RegexNode[] }
+  | { kind: "alt"; branches: RegexNode[] }
+  | { kind: "group"; node: RegexNode }
+  | { kind: "repeat"; node: RegexNode; min: number; max: number; quantifier: string };
+
+/** A compiled pattern: whether a whole value matches it. */
+export interface XsdPattern {
+  test(value: string): boolean;
+}
+
+/**
+ * Values longer than this are matched by the linear matcher. V8's backtracking stack holds some millions of
+ * entries and the schemas' patterns push a few per character, so shorter values are far from it; and a
+ * pattern that backtracks quadratically costs at most this length squared.
+ */
+export const LINEAR_FROM = 4096;
 
 // XML 1.0 (5th ed.) NameStartChar and NameChar, for \i and \c.
 const NAME_START = "[:A-Z_a-z\\u{C0}-\\u{D6}\\u{D8}-\\u{F6}\\u{F8}-\\u{2FF}\\u{370}-\\u{37D}\\u{37F}-\\u{1FFF}\\u{200C}-\\u{200D}\\u{2070}-\\u{218F}\\u{2C00}-\\u{2FEF}\\u{3001}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFFD}\\u{10000}-\\u{EFFFF}]";
@@ -31,15 +59,40 @@ const BLOCKS: Record<string, [number, number]> = {
   GeneralPunctuation: [0x2000, 0x206f], CurrencySymbols: [0x20a0, 0x20cf], LetterlikeSymbols: [0x2100, 0x214f],
 };
 
-/** Compiles an XSD pattern to an anchored JS RegExp. */
-export function compileXsdPattern(pattern: string): RegExp {
+/** Parses an XSD pattern into its tree. */
+export function parseXsdPattern(pattern: string): RegexNode {
   const parser = new _Parser(pattern);
-  const body = parser.regExp();
+  const tree = parser.regExp();
   if (parser.pos < pattern.length) throw new XsdRegexError(`Unexpected ')' in pattern ${pattern}`);
+  return tree;
+}
+
+/** Compiles an XSD pattern; `linearFrom` moves the length from which values go to the linear matcher (tests). */
+export function compileXsdPattern(pattern: string, linearFrom = LINEAR_FROM): XsdPattern {
+  const tree = parseXsdPattern(pattern);
+  let re: RegExp;
   try {
-    return new RegExp(`^(?:${body})$`, "v");
+    re = new RegExp(`^(?:${_source(tree)})$`, "v");
   } catch (err) {
     throw new XsdRegexError(`Cannot translate pattern ${pattern}: ${(err as Error).message}`);
+  }
+  let linear: ((value: string) => boolean) | null = null; // built on the first long value
+  return {
+    test(value) {
+      if (value.length < linearFrom) return re.test(value);
+      return (linear ??= compileLinearMatch(tree))(value);
+    },
+  };
+}
+
+/** The JS source of a parsed pattern (without the anchors). */
+function _source(node: RegexNode): string {
+  switch (node.kind) {
+    case "char": return node.source;
+    case "seq": return node.items.map(_source).join("");
+    case "alt": return node.branches.map(_source).join("|");
+    case "group": return `(?:${_source(node.node)})`;
+    case "repeat": return _source(node.node) + node.quantifier;
   }
 }
 
@@ -54,13 +107,13 @@ class _Parser {
     this.#s = s;
   }
 
-  regExp(): string {
+  regExp(): RegexNode {
     const branches = [this.#branch()];
     while (this.#peek() === "|") {
       this.pos++;
       branches.push(this.#branch());
     }
-    return branches.join("|");
+    return branches.length === 1 ? branches[0]! : { kind: "alt", branches };
   }
 
   #peek(): string | undefined {
@@ -71,47 +124,50 @@ class _Parser {
     throw new XsdRegexError(`${what} at ${this.pos} in pattern ${this.#s}`);
   }
 
-  #branch(): string {
-    let out = "";
+  #branch(): RegexNode {
+    const items: RegexNode[] = [];
     for (;;) {
       const c = this.#peek();
-      if (c === undefined || c === "|" || c === ")") return out;
-      out += this.#atom() + this.#quantifier();
+      if (c === undefined || c === "|" || c === ")") return { kind: "seq", items };
+      const atom = this.#atom();
+      items.push(this.#quantified(atom));
     }
   }
 
-  #quantifier(): string {
+  #quantified(node: RegexNode): RegexNode {
     const c = this.#peek();
     if (c === "?" || c === "*" || c === "+") {
       this.pos++;
-      return c;
+      return { kind: "repeat", node, min: c === "+" ? 1 : 0, max: c === "?" ? 1 : Infinity, quantifier: c };
     }
-    if (c !== "{") return "";
+    if (c !== "{") return node;
     const m = /^\{(\d+)(,(\d*))?\}/.exec(this.#s.slice(this.pos));
     if (!m) this.#fail("Bad quantifier");
     this.pos += m[0].length;
-    return m[0];
+    const min = Number(m[1]);
+    const max = m[2] === undefined ? min : m[3] === "" ? Infinity : Number(m[3]);
+    return { kind: "repeat", node, min, max, quantifier: m[0] };
   }
 
-  #atom(): string {
+  #atom(): RegexNode {
     const c = this.#peek()!;
     if (c === "(") {
       this.pos++;
       const inner = this.regExp();
       if (this.#peek() !== ")") this.#fail("Missing ')'");
       this.pos++;
-      return `(?:${inner})`;
+      return { kind: "group", node: inner };
     }
-    if (c === "[") return this.#classExpr();
+    if (c === "[") return { kind: "char", source: this.#classExpr() };
     if (c === ".") {
       this.pos++;
-      return "[^\\u{A}\\u{D}]";
+      return { kind: "char", source: "[^\\u{A}\\u{D}]" };
     }
-    if (c === "\\") return this.#escape(false);
+    if (c === "\\") return { kind: "char", source: this.#escape(false) };
     if ("?*+{}])".includes(c)) this.#fail(`Unexpected '${c}'`);
     const cp = this.#s.codePointAt(this.pos)!;
     this.pos += cp > 0xffff ? 2 : 1;
-    return _lit(cp);
+    return { kind: "char", source: _lit(cp) };
   }
 
   /** An escape; in a class, single-character escapes return a literal usable as a range end. */

@@ -7,7 +7,7 @@
  */
 
 import type { Facets, SimpleType } from "./model.ts";
-import { BUILTINS, canonicalDecimal, checkBuiltin, compareDateTime, compareDecimal, decimalDigits } from "./values.ts";
+import { BUILTINS, canonicalDecimal, checkBuiltin, compareDateTime, compareDecimal, decimalDigits, shortValue } from "./values.ts";
 
 /** Whether applying the whiteSpace facet leaves `value` as it is (no tab, CR or LF; when collapsing, no leading, trailing or double space). */
 export function isNormalized(value: string, ws: Facets["whiteSpace"]): boolean {
@@ -36,12 +36,12 @@ export function checkSimple(type: SimpleType, raw: string): string | null {
   const f = type.facets;
   const value = normalizeSpace(raw, f.whiteSpace);
   for (let i = 0; i < f.patterns.length; i++) {
-    if (!f.patterns[i]!.test(value)) return `'${_short(value)}' does not match the pattern ${f.patternSources[i]} of ${type.name}`;
+    if (!f.patterns[i]!.test(value)) return `'${shortValue(value)}' does not match the pattern ${f.patternSources[i]} of ${type.name}`;
   }
   if (type.variety === "list") return _checkList(type, value);
   if (type.variety === "union") {
     for (const m of type.members) if (checkSimple(m, value) === null) return _enumAndFacets(type, value, value);
-    return `'${_short(value)}' is valid for none of the member types of ${type.name}`;
+    return `'${shortValue(value)}' is valid for none of the member types of ${type.name}`;
   }
   const lexical = checkBuiltin(type.builtin, value);
   if (lexical !== null) return `${lexical} (${type.name})`;
@@ -57,13 +57,13 @@ function _checkList(type: SimpleType, value: string): string | null {
     if (e !== null) return e;
   }
   const f = type.facets;
-  if (f.enumeration !== null && !f.enumeration.has(value)) return `'${_short(value)}' is not one of the values allowed for ${type.name}`;
+  if (f.enumeration !== null && !f.enumeration.has(value)) return `'${shortValue(value)}' is not one of the values allowed for ${type.name}`;
   return lengthsError(type, items.length, value);
 }
 
 function _enumAndFacets(type: SimpleType, value: string, key: string): string | null {
   const f = type.facets;
-  if (f.enumeration !== null && !f.enumeration.has(key)) return `'${_short(value)}' is not one of the values allowed for ${type.name}`;
+  if (f.enumeration !== null && !f.enumeration.has(key)) return `'${shortValue(value)}' is not one of the values allowed for ${type.name}`;
   if (type.variety === "union") return null;
   const b = type.builtin;
   const order = BUILTINS[b]!.order;
@@ -74,8 +74,8 @@ function _enumAndFacets(type: SimpleType, value: string, key: string): string | 
   if (order === "decimal") {
     if (f.totalDigits !== null || f.fractionDigits !== null) {
       const d = decimalDigits(value);
-      if (f.totalDigits !== null && d.total > f.totalDigits) return `'${value}' has more than ${f.totalDigits} digits (${type.name})`;
-      if (f.fractionDigits !== null && d.fraction > f.fractionDigits) return `'${value}' has more than ${f.fractionDigits} fraction digits (${type.name})`;
+      if (f.totalDigits !== null && d.total > f.totalDigits) return `'${shortValue(value)}' has more than ${f.totalDigits} digits (${type.name})`;
+      if (f.fractionDigits !== null && d.fraction > f.fractionDigits) return `'${shortValue(value)}' has more than ${f.fractionDigits} fraction digits (${type.name})`;
     }
     return boundsError(type, value, compareDecimal);
   }
@@ -87,19 +87,19 @@ function _enumAndFacets(type: SimpleType, value: string, key: string): string | 
 /** Why `value` is outside the type's bound facets, or null. */
 export function boundsError(type: SimpleType, value: string, cmp: (a: string, b: string) => number): string | null {
   const f = type.facets;
-  if (f.minInclusive !== null && cmp(value, f.minInclusive) < 0) return `'${value}' is less than the minimum ${f.minInclusive} of ${type.name}`;
-  if (f.maxInclusive !== null && cmp(value, f.maxInclusive) > 0) return `'${value}' is greater than the maximum ${f.maxInclusive} of ${type.name}`;
-  if (f.minExclusive !== null && cmp(value, f.minExclusive) <= 0) return `'${value}' must be greater than ${f.minExclusive} (${type.name})`;
-  if (f.maxExclusive !== null && cmp(value, f.maxExclusive) >= 0) return `'${value}' must be less than ${f.maxExclusive} (${type.name})`;
+  if (f.minInclusive !== null && cmp(value, f.minInclusive) < 0) return `'${shortValue(value)}' is less than the minimum ${f.minInclusive} of ${type.name}`;
+  if (f.maxInclusive !== null && cmp(value, f.maxInclusive) > 0) return `'${shortValue(value)}' is greater than the maximum ${f.maxInclusive} of ${type.name}`;
+  if (f.minExclusive !== null && cmp(value, f.minExclusive) <= 0) return `'${shortValue(value)}' must be greater than ${f.minExclusive} (${type.name})`;
+  if (f.maxExclusive !== null && cmp(value, f.maxExclusive) >= 0) return `'${shortValue(value)}' must be less than ${f.maxExclusive} (${type.name})`;
   return null;
 }
 
 /** Why a length of `n` breaks the type's length facets, or null. */
 export function lengthsError(type: SimpleType, n: number, value: string): string | null {
   const f = type.facets;
-  if (f.length !== null && n !== f.length) return `'${_short(value)}' has length ${n}, ${type.name} requires ${f.length}`;
-  if (f.minLength !== null && n < f.minLength) return `'${_short(value)}' is shorter than ${f.minLength} (${type.name})`;
-  if (f.maxLength !== null && n > f.maxLength) return `'${_short(value)}' is longer than ${f.maxLength} characters (${type.name}: ${n})`;
+  if (f.length !== null && n !== f.length) return `'${shortValue(value)}' has length ${n}, ${type.name} requires ${f.length}`;
+  if (f.minLength !== null && n < f.minLength) return `'${shortValue(value)}' is shorter than ${f.minLength} (${type.name})`;
+  if (f.maxLength !== null && n > f.maxLength) return `'${shortValue(value)}' is longer than ${f.maxLength} characters (${type.name}: ${n})`;
   return null;
 }
 
@@ -116,8 +116,4 @@ export function lengthOf(builtin: string, value: string): number {
     if (c >= 0xd800 && c <= 0xdbff) n--; // a surrogate pair is one character
   }
   return n;
-}
-
-function _short(value: string): string {
-  return value.length > 80 ? `${value.slice(0, 77)}...` : value;
 }

@@ -47,17 +47,41 @@ function _name(el: { ns: string; local: string }): string {
   return el.ns === "" ? el.local : `{${el.ns}}${el.local}`;
 }
 
-function _path(frame: Frame): string {
-  const parts: string[] = [];
-  for (let f: Frame | null = frame; f !== null; f = f.parent) {
-    let step = f.el.local;
-    if (f.parent) {
-      const same = f.parent.el.children.filter((c) => c.local === f!.el.local && c.ns === f!.el.ns);
-      if (same.length > 1) step += `[${same.indexOf(f.el) + 1}]`;
+/**
+ * The steps of violations' paths: an element's name, with its position among its same-named siblings when it has
+ * any. The positions of a parent's children are counted once, in one pass, when the first violation under that
+ * parent needs them: an element may have hundreds of thousands of siblings, and up to MAX_XSD_VIOLATIONS paths.
+ */
+class _Paths {
+  #positions = new Map<XmlElement, Map<XmlElement, { position: number; of: { count: number } }>>();
+
+  of(frame: Frame): string {
+    const parts: string[] = [];
+    for (let f: Frame | null = frame; f !== null; f = f.parent) {
+      let step = f.el.local;
+      if (f.parent) {
+        const p = this.#count(f.parent.el).get(f.el)!;
+        if (p.of.count > 1) step += `[${p.position}]`;
+      }
+      parts.push(step);
     }
-    parts.push(step);
+    return "/" + parts.reverse().join("/");
   }
-  return "/" + parts.reverse().join("/");
+
+  #count(parent: XmlElement): Map<XmlElement, { position: number; of: { count: number } }> {
+    let known = this.#positions.get(parent);
+    if (known) return known;
+    known = new Map();
+    const byName = new Map<string, { count: number }>();
+    for (const c of parent.children) {
+      const key = _name(c);
+      let of = byName.get(key);
+      if (!of) byName.set(key, (of = { count: 0 }));
+      known.set(c, { position: ++of.count, of });
+    }
+    this.#positions.set(parent, known);
+    return known;
+  }
 }
 
 class _Validator {
@@ -65,6 +89,7 @@ class _Validator {
   #schema: CompiledSchema;
   #limit: number;
   #names = new DocumentNames();
+  #paths = new _Paths();
 
   constructor(schema: CompiledSchema, limit: number) {
     this.#schema = schema;
@@ -73,7 +98,7 @@ class _Validator {
 
   report(frame: Frame, message: string, at: XmlElement = frame.el): void {
     if (this.out.length >= this.#limit) return;
-    this.out.push({ rule: "XSD", severity: "error", path: _path(frame), line: at.line, column: at.column, message });
+    this.out.push({ rule: "XSD", severity: "error", path: this.#paths.of(frame), line: at.line, column: at.column, message });
   }
 
   element(frame: Frame, decl: ElementDecl): void {

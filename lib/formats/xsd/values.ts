@@ -1,9 +1,13 @@
 /**
  * Value spaces of the XML Schema built-in types the invoice schemas use (XML Schema Part 2 §3):
  * lexical checks, exact decimal comparison and digit counts (no floating point), and ordering of
- * dates and times, for the `totalDigits`, `fractionDigits` and bound facets.
+ * dates and times, for the `totalDigits`, `fractionDigits` and bound facets. Each check is one pass over
+ * the value, whatever its length: a base64 attachment of megabytes, a number of millions of digits.
  * @module
  */
+
+import { compareDateTimes, hasTimezone, hasValidDateTimeFields } from "./date_time.ts";
+import { compileXsdPattern, type XsdPattern } from "./regex.ts";
 
 /** How a built-in type orders its values, for the bound facets. */
 export type Order = "decimal" | "float" | "datetime" | "none";
@@ -15,19 +19,26 @@ export interface Builtin {
   ws: "preserve" | "replace" | "collapse";
   order: Order;
   /** Lexical check of the whitespace-normalised value; null when any string is allowed. */
-  lexical: RegExp | null;
-  /** Integer range, inclusive, for the integer types. */
-  range?: [bigint | null, bigint | null];
+  lexical: XsdPattern | null;
+  /** Integer range, inclusive, for the integer types: decimal literals, compared exactly. */
+  range?: [string | null, string | null];
 }
 
-const NCNAME = "[\\p{L}_][\\p{L}\\p{Nd}\\p{Mn}\\p{Mc}_.\\-\\u{B7}]*";
-const TZ = "(Z|[+-]\\d\\d:\\d\\d)?";
-const YEAR = "-?(?:[1-9]\\d{4,}|\\d{4})";
-const _re = (s: string) => new RegExp(`^(?:${s})$`, "u");
-
-const DECIMAL = _re("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)");
-const INTEGER = _re("[+-]?\\d+");
-const B = (lo: string | null, hi: string | null): [bigint | null, bigint | null] => [lo === null ? null : BigInt(lo), hi === null ? null : BigInt(hi)];
+// The lexical spaces as XSD patterns (XML Schema Part 2 §3.2–§3.3; duration as XML Schema 1.1 Part 2 §3.3.6.2
+// writes it without lookahead), so that a value of any length is checked in linear time (regex.ts).
+const NAME_CHARS = "\\p{L}\\p{Nd}\\p{Mn}\\p{Mc}_.\\-\u00b7";
+const NCNAME = `[\\p{L}_][${NAME_CHARS}]*`;
+const NMTOKEN = `[${NAME_CHARS}:]+`;
+const TZ = "(Z|[+\\-][0-9]{2}:[0-9]{2})?";
+const YEAR = "-?([1-9][0-9]{4,}|[0-9]{4})";
+const DECIMAL = "[+\\-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)";
+const INTEGER = compileXsdPattern("[+\\-]?[0-9]+");
+const FLOAT = compileXsdPattern(`${DECIMAL}([eE][+\\-]?[0-9]+)?|-?INF|NaN`);
+const DU_TIME = "T([0-9]+H([0-9]+M)?([0-9]+(\\.[0-9]+)?S)?|[0-9]+M([0-9]+(\\.[0-9]+)?S)?|[0-9]+(\\.[0-9]+)?S)";
+const DU_DATE = "([0-9]+Y([0-9]+M)?([0-9]+D)?|[0-9]+M([0-9]+D)?|[0-9]+D)";
+const TIME = "[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?";
+const _p = compileXsdPattern;
+const R = (lo: string | null, hi: string | null): [string | null, string | null] => [lo, hi];
 
 /** The built-in simple types, by local name in the XML Schema namespace. */
 export const BUILTINS: Record<string, Builtin> = {
@@ -35,45 +46,45 @@ export const BUILTINS: Record<string, Builtin> = {
   string: { base: "anySimpleType", ws: "preserve", order: "none", lexical: null },
   normalizedString: { base: "string", ws: "replace", order: "none", lexical: null },
   token: { base: "normalizedString", ws: "collapse", order: "none", lexical: null },
-  language: { base: "token", ws: "collapse", order: "none", lexical: /^[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*$/ },
-  NMTOKEN: { base: "token", ws: "collapse", order: "none", lexical: _re("[\\p{L}\\p{Nd}\\p{Mn}\\p{Mc}_.:\\-\\u{B7}]+") },
-  NMTOKENS: { base: "token", ws: "collapse", order: "none", lexical: _re("[\\p{L}\\p{Nd}\\p{Mn}\\p{Mc}_.:\\-\\u{B7}]+( [\\p{L}\\p{Nd}\\p{Mn}\\p{Mc}_.:\\-\\u{B7}]+)*") },
-  Name: { base: "token", ws: "collapse", order: "none", lexical: _re("[\\p{L}_:][\\p{L}\\p{Nd}\\p{Mn}\\p{Mc}_.:\\-\\u{B7}]*") },
-  NCName: { base: "Name", ws: "collapse", order: "none", lexical: _re(NCNAME) },
-  ID: { base: "NCName", ws: "collapse", order: "none", lexical: _re(NCNAME) },
-  IDREF: { base: "NCName", ws: "collapse", order: "none", lexical: _re(NCNAME) },
-  IDREFS: { base: "token", ws: "collapse", order: "none", lexical: _re(`${NCNAME}( ${NCNAME})*`) },
-  ENTITY: { base: "NCName", ws: "collapse", order: "none", lexical: _re(NCNAME) },
-  QName: { base: "anySimpleType", ws: "collapse", order: "none", lexical: _re(`(${NCNAME}:)?${NCNAME}`) },
+  language: { base: "token", ws: "collapse", order: "none", lexical: _p("[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*") },
+  NMTOKEN: { base: "token", ws: "collapse", order: "none", lexical: _p(NMTOKEN) },
+  NMTOKENS: { base: "token", ws: "collapse", order: "none", lexical: _p(`${NMTOKEN}( ${NMTOKEN})*`) },
+  Name: { base: "token", ws: "collapse", order: "none", lexical: _p(`[\\p{L}_:][${NAME_CHARS}:]*`) },
+  NCName: { base: "Name", ws: "collapse", order: "none", lexical: _p(NCNAME) },
+  ID: { base: "NCName", ws: "collapse", order: "none", lexical: _p(NCNAME) },
+  IDREF: { base: "NCName", ws: "collapse", order: "none", lexical: _p(NCNAME) },
+  IDREFS: { base: "token", ws: "collapse", order: "none", lexical: _p(`${NCNAME}( ${NCNAME})*`) },
+  ENTITY: { base: "NCName", ws: "collapse", order: "none", lexical: _p(NCNAME) },
+  QName: { base: "anySimpleType", ws: "collapse", order: "none", lexical: _p(`(${NCNAME}:)?${NCNAME}`) },
   anyURI: { base: "anySimpleType", ws: "collapse", order: "none", lexical: null },
-  boolean: { base: "anySimpleType", ws: "collapse", order: "none", lexical: /^(true|false|1|0)$/ },
-  base64Binary: { base: "anySimpleType", ws: "collapse", order: "none", lexical: /^(([A-Za-z0-9+/] ?){4})*(([A-Za-z0-9+/] ?){3}[A-Za-z0-9+/]|([A-Za-z0-9+/] ?){2}[AEIMQUYcgkosw048] ?=|[A-Za-z0-9+/] ?[AQgw] ?= ?=)?$/ },
-  hexBinary: { base: "anySimpleType", ws: "collapse", order: "none", lexical: /^([0-9a-fA-F]{2})*$/ },
-  decimal: { base: "anySimpleType", ws: "collapse", order: "decimal", lexical: DECIMAL },
-  integer: { base: "decimal", ws: "collapse", order: "decimal", lexical: INTEGER, range: B(null, null) },
-  nonPositiveInteger: { base: "integer", ws: "collapse", order: "decimal", lexical: INTEGER, range: B(null, "0") },
-  negativeInteger: { base: "nonPositiveInteger", ws: "collapse", order: "decimal", lexical: INTEGER, range: B(null, "-1") },
-  long: { base: "integer", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("-9223372036854775808", "9223372036854775807") },
-  int: { base: "long", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("-2147483648", "2147483647") },
-  short: { base: "int", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("-32768", "32767") },
-  byte: { base: "short", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("-128", "127") },
-  nonNegativeInteger: { base: "integer", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("0", null) },
-  unsignedLong: { base: "nonNegativeInteger", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("0", "18446744073709551615") },
-  unsignedInt: { base: "unsignedLong", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("0", "4294967295") },
-  unsignedShort: { base: "unsignedInt", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("0", "65535") },
-  unsignedByte: { base: "unsignedShort", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("0", "255") },
-  positiveInteger: { base: "nonNegativeInteger", ws: "collapse", order: "decimal", lexical: INTEGER, range: B("1", null) },
-  float: { base: "anySimpleType", ws: "collapse", order: "float", lexical: /^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|-?INF|NaN)$/ },
-  double: { base: "anySimpleType", ws: "collapse", order: "float", lexical: /^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|-?INF|NaN)$/ },
-  duration: { base: "anySimpleType", ws: "collapse", order: "none", lexical: /^-?P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/ },
-  dateTime: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _re(`${YEAR}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?${TZ}`) },
-  date: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _re(`${YEAR}-\\d\\d-\\d\\d${TZ}`) },
-  time: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _re(`\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?${TZ}`) },
-  gYear: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _re(`${YEAR}${TZ}`) },
-  gYearMonth: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _re(`${YEAR}-\\d\\d${TZ}`) },
-  gMonth: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _re(`--\\d\\d${TZ}`) },
-  gMonthDay: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _re(`--\\d\\d-\\d\\d${TZ}`) },
-  gDay: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _re(`---\\d\\d${TZ}`) },
+  boolean: { base: "anySimpleType", ws: "collapse", order: "none", lexical: _p("true|false|1|0") },
+  base64Binary: { base: "anySimpleType", ws: "collapse", order: "none", lexical: { test: isBase64Binary } },
+  hexBinary: { base: "anySimpleType", ws: "collapse", order: "none", lexical: _p("([0-9a-fA-F]{2})*") },
+  decimal: { base: "anySimpleType", ws: "collapse", order: "decimal", lexical: _p(DECIMAL) },
+  integer: { base: "decimal", ws: "collapse", order: "decimal", lexical: INTEGER, range: R(null, null) },
+  nonPositiveInteger: { base: "integer", ws: "collapse", order: "decimal", lexical: INTEGER, range: R(null, "0") },
+  negativeInteger: { base: "nonPositiveInteger", ws: "collapse", order: "decimal", lexical: INTEGER, range: R(null, "-1") },
+  long: { base: "integer", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("-9223372036854775808", "9223372036854775807") },
+  int: { base: "long", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("-2147483648", "2147483647") },
+  short: { base: "int", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("-32768", "32767") },
+  byte: { base: "short", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("-128", "127") },
+  nonNegativeInteger: { base: "integer", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("0", null) },
+  unsignedLong: { base: "nonNegativeInteger", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("0", "18446744073709551615") },
+  unsignedInt: { base: "unsignedLong", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("0", "4294967295") },
+  unsignedShort: { base: "unsignedInt", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("0", "65535") },
+  unsignedByte: { base: "unsignedShort", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("0", "255") },
+  positiveInteger: { base: "nonNegativeInteger", ws: "collapse", order: "decimal", lexical: INTEGER, range: R("1", null) },
+  float: { base: "anySimpleType", ws: "collapse", order: "float", lexical: FLOAT },
+  double: { base: "anySimpleType", ws: "collapse", order: "float", lexical: FLOAT },
+  duration: { base: "anySimpleType", ws: "collapse", order: "none", lexical: _p(`-?P(${DU_DATE}(${DU_TIME})?|${DU_TIME})`) },
+  dateTime: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _p(`${YEAR}-[0-9]{2}-[0-9]{2}T${TIME}${TZ}`) },
+  date: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _p(`${YEAR}-[0-9]{2}-[0-9]{2}${TZ}`) },
+  time: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _p(`${TIME}${TZ}`) },
+  gYear: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _p(`${YEAR}${TZ}`) },
+  gYearMonth: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _p(`${YEAR}-[0-9]{2}${TZ}`) },
+  gMonth: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _p(`--[0-9]{2}${TZ}`) },
+  gMonthDay: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _p(`--[0-9]{2}-[0-9]{2}${TZ}`) },
+  gDay: { base: "anySimpleType", ws: "collapse", order: "datetime", lexical: _p(`---[0-9]{2}${TZ}`) },
 };
 
 /** True when `name` is `ancestor` or derived from it among the built-ins. */
@@ -85,38 +96,58 @@ export function builtinDerives(name: string, ancestor: string): boolean {
 /** Why a whitespace-normalised value is not in the built-in's lexical space, or null. */
 export function checkBuiltin(name: string, value: string): string | null {
   const b = BUILTINS[name]!;
-  if (b.lexical !== null && !b.lexical.test(value)) return `'${value}' is not a valid ${name}`;
+  if (b.lexical !== null && !b.lexical.test(value)) return `'${shortValue(value)}' is not a valid ${name}`;
   if (b.range) {
-    const n = BigInt(value);
-    if ((b.range[0] !== null && n < b.range[0]) || (b.range[1] !== null && n > b.range[1])) return `'${value}' is out of the range of ${name}`;
+    const [lo, hi] = b.range;
+    if ((lo !== null && compareDecimal(value, lo) < 0) || (hi !== null && compareDecimal(value, hi) > 0)) return `'${shortValue(value)}' is out of the range of ${name}`;
   }
-  if (b.order === "datetime" && !_fieldsValid(value)) return `'${value}' is not a valid ${name}`;
+  if (b.order === "datetime" && !hasValidDateTimeFields(value)) return `'${shortValue(value)}' is not a valid ${name}`;
   return null;
 }
 
-const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/**
+ * Whether a value is in xs:base64Binary's lexical space (XML Schema Part 2 §3.2.16, as corrected in its second
+ * edition): groups of four of `A-Za-z0-9+/`, the last perhaps padded with `=` or `==` after a letter that leaves
+ * no bits over, a single space allowed after any character (after the last only when there is no padding). A scan,
+ * not a regular expression: an attachment of megabytes is checked in one pass.
+ */
+export function isBase64Binary(value: string): boolean {
+  let chars = 0; // characters other than spaces
+  let padding = 0;
+  let beforePadding = -1; // the character before the first '='
+  let previous = -1;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 32) {
+      if (i === 0 || previous === 32) return false;
+    } else if (c === 61) {
+      if (padding === 0) beforePadding = previous === 32 ? value.charCodeAt(i - 2) : previous;
+      padding++;
+      chars++;
+    } else {
+      if (padding > 0 || !_isBase64Char(c)) return false;
+      chars++;
+    }
+    previous = c;
+  }
+  if (chars % 4 !== 0 || padding > 2) return false;
+  if (padding === 0) return true;
+  if (previous === 32) return false;
+  return padding === 1 ? _B16.includes(String.fromCharCode(beforePadding)) : _B04.includes(String.fromCharCode(beforePadding));
+}
 
-/** Month, day, hour, minute, second and timezone ranges of a date/time value that passed its lexical pattern. */
-function _fieldsValid(v: string): boolean {
-  const tz = /(Z|([+-])(\d\d):(\d\d))$/.exec(v);
-  if (tz && tz[3] !== undefined && (Number(tz[3]) > 14 || Number(tz[4]) > 59 || (Number(tz[3]) === 14 && tz[4] !== "00"))) return false;
-  const date = /^-?(\d{4,})-(\d\d)-(\d\d)/.exec(v);
-  if (date) {
-    const y = Number(date[1]), m = Number(date[2]), d = Number(date[3]);
-    if (y === 0 && !/^-/.test(v) && date[1] === "0000") return false; // XSD 1.0: no year 0000
-    if (m < 1 || m > 12 || d < 1 || d > DAYS[m - 1]!) return false;
-    if (m === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return false;
-  } else {
-    const ym = /^-?\d{4,}-(\d\d)(?!\d)/.exec(v) ?? /^--(\d\d)(?!-\d\d-)/.exec(v);
-    if (ym && !/^---/.test(v) && (Number(ym[1]) < 1 || Number(ym[1]) > 12)) return false;
-  }
-  const time = /(\d\d):(\d\d):(\d\d)(\.\d+)?/.exec(v.includes("T") ? v.slice(v.indexOf("T") + 1) : /^\d\d:/.test(v) ? v : "");
-  if (time) {
-    const h = Number(time[1]), mi = Number(time[2]), s = Number(time[3]);
-    if (mi > 59 || s > 59) return false;
-    if (h > 24 || (h === 24 && (mi !== 0 || s !== 0 || /[1-9]/.test(time[4] ?? "")))) return false;
-  }
-  return true;
+const _B16 = "AEIMQUYcgkosw048";
+const _B04 = "AQgw";
+const _BASE64_CHARS = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") _BASE64_CHARS[c.charCodeAt(0)] = 1;
+
+function _isBase64Char(c: number): boolean {
+  return c < 128 && _BASE64_CHARS[c] === 1;
+}
+
+/** A value as messages quote it: cut short, so that a value of megabytes does not make a message of megabytes. */
+export function shortValue(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 77)}...` : value;
 }
 
 /** A decimal as sign, integer digits (no leading zeros) and fraction digits (no trailing zeros). */
@@ -147,8 +178,12 @@ function _dec(v: string): Dec {
   const dot = s.indexOf(".");
   let int = dot < 0 ? s : s.slice(0, dot);
   let frac = dot < 0 ? "" : s.slice(dot + 1);
-  int = int.replace(/^0+/, "");
-  frac = frac.replace(/0+$/, "");
+  // Loops, not /^0+/ and /0+$/: the latter backtracks quadratically over a long run of zeros.
+  let from = 0, to = frac.length;
+  while (from < int.length && int.charCodeAt(from) === 48) from++;
+  while (to > 0 && frac.charCodeAt(to - 1) === 48) to--;
+  int = int.slice(from);
+  frac = frac.slice(0, to);
   if (int === "" && frac === "") neg = false;
   return { neg, int, frac };
 }
@@ -178,29 +213,10 @@ export function canonicalDecimal(v: string): string {
 }
 
 /**
- * Orders two date/time literals of the same type. Values in the same timezone (or both without) compare field
- * by field; values with different timezones are normalised to UTC (XML Schema Part 2 §3.2.7.4, simplified:
- * a value without a timezone is taken as UTC).
+ * Orders two date/time literals of the same type (date_time.ts). Values of the same shape without timezones (e.g.
+ * KSeF's dates) compare as text.
  */
 export function compareDateTime(a: string, b: string): number {
-  // The common case: same shape, four-digit years, no timezone on either (e.g. KSeF's dates): compare as text.
-  if (a.length === b.length && !_TZ.test(a) && !_TZ.test(b) && a[0] !== "-" && b[0] !== "-") return a < b ? -1 : a > b ? 1 : 0;
-  const x = _instant(a), y = _instant(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-const _TZ = /(Z|[+-]\d\d:\d\d)$/;
-
-function _instant(v: string): string {
-  const tz = /(Z|([+-])(\d\d):(\d\d))$/.exec(v);
-  let body = tz ? v.slice(0, v.length - tz[0].length) : v;
-  const minutes = tz && tz[2] !== undefined ? (tz[2] === "-" ? -1 : 1) * (Number(tz[3]) * 60 + Number(tz[4])) : 0;
-  const full = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?$/.exec(body);
-  if (full && minutes !== 0) {
-    const t = Date.UTC(Number(full[1]), Number(full[2]) - 1, Number(full[3]), Number(full[4]), Number(full[5]) - minutes, Number(full[6]));
-    body = new Date(t).toISOString().slice(0, 19) + (full[7] ?? "");
-  }
-  // Fixed-width year, so that keys compare as strings.
-  const y = /^(-?)(\d{4,})/.exec(body);
-  return y ? (y[1] ? "-" : "+") + y[2]!.padStart(12, "0") + body.slice(y[0].length) : body;
+  if (a.length === b.length && a[0] !== "-" && b[0] !== "-" && !hasTimezone(a) && !hasTimezone(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return compareDateTimes(a, b);
 }

@@ -165,8 +165,10 @@ describe("renderInvoicePdf()", () => {
     }
   });
 
-  test("renderInvoicePdf() prints no QR code without the XML hash or for UBL and CII", { skip: skipTools }, async () => {
-    for (const [inv, opts] of [[pdfInvoice(1), {}], [pdfInvoice(1, { format: "ubl" }), { xmlSha256: sha("x") }]] as const) {
+  test("renderInvoicePdf() prints no QR code without the XML hash, for UBL and CII, or for a seller NIP too long for one", { skip: skipTools }, async () => {
+    const seller = pdfInvoice(1).seller;
+    const longNip = pdfInvoice(1, { seller: { ...seller, tax_id: { value: "1".repeat(3000), country: null, scheme: null } } });
+    for (const [inv, opts] of [[pdfInvoice(1), {}], [pdfInvoice(1, { format: "ubl" }), { xmlSha256: sha("x") }], [longNip, { xmlSha256: sha("x") }]] as const) {
       const text = (await pageTexts(save(renderInvoicePdf(inv, { fonts, ...opts }).bytes))).join(" ");
       assert.ok(!text.includes("qr.ksef.mf.gov.pl"));
     }

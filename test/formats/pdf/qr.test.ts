@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { encodeQr, type QrCode } from "../../../lib/formats/pdf/qr.ts";
+import { encodeQr, fitsInQr, type QrCode } from "../../../lib/formats/pdf/qr.ts";
 
 const run = promisify(execFile);
 const zbarMissing = spawnSync("zbarimg", ["--version"]).error !== undefined;
@@ -67,8 +67,11 @@ describe("encodeQr()", () => {
     });
   }
 
-  test("encodeQr() rejects data longer than version 40-M holds", () => {
+  test("encodeQr() rejects data longer than version 40-M holds, which fitsInQr() tells beforehand", () => {
     assert.throws(() => encodeQr(new Uint8Array(2332)), RangeError);
+    assert.equal(fitsInQr(new Uint8Array(2332)), false);
+    assert.equal(fitsInQr(new Uint8Array(2331)), true);
+    assert.equal(encodeQr(new Uint8Array(2331)).size, 177);
   });
 
   test("encodeQr() draws finder and timing patterns and a valid level-M format in both copies", () => {

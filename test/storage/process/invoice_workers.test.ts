@@ -53,6 +53,14 @@ test("a worker thread's errors come back as the XmlError or InvoiceError the API
   assert.equal(other.field, "xml");
 });
 
+test("a programmer's mistake in a thread comes back as its own class, with the stack of the thread where it was thrown", NODE_ONLY, async () => {
+  const xml = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_complex.xml"));
+  const e = await workers.pdf(xml, { lang: "xx" as "en" }).catch((x: unknown) => x);
+  assert.ok(e instanceof RangeError, String(e));
+  assert.match(e.message, /Unknown PDF language/);
+  assert.match(e.stack ?? "", /renderInvoicePdf[\s\S]*invoice_worker\.ts/, "the stack shows where the thread threw it");
+});
+
 test("a 10 MB document of dense elements is refused in the thread by the node budget", NODE_ONLY, async () => {
   const unit = '<a b="1" c="2" d="3"/>';
   const xml = new TextEncoder().encode(`<Faktura xmlns="http://crd.gov.pl/wzor/2025/06/25/13775/">${unit.repeat(450_000)}</Faktura>`);

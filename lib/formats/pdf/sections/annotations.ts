@@ -20,7 +20,7 @@ export function drawAnnotations(ctx: RenderContext): void {
   if (a === null) return;
   const lines: StyledLine[] = [];
   const flag = (on: boolean, text: string) => {
-    if (on) lines.push(...styled(ctx, clean(ctx, text), CONTENT_WIDTH, 9, true, 0, 3));
+    if (on) for (const x of styled(ctx, clean(ctx, text), CONTENT_WIDTH, 9, true, 0, 3)) lines.push(x);
   };
   flag(a.cash_accounting, L.cashAccounting);
   flag(a.self_billing, L.selfBilling);
@@ -28,12 +28,12 @@ export function drawAnnotations(ctx: RenderContext): void {
   flag(a.split_payment, L.splitPayment);
   if (a.exemption.applies) {
     flag(true, L.exemption);
-    lines.push(...fieldBlock(ctx, [[L.exemptAct, a.exemption.act], [L.exemptDirective, a.exemption.directive], [L.exemptOther, a.exemption.other]], CONTENT_WIDTH, 8.5));
+    for (const x of fieldBlock(ctx, [[L.exemptAct, a.exemption.act], [L.exemptDirective, a.exemption.directive], [L.exemptOther, a.exemption.other]], CONTENT_WIDTH, 8.5)) lines.push(x);
   }
   if (a.new_transport.applies) {
     flag(true, L.newTransport);
-    if (a.new_transport.art_42_5) lines.push(...styled(ctx, clean(ctx, L.art42), CONTENT_WIDTH, 8.5));
-    for (const v of a.new_transport.vehicles) lines.push(...fieldBlock(ctx, _vehicle(ctx, v), CONTENT_WIDTH, 8));
+    if (a.new_transport.art_42_5) for (const x of styled(ctx, clean(ctx, L.art42), CONTENT_WIDTH, 8.5)) lines.push(x);
+    for (const v of a.new_transport.vehicles) for (const x of fieldBlock(ctx, _vehicle(ctx, v), CONTENT_WIDTH, 8)) lines.push(x);
   }
   flag(a.triangular, L.triangular);
   if (a.margin.applies) flag(true, `${L.margin}${a.margin.scheme === null ? "" : `: ${codeWords(a.margin.scheme, lang, "margin")}`}`);

@@ -35,8 +35,8 @@ export function drawHeader(ctx: RenderContext, title: string, ksefNumber: string
     page.textRight(RIGHT, y, v, 9, true);
   }
   const left: StyledLine[] = [...styled(ctx, clean(ctx, title), _TITLE_WIDTH, 17, true)];
-  if (inv.number !== null) left.push(...styled(ctx, clean(ctx, `${L.number} ${inv.number}`), _TITLE_WIDTH, 11.5, true, 0, 3));
-  if (ksefNumber !== null) left.push(...styled(ctx, clean(ctx, `${L.ksefNumber}: ${ksefNumber}`), _TITLE_WIDTH, 8.5, false, 0, 2));
+  if (inv.number !== null) for (const x of styled(ctx, clean(ctx, `${L.number} ${inv.number}`), _TITLE_WIDTH, 11.5, true, 0, 3)) left.push(x);
+  if (ksefNumber !== null) for (const x of styled(ctx, clean(ctx, `${L.ksefNumber}: ${ksefNumber}`), _TITLE_WIDTH, 8.5, false, 0, 2)) left.push(x);
   // Flowed, so even an absurdly long number continues on the next page instead of running off this one.
   flow.y = MARGIN - 4;
   flowBlock(ctx, LEFT, left);

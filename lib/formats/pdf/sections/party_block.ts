@@ -19,8 +19,8 @@ const _TEXT_SIZE = 8.5;
 export function partyLines(ctx: RenderContext, p: Party, width: number, heading: string | null = null, extra: readonly Field[] = []): StyledLine[] {
   const L = ctx.labels;
   const out: StyledLine[] = [];
-  out.push(...styled(ctx, clean(ctx, p.name), width, _NAME_SIZE, true));
-  if (p.address !== null) for (const line of addressLines(p.address)) for (const s of paragraphs(ctx, line)) out.push(...styled(ctx, s, width, _TEXT_SIZE));
+  for (const x of styled(ctx, clean(ctx, p.name), width, _NAME_SIZE, true)) out.push(x);
+  if (p.address !== null) for (const line of addressLines(p.address)) for (const s of paragraphs(ctx, line)) for (const x of styled(ctx, s, width, _TEXT_SIZE)) out.push(x);
   const fields: Field[] = [...extra, [L.tradingName, p.trading_name]];
   for (const t of [p.tax_id, ...p.other_tax_ids]) if (t !== null) fields.push(taxIdField(ctx, t));
   fields.push([L.vatPrefix, p.vat_prefix]);

@@ -28,7 +28,7 @@ export function drawTransactionTerms(ctx: RenderContext): void {
     [L.contractCurrency, t.contract_currency],
   ];
   if (t.intermediary) fields.push([L.intermediary, L.yes]);
-  for (const tr of t.transports) fields.push(..._transport(ctx, tr));
+  for (const tr of t.transports) for (const x of _transport(ctx, tr)) fields.push(x);
   flowHeading(ctx, L.transactionTerms, 14);
   flowFields(ctx, fields);
   space(ctx, 8);

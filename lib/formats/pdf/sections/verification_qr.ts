@@ -11,7 +11,7 @@
 import { blockHeight, clean, drawBlock, flowHeading, styled, type RenderContext, type StyledLine } from "../blocks.ts";
 import { ksefVerificationLink, type KsefQrEnvironment } from "../ksef_link.ts";
 import { CONTENT_WIDTH, LEFT } from "../layout.ts";
-import { encodeQr, type QrCode } from "../qr.ts";
+import { encodeQr, fitsInQr, type QrCode } from "../qr.ts";
 
 /** Side of one QR module in points: version 6 (41 modules, KOD I) comes out about 37 mm with the quiet zone. */
 const _MODULE = 2.6;
@@ -40,10 +40,13 @@ export interface KsefQrOptions {
   certificateLink: string | null;
 }
 
-/** Draws KOD I (and KOD II when given); nothing without seller NIP or issue date. */
+/**
+ * Draws KOD I (and KOD II when given); nothing without seller NIP or issue date, nor when the link is too long
+ * for any QR code (a "NIP" of thousands of characters is none: KSeF could not verify it).
+ */
 export function drawKsefQr(ctx: RenderContext, o: KsefQrOptions): void {
   const link = ksefVerificationLink(ctx.invoice, o.xmlSha256, o.environment);
-  if (link === null) return;
+  if (link === null || !fitsInQr(link)) return;
   const { labels: L } = ctx;
   const label = o.ksefNumber ?? (o.offline ? _OFFLINE_LABEL : null);
   _drawCode(ctx, { title: L.qrTitle, caption: L.qrCaption, label, link });

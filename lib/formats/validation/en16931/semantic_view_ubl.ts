@@ -202,7 +202,7 @@ export function readUblView(root: XmlElement): SemanticView {
       categories: children(st, CAC, "TaxCategory").map((c) => _category(c, "breakdown")),
     }));
     v.breakdownsByTotal.set(tt, list);
-    v.breakdowns.push(...list);
+    for (const x of list) v.breakdowns.push(x);
   }
   for (const c of root.children) if (c.ns === CAC && (c.local === "InvoiceLine" || c.local === "CreditNoteLine")) v.lines.push(_line(c));
   walkView(root, null, v, WALK);

@@ -3,6 +3,7 @@
  * written out with XPath's semantics (general comparisons, string values, `matches`).
  * @module
  */
+import { quoteXml } from "../../../xml/errors.ts";
 import type { XmlElement } from "../../../xml/tree.ts";
 import type { Finding, SyntaxCheck } from "./engine.ts";
 import { attr, child, children, isNamed, NS, stringValue, xsBoolean } from "./values.ts";
@@ -145,7 +146,7 @@ export const CII_CHECKS: Readonly<Record<string, SyntaxCheck>> = {
   "CII-DT-037": (el) => {
     const codes = ram(el, "TypeCode");
     if (codes.length === 0 || codes.some((c) => stringValue(c) === "VAT")) return null;
-    return fail(codes[0]!, `Tax type code '${stringValue(codes[0]!)}' must be VAT`);
+    return fail(codes[0]!, `Tax type code ${quoteXml(stringValue(codes[0]!))} must be VAT`);
   },
   "CII-DT-041": onlyInHeaderSettlement("BasisAmount"),
   "CII-DT-054": onlyInHeaderSettlement("TaxPointDate"),
@@ -162,6 +163,6 @@ export const CII_CHECKS: Readonly<Record<string, SyntaxCheck>> = {
   ),
   "CII-DT-097": (el) => {
     const text = stringValue(el);
-    return DATE_102.test(text) ? null : fail(el, `Date '${text}' with format 102 must be written YYYYMMDD`);
+    return DATE_102.test(text) ? null : fail(el, `Date ${quoteXml(text)} with format 102 must be written YYYYMMDD`);
   },
 };

@@ -5,6 +5,7 @@
  * pattern, as Schematron does.
  * @module
  */
+import { quoteXml } from "../../../xml/errors.ts";
 import type { XmlElement } from "../../../xml/tree.ts";
 import type { Severity, Violation } from "../../violation.ts";
 import type { CodeList } from "../code_lists/code_list.ts";
@@ -15,7 +16,7 @@ import type { TrieHits } from "./trie.ts";
 import { buildDocView } from "./doc_view.ts";
 import { compileContext, compileTestPath, contextMatches, contextName, selectPath } from "./paths.ts";
 import { PathTrie } from "./trie.ts";
-import { attr, stringValue } from "./values.ts";
+import { attr, stringValue, trimXmlSpace } from "./values.ts";
 
 /** A broken rule found by a check: where, and what to tell the user. */
 export interface Finding {
@@ -113,11 +114,11 @@ function _codeCheck(kind: "code" | "code-upper" | "code-exact", source: string, 
     // Most values are listed codes as written: no codes contain whitespace, so a hit needs no normalising.
     if (kind !== "code-upper" && codes.has(raw)) return null;
     if (kind !== "code-exact") {
-      let value = raw.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+      let value = trimXmlSpace(raw);
       if (kind === "code-upper") value = value.toUpperCase();
       if (!_XML_SPACE.test(value) && codes.has(value)) return null;
     }
-    const subject = name === null ? `'${raw}'` : `${name} '${raw}'`;
+    const subject = name === null ? quoteXml(raw) : `${name} ${quoteXml(raw)}`;
     return { at: el, message: `${subject} is not a valid ${list.title}` };
   };
 }

@@ -4,6 +4,7 @@
  * (general comparisons over node-sets, string values, `normalize-space`).
  * @module
  */
+import { quoteXml } from "../../../xml/errors.ts";
 import type { XmlElement } from "../../../xml/tree.ts";
 import type { DocView } from "./doc_view.ts";
 import type { Finding, SyntaxCheck } from "./engine.ts";
@@ -53,7 +54,7 @@ const NOTE_SUBJECTS = ` ${[...UNTDID_4451_UBL.codes].join(" ")} `;
 export const UBL_CHECKS: Readonly<Record<string, SyntaxCheck>> = {
   "BR-CL-01": (el) => {
     const list = el.local === "InvoiceTypeCode" ? UNTDID_1001_INVOICE_UBL : UNTDID_1001_CREDIT_NOTE_UBL;
-    return inList(stringValue(el), list.codes) ? null : fail(el, `'${stringValue(el)}' is not a valid ${list.title}`);
+    return inList(stringValue(el), list.codes) ? null : fail(el, `${quoteXml(stringValue(el))} is not a valid ${list.title}`);
   },
   "BR-CL-08": (el) => {
     const text = stringValue(el);
@@ -73,7 +74,7 @@ export const UBL_CHECKS: Readonly<Record<string, SyntaxCheck>> = {
         if (isNamed(a, NS.cac, "AccountingSupplierParty") || isNamed(a, NS.cac, "PayeeParty")) return null;
       }
     }
-    return fail(el, `schemeID '${scheme}' is not a valid ${ISO_6523_ICD.title} (SEPA only for the seller or the payee)`);
+    return fail(el, `schemeID ${quoteXml(scheme)} is not a valid ${ISO_6523_ICD.title} (SEPA only for the seller or the payee)`);
   },
   "UBL-SR-51": (el) => {
     const lines = children(el, NS.cac, "AddressLine");
@@ -91,7 +92,9 @@ export const UBL_CHECKS: Readonly<Record<string, SyntaxCheck>> = {
     const text = stringValue(el);
     const dot = text.indexOf(".");
     const fraction = dot < 0 ? "" : text.slice(dot + 1);
-    return [...fraction].length <= 2 ? null : fail(el, `Amount '${text}' has more than two fraction digits`);
+    // At most two characters: a code point is one or two UTF-16 units (no array of a long fraction's characters).
+    const short = fraction.length <= 2 || (fraction.length <= 4 && [...fraction].length <= 2);
+    return short ? null : fail(el, `Amount ${quoteXml(text)} has more than two fraction digits`);
   },
   "UBL-SR-53": (el) => {
     const schemeId = children(el, NS.cac, "TaxScheme").some((s) => child(s, NS.cbc, "ID") !== undefined);

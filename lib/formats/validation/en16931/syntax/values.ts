@@ -40,6 +40,21 @@ export function normalizeSpace(s: string): string {
   return s.replace(/[\t\n\r ]+/g, " ").replace(/^ | $/g, "");
 }
 
+/**
+ * The value without the XML whitespace (tab, LF, CR, space) around it. A loop: `/[\t\n\r ]+$/` tries every run of
+ * spaces to the end, quadratic in a long run that does not end the value.
+ */
+export function trimXmlSpace(s: string): string {
+  let from = 0, to = s.length;
+  while (from < to && _isXmlSpace(s.charCodeAt(from))) from++;
+  while (to > from && _isXmlSpace(s.charCodeAt(to - 1))) to--;
+  return from === 0 && to === s.length ? s : s.slice(from, to);
+}
+
+function _isXmlSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
 /** The value of an attribute in no namespace, `undefined` when absent. */
 export function attr(el: XmlElement, local: string): string | undefined {
   for (const a of el.attrs) if (a.ns === "" && a.local === local) return a.value;
