@@ -4,6 +4,7 @@
  * @module
  */
 import type { SchemaSet } from "../formats/validation/schema_set.ts";
+import type { KeyObject } from "node:crypto";
 import type { Scope, TokenRecord } from "../auth/tokens.ts";
 import type { CursorCodec } from "./cursor.ts";
 import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
@@ -64,6 +65,20 @@ export interface KsefSendHook {
   sends(tenant: string): boolean;
   /** Asks the sender for a pass soon (a new submission waits). */
   wake(): void;
+  /** The tenant's KSeF certificate of type Offline, to sign KOD II with; null when it has no usable one (README "Offline invoices"). */
+  offlineCertificate?(tenant: string): KsefOfflineSigning | null;
+  /** True when the tenant's uploads are issued offline by themselves now: KSeF has not answered for its `offline_when_unavailable`. */
+  issuesOffline?(tenant: string): boolean;
+  /** What the operator should know (e.g. a certificate ending soon), shown on /readyz. */
+  warnings?(): string[];
+}
+
+/** What signs a tenant's KOD II: its KSeF context (a NIP) and its certificate of type Offline. */
+export interface KsefOfflineSigning {
+  contextId: string;
+  /** The certificate's serial number, hex. */
+  certificateSerial: string;
+  privateKey: KeyObject;
 }
 
 /** The context of any request. */

@@ -36,14 +36,14 @@ export function documentJson(d: DocumentRecord): string {
  */
 export function submissionJson(s: SubmissionRecord): string {
   const self = `/api/v1/submissions/${s.id}`;
-  const ksef = s.ksef ? { ...s.ksef, session_type: s.ksef.session_type ?? null } : null;
+  const ksef = s.ksef ? _ksefJson(s.ksef) : null;
   return JSON.stringify({
     id: s.id, status: s.status,
     format: s.format, type: s.type, number: s.number, issue_date: s.issue_date, currency: s.currency,
     seller: s.seller, buyer: s.buyer, totals: s.totals,
-    sha256: s.sha256, size: s.size, ksef_number: ksef?.ksef_number ?? null, ksef, validation: _validationJson(s.validation),
+    sha256: s.sha256, size: s.size, ksef_number: s.ksef?.ksef_number ?? null, ksef, validation: _validationJson(s.validation),
     created_at: s.created_at, updated_at: s.updated_at ?? s.created_at,
-    links: { self, xml: `${self}/xml`, pdf: `${self}/pdf`, upo: ksef?.status === "accepted" ? `${self}/upo` : null },
+    links: { self, xml: `${self}/xml`, pdf: `${self}/pdf`, upo: s.ksef?.status === "accepted" ? `${self}/upo` : null },
   });
 }
 
@@ -52,8 +52,19 @@ export function newSubmission(id: string, input: SubmissionInput, now: string): 
   return {
     id, status: "accepted", ...input.fields, sha256: input.xml.sha256, size: input.xml.size, created_at: now, updated_at: now,
     ksef: input.send
-      ? { status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: now }
+      ? {
+        status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: now,
+        mode: input.issue?.mode ?? "online", invoicing_mode: null, deadline: input.issue?.deadline ?? null, deadline_warned_at: null,
+      }
       : null,
+  };
+}
+
+// The `ksef` object as the API shows it: fields that older records lack get their defaults.
+function _ksefJson(k: SubmissionKsef): SubmissionKsef {
+  return {
+    ...k, session_type: k.session_type ?? null, mode: k.mode ?? "online", invoicing_mode: k.invoicing_mode ?? null, deadline: k.deadline ?? null,
+    deadline_warned_at: k.deadline_warned_at ?? null,
   };
 }
 

@@ -32,12 +32,30 @@ export function ksefSendContract(name: string, make: () => Promise<Storage>, reo
       const s = await make();
       const t = s.tenant("acme");
       const sent = parse((await t.getSubmission(await submit(t, "A", true)))!.json);
-      assert.deepEqual(sent.ksef, { status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: at(1) });
+      assert.deepEqual(sent.ksef, {
+        status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: at(1),
+        mode: "online", invoicing_mode: null, deadline: null, deadline_warned_at: null,
+      });
       assert.equal(sent.ksef_number, null);
       assert.equal((sent.links as Record<string, unknown>).upo, null);
       const local = parse((await t.getSubmission(await submit(t, "B", false)))!.json);
       assert.equal(local.ksef, null);
       assert.equal(local.updated_at, at(1));
+      await s.close();
+    });
+
+    test("an offline submission keeps its mode and deadline through every change of its ksef state", async () => {
+      const s = await make();
+      const t = s.tenant("acme");
+      const bytes = new TextEncoder().encode(`<x n="OFF"/>`);
+      const xml = { sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
+      const r = await t.createSubmission({ fields: fields({ number: "OFF", format: "ksef-fa3", type: "invoice" }), xml, send: true, issue: { mode: "offline", deadline: "2026-11-02" } }, at(1));
+      assert.ok("created" in r);
+      const k = (await t.getSubmission(r.created.id))!.record.ksef!;
+      assert.deepEqual([k.mode, k.invoicing_mode, k.deadline, k.deadline_warned_at], ["offline", null, "2026-11-02", null]);
+      await t.saveSubmissionKsef(r.created.id, { ...k, status: "accepted", invoicing_mode: "offline", deadline_warned_at: at(3), updated_at: at(4) });
+      const back = parse((await t.getSubmission(r.created.id))!.json).ksef as Record<string, unknown>;
+      assert.deepEqual([back.mode, back.invoicing_mode, back.deadline, back.deadline_warned_at], ["offline", "offline", "2026-11-02", at(3)]);
       await s.close();
     });
 

@@ -285,6 +285,10 @@ export function schemas(): Record<string, Json> {
           description: "Why KSeF refused it (or, while still queued or sending, the last transient refusal); null otherwise",
         },
         updated_at: ref("Timestamp"),
+        mode: { type: "string", enum: ["online", "offline"], description: "How the invoice was issued (README \"Offline invoices\"): `offline` when uploaded with `ksef_mode=offline` or issued offline by itself during a KSeF outage (`offline_when_unavailable`); it is then sent with `offlineMode: true`" },
+        invoicing_mode: { type: ["string", "null"], enum: ["online", "offline", null], description: "KSeF's own verdict (`invoicingMode` of the invoice's status), null until known. KSeF marks an invoice offline by itself when the day of its issue date (`P_1`) is before the day KSeF received it" },
+        deadline: { type: ["string", "null"], format: "date", description: "For an offline invoice: the last day (Europe/Warsaw) to get it to KSeF, counted in Polish working days (offline24: the next working day after the issue date); null for an online one" },
+        deadline_warned_at: { ..._orNull(TIMESTAMP), description: "When `submission.ksef_deadline_near` fired for it (once); null before" },
       }),
     },
     Violation: {
@@ -324,6 +328,17 @@ export function schemas(): Record<string, Json> {
     SubmissionUpload: {
       type: "object", required: ["xml"],
       properties: { xml: { type: "string", contentMediaType: "application/xml", description: "The invoice XML: a file part or a plain field" } },
+      description: "Other parts are ignored",
+    },
+    SubmissionCreate: {
+      type: "object", required: ["xml"],
+      properties: {
+        xml: { type: "string", contentMediaType: "application/xml", description: "The invoice XML: a file part or a plain field" },
+        ksef_mode: {
+          type: "string", enum: ["online", "offline"], default: "online",
+          description: "How a KSeF FA invoice of a tenant that sends is issued (README \"Offline invoices\", KSeF's `tryby-offline.md`): `online`, or `offline` (offline24): issued at once with KOD I labelled OFFLINE and KOD II signed with the tenant's KSeF certificate of type Offline, sent to KSeF later with `offlineMode: true` by `ksef.deadline`. Without this field an upload is online, or offline by itself while KSeF has not answered for the source's `offline_when_unavailable`. A bad or repeated value is 400; `offline` for a tenant that does not send (or an invoice that is not KSeF FA) is 422 `not_sent`, and without a usable certificate 422 `offline_certificate_missing`.",
+        },
+      },
       description: "Other parts are ignored",
     },
     SyncRunRequest: {

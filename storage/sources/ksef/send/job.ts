@@ -12,8 +12,9 @@ import type { Logger } from "../../../../lib/observe/log.ts";
 import { KsefClient } from "../client.ts";
 import { Pacer } from "../pacing.ts";
 import type { SendMode } from "../config.ts";
+import type { OfflineCertificateFiles } from "../offline_certificate.ts";
 import { DEFAULT_TUNING } from "../source.ts";
-import { OnlineApi, type OnlineApiTuning } from "./online_api.ts";
+import { KsefOutage, OnlineApi, type OnlineApiTuning } from "./online_api.ts";
 import { BatchSessions, type BatchTuning } from "./batch_session.ts";
 import { Outcomes } from "./outcome.ts";
 import type { ChoiceTuning } from "./send_choice.ts";
@@ -28,6 +29,10 @@ export interface KsefSendConfig {
   token: string;
   /** How invoices go (default "auto"). */
   sendMode?: SendMode;
+  /** The KSeF certificate of type Offline and its key (absolute paths), when the tenant issues offline invoices. */
+  offline?: OfflineCertificateFiles;
+  /** New uploads are issued offline by themselves once KSeF has not answered for this long (ms). */
+  offlineWhenUnavailableMs?: number;
 }
 
 /** How long a sender's lease runs without renewal: a node that dies frees the tenant's queue after this. */
@@ -64,6 +69,8 @@ export interface KsefSender {
   sessionsOpened(tenant: string): number;
   /** Batch sessions opened per tenant (tests, benchmark). */
   batchesOpened(tenant: string): number;
+  /** Since when (ms) KSeF has not answered the tenant's sending (failed passes in a row), null while it answers. */
+  unavailableSince(tenant: string): number | null;
   close(): Promise<void>;
 }
 
@@ -72,6 +79,8 @@ interface _Tenant {
   sender: TenantSender;
   failures: number;
   notBefore: number;
+  /** The start of the failed passes in a row when they failed for an outage (README "Offline invoices"). */
+  unavailableSince: number | null;
 }
 
 /** Builds the job. */
@@ -99,7 +108,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     const outcomes = new Outcomes({ store, api, now });
     const batch = new BatchSessions({ store, api, client, outcomes, now, sleep, tuning: o.tuning ?? {} });
     const sender = new TenantSender({ store, api, pool, batch, outcomes, mode: c.sendMode ?? "auto", choice: o.tuning ?? {}, now });
-    const t: _Tenant = { key, sender, failures: 0, notBefore: 0 };
+    const t: _Tenant = { key, sender, failures: 0, notBefore: 0, unavailableSince: null };
     tenants.set(c.tenant, t);
     return t;
   }
@@ -118,9 +127,13 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     try {
       const r = await t.sender.pass(abort.signal);
       t.failures = 0;
+      t.unavailableSince = null;
       return r.sent > 0 || r.finished > 0;
     } catch (e) {
       if (abort.signal.aborted) return false;
+      // KSeF not answering (as opposed to refusing) is what issues uploads offline (offline_when_unavailable).
+      if (e instanceof KsefOutage || (e as { code?: unknown }).code === "KSEF_UNAVAILABLE") t.unavailableSince ??= now();
+      else t.unavailableSince = null;
       const wait = Math.min(backoff[1], backoff[0] * 2 ** t.failures++);
       t.notBefore = now() + wait;
       o.logger.warn("sending to KSeF paused", { tenant: c.tenant, error: (e as Error).message, retry_in_ms: wait });
@@ -171,6 +184,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     },
     sessionsOpened: (tenant) => tenants.get(tenant)?.sender.pool.opened ?? 0,
     batchesOpened: (tenant) => tenants.get(tenant)?.sender.batch.opened ?? 0,
+    unavailableSince: (tenant) => tenants.get(tenant)?.unavailableSince ?? null,
     async close() {
       if (timer) clearInterval(timer);
       abort.abort();
