@@ -71,6 +71,8 @@ export interface KsefSendHook {
   issuesOffline?(tenant: string): boolean;
   /** What the operator should know (e.g. a certificate ending soon), shown on /readyz. */
   warnings?(): string[];
+  /** How long before the end of its deadline day an offline invoice's deadline is near (default 12 hours). */
+  deadlineNearMs?: number;
 }
 
 /** What signs a tenant's KOD II: its KSeF context (a NIP) and its certificate of type Offline. */

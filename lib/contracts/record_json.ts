@@ -76,8 +76,16 @@ export function withKsef(s: SubmissionRecord, ksef: SubmissionKsef): SubmissionR
 /** True when a submission passes the feed's filters. */
 export function matchesSubmissionFilter(s: SubmissionRecord, f: SubmissionFilter): boolean {
   return (f.ksef_status === undefined || s.ksef?.status === f.ksef_status)
+    && (f.ksef_mode === undefined || (s.ksef != null && (s.ksef.mode ?? "online") === f.ksef_mode))
+    && (f.deadline_before === undefined || isOverdue(s, f.deadline_before))
     && (f.format === undefined || s.format === f.format)
     && (f.type === undefined || s.type === f.type);
+}
+
+/** True for an offline submission KSeF has not accepted whose deadline is before the day `before` (README "Offline invoices"). */
+export function isOverdue(s: SubmissionRecord, before: string): boolean {
+  const k = s.ksef;
+  return k?.mode === "offline" && k.status !== "accepted" && typeof k.deadline === "string" && k.deadline < before;
 }
 
 /** The JSON of a run (README “Documents and the inbox”). */

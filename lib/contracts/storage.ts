@@ -178,6 +178,10 @@ export interface SubmissionInput {
 /** Filters of the submissions feed, already validated. */
 export interface SubmissionFilter {
   ksef_status?: KsefSendStatus;
+  /** How it was issued (a submission that is not sent has no mode). */
+  ksef_mode?: KsefIssueMode;
+  /** Offline, not accepted by KSeF, with a deadline before this day (YYYY-MM-DD): past or near (`overdue=true`). */
+  deadline_before?: string;
   format?: InvoiceFormat;
   type?: DocumentType;
 }

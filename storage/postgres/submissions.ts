@@ -61,6 +61,15 @@ export class PostgresSubmissions {
         params.push(value);
         sql += ` AND ${column} = $${params.length}`;
       }
+      // The offline filters (README "Offline invoices") read the stored JSON; records older than `mode` are online.
+      if (filter.ksef_mode !== undefined) {
+        params.push(filter.ksef_mode);
+        sql += ` AND ksef_status IS NOT NULL AND coalesce(json::jsonb->'ksef'->>'mode', 'online') = $${params.length}`;
+      }
+      if (filter.deadline_before !== undefined) {
+        params.push(filter.deadline_before);
+        sql += ` AND json::jsonb->'ksef'->>'mode' = 'offline' AND ksef_status <> 'accepted' AND json::jsonb->'ksef'->>'deadline' < $${params.length}`;
+      }
       return sql;
     }, true);
   }

@@ -24,6 +24,9 @@ const SAMPLE = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_Przyklad_4_
 /** The FA(3) sample (issued Thursday 2025-12-04) with its own number. */
 const invoiceXml = (number: string): Buffer => Buffer.from(SAMPLE.replace(/<P_2>[^<]*<\/P_2>/, `<P_2>${number}</P_2>`));
 
+/** The server's clock: the day the sample invoices are issued, 10:00 UTC, unless a test moves it. */
+let clock = Date.parse("2025-12-04T10:00:00Z");
+
 describe("offline uploads", () => {
   let s: TestServer;
   let dir: string;
@@ -42,7 +45,7 @@ describe("offline uploads", () => {
     ];
     const certificates = new OfflineCertificates();
     certificates.load(configs);
-    s = await startServer({ ksefSend: createKsefSendHook({ configs: () => configs, certificates, sender: () => null, wake: () => {} }) });
+    s = await startServer({ now: () => clock, ksefSend: createKsefSendHook({ configs: () => configs, certificates, sender: () => null, wake: () => {} }) });
     for (const t of ["acme", "beta", "soon", "nocert", "plain"]) tokens[t] = (await s.token(t)).token;
   });
   after(async () => {
@@ -126,5 +129,31 @@ describe("offline uploads", () => {
     assert.equal(body.status, "ready");
     assert.equal(body.warnings?.length, 1);
     assert.match(body.warnings![0]!, /^soon: /);
+  });
+
+  test("the feed filters by ksef_mode and by overdue=true (offline, not accepted, deadline past or within 12 hours); both strict", async () => {
+    const off = JSON.parse((await upload("beta", "FEED/OFF", ["ksef_mode=offline"])).body.toString()).id as string;
+    const on = JSON.parse((await upload("beta", "FEED/ON")).body.toString()).id as string;
+    const ids = async (query: string) => {
+      const r = await s.fetch(`/api/v1/submissions?${query}`, tokens.beta!);
+      assert.equal(r.status, 200, query);
+      return ((await r.json()) as { data: { id: string }[] }).data.map((d) => d.id);
+    };
+    assert.ok((await ids("ksef_mode=offline")).includes(off));
+    assert.ok(!(await ids("ksef_mode=offline")).includes(on));
+    assert.ok((await ids("ksef_mode=online")).includes(on));
+    // The deadline 2025-12-05 ends at midnight Warsaw time (23:00 UTC): not near on the 4th, near from 11:00 UTC on the 5th.
+    clock = Date.parse("2025-12-05T10:59:00Z");
+    assert.ok(!(await ids("overdue=true")).includes(off));
+    clock = Date.parse("2025-12-05T11:01:00Z");
+    assert.ok((await ids("overdue=true")).includes(off));
+    assert.ok(!(await ids("overdue=true")).includes(on));
+    clock = Date.parse("2025-12-09T08:00:00Z");
+    assert.ok((await ids("overdue=true&ksef_mode=offline")).includes(off));
+    for (const bad of ["overdue=false", "ksef_mode=batch", "ksef_mode=offline&ksef_mode=online"]) {
+      const r = await s.fetch(`/api/v1/submissions?${bad}`, tokens.beta!);
+      assert.equal(r.status, 400, bad);
+      assert.match(((await r.json()) as { error: { details: { field: string } } }).error.details.field, /^(overdue|ksef_mode)$/);
+    }
   });
 });

@@ -99,6 +99,33 @@ export function ksefSendContract(name: string, make: () => Promise<Storage>, reo
       await s.close();
     });
 
+    test("the feed filters by ksef_mode and by an offline deadline before a day, not counting accepted ones", async () => {
+      const s = await make();
+      const t = s.tenant("acme");
+      const offline = async (n: string, deadline: string): Promise<string> => {
+        const bytes = new TextEncoder().encode(`<x n="${n}"/>`);
+        const xml = { sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
+        const r = await t.createSubmission({ fields: fields({ number: n, format: "ksef-fa3", type: "invoice" }), xml, send: true, issue: { mode: "offline", deadline } }, at(1));
+        assert.ok("created" in r);
+        return r.created.id;
+      };
+      await submit(t, "A", true);
+      await offline("O1", "2026-11-02");
+      await offline("O2", "2026-11-05");
+      const o3 = await offline("O3", "2026-11-01");
+      await submit(t, "U", false, "ubl");
+      const k3 = (await t.getSubmission(o3))!.record.ksef!;
+      await t.saveSubmissionKsef(o3, { ...k3, status: "accepted", ksef_number: "X", updated_at: at(6) });
+      const numbers = async (f: Parameters<TenantStore["submissionChanges"]>[3]) => (await t.submissionChanges(0, 10, 1000, f)).items.map((b) => parse(b).number);
+      assert.deepEqual(await numbers({ ksef_mode: "online" }), ["A"]);
+      assert.deepEqual(await numbers({ ksef_mode: "offline" }), ["O1", "O2", "O3"]);
+      assert.deepEqual(await numbers({ deadline_before: "2026-11-03" }), ["O1"]);
+      assert.deepEqual(await numbers({ deadline_before: "2026-11-06" }), ["O1", "O2"]);
+      assert.deepEqual(await numbers({ deadline_before: "2026-11-06", ksef_status: "queued", ksef_mode: "offline" }), ["O1", "O2"]);
+      assert.deepEqual(await numbers({ deadline_before: "2026-11-02" }), []);
+      await s.close();
+    });
+
     if (reopen) {
       test("the queue and each submission's session and reference survive a reopen", async () => {
         let s = await make();

@@ -481,6 +481,8 @@ export function parameters(): Record<string, Json> {
     XmlAvailable: _query("xml_available", { type: "boolean" }, "`true` or `false`"),
     KsefNumber: _query("ksef_number", KSEF_NUMBER, "Only the document with this KSeF number"),
     KsefStatus: _query("ksef_status", ref("KsefSendStatus"), "Only submissions whose `ksef.status` is this"),
+    KsefMode: _query("ksef_mode", { type: "string", enum: ["online", "offline"] }, "Only submissions sent to KSeF that were issued this way (`ksef.mode`, README \"Offline invoices\")"),
+    Overdue: _query("overdue", { type: "string", enum: ["true"] }, "`true`: only offline submissions KSeF has not accepted (yet) whose `ksef.deadline` has passed or is near: its day ends within the server's deadline-near window (`KSEF_DEADLINE_NEAR`, default 12 hours), the window of `submission.ksef_deadline_near`"),
     SubmissionType: _query("type", ref("DocumentType"), "Only submissions of this type"),
     SubmissionFormat: _query("format", ref("DocumentFormat"), "Only submissions of this format"),
     Lang: _query("lang", { type: "string", enum: ["pl", "en"] }, "Language of the rendering; by default chosen from the invoice"),

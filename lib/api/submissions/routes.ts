@@ -14,6 +14,7 @@ import { sessionUpoKey, upoKey } from "../../contracts/ksef_upo.ts";
 import type { ApiRoute, Context } from "../context.ts";
 import { createSubmission } from "./create.ts";
 import { offlineCertificateLink } from "./offline_link.ts";
+import { DEFAULT_DEADLINE_NEAR_MS } from "../../ksef/deadline_near.ts";
 import { DOWNLOAD_PARAMS, created, download, okJson } from "../openapi/operation.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { apiError } from "../errors.ts";
@@ -24,9 +25,9 @@ import type { Stored, SubmissionRecord } from "../../contracts/storage.ts";
 async function listSubmissions(ctx: Context): Promise<ApiResponse> {
   const q = ctx.req.query;
   const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
-  const { filter, filterKey } = parseSubmissionFilter(q);
+  const { filter, filterKey } = parseSubmissionFilter(q, ctx.app.now(), ctx.app.ksefSend?.deadlineNearMs ?? DEFAULT_DEADLINE_NEAR_MS);
   return feedListing(ctx, {
-    collection: "submissions", cursor: q.get("cursor"), limit, filterKey, expand: wantsInvoice(q),
+    collection: "submissions", cursor: q.get("cursor"), limit, filterKey, expand: wantsInvoice(q), variant: filter.deadline_before ?? "",
     read: (from, n, maxScan) => ctx.tenant.submissionChanges(from, n, maxScan, filter),
   });
 }
@@ -99,7 +100,7 @@ export const submissionRoutes: ApiRoute[] = [
     openapi: {
       id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)",
       description: "The change feed in order of last change, oldest first: a submission whose KSeF state changes moves to the end, so a client following the feed sees each KSeF outcome (deduplicate by id).",
-      params: ["Cursor", "Limit", "KsefStatus", "SubmissionFormat", "SubmissionType", "Expand"],
+      params: ["Cursor", "Limit", "KsefStatus", "KsefMode", "Overdue", "SubmissionFormat", "SubmissionType", "Expand"],
       ok: { 200: okJson("A page of submissions", "SubmissionFeedPage") },
     },
   },

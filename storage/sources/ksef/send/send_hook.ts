@@ -54,6 +54,8 @@ export interface KsefSendHookOptions {
   sender: () => KsefSender | null;
   wake: () => void;
   now?: () => number;
+  /** The deadline-near window (README "Offline invoices"; default 12 hours). */
+  deadlineNearMs?: number;
 }
 
 /** The hook the API is built with. */
@@ -75,5 +77,6 @@ export function createKsefSendHook(o: KsefSendHookOptions): KsefSendHook {
       return since !== null && now() - since >= c.offlineWhenUnavailableMs;
     },
     warnings: () => o.certificates.warnings(o.configs()),
+    ...(o.deadlineNearMs === undefined ? {} : { deadlineNearMs: o.deadlineNearMs }),
   };
 }
