@@ -156,14 +156,14 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const sending = configuredSending(dataDir, logger, certificates);
   const storage = await openStorage(config);
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
-  const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
+  const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger, deadlineNearMs: config.ksefDeadlineNearMs });
   const pdfFonts = readPdfFontFiles();
   const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS, pdfFonts);
   void workers?.warm(); // ready before the first large read, which would otherwise be read here
   const schemaFiles = readSchemaFiles();
   const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
   const app = await createApp({
-    ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, wake: () => sender?.wake() }),
+    ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, wake: () => sender?.wake(), deadlineNearMs: config.ksefDeadlineNearMs }),
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
     ...(parsing ? { readFieldsOffThread: parsing.fields, checkUploadOffThread: parsing.check, validateOffThread: parsing.validate } : {}),

@@ -20,6 +20,8 @@ import { Outcomes } from "./outcome.ts";
 import type { ChoiceTuning } from "./send_choice.ts";
 import { SessionPool, type SessionTuning } from "./session_pool.ts";
 import { TenantSender } from "./tenant_sender.ts";
+import { warnNearDeadlines } from "./deadline_warnings.ts";
+import { DEFAULT_DEADLINE_NEAR_MS } from "../../../../lib/ksef/deadline_near.ts";
 
 /** A tenant's sending configuration: its `ksef` source with `"send": true`. */
 export interface KsefSendConfig {
@@ -39,6 +41,10 @@ export interface KsefSendConfig {
 export const SEND_LEASE_MS = 30_000;
 /** A pass renews its lease when this much of it has passed (well before it runs out). */
 const RENEW_AFTER_MS = SEND_LEASE_MS / 3;
+/** How often a tenant's offline deadlines are looked at: well within the 12-hour warning, and cheap between. */
+const DEADLINE_CHECK_MS = 60_000;
+/** Waiting submissions looked at for deadlines per pass (limity.md: a batch session's 10,000). */
+const DEADLINE_SCAN_LIMIT = 10_000;
 /** Backoff after a failed pass (outage, refused session): doubling from the first, up to the last. */
 const BACKOFF_MS = [5_000, 300_000] as const;
 
@@ -53,6 +59,8 @@ export interface KsefSenderOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   fetch?: typeof fetch;
   tuning?: Partial<OnlineApiTuning & SessionTuning & BatchTuning & ChoiceTuning & { backoffMs: readonly [number, number] }>;
+  /** How long before the end of its deadline day an offline invoice's deadline is near (default 12 hours). */
+  deadlineNearMs?: number;
 }
 
 /** The running job. */
@@ -81,6 +89,8 @@ interface _Tenant {
   notBefore: number;
   /** The start of the failed passes in a row when they failed for an outage (README "Offline invoices"). */
   unavailableSince: number | null;
+  /** When offline deadlines were last looked at. */
+  deadlinesCheckedAt: number;
 }
 
 /** Builds the job. */
@@ -108,16 +118,24 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     const outcomes = new Outcomes({ store, api, now });
     const batch = new BatchSessions({ store, api, client, outcomes, now, sleep, tuning: o.tuning ?? {} });
     const sender = new TenantSender({ store, api, pool, batch, outcomes, mode: c.sendMode ?? "auto", choice: o.tuning ?? {}, now });
-    const t: _Tenant = { key, sender, failures: 0, notBefore: 0, unavailableSince: null };
+    const t: _Tenant = { key, sender, failures: 0, notBefore: 0, unavailableSince: null, deadlinesCheckedAt: -Infinity };
     tenants.set(c.tenant, t);
     return t;
   }
 
   async function passTenant(c: KsefSendConfig): Promise<boolean> {
     const t = senderOf(c);
-    if (now() < t.notBefore) return false;
     const store = o.storage.tenant(c.tenant);
+    // Offline deadlines are looked at once a minute, also while the tenant backs off: they come near in outages.
+    const backingOff = now() < t.notBefore;
+    const deadlines = now() >= t.deadlinesCheckedAt + DEADLINE_CHECK_MS;
+    if (backingOff && !deadlines) return false;
     if (!(await store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS))) return false; // another process sends for it
+    if (deadlines) {
+      t.deadlinesCheckedAt = now();
+      await warnNearDeadlines(store, await store.pendingKsefSubmissions(DEADLINE_SCAN_LIMIT), now(), o.deadlineNearMs ?? DEFAULT_DEADLINE_NEAR_MS);
+    }
+    if (backingOff) return false;
     let renewed = now();
     t.sender.keepAlive = async () => {
       if (now() - renewed < RENEW_AFTER_MS) return true;

@@ -4,6 +4,7 @@
  * and helpers to upload invoices and run the sender until nothing is in flight.
  */
 import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { SendMode } from "../../../../../storage/sources/ksef/config.ts";
 import { ksefSource } from "../../../../../storage/sources/ksef/source.ts";
@@ -50,7 +51,8 @@ export interface SendSetup {
 }
 
 /** Starts the simulator, the server and the sender. */
-export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online", batchOptions: BatchOptions = {}, offline: Pick<KsefSendConfig, "offline" | "offlineWhenUnavailableMs"> = {}): Promise<SendSetup> {
+export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online", batchOptions: BatchOptions = {}, extra: Pick<KsefSendConfig, "offline" | "offlineWhenUnavailableMs"> & { now?: () => number } = {}): Promise<SendSetup> {
+  const { now, ...offline } = extra;
   const side = onlineSessions(online);
   const batch = batchSessions(side, batchOptions);
   const sim = await startKsefSimulator({ tokens: [
@@ -69,13 +71,13 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
       name: "ksef", baseUrl: sim.url, nip: BUYER_NIP, token: BUYER_TOKEN, subjects: ["Subject2"],
       stateFile: join(server.dataDir, "buyer-ksef.json"), tuning: { retryDelays: [5], pollDelays: [5], maxPolls: 50, reportWaitsFromMs: 0 },
     })],
-    ksefSend: createKsefSendHook({ configs, certificates, sender: () => sender, wake: () => {} }),
+    ksefSend: createKsefSendHook({ configs, certificates, sender: () => sender, wake: () => {}, ...(now ? { now } : {}) }),
     webhooks: { transport: createHttpTransport(true), allowPrivate: true, schedule: [5_000] },
   });
   sender = createKsefSender({
     storage: server.storage, nodeId: "test-node", logger: process.env.SEND_DEBUG ? createJsonLogger("debug", (l) => process.stderr.write(l)) : silentLogger,
     configs,
-    tuning: { ...FAST_SEND, ...tuning },
+    tuning: { ...FAST_SEND, ...tuning }, ...(now ? { now } : {}),
   });
   const tokens = {
     acme: (await server.token("acme")).token, beta: (await server.token("beta")).token, plain: (await server.token("plain")).token,
@@ -111,4 +113,23 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
     },
   };
   return s;
+}
+
+/** A webhook receiver on 127.0.0.1 that keeps every body it gets. */
+export async function receiver(): Promise<{ url: string; types: () => string[]; bodies: Record<string, unknown>[]; close(): Promise<void> }> {
+  const bodies: Record<string, unknown>[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      bodies.push(JSON.parse(body) as Record<string, unknown>);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, bodies,
+    types: () => bodies.map((b) => String(b.type)),
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
