@@ -55,6 +55,7 @@ export function newSubmission(id: string, input: SubmissionInput, now: string): 
       ? {
         status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: now,
         mode: input.issue?.mode ?? "online", invoicing_mode: null, deadline: input.issue?.deadline ?? null, deadline_warned_at: null,
+        corrects: input.corrects ?? null, corrected_by: null,
       }
       : null,
   };
@@ -64,7 +65,7 @@ export function newSubmission(id: string, input: SubmissionInput, now: string): 
 function _ksefJson(k: SubmissionKsef): SubmissionKsef {
   return {
     ...k, session_type: k.session_type ?? null, mode: k.mode ?? "online", invoicing_mode: k.invoicing_mode ?? null, deadline: k.deadline ?? null,
-    deadline_warned_at: k.deadline_warned_at ?? null,
+    deadline_warned_at: k.deadline_warned_at ?? null, corrects: k.corrects ?? null, corrected_by: k.corrected_by ?? null,
   };
 }
 
@@ -205,6 +206,16 @@ export function sameFields(a: DocumentFields, b: DocumentFields): boolean {
 /** The duplicate key of the OpenAPI document: seller tax id + document type + invoice number. */
 export function businessKey(f: DocumentFields): string {
   return `${f.seller?.tax_id ?? ""}\u0000${f.type ?? ""}\u0000${f.number ?? ""}`;
+}
+
+/**
+ * The duplicate key a new submission is checked and stored under: its business key, except for a technical
+ * correction (README "Offline invoices"), which repeats the seller, type and number of the invoice it corrects by
+ * design and is told apart by its content (its SHA-256 is checked for duplicates as every upload's is).
+ */
+export function submissionKey(input: SubmissionInput): string {
+  const key = businessKey(input.fields);
+  return input.corrects === undefined ? key : `${key}\u0000correction\u0000${input.xml.sha256}`;
 }
 
 /** The fields of a stored record, in the same shape as `fieldsFromInvoice` makes them. */

@@ -147,6 +147,10 @@ export interface SubmissionKsef {
   deadline?: string | null;
   /** When `submission.ksef_deadline_near` fired for it, null before (it fires once, restarts included). */
   deadline_warned_at?: string | null;
+  /** A technical correction: the id of the offline submission it corrects (README "Offline invoices"). */
+  corrects?: string | null;
+  /** The technical correction sent for this one, once there is one. */
+  corrected_by?: string | null;
 }
 
 /** An accepted submission (the OpenAPI document) without its links. */
@@ -173,6 +177,8 @@ export interface SubmissionInput {
   send?: boolean;
   /** How it is issued when sent (default online) and, offline, its deadline. */
   issue?: { mode: KsefIssueMode; deadline: string | null };
+  /** A technical correction of this submission (README "Offline invoices"). */
+  corrects?: string;
 }
 
 /** Filters of the submissions feed, already validated. */

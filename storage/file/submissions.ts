@@ -4,7 +4,7 @@
  * It does not take locks: the tenant store runs every call inside its write or read step.
  * @module
  */
-import { businessKey, matchesSubmissionFilter, newSubmission, submissionJson, withKsef } from "../../lib/contracts/record_json.ts";
+import { businessKey, submissionKey, matchesSubmissionFilter, newSubmission, submissionJson, withKsef } from "../../lib/contracts/record_json.ts";
 import { FORMAT_CODES, TYPE_CODES } from "../../lib/contracts/document_filter.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, IdempotencyTag, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord } from "../../lib/contracts/storage.ts";
@@ -47,7 +47,7 @@ export class FileSubmissions {
   /** Stores a submission unless one with the same XML hash or business key exists. */
   create(input: SubmissionInput, now: string, idem?: IdempotencyTag): { created: SubmissionRecord } | { duplicateOf: string } {
     const shaHash = hash32(input.xml.sha256);
-    const bk = businessKey(input.fields);
+    const bk = submissionKey(input);
     const bkHash = hash32(bk);
     for (const o of this.#bySha.find(shaHash)) {
       const s = parseRecord<SubmissionRecord>(this.log.read(o));

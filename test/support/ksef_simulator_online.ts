@@ -92,6 +92,8 @@ export interface OnlineInvoice {
   invoicingMode?: "Online" | "Offline";
   /** The `hashOfCorrectedInvoice` of a technical correction. */
   hashOfCorrectedInvoice?: string;
+  /** The rejected offline invoice a technical correction is linked to (korekta-techniczna.md, step 6). */
+  corrects?: OnlineInvoice | null;
 }
 
 /** The online side, for tests to inspect and steer. */
@@ -263,6 +265,10 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
         extensions: { originalSessionReferenceNumber: original.session, originalKsefNumber: original.ksefNumber! },
       };
       return;
+    }
+    // korekta-techniczna.md, step 6: an accepted correction is linked to the rejected offline invoice of that hash.
+    if (inv.hashOfCorrectedInvoice !== undefined) {
+      inv.corrects = side.invoices.find((i) => i !== inv && i.offlineMode === true && i.status.code !== 200 && i.status.code !== 100 && b64sha(i.xml) === inv.hashOfCorrectedInvoice) ?? null;
     }
     const day = new Date().toISOString().slice(0, 10).replaceAll("-", "");
     const stored = sim.add({ seller: facts.seller, buyer: facts.buyer, xml: inv.xml, invoiceNumber: facts.number });

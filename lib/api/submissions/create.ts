@@ -16,6 +16,7 @@ import { offlineDeadline } from "../../ksef/offline_deadline.ts";
 import { idempotencyTag, type Context } from "../context.ts";
 import { apiError } from "../errors.ts";
 import { refusal } from "../validation.ts";
+import { correctableOriginal, linkCorrection } from "./technical_correction.ts";
 
 /** The values of the `ksef_mode` field, the first the default. */
 export const KSEF_MODES = ["online", "offline"] as const satisfies readonly KsefIssueMode[];
@@ -25,21 +26,30 @@ export async function createSubmission(ctx: Context): Promise<ApiResponse> {
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
   if (!part) throw validationError("xml", "required", "xml is required");
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-  const asked = _plainField(ctx, "ksef_mode", KSEF_MODES);
+  const asked = _oneOf(ctx, "ksef_mode", KSEF_MODES);
+  const corrects = _plainField(ctx, "corrects");
   const { invoice, report } = await ctx.app.checkUpload(part.body, { tenant: ctx.tenant.tenant });
   requireSubmissionFields(invoice);
   if (!report.valid) throw refusal(report);
   const fields = fieldsFromInvoice(invoice);
   // KSeF FA invoices of a tenant that sends are queued for KSeF (README "Sending to KSeF"); UBL and CII never are.
   const send = (invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3") && (ctx.app.ksefSend?.sends(ctx.tenant.tenant) ?? false);
-  const issue = _issue(ctx, send, asked, fields.issue_date);
+  // A technical correction is sent as an offline invoice (offlineMode: true) with the original's deadline.
+  let original: SubmissionRecord | null = null;
+  if (corrects !== undefined) {
+    if (!send) throw validationError("corrects", "not_sent", "corrects is for KSeF FA invoices of a tenant that sends to KSeF");
+    if (asked === "online") throw validationError("ksef_mode", "correction_is_offline", "A technical correction is sent with offlineMode: true: leave out ksef_mode or give offline");
+    original = await correctableOriginal(ctx, corrects);
+  }
+  const issue = original ? { ..._issue(ctx, send, "offline", fields.issue_date), deadline: original.ksef!.deadline ?? null } : _issue(ctx, send, asked, fields.issue_date);
   const blob = await ctx.tenant.putBlob(part.body);
   const created = (body: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(body) as SubmissionRecord).id}`, body });
-  const input: SubmissionInput = { fields: { ...fields, validation: validationSummary(report) }, xml: blob, ...(send ? { send, issue } : {}) };
+  const input: SubmissionInput = { fields: { ...fields, validation: validationSummary(report) }, xml: blob, ...(send ? { send, issue } : {}), ...(original ? { corrects: original.id } : {}) };
   const result = await ctx.tenant.createSubmission(input, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
   if ("duplicateOf" in result) {
     throw apiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });
   }
+  if (original) await linkCorrection(ctx, original, result.created.id);
   // submission.created is delivered from the submissions feed (lib/jobs/webhooks/endpoint_pass.ts).
   if (send) ctx.app.ksefSend?.wake();
   const sub = await ctx.tenant.getSubmission(result.created.id);
@@ -66,12 +76,19 @@ function _issue(ctx: Context, send: boolean, asked: KsefIssueMode | undefined, i
   return { mode: "offline", deadline: d.deadline };
 }
 
-/** A plain multipart field's value among `allowed`; undefined when absent, 400 when repeated or not one of them. */
-function _plainField<T extends string>(ctx: Context, name: string, allowed: readonly T[]): T | undefined {
+/** A plain multipart field's value; undefined when absent, 400 when repeated or empty. */
+function _plainField(ctx: Context, name: string): string | undefined {
   const parts = ctx.body.kind === "multipart" ? ctx.body.parts.filter((p) => p.name === name) : [];
   if (parts.length === 0) return undefined;
   if (parts.length > 1) throw badRequest(name, "repeated", `${name} is given more than once`);
   const v = new TextDecoder().decode(parts[0]!.body).trim();
-  if (!(allowed as readonly string[]).includes(v)) throw badRequest(name, "invalid_value", `${name} must be one of ${allowed.join(", ")}`);
-  return v as T;
+  if (v === "") throw badRequest(name, "empty", `${name} is empty`);
+  return v;
+}
+
+/** A plain field's value among `allowed`; undefined when absent, 400 when repeated or not one of them. */
+function _oneOf<T extends string>(ctx: Context, name: string, allowed: readonly T[]): T | undefined {
+  const v = _plainField(ctx, name);
+  if (v !== undefined && !(allowed as readonly string[]).includes(v)) throw badRequest(name, "invalid_value", `${name} must be one of ${allowed.join(", ")}`);
+  return v as T | undefined;
 }

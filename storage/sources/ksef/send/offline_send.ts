@@ -6,16 +6,31 @@
  * batch sending share these, so an offline invoice is one kind of submission, not another sender.
  * @module
  */
-import type { KsefIssueMode, SubmissionRecord } from "../../../../lib/contracts/storage.ts";
+import { Buffer } from "node:buffer";
+import type { KsefIssueMode, SubmissionRecord, TenantStore } from "../../../../lib/contracts/storage.ts";
+import type { SendMode } from "../config.ts";
 
 /** True for a submission issued offline. */
 export function isOfflineSubmission(sub: SubmissionRecord): boolean {
   return sub.ksef?.mode === "offline";
 }
 
-/** The fields an invoice's send request adds to the encrypted invoice: `offlineMode` for an offline one. */
-export function sendInvoiceFields(sub: SubmissionRecord): Record<string, unknown> {
-  return isOfflineSubmission(sub) ? { offlineMode: true } : {};
+/**
+ * The fields an invoice's send request adds to the encrypted invoice: `offlineMode` for an offline one and, for a
+ * technical correction (`offline/korekta-techniczna.md`), `hashOfCorrectedInvoice`: the SHA-256 of the rejected
+ * file, Base64 (open-api.json Sha256HashBase64).
+ */
+export async function sendInvoiceFields(store: TenantStore, sub: SubmissionRecord): Promise<Record<string, unknown>> {
+  if (!isOfflineSubmission(sub)) return {};
+  const corrects = sub.ksef?.corrects ?? null;
+  const original = corrects === null ? null : (await store.getSubmission(corrects))?.record;
+  if (corrects !== null && !original) throw new Error(`The submission ${corrects} that ${sub.id} corrects is missing`);
+  return { offlineMode: true, ...(original ? { hashOfCorrectedInvoice: Buffer.from(original.sha256, "hex").toString("base64") } : {}) };
+}
+
+/** A technical correction goes in an online session only (`offline/korekta-techniczna.md`), whatever `send_mode` says. */
+export function sendModeOf(subs: readonly SubmissionRecord[], mode: SendMode): SendMode {
+  return subs.some((s) => s.ksef?.corrects) ? "online" : mode;
 }
 
 /** The `offlineMode` of a batch session of these submissions (the sender groups them so that all agree). */
@@ -23,9 +38,9 @@ export function batchOfflineMode(subs: readonly SubmissionRecord[]): boolean {
   return subs.length > 0 && subs.every(isOfflineSubmission);
 }
 
-/** The group a queued submission is sent with: its form code and, for batch sessions, whether it is offline. */
+/** The group a queued submission is sent with: its form code and whether it is offline (batch sessions) or a correction (online only). */
 export function sendGroupOf(sub: SubmissionRecord): string {
-  return `${sub.format}\u0000${isOfflineSubmission(sub) ? "offline" : "online"}`;
+  return `${sub.format}\u0000${sub.ksef?.corrects ? "correction" : isOfflineSubmission(sub) ? "offline" : "online"}`;
 }
 
 /**

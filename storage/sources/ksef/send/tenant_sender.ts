@@ -14,7 +14,7 @@ import type { InvoiceFormat } from "../../../../lib/formats/invoice/model.ts";
 import type { SendMode } from "../config.ts";
 import type { BatchSessions } from "./batch_session.ts";
 import { answerError, answerJson, KsefOutage, type OnlineApi } from "./online_api.ts";
-import { noteInvoicingMode, sendGroupOf, sendInvoiceFields } from "./offline_send.ts";
+import { noteInvoicingMode, sendGroupOf, sendInvoiceFields, sendModeOf } from "./offline_send.ts";
 import { isoOf, type Outcomes } from "./outcome.ts";
 import { chooseSending, DEFAULT_CHOICE_TUNING, type ChoiceTuning } from "./send_choice.ts";
 import { FORM_CODES, SessionRefused, type SessionPool } from "./session_pool.ts";
@@ -111,7 +111,7 @@ export class TenantSender {
     }
     for (const subs of byFormat.values()) {
       const format: InvoiceFormat | null = subs[0]!.format;
-      const choice = chooseSending(this.#mode, subs, this.#now(), this.#choice);
+      const choice = chooseSending(sendModeOf(subs, this.#mode), subs, this.#now(), this.#choice);
       if (choice.how === "hold") out.inFlight = true;
       else if (choice.how === "batch") {
         const p = await this.#batch.start(format!, choice.take, signal);
@@ -163,7 +163,7 @@ export class TenantSender {
     if (await this.#refused(sub)) return false;
     const blob = (await this.#store.getBlob(sub.sha256))!;
     const session = await this.#pool.sessionFor(sub.format!, signal);
-    const body = { ...this.#pool.encrypt(session, await blob.bytes()), ...sendInvoiceFields(sub) };
+    const body = { ...this.#pool.encrypt(session, await blob.bytes()), ...(await sendInvoiceFields(this.#store, sub)) };
     await this.#out.save(sub, { status: "sending", session: session.reference, session_type: "online", reference: null, attempts: sub.ksef!.attempts + 1 });
     const answer = await this.#api.call("send", "POST", `/sessions/online/${encodeURIComponent(session.reference)}/invoices`, body, signal);
     const json = answerJson(answer);
