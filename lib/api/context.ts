@@ -4,13 +4,13 @@
  * @module
  */
 import type { SchemaSet } from "../formats/validation/schema_set.ts";
-import type { KeyObject } from "node:crypto";
 import type { Scope, TokenRecord } from "../auth/tokens.ts";
 import type { CursorCodec } from "./cursor.ts";
 import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
 import type { Logger } from "../observe/log.ts";
 import type { MultipartPart } from "../formats/multipart/parse.ts";
 import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.ts";
+import type { KsefSendHook } from "../contracts/ksef_send.ts";
 import type { SyncRunner } from "../jobs/sync_runner.ts";
 import type { SourceFactory } from "../contracts/document_source.ts";
 import type { PageCache } from "./page_cache.ts";
@@ -59,29 +59,7 @@ export interface AppServices {
   ksefSend?: KsefSendHook | null;
 }
 
-/** What the API knows of sending to KSeF. */
-export interface KsefSendHook {
-  /** True when the tenant's `ksef` source has `"send": true`. */
-  sends(tenant: string): boolean;
-  /** Asks the sender for a pass soon (a new submission waits). */
-  wake(): void;
-  /** The tenant's KSeF certificate of type Offline, to sign KOD II with; null when it has no usable one (README "Offline invoices"). */
-  offlineCertificate?(tenant: string): KsefOfflineSigning | null;
-  /** True when the tenant's uploads are issued offline by themselves now: KSeF has not answered for its `offline_when_unavailable`. */
-  issuesOffline?(tenant: string): boolean;
-  /** What the operator should know (e.g. a certificate ending soon), shown on /readyz. */
-  warnings?(): string[];
-  /** How long before the end of its deadline day an offline invoice's deadline is near (default 12 hours). */
-  deadlineNearMs?: number;
-}
-
-/** What signs a tenant's KOD II: its KSeF context (a NIP) and its certificate of type Offline. */
-export interface KsefOfflineSigning {
-  contextId: string;
-  /** The certificate's serial number, hex. */
-  certificateSerial: string;
-  privateKey: KeyObject;
-}
+export type { KsefOfflineSigning, KsefSendHook } from "../contracts/ksef_send.ts";
 
 /** The context of any request. */
 export interface PublicContext {

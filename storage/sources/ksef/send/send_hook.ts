@@ -6,7 +6,7 @@
  * kept while it names the same files; a certificate that has ended since is no longer offered.
  * @module
  */
-import type { KsefSendHook } from "../../../../lib/api/context.ts";
+import type { KsefSendHook } from "../../../../lib/contracts/ksef_send.ts";
 import { loadOfflineCertificate, type OfflineCertificate } from "../offline_certificate.ts";
 import type { KsefSendConfig, KsefSender } from "./job.ts";
 
