@@ -39,6 +39,7 @@ import type { DocumentSource } from "./lib/contracts/document_source.ts";
 import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/sources/ksef/send/job.ts";
 import { sendingConfigs } from "./storage/sources/ksef/send/send_config.ts";
 import { readSourcesFile } from "./storage/sources/sources_file.ts";
+import { createKsefSendHook, OfflineCertificates } from "./storage/sources/ksef/send/send_hook.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
@@ -128,11 +129,17 @@ function configuredSources(dataDir: string, uploadLimit: number, logger: Logger)
  * The tenants that send to KSeF (`"send": true` on their ksef source), read again on every call like the sources.
  * A bad file (or two sending entries for one tenant) stops the server at startup; later, the last good one stays.
  */
-function configuredSending(dataDir: string, logger: Logger): () => KsefSendConfig[] {
-  let good = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES));
+function configuredSending(dataDir: string, logger: Logger, certificates: OfflineCertificates): () => KsefSendConfig[] {
+  const read = (): KsefSendConfig[] => {
+    const configs = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES), dataDir);
+    certificates.load(configs); // a certificate or key that cannot sign KOD II is refused, naming the file
+    return configs;
+  };
+  let good = read();
+  for (const warning of certificates.warnings(good)) logger.warn("KSeF Offline certificate", { warning });
   return () => {
     try {
-      good = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES));
+      good = read();
     } catch (e) {
       logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
     }
@@ -153,17 +160,18 @@ function openStorage(config: Config): Promise<Storage> {
 async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage; sender: KsefSender | null }> {
   const dataDir = resolve(config.dataDir);
   const sources = configuredSources(dataDir, config.uploadLimit, logger);
-  const sending = configuredSending(dataDir, logger);
+  const certificates = new OfflineCertificates();
+  const sending = configuredSending(dataDir, logger, certificates);
   const storage = await openStorage(config);
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
-  const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger });
+  const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger, deadlineNearMs: config.ksefDeadlineNearMs });
   const pdfFonts = readPdfFontFiles();
   const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS, pdfFonts);
   void workers?.warm(); // ready before the first large read, which would otherwise be read here
   const schemaFiles = readSchemaFiles();
   const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
   const app = await createApp({
-    ksefSend: { sends: (tenant) => sending().some((c) => c.tenant === tenant), wake: () => sender?.wake() },
+    ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, wake: () => sender?.wake(), deadlineNearMs: config.ksefDeadlineNearMs }),
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
     ...(parsing ? { readFieldsOffThread: parsing.fields, checkUploadOffThread: parsing.check, validateOffThread: parsing.validate } : {}),

@@ -171,7 +171,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let draining = false;
   const isDraining = () => draining;
   const handleApi = _apiHandler(options, services, routes, openapiDoc as unknown as Record<string, unknown>, isDraining);
-  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc) });
+  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc), ...(options.ksefSend?.warnings ? { warnings: () => options.ksefSend!.warnings!() } : {}) });
   const outages = new OutageLog(now);
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {

@@ -24,6 +24,8 @@ export interface Config {
   rateLimit: string;
   webhookAllowPrivate: boolean;
   webhookRetrySchedule: string;
+  /** How long before its deadline ends an offline invoice counts as near it (README "Offline invoices"). */
+  ksefDeadlineNearMs: number;
   logLevel: LogLevel;
   shutdownGraceMs: number;
   /** Open connections per process at most; beyond, a 503. */
@@ -53,6 +55,7 @@ export const SETTINGS = {
   rateLimit: { env: "RATE_LIMIT", flag: "--rate-limit", arg: "SPEC", def: "600/min,burst=100", help: "per-token limit, or off" },
   webhookAllowPrivate: { env: "WEBHOOK_ALLOW_PRIVATE", flag: "--webhook-allow-private", arg: "on|off", def: "", shown: "off", help: "allow http: and private/loopback webhook targets (development)" },
   webhookRetrySchedule: { env: "WEBHOOK_RETRY_SCHEDULE", flag: "--webhook-retry-schedule", arg: "LIST", def: "5s,5m,30m,2h,5h,10h,14h,20h,24h", help: "delays between delivery attempts" },
+  ksefDeadlineNear: { env: "KSEF_DEADLINE_NEAR", flag: "--ksef-deadline-near", arg: "DURATION", def: "12h", help: "an offline invoice's deadline is near this long before it ends (overdue=true, submission.ksef_deadline_near)" },
   logLevel: { env: "LOG_LEVEL", flag: "--log-level", arg: "LEVEL", def: "info", help: "JSON lines on stdout: debug, info, warn, error" },
   shutdownGrace: { env: "SHUTDOWN_GRACE", flag: "--shutdown-grace", arg: "DURATION", def: "10s", help: "how long in-flight requests may finish after SIGTERM" },
   maxConnections: { env: "MAX_CONNECTIONS", flag: "--max-connections", arg: "N", def: String(DEFAULT_MAX_CONNECTIONS), help: "open connections per process; beyond, new ones get 503" },
@@ -127,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Map<s
     rateLimit: get("rateLimit"),
     webhookAllowPrivate: _bool(get("webhookAllowPrivate"), "WEBHOOK_ALLOW_PRIVATE") ?? false,
     webhookRetrySchedule: get("webhookRetrySchedule"),
+    ksefDeadlineNearMs: parseDuration(get("ksefDeadlineNear")),
     logLevel,
     shutdownGraceMs: parseDuration(get("shutdownGrace")),
     maxConnections,

@@ -48,6 +48,7 @@ export { KSEF_QR_HOSTS, ksefQrHost, ksefVerificationLink, type KsefQrEnvironment
 export { buildKsefCertificateLink, KSEF_CONTEXT_TYPES, ksefCertificateLinkPayload, verifyKsefCertificateLink, type KsefCertificateLinkInput, type KsefContextType } from "./formats/pdf/ksef_certificate_link.ts";
 export { addPolishWorkingDays, easterSunday, endOfWarsawDay, isPolishWorkingDay, polishPublicHolidays, warsawDate } from "./ksef/working_days.ts";
 export { offlineDeadline, type KsefFailure, type OfflineDeadline, type OfflineIssue } from "./ksef/offline_deadline.ts";
+export { DEFAULT_DEADLINE_NEAR_MS, isDeadlineNear, nearDeadlinesBefore } from "./ksef/deadline_near.ts";
 export { compileSchema, XsdCompileError, type SchemaFile } from "./formats/xsd/compile.ts";
 export { validateXsd } from "./formats/xsd/validate.ts";
 export type { CompiledSchema } from "./formats/xsd/model.ts";

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { TokenRecord } from "../lib/contracts/tokens.ts";
-import { businessKey, documentJson, fieldsOf, matchesSubmissionFilter, newSubmission, sameFields, submissionJson, withKsef } from "../lib/contracts/record_json.ts";
+import { businessKey, submissionKey, documentJson, fieldsOf, matchesSubmissionFilter, newSubmission, sameFields, submissionJson, withKsef } from "../lib/contracts/record_json.ts";
 import { encodeOrdinalId } from "../lib/contracts/ids.ts";
 import type {
   BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
@@ -131,7 +131,7 @@ class _MemoryTenant implements TenantStore {
   }
 
   async createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {
-    const key = businessKey(input.fields);
+    const key = submissionKey(input);
     const dup = this.#subs.find((e) => e.record.sha256 === input.xml.sha256) ?? this.#subs.find((e) => businessKey(e.record) === key);
     if (dup) return { duplicateOf: dup.record.id };
     const sub = newSubmission(encodeOrdinalId("sub", Date.parse(now), this.#subs.length), input, now);

@@ -68,6 +68,7 @@ describe("loadConfig()", () => {
       rateLimit: "600/min,burst=100",
       webhookAllowPrivate: false,
       webhookRetrySchedule: "5s,5m,30m,2h,5h,10h,14h,20h,24h",
+      ksefDeadlineNearMs: 12 * 3_600_000,
       logLevel: "info",
       shutdownGraceMs: 10_000,
       maxConnections: 1000,
@@ -77,12 +78,12 @@ describe("loadConfig()", () => {
   test("reads every setting from its environment variable", () => {
     const env = {
       HOST: "0.0.0.0", PORT: "0", DATA_DIR: "/srv/data", DATABASE_URL: "postgres://db/x", WORKERS: "4", DEMO: "off", UPLOAD_LIMIT: "1MiB",
-      RATE_LIMIT: "off", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_RETRY_SCHEDULE: "1s,2s", LOG_LEVEL: "debug", SHUTDOWN_GRACE: "30s",
+      RATE_LIMIT: "off", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_RETRY_SCHEDULE: "1s,2s", KSEF_DEADLINE_NEAR: "6h", LOG_LEVEL: "debug", SHUTDOWN_GRACE: "30s",
       MAX_CONNECTIONS: "50",
     };
     assert.deepEqual(loadConfig(env, new Map()), {
       host: "0.0.0.0", port: 0, dataDir: "/srv/data", databaseUrl: "postgres://db/x", workers: 4, demo: false, uploadLimit: 1024 * 1024,
-      rateLimit: "off", webhookAllowPrivate: true, webhookRetrySchedule: "1s,2s", logLevel: "debug", shutdownGraceMs: 30_000,
+      rateLimit: "off", webhookAllowPrivate: true, webhookRetrySchedule: "1s,2s", ksefDeadlineNearMs: 6 * 3_600_000, logLevel: "debug", shutdownGraceMs: 30_000,
       maxConnections: 50,
     });
   });

@@ -10,6 +10,7 @@ import type { PdfFonts } from "../formats/pdf/pdf_fonts.ts";
 import type { Logger } from "../observe/log.ts";
 import type { MultipartPart } from "../formats/multipart/parse.ts";
 import type { IdempotencyTag, Storage, TenantStore } from "../contracts/storage.ts";
+import type { KsefSendHook } from "../contracts/ksef_send.ts";
 import type { SyncRunner } from "../jobs/sync_runner.ts";
 import type { SourceFactory } from "../contracts/document_source.ts";
 import type { PageCache } from "./page_cache.ts";
@@ -58,13 +59,7 @@ export interface AppServices {
   ksefSend?: KsefSendHook | null;
 }
 
-/** What the API knows of sending to KSeF. */
-export interface KsefSendHook {
-  /** True when the tenant's `ksef` source has `"send": true`. */
-  sends(tenant: string): boolean;
-  /** Asks the sender for a pass soon (a new submission waits). */
-  wake(): void;
-}
+export type { KsefOfflineSigning, KsefSendHook } from "../contracts/ksef_send.ts";
 
 /** The context of any request. */
 export interface PublicContext {

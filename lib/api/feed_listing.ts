@@ -25,6 +25,8 @@ export interface FeedRequest {
   filterKey: string;
   /** Put the whole invoice on every item (`expand=invoice`). */
   expand: boolean;
+  /** What else the page depends on (e.g. the day `overdue` compares with): in the page cache's key, not the cursor. */
+  variant?: string;
   /** Reads `limit` items after feed position `from`. */
   read(from: number, limit: number, maxScan: number): Promise<ChangePage>;
 }
@@ -41,7 +43,7 @@ export async function feedListing(ctx: Context, r: FeedRequest): Promise<ApiResp
   const scope = `${ctx.tenant.tenant}\u0000${r.collection}`;
   const from = r.cursor === null ? 0 : ctx.app.cursors.decode(scope, r.cursor, r.filterKey);
   const version = await ctx.tenant.feedLength(r.collection);
-  const key = `${scope}\u0000${from}\u0000${r.limit}\u0000${r.filterKey}\u0000${r.expand}`;
+  const key = `${scope}\u0000${from}\u0000${r.limit}\u0000${r.filterKey}\u0000${r.expand}\u0000${r.variant ?? ""}`;
   let body = ctx.app.pages.get(key, version);
   if (!body) {
     let page = await r.read(from, r.limit, FEED_SCAN_LIMIT);

@@ -36,14 +36,14 @@ export function documentJson(d: DocumentRecord): string {
  */
 export function submissionJson(s: SubmissionRecord): string {
   const self = `/api/v1/submissions/${s.id}`;
-  const ksef = s.ksef ? { ...s.ksef, session_type: s.ksef.session_type ?? null } : null;
+  const ksef = s.ksef ? _ksefJson(s.ksef) : null;
   return JSON.stringify({
     id: s.id, status: s.status,
     format: s.format, type: s.type, number: s.number, issue_date: s.issue_date, currency: s.currency,
     seller: s.seller, buyer: s.buyer, totals: s.totals,
-    sha256: s.sha256, size: s.size, ksef_number: ksef?.ksef_number ?? null, ksef, validation: _validationJson(s.validation),
+    sha256: s.sha256, size: s.size, ksef_number: s.ksef?.ksef_number ?? null, ksef, validation: _validationJson(s.validation),
     created_at: s.created_at, updated_at: s.updated_at ?? s.created_at,
-    links: { self, xml: `${self}/xml`, pdf: `${self}/pdf`, upo: ksef?.status === "accepted" ? `${self}/upo` : null },
+    links: { self, xml: `${self}/xml`, pdf: `${self}/pdf`, upo: s.ksef?.status === "accepted" ? `${self}/upo` : null },
   });
 }
 
@@ -52,8 +52,20 @@ export function newSubmission(id: string, input: SubmissionInput, now: string): 
   return {
     id, status: "accepted", ...input.fields, sha256: input.xml.sha256, size: input.xml.size, created_at: now, updated_at: now,
     ksef: input.send
-      ? { status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: now }
+      ? {
+        status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: now,
+        mode: input.issue?.mode ?? "online", invoicing_mode: null, deadline: input.issue?.deadline ?? null, deadline_warned_at: null,
+        corrects: input.corrects ?? null, corrected_by: null,
+      }
       : null,
+  };
+}
+
+// The `ksef` object as the API shows it: fields that older records lack get their defaults.
+function _ksefJson(k: SubmissionKsef): SubmissionKsef {
+  return {
+    ...k, session_type: k.session_type ?? null, mode: k.mode ?? "online", invoicing_mode: k.invoicing_mode ?? null, deadline: k.deadline ?? null,
+    deadline_warned_at: k.deadline_warned_at ?? null, corrects: k.corrects ?? null, corrected_by: k.corrected_by ?? null,
   };
 }
 
@@ -65,8 +77,16 @@ export function withKsef(s: SubmissionRecord, ksef: SubmissionKsef): SubmissionR
 /** True when a submission passes the feed's filters. */
 export function matchesSubmissionFilter(s: SubmissionRecord, f: SubmissionFilter): boolean {
   return (f.ksef_status === undefined || s.ksef?.status === f.ksef_status)
+    && (f.ksef_mode === undefined || (s.ksef != null && (s.ksef.mode ?? "online") === f.ksef_mode))
+    && (f.deadline_before === undefined || isOverdue(s, f.deadline_before))
     && (f.format === undefined || s.format === f.format)
     && (f.type === undefined || s.type === f.type);
+}
+
+/** True for an offline submission KSeF has not accepted whose deadline is before the day `before` (README "Offline invoices"). */
+export function isOverdue(s: SubmissionRecord, before: string): boolean {
+  const k = s.ksef;
+  return k?.mode === "offline" && k.status !== "accepted" && typeof k.deadline === "string" && k.deadline < before;
 }
 
 /** The JSON of a run (README “Documents and the inbox”). */
@@ -186,6 +206,16 @@ export function sameFields(a: DocumentFields, b: DocumentFields): boolean {
 /** The duplicate key of the OpenAPI document: seller tax id + document type + invoice number. */
 export function businessKey(f: DocumentFields): string {
   return `${f.seller?.tax_id ?? ""}\u0000${f.type ?? ""}\u0000${f.number ?? ""}`;
+}
+
+/**
+ * The duplicate key a new submission is checked and stored under: its business key, except for a technical
+ * correction (README "Offline invoices"), which repeats the seller, type and number of the invoice it corrects by
+ * design and is told apart by its content (its SHA-256 is checked for duplicates as every upload's is).
+ */
+export function submissionKey(input: SubmissionInput): string {
+  const key = businessKey(input.fields);
+  return input.corrects === undefined ? key : `${key}\u0000correction\u0000${input.xml.sha256}`;
 }
 
 /** The fields of a stored record, in the same shape as `fieldsFromInvoice` makes them. */

@@ -114,6 +114,9 @@ export type KsefSendStatus = "queued" | "sending" | "accepted" | "rejected";
 /** The kinds of KSeF session an invoice goes in (sesja-interaktywna.md, sesja-wsadowa.md). */
 export type KsefSessionType = "online" | "batch";
 
+/** How an invoice is issued for KSeF (tryby-offline.md): online, or offline and sent later with `offlineMode`. */
+export type KsefIssueMode = "online" | "offline";
+
 /** KSeF's verdict on a refused invoice: its status or exception code, description and details. */
 export interface KsefSendError {
   code: string;
@@ -136,6 +139,18 @@ export interface SubmissionKsef {
   attempts: number;
   error: KsefSendError | null;
   updated_at: string;
+  /** How it was issued (README "Offline invoices"); absent in older records: online. */
+  mode?: KsefIssueMode;
+  /** KSeF's own verdict (`invoicingMode` of the invoice's status), null until known. */
+  invoicing_mode?: KsefIssueMode | null;
+  /** An offline invoice's deadline to reach KSeF (YYYY-MM-DD), null for an online one. */
+  deadline?: string | null;
+  /** When `submission.ksef_deadline_near` fired for it, null before (it fires once, restarts included). */
+  deadline_warned_at?: string | null;
+  /** A technical correction: the id of the offline submission it corrects (README "Offline invoices"). */
+  corrects?: string | null;
+  /** The technical correction sent for this one, once there is one. */
+  corrected_by?: string | null;
 }
 
 /** An accepted submission (the OpenAPI document) without its links. */
@@ -160,11 +175,19 @@ export interface SubmissionInput {
   xml: BlobInfo;
   /** True when the submission is to be sent to KSeF: it starts `queued`. */
   send?: boolean;
+  /** How it is issued when sent (default online) and, offline, its deadline. */
+  issue?: { mode: KsefIssueMode; deadline: string | null };
+  /** A technical correction of this submission (README "Offline invoices"). */
+  corrects?: string;
 }
 
 /** Filters of the submissions feed, already validated. */
 export interface SubmissionFilter {
   ksef_status?: KsefSendStatus;
+  /** How it was issued (a submission that is not sent has no mode). */
+  ksef_mode?: KsefIssueMode;
+  /** Offline, not accepted by KSeF, with a deadline before this day (YYYY-MM-DD): past or near (`overdue=true`). */
+  deadline_before?: string;
   format?: InvoiceFormat;
   type?: DocumentType;
 }

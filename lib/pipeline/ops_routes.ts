@@ -1,6 +1,7 @@
 /**
  * The routes outside `/api/v1/` (the OpenAPI document): `/healthz` (the process answers),
- * `/readyz` (storage usable; 503 while draining), `/metrics` (Prometheus text)
+ * `/readyz` (storage usable; 503 while draining; `warnings` the operator should act on, such as a KSeF Offline
+ * certificate ending soon), `/metrics` (Prometheus text)
  * and `/docs` (the reference page). They need no token and carry no correlation id.
  * @module
  */
@@ -18,6 +19,8 @@ export interface OpsRoutesOptions {
   draining: () => boolean;
   /** The reference page, rendered once at startup. */
   docs: DocsPage;
+  /** What the operator should know that does not stop the service (README "Offline invoices"). */
+  warnings?: () => string[];
 }
 
 /** Answers an operations request; `route` is the path when it names one. */
@@ -45,7 +48,8 @@ export function createOpsRoutes(options: OpsRoutesOptions): OpsHandler {
     } catch {
       throw new ApiError("SERVICE_UNAVAILABLE", "Storage is not writable", {}, { "retry-after": "5" });
     }
-    return json(200, { status: "ready" });
+    const warnings = options.warnings?.() ?? [];
+    return json(200, warnings.length === 0 ? { status: "ready" } : { status: "ready", warnings });
   }
   return (req) => {
     const op = OPS[req.path];

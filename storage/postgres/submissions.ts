@@ -5,7 +5,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { businessKey, newSubmission, submissionJson, withKsef } from "../../lib/contracts/record_json.ts";
+import { businessKey, submissionKey, newSubmission, submissionJson, withKsef } from "../../lib/contracts/record_json.ts";
 import { newId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, IdempotencyTag, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord } from "../../lib/contracts/storage.ts";
 import { inTransaction, TENANT_KEY } from "./client.ts";
@@ -23,7 +23,7 @@ export class PostgresSubmissions {
 
   /** Stores a submission unless one with the same XML hash or business key exists. */
   async create(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {
-    const key = createHash("sha256").update(businessKey(input.fields)).digest(); // the key holds NULs, which text cannot
+    const key = createHash("sha256").update(submissionKey(input)).digest(); // the key holds NULs, which text cannot
     return inTransaction(this.#scope.pool, async (c) => {
       const seq = await lockFeed(c, this.#scope.tenant, "submissions");
       const sub = newSubmission(newId("sub", Date.parse(now)), input, now);
@@ -60,6 +60,15 @@ export class PostgresSubmissions {
         if (value === undefined) continue;
         params.push(value);
         sql += ` AND ${column} = $${params.length}`;
+      }
+      // The offline filters (README "Offline invoices") read the stored JSON; records older than `mode` are online.
+      if (filter.ksef_mode !== undefined) {
+        params.push(filter.ksef_mode);
+        sql += ` AND ksef_status IS NOT NULL AND coalesce(json::jsonb->'ksef'->>'mode', 'online') = $${params.length}`;
+      }
+      if (filter.deadline_before !== undefined) {
+        params.push(filter.deadline_before);
+        sql += ` AND json::jsonb->'ksef'->>'mode' = 'offline' AND ksef_status <> 'accepted' AND json::jsonb->'ksef'->>'deadline' < $${params.length}`;
       }
       return sql;
     }, true);

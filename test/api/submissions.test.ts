@@ -6,6 +6,7 @@
  * feed and the `/xml` download rules are checked against the contract.
  */
 import { INVALID_SAMPLES, RULE_FAILING_SAMPLES } from "../support/invalid_samples.ts";
+import { curl } from "../support/curl.ts";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -156,41 +157,6 @@ function multipartBody(boundary: string, parts: RawPart[]): Buffer {
 function postRaw(s: TestServer, token: string, contentType: string | null, body: Uint8Array | string): Promise<Response> {
   const headers: Record<string, string> = contentType === null ? {} : { "content-type": contentType };
   return s.fetch("/api/v1/submissions", token, { method: "POST", headers, body: typeof body === "string" ? body : new Uint8Array(body) });
-}
-
-/** The response of a real `curl` run (asynchronously: the server runs in this process). */
-interface CurlResult {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-/** Runs curl with `args` against `url`, collecting the final response's status, headers and body. */
-function curl(url: string, token: string, args: string[]): Promise<CurlResult> {
-  const dir = mkdtempSync(join(tmpdir(), "itest-curl-"));
-  const bodyPath = join(dir, "body");
-  const headPath = join(dir, "head");
-  return new Promise((resolve, reject) => {
-    execFile("curl", ["-sS", "-o", bodyPath, "-D", headPath, "-H", `x-api-token: ${token}`, ...args, url], (err, _stdout, stderr) => {
-      try {
-        if (err) throw new Error(`curl failed: ${stderr}`);
-        // The last header block is the final response (after a possible 100 Continue).
-        const blocks = readFileSync(headPath, "latin1").split("\r\n\r\n").filter((b) => b.trim() !== "");
-        const lines = blocks[blocks.length - 1]!.split("\r\n");
-        const status = Number(/^HTTP\/[\d.]+ (\d{3})/.exec(lines[0]!)![1]);
-        const headers: Record<string, string> = {};
-        for (const line of lines.slice(1)) {
-          const colon = line.indexOf(":");
-          headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-        }
-        resolve({ status, headers, body: existsSync(bodyPath) ? readFileSync(bodyPath) : Buffer.alloc(0) });
-      } catch (e) {
-        reject(e instanceof Error ? e : new Error(String(e)));
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  });
 }
 
 /** How one client uploads a sample file. */

@@ -32,6 +32,8 @@ export interface SimBatch {
   invoices: OnlineInvoice[];
   upoPages: Buffer[];
   polls: number;
+  /** The session's declared `offlineMode` (open-api.json OpenBatchSessionRequest). */
+  offlineMode: boolean;
 }
 
 /** Options of the batch side. */
@@ -128,7 +130,7 @@ export function batchSessions(online: OnlineSide, o: BatchOptions = {}): BatchSi
     side.sessions.set(reference, {
       reference, nip, systemCode: form.systemCode, key: key.plain, iv, fileSize: file.fileSize, fileHash: file.fileHash,
       parts: file.fileParts.map((p) => ({ ...p, data: null })), status: { code: 100, description: "Sesja wsadowa rozpoczęta" },
-      created: now, deadline: now + window, invoices: [], upoPages: [], polls: 0,
+      created: now, deadline: now + window, invoices: [], upoPages: [], polls: 0, offlineMode: b.offlineMode === true,
     });
     ctx.send(201, {
       referenceNumber: reference,
@@ -216,6 +218,7 @@ export function batchSessions(online: OnlineSide, o: BatchOptions = {}): BatchSi
       const inv: OnlineInvoice = {
         session: s.reference, reference: ref("EE"), xml: e.bytes(), status: { code: 100, description: "Faktura przyjęta do dalszego przetwarzania" },
         ksefNumber: null, acquisitionDate: null, upo: null, polls: 0, invoiceNumber: "", fileName: e.name,
+        offlineMode: s.offlineMode, invoicingDate: s.created, // automatyczne-okreslanie-trybu-offline.md: a batch's invoicingDate is its opening
       };
       online.judge(inv, s, sim);
       s.invoices.push(inv);
@@ -255,7 +258,7 @@ export function batchSessions(online: OnlineSide, o: BatchOptions = {}): BatchSi
     ctx.send(200, {
       invoices: page.map((inv) => ({
         ordinalNumber: s.invoices.indexOf(inv) + 1, invoiceNumber: inv.invoiceNumber || null, referenceNumber: inv.reference, invoiceHash: b64sha(inv.xml),
-        invoiceFileName: inv.fileName, invoicingDate: new Date(s.created).toISOString(), invoicingMode: "Online", status: inv.status,
+        invoiceFileName: inv.fileName, invoicingDate: new Date(s.created).toISOString(), invoicingMode: inv.invoicingMode ?? "Online", status: inv.status,
         ...(inv.status.code === 200 ? {
           ksefNumber: inv.ksefNumber, acquisitionDate: inv.acquisitionDate,
           upoDownloadUrl: `${origin()}/download/${s.reference}/${inv.reference}?sig=${_hex(8)}`, upoDownloadUrlExpirationDate: new Date(Date.now() + 3_600_000).toISOString(),

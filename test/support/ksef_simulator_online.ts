@@ -15,6 +15,7 @@
  */
 import { createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { formatKsefNumber } from "../../lib/formats/invoice/ksef_number.ts";
+import { warsawDate } from "../../lib/ksef/working_days.ts";
 import { parseXml } from "../../lib/formats/xml/parse.ts";
 import type { XmlElement } from "../../lib/formats/xml/tree.ts";
 import { formatOf, validateInvoice } from "../../lib/formats/validation/invoice_validation.ts";
@@ -83,6 +84,16 @@ export interface OnlineInvoice {
   key?: string;
   /** The file's name in a batch package. */
   fileName?: string;
+  /** Declared `offlineMode` (the request's, or the batch session's). */
+  offlineMode?: boolean;
+  /** When KSeF took it for processing (`invoicingDate`: sent online, or the batch session opened), ms. */
+  invoicingDate?: number;
+  /** KSeF's `invoicingMode` once judged (automatyczne-okreslanie-trybu-offline.md). */
+  invoicingMode?: "Online" | "Offline";
+  /** The `hashOfCorrectedInvoice` of a technical correction. */
+  hashOfCorrectedInvoice?: string;
+  /** The rejected offline invoice a technical correction is linked to (korekta-techniczna.md, step 6). */
+  corrects?: OnlineInvoice | null;
 }
 
 /** The online side, for tests to inspect and steer. */
@@ -212,7 +223,11 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
     if (encrypted.length !== b.encryptedInvoiceSize) return ctx.badRequest(21402, "Nieprawidłowy rozmiar pliku.", ["Długość treści nie zgadza się z rozmiarem pliku."]);
     if (b64sha(encrypted) !== b.encryptedInvoiceHash) return ctx.badRequest(21403, "Nieprawidłowy skrót pliku.", ["Skrót treści nie zgadza się ze skrótem pliku."]);
     const reference = ref("EE");
-    const inv: OnlineInvoice = { session: sessionRef, reference, xml: new Uint8Array(), status: { code: 100, description: "Faktura przyjęta do dalszego przetwarzania" }, ksefNumber: null, acquisitionDate: null, upo: null, polls: 0, invoiceNumber: "" };
+    const inv: OnlineInvoice = {
+      session: sessionRef, reference, xml: new Uint8Array(), status: { code: 100, description: "Faktura przyjęta do dalszego przetwarzania" }, ksefNumber: null, acquisitionDate: null, upo: null, polls: 0, invoiceNumber: "",
+      offlineMode: b.offlineMode === true, invoicingDate: Date.now(),
+      ...(typeof b.hashOfCorrectedInvoice === "string" ? { hashOfCorrectedInvoice: b.hashOfCorrectedInvoice } : {}),
+    };
     side.invoices.push(inv);
     s.count++;
     let xml: Buffer;
@@ -240,6 +255,8 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
     }
     const facts = _facts(inv.xml);
     inv.invoiceNumber = facts.number;
+    // automatyczne-okreslanie-trybu-offline.md: declared offline, or the day of P_1 before the day of invoicingDate.
+    inv.invoicingMode = inv.offlineMode || facts.issueDate < warsawDate(inv.invoicingDate ?? Date.now()) ? "Offline" : "Online";
     inv.key = `${facts.seller}\u0000${facts.kind}\u0000${facts.number}`;
     const original = accepted.get(inv.key);
     if (original) {
@@ -248,6 +265,10 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
         extensions: { originalSessionReferenceNumber: original.session, originalKsefNumber: original.ksefNumber! },
       };
       return;
+    }
+    // korekta-techniczna.md, step 6: an accepted correction is linked to the rejected offline invoice of that hash.
+    if (inv.hashOfCorrectedInvoice !== undefined) {
+      inv.corrects = side.invoices.find((i) => i !== inv && i.offlineMode === true && i.status.code !== 200 && i.status.code !== 100 && b64sha(i.xml) === inv.hashOfCorrectedInvoice) ?? null;
     }
     const day = new Date().toISOString().slice(0, 10).replaceAll("-", "");
     const stored = sim.add({ seller: facts.seller, buyer: facts.buyer, xml: inv.xml, invoiceNumber: facts.number });
@@ -267,7 +288,7 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
     return {
       ordinalNumber: side.invoices.filter((i) => i.session === inv.session).indexOf(inv) + 1,
       invoiceNumber: inv.invoiceNumber || null, referenceNumber: inv.reference, invoiceHash: b64sha(inv.xml),
-      invoicingDate: new Date().toISOString(), invoicingMode: "Online",
+      invoicingDate: new Date(inv.invoicingDate ?? Date.now()).toISOString(), invoicingMode: inv.invoicingMode ?? "Online",
       ...(done ? { ksefNumber: inv.ksefNumber, acquisitionDate: inv.acquisitionDate } : {}),
       status,
     };

@@ -32,12 +32,30 @@ export function ksefSendContract(name: string, make: () => Promise<Storage>, reo
       const s = await make();
       const t = s.tenant("acme");
       const sent = parse((await t.getSubmission(await submit(t, "A", true)))!.json);
-      assert.deepEqual(sent.ksef, { status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: at(1) });
+      assert.deepEqual(sent.ksef, {
+        status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: at(1),
+        mode: "online", invoicing_mode: null, deadline: null, deadline_warned_at: null, corrects: null, corrected_by: null,
+      });
       assert.equal(sent.ksef_number, null);
       assert.equal((sent.links as Record<string, unknown>).upo, null);
       const local = parse((await t.getSubmission(await submit(t, "B", false)))!.json);
       assert.equal(local.ksef, null);
       assert.equal(local.updated_at, at(1));
+      await s.close();
+    });
+
+    test("an offline submission keeps its mode and deadline through every change of its ksef state", async () => {
+      const s = await make();
+      const t = s.tenant("acme");
+      const bytes = new TextEncoder().encode(`<x n="OFF"/>`);
+      const xml = { sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
+      const r = await t.createSubmission({ fields: fields({ number: "OFF", format: "ksef-fa3", type: "invoice" }), xml, send: true, issue: { mode: "offline", deadline: "2026-11-02" } }, at(1));
+      assert.ok("created" in r);
+      const k = (await t.getSubmission(r.created.id))!.record.ksef!;
+      assert.deepEqual([k.mode, k.invoicing_mode, k.deadline, k.deadline_warned_at], ["offline", null, "2026-11-02", null]);
+      await t.saveSubmissionKsef(r.created.id, { ...k, status: "accepted", invoicing_mode: "offline", deadline_warned_at: at(3), updated_at: at(4) });
+      const back = parse((await t.getSubmission(r.created.id))!.json).ksef as Record<string, unknown>;
+      assert.deepEqual([back.mode, back.invoicing_mode, back.deadline, back.deadline_warned_at], ["offline", "offline", "2026-11-02", at(3)]);
       await s.close();
     });
 
@@ -78,6 +96,33 @@ export function ksefSendContract(name: string, make: () => Promise<Storage>, reo
       assert.deepEqual(await numbers({ format: "ubl" }), ["U"]);
       assert.deepEqual(await numbers({ format: "ksef-fa3", type: "invoice" }), ["B", "A"]);
       assert.deepEqual(await numbers({ type: "credit_note" }), []);
+      await s.close();
+    });
+
+    test("the feed filters by ksef_mode and by an offline deadline before a day, not counting accepted ones", async () => {
+      const s = await make();
+      const t = s.tenant("acme");
+      const offline = async (n: string, deadline: string): Promise<string> => {
+        const bytes = new TextEncoder().encode(`<x n="${n}"/>`);
+        const xml = { sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
+        const r = await t.createSubmission({ fields: fields({ number: n, format: "ksef-fa3", type: "invoice" }), xml, send: true, issue: { mode: "offline", deadline } }, at(1));
+        assert.ok("created" in r);
+        return r.created.id;
+      };
+      await submit(t, "A", true);
+      await offline("O1", "2026-11-02");
+      await offline("O2", "2026-11-05");
+      const o3 = await offline("O3", "2026-11-01");
+      await submit(t, "U", false, "ubl");
+      const k3 = (await t.getSubmission(o3))!.record.ksef!;
+      await t.saveSubmissionKsef(o3, { ...k3, status: "accepted", ksef_number: "X", updated_at: at(6) });
+      const numbers = async (f: Parameters<TenantStore["submissionChanges"]>[3]) => (await t.submissionChanges(0, 10, 1000, f)).items.map((b) => parse(b).number);
+      assert.deepEqual(await numbers({ ksef_mode: "online" }), ["A"]);
+      assert.deepEqual(await numbers({ ksef_mode: "offline" }), ["O1", "O2", "O3"]);
+      assert.deepEqual(await numbers({ deadline_before: "2026-11-03" }), ["O1"]);
+      assert.deepEqual(await numbers({ deadline_before: "2026-11-06" }), ["O1", "O2"]);
+      assert.deepEqual(await numbers({ deadline_before: "2026-11-06", ksef_status: "queued", ksef_mode: "offline" }), ["O1", "O2"]);
+      assert.deepEqual(await numbers({ deadline_before: "2026-11-02" }), []);
       await s.close();
     });
 

@@ -89,7 +89,8 @@ function _bodyKind(route: ApiRoute): "json" | "multipart" | "upload" | undefined
 /** The request body of a route that reads one. */
 function _requestBody(key: string, kind: "json" | "multipart" | "upload", op: ApiOperation): Json {
   if (kind === "multipart" || kind === "upload") {
-    const form = { schema: ref("SubmissionUpload"), encoding: { xml: { contentType: "application/xml, text/xml, application/octet-stream, text/plain" } } };
+    // A multipart route may name its own form (POST /submissions has fields that POST /validate does not).
+    const form = { schema: ref(kind === "multipart" && op.requestBody ? op.requestBody.schema : "SubmissionUpload"), encoding: { xml: { contentType: "application/xml, text/xml, application/octet-stream, text/plain" } } };
     const xml = { schema: { type: "string", contentMediaType: "application/xml", description: "The invoice XML itself" } };
     return { required: true, content: kind === "multipart" ? { "multipart/form-data": form } : { "multipart/form-data": form, "application/xml": xml, "text/xml": xml } };
   }
@@ -108,7 +109,7 @@ function _operation(route: ApiRoute, key: string, op: ApiOperation, params: Reco
   }
   for (const p of names) if (!params[p]) throw new TypeError(`Cannot build the OpenAPI document: ${key} names unknown parameter ${p}`);
   const kind = _bodyKind(route);
-  if (op.requestBody && kind !== "json") throw new TypeError(`Cannot build the OpenAPI document: ${key} reads a ${kind ?? "no"} body, its operation names a json request body`);
+  if (op.requestBody && kind !== "json" && kind !== "multipart") throw new TypeError(`Cannot build the OpenAPI document: ${key} reads a ${kind ?? "no"} body, its operation names a json request body`);
   const post = route.method === "POST";
   const parameters = [...names, "XCorrelationId", ...(post ? ["IdempotencyKey"] : [])].map((p) => ref(p, "parameters"));
   const ok: Record<string, Json> = {};

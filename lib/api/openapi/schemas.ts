@@ -285,6 +285,12 @@ export function schemas(): Record<string, Json> {
           description: "Why KSeF refused it (or, while still queued or sending, the last transient refusal); null otherwise",
         },
         updated_at: ref("Timestamp"),
+        mode: { type: "string", enum: ["online", "offline"], description: "How the invoice was issued (README \"Offline invoices\"): `offline` when uploaded with `ksef_mode=offline` or issued offline by itself during a KSeF outage (`offline_when_unavailable`); it is then sent with `offlineMode: true`" },
+        invoicing_mode: { type: ["string", "null"], enum: ["online", "offline", null], description: "KSeF's own verdict (`invoicingMode` of the invoice's status), null until known. KSeF marks an invoice offline by itself when the day of its issue date (`P_1`) is before the day KSeF received it" },
+        deadline: { type: ["string", "null"], format: "date", description: "For an offline invoice: the last day (Europe/Warsaw) to get it to KSeF, counted in Polish working days (offline24: the next working day after the issue date); null for an online one" },
+        deadline_warned_at: { ..._orNull(TIMESTAMP), description: "When `submission.ksef_deadline_near` fired for it (once); null before" },
+        corrects: { type: ["string", "null"], description: "A technical correction (README \"Offline invoices\", KSeF's `offline/korekta-techniczna.md`): the id of the offline submission it corrects; null otherwise" },
+        corrected_by: { type: ["string", "null"], description: "The id of the latest technical correction of this (rejected, offline) submission; null while there is none" },
       }),
     },
     Violation: {
@@ -324,6 +330,21 @@ export function schemas(): Record<string, Json> {
     SubmissionUpload: {
       type: "object", required: ["xml"],
       properties: { xml: { type: "string", contentMediaType: "application/xml", description: "The invoice XML: a file part or a plain field" } },
+      description: "Other parts are ignored",
+    },
+    SubmissionCreate: {
+      type: "object", required: ["xml"],
+      properties: {
+        xml: { type: "string", contentMediaType: "application/xml", description: "The invoice XML: a file part or a plain field" },
+        ksef_mode: {
+          type: "string", enum: ["online", "offline"], default: "online",
+          description: "How a KSeF FA invoice of a tenant that sends is issued (README \"Offline invoices\", KSeF's `tryby-offline.md`): `online`, or `offline` (offline24): issued at once with KOD I labelled OFFLINE and KOD II signed with the tenant's KSeF certificate of type Offline, sent to KSeF later with `offlineMode: true` by `ksef.deadline`. Without this field an upload is online, or offline by itself while KSeF has not answered for the source's `offline_when_unavailable`. A bad or repeated value is 400; `offline` for a tenant that does not send (or an invoice that is not KSeF FA) is 422 `not_sent`, and without a usable certificate 422 `offline_certificate_missing`.",
+        },
+        corrects: {
+          type: "string", pattern: "^sub_[0-9A-HJKMNP-TV-Z]{26}$",
+          description: "A technical correction (README \"Offline invoices\", KSeF's `offline/korekta-techniczna.md`): the id of an offline submission KSeF rejected for a technical reason (status 430, 435, 440, 450, 500, an input validation exception, or a file over the size limit). The upload is sent in an online session with `offlineMode: true` and `hashOfCorrectedInvoice` (the rejected file's SHA-256), keeps the original's deadline, and the two are linked (`ksef.corrects`, `ksef.corrected_by`). 422 on `corrects` with `details.issue` `not_found`, `not_offline`, `not_technically_rejected`, `already_corrected` (KSeF accepted a correction) or `correction_pending` (one is still being sent); 422 on `ksef_mode` `correction_is_offline` with `ksef_mode=online`.",
+        },
+      },
       description: "Other parts are ignored",
     },
     SyncRunRequest: {
@@ -466,6 +487,8 @@ export function parameters(): Record<string, Json> {
     XmlAvailable: _query("xml_available", { type: "boolean" }, "`true` or `false`"),
     KsefNumber: _query("ksef_number", KSEF_NUMBER, "Only the document with this KSeF number"),
     KsefStatus: _query("ksef_status", ref("KsefSendStatus"), "Only submissions whose `ksef.status` is this"),
+    KsefMode: _query("ksef_mode", { type: "string", enum: ["online", "offline"] }, "Only submissions sent to KSeF that were issued this way (`ksef.mode`, README \"Offline invoices\")"),
+    Overdue: _query("overdue", { type: "string", enum: ["true"] }, "`true`: only offline submissions KSeF has not accepted (yet) whose `ksef.deadline` has passed or is near: its day ends within the server's deadline-near window (`KSEF_DEADLINE_NEAR`, default 12 hours), the window of `submission.ksef_deadline_near`"),
     SubmissionType: _query("type", ref("DocumentType"), "Only submissions of this type"),
     SubmissionFormat: _query("format", ref("DocumentFormat"), "Only submissions of this format"),
     Lang: _query("lang", { type: "string", enum: ["pl", "en"] }, "Language of the rendering; by default chosen from the invoice"),

@@ -4,7 +4,6 @@
  * and download its exact bytes or its PDF rendering.
  * @module
  */
-import { fieldsFromInvoice } from "../../contracts/record_json.ts";
 import { pdfResponse, sendingQrEnvironment, xmlDownload } from "../downloads.ts";
 import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { feedListing } from "../feed_listing.ts";
@@ -12,45 +11,23 @@ import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
 import { CURSOR_LIMIT, intParam } from "../list_query.ts";
 import { parseSubmissionFilter } from "./filter.ts";
 import { sessionUpoKey, upoKey } from "../../contracts/ksef_upo.ts";
-import { idempotencyTag, type ApiRoute, type Context } from "../context.ts";
+import type { ApiRoute, Context } from "../context.ts";
+import { createSubmission } from "./create.ts";
+import { offlineCertificateLink } from "./offline_link.ts";
+import { DEFAULT_DEADLINE_NEAR_MS } from "../../ksef/deadline_near.ts";
 import { DOWNLOAD_PARAMS, created, download, okJson } from "../openapi/operation.ts";
-import { ApiError, notFound, validationError } from "../../http/errors.ts";
+import { ApiError, notFound } from "../../http/errors.ts";
 import { apiError } from "../errors.ts";
 import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
-import { requireSubmissionFields } from "../../formats/invoice/read.ts";
-import { validationSummary } from "../../formats/validation/invoice_validation.ts";
-import { refusal } from "../validation.ts";
-import type { Stored, StoredResponse, SubmissionRecord } from "../../contracts/storage.ts";
-
-async function createSubmission(ctx: Context): Promise<ApiResponse> {
-  const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
-  if (!part) throw validationError("xml", "required", "xml is required");
-  if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-  const { invoice, report } = await ctx.app.checkUpload(part.body, { tenant: ctx.tenant.tenant });
-  requireSubmissionFields(invoice);
-  if (!report.valid) throw refusal(report);
-  const blob = await ctx.tenant.putBlob(part.body);
-  const created = (json: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(json) as SubmissionRecord).id}`, body: json });
-  // KSeF FA invoices of a tenant that sends are queued for KSeF (README "Sending to KSeF"); UBL and CII never are.
-  const send = (invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3") && (ctx.app.ksefSend?.sends(ctx.tenant.tenant) ?? false);
-  const input = { fields: { ...fieldsFromInvoice(invoice), validation: validationSummary(report) }, xml: blob, ...(send ? { send } : {}) };
-  const result = await ctx.tenant.createSubmission(input, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
-  if ("duplicateOf" in result) {
-    throw apiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });
-  }
-  // submission.created is delivered from the submissions feed (lib/jobs/webhooks/endpoint_pass.ts).
-  if (send) ctx.app.ksefSend?.wake();
-  const sub = await ctx.tenant.getSubmission(result.created.id);
-  return json(201, sub!.json, { location: `/api/v1/submissions/${result.created.id}` });
-}
+import type { Stored, SubmissionRecord } from "../../contracts/storage.ts";
 
 async function listSubmissions(ctx: Context): Promise<ApiResponse> {
   const q = ctx.req.query;
   const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
-  const { filter, filterKey } = parseSubmissionFilter(q);
+  const { filter, filterKey } = parseSubmissionFilter(q, ctx.app.now(), ctx.app.ksefSend?.deadlineNearMs ?? DEFAULT_DEADLINE_NEAR_MS);
   return feedListing(ctx, {
-    collection: "submissions", cursor: q.get("cursor"), limit, filterKey, expand: wantsInvoice(q),
+    collection: "submissions", cursor: q.get("cursor"), limit, filterKey, expand: wantsInvoice(q), variant: filter.deadline_before ?? "",
     read: (from, n, maxScan) => ctx.tenant.submissionChanges(from, n, maxScan, filter),
   });
 }
@@ -73,7 +50,10 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   // Once KSeF accepted it, the rendering shows its KSeF number, as a document's does.
   // Its QR code links to the environment of the tenant's sending ksef source (README "Sending to KSeF").
   const environment = record.format !== null && isKsefFormat(record.format) ? sendingQrEnvironment(ctx) : "prod";
-  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format, { ksefNumber: record.ksef?.ksef_number ?? null, environment });
+  // An offline invoice carries KOD I labelled OFFLINE until its KSeF number is known, and KOD II (README "Offline invoices").
+  const offline = record.ksef?.mode === "offline";
+  const certificateLink = offline ? await offlineCertificateLink(ctx, record, environment) : null;
+  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format, { ksefNumber: record.ksef?.ksef_number ?? null, environment, offline, certificateLink });
   if (!res) throw new ApiError("INTERNAL_ERROR", "Submission XML is missing");
   return res;
 }
@@ -110,6 +90,7 @@ export const submissionRoutes: ApiRoute[] = [
     openapi: {
       id: "createSubmission", tag: "Submissions", summary: "Submit an invoice",
       description: "The invoice goes in the `xml` part. It must be well-formed (no DTD), a supported format, hold a number, an issue date and the seller's tax id, and pass validation: KSeF's file rules and the FA schema for KSeF invoices; the UBL or CII schema and, for documents that claim EN 16931, its business rules. An invoice with errors is refused with 422 `VALIDATION_ERROR`, `details.field` = `xml:<path of the first error>` and `details.violations` listing every error and warning (at most 200); warnings never refuse.",
+      requestBody: { schema: "SubmissionCreate", required: true },
       ok: { 201: created("The accepted submission", "Submission") },
       errors: ["DUPLICATE_SUBMISSION", "VALIDATION_ERROR"],
     },
@@ -119,7 +100,7 @@ export const submissionRoutes: ApiRoute[] = [
     openapi: {
       id: "listSubmissions", tag: "Submissions", summary: "List submissions (the feed)",
       description: "The change feed in order of last change, oldest first: a submission whose KSeF state changes moves to the end, so a client following the feed sees each KSeF outcome (deduplicate by id).",
-      params: ["Cursor", "Limit", "KsefStatus", "SubmissionFormat", "SubmissionType", "Expand"],
+      params: ["Cursor", "Limit", "KsefStatus", "KsefMode", "Overdue", "SubmissionFormat", "SubmissionType", "Expand"],
       ok: { 200: okJson("A page of submissions", "SubmissionFeedPage") },
     },
   },
@@ -139,7 +120,7 @@ export const submissionRoutes: ApiRoute[] = [
     method: "GET", pattern: "/api/v1/submissions/:id/pdf", scope: "submissions:read", handle: downloadPdf,
     openapi: {
       id: "getSubmissionPdf", tag: "Submissions", summary: "Download a submission's PDF rendering",
-      description: "Once KSeF accepted the submission, the rendering shows its KSeF number.",
+      description: "Once KSeF accepted the submission, the rendering shows its KSeF number. A KSeF invoice carries KOD I (the link to the invoice in KSeF), labelled with its KSeF number once known and `OFFLINE` before for an offline invoice, which also carries KOD II labelled `CERTYFIKAT` (the certificate link signed with the tenant's KSeF certificate of type Offline, README \"Offline invoices\").",
       params: ["SubmissionId", "Lang", ...DOWNLOAD_PARAMS], ok: download("Pdf"), errors: ["NOT_FOUND"],
     },
   },

@@ -67,11 +67,15 @@ export function eventOf(tenant: string, collection: Collection, change: RawChang
     type = change.first ? "document.created" : "document.updated";
     time = record.updated_at as string;
   } else if (collection === "submissions") {
-    // Of a submission's later versions only KSeF's final verdict is an event (README "Sending to KSeF").
-    const ksef = record.ksef as { status?: string } | null | undefined;
+    // Of a submission's later versions only KSeF's final verdict is an event (README "Sending to KSeF"), and the
+    // deadline-near mark of an offline one.
+    // An offline one's deadline-near mark is the version whose update is the mark itself (README "Offline invoices").
+    // Linking a rejected one to its technical correction (`corrected_by`) is not a second rejection.
+    const ksef = record.ksef as { status?: string; deadline_warned_at?: string | null; updated_at?: string; corrected_by?: string | null } | null | undefined;
     if (change.first) type = "submission.created";
     else if (ksef?.status === "accepted") type = "submission.ksef_accepted";
-    else if (ksef?.status === "rejected") type = "submission.ksef_rejected";
+    else if (ksef?.status === "rejected" && !ksef.corrected_by) type = "submission.ksef_rejected";
+    else if (ksef?.deadline_warned_at && ksef.deadline_warned_at === ksef.updated_at) type = "submission.ksef_deadline_near";
     else return null;
     time = (change.first ? record.created_at : record.updated_at) as string;
   } else {

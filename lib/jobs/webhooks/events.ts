@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "submission.created",
   "submission.ksef_accepted",
   "submission.ksef_rejected",
+  "submission.ksef_deadline_near",
 ] as const;
 
 /** An event type the API emits. */

@@ -1,7 +1,8 @@
 /**
  * The `ksef` entries of `sources.json` (README, "KSeF"): `{"name", "type": "ksef",
  * "environment": "test" | "demo" | "prod" | "<base URL>", "nip", "token",
- * "subjects", "since", "min_interval", "send", "send_mode"}`, checked at startup so a typo fails with a
+ * "subjects", "since", "min_interval", "send", "send_mode", "offline_certificate", "offline_key",
+ * "offline_when_unavailable"}`, checked at startup so a typo fails with a
  * message that names the field instead of failing every sync. Environments are srodowiska.md's.
  * @module
  */
@@ -66,6 +67,11 @@ export interface KsefSourceConfig {
   send: boolean;
   /** How they go: online sessions, batch sessions, or chosen by how many wait (README "Sending to KSeF"). */
   sendMode: SendMode;
+  /** The KSeF certificate of type Offline that signs KOD II (README "Offline invoices"): PEM files as written. */
+  offlineCertificate?: string;
+  offlineKey?: string;
+  /** Uploads are issued offline by themselves once KSeF has not answered for this long (ms). */
+  offlineWhenUnavailableMs?: number;
 }
 
 /** The values of `send_mode`, the first the default. */
@@ -141,11 +147,37 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
   if (entry.send !== undefined && typeof entry.send !== "boolean") fail(`"send" must be true or false`);
   const sendMode = entry.send_mode ?? SEND_MODES[0];
   if (!SEND_MODES.includes(sendMode as SendMode)) fail(`"send_mode" must be ${SEND_MODES.map((m) => JSON.stringify(m)).join(", ")}`);
+  const offline = _offlineFields(entry, fail);
   return {
     name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, minIntervalMs,
     send: entry.send === true, sendMode: sendMode as SendMode,
-    ...(since === undefined ? {} : { since }),
+    ...(since === undefined ? {} : { since }), ...offline,
   };
+}
+
+/** The offline fields (README "Offline invoices"): each with its check and the message naming it. */
+const _OFFLINE_FIELDS = [
+  { field: "offline_certificate", key: "offlineCertificate", read: _pemPath, must: "the path of the KSeF certificate of type Offline (PEM), absolute or relative to the directory of sources.json" },
+  { field: "offline_key", key: "offlineKey", read: _pemPath, must: "the path of the certificate's private key (unencrypted PEM), absolute or relative to the directory of sources.json" },
+  { field: "offline_when_unavailable", key: "offlineWhenUnavailableMs", read: (v: unknown) => { const ms = _durationMs(v); return ms !== null && ms > 0 ? ms : null; }, must: `a duration such as "15m" or "1h" (units ms, s, m, h, d)` },
+] as const;
+
+type _Offline = Pick<KsefSourceConfig, "offlineCertificate" | "offlineKey" | "offlineWhenUnavailableMs">;
+
+function _offlineFields(entry: Record<string, unknown>, fail: (msg: string) => never): _Offline {
+  const out: Record<string, string | number> = {};
+  for (const f of _OFFLINE_FIELDS) {
+    if (entry[f.field] === undefined) continue;
+    out[f.key] = f.read(entry[f.field]) ?? fail(`"${f.field}" must be ${f.must}`);
+  }
+  if ((out.offlineCertificate === undefined) !== (out.offlineKey === undefined)) fail(`"offline_certificate" and "offline_key" go together: the certificate and its private key`);
+  if (out.offlineCertificate !== undefined && entry.send !== true) fail(`"offline_certificate" needs "send": true (offline invoices are sent to KSeF later)`);
+  if (out.offlineWhenUnavailableMs !== undefined && out.offlineCertificate === undefined) fail(`"offline_when_unavailable" needs "offline_certificate" and "offline_key": an offline invoice carries KOD II`);
+  return out as _Offline;
+}
+
+function _pemPath(v: unknown): string | null {
+  return typeof v === "string" && v.trim() !== "" && !v.includes("\u0000") ? v : null;
 }
 
 /** The milliseconds of a duration such as "15m", or null when `v` is not one. */

@@ -39,7 +39,8 @@ test("validateEvents() answers 422 on the events field for anything else", () =>
 
 test("validateEvents() does not echo a huge unknown name whole", () => {
   // The echo is cut at 64 characters; the rest of the message is the list of valid types.
-  assert.throws(() => validateEvents(["x".repeat(10_000)]), (err: unknown) => err instanceof ApiError && err.message.length < 250 && !err.message.includes("x".repeat(65)));
+  const bound = 64 + WEBHOOK_EVENT_TYPES.join(", ").length + 100;
+  assert.throws(() => validateEvents(["x".repeat(10_000)]), (err: unknown) => err instanceof ApiError && err.message.length < bound && !err.message.includes("x".repeat(65)));
 });
 
 test("eventMatches() matches listed types and the wildcard only", () => {

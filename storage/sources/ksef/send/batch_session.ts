@@ -19,6 +19,7 @@ import { pickCertificate } from "../crypto.ts";
 import { buildBatchPackage } from "./batch_package.ts";
 import { BatchSteps, type BatchOpened, type PartUpload } from "./batch_steps.ts";
 import { answerError, answerJson, type KsefAnswer, type OnlineApi } from "./online_api.ts";
+import { batchOfflineMode, noteInvoicingMode } from "./offline_send.ts";
 import { isoOf, type InvoiceStatus, type Outcomes } from "./outcome.ts";
 import { FORM_CODES, SessionRefused } from "./session_pool.ts";
 import { readUpoDocuments } from "./upo.ts";
@@ -71,6 +72,7 @@ interface _Listed {
   acquisitionDate?: string | null;
   upoDownloadUrl?: string | null;
   status?: InvoiceStatus;
+  invoicingMode?: string | null;
 }
 
 /** A tenant's batch sessions. */
@@ -110,7 +112,7 @@ export class BatchSessions {
     const pkg = await buildBatchPackage({ store: this.#store, subs, cert, id: randomBytes(12).toString("hex"), partBytes: this.#t.partBytes });
     const body = {
       formCode, batchFile: { fileSize: pkg.fileSize, fileHash: pkg.fileHash, fileParts: pkg.parts.map((p) => ({ ordinalNumber: p.ordinalNumber, fileSize: p.fileSize, fileHash: p.fileHash })) },
-      encryption: pkg.encryption, offlineMode: false,
+      encryption: pkg.encryption, offlineMode: batchOfflineMode(subs),
     };
     const answer = await this.#api.call("batchOpen", "POST", "/sessions/batch", body, signal);
     const json = answerJson(answer);
@@ -249,6 +251,7 @@ export class BatchSessions {
       const upo = inv.upoDownloadUrl
         ? await this.#api.transfer("GET", inv.upoDownloadUrl, {}, undefined, signal)
         : await this.#api.call("upo", "GET", `/sessions/${encodeURIComponent(ref)}/invoices/${encodeURIComponent(invRef ?? "")}/upo`, undefined, signal);
+      noteInvoicingMode(sub, inv);
       return this.#out.accept(sub, upo, String(inv.ksefNumber ?? ""), isoOf(inv.acquisitionDate), ref, invRef ?? undefined);
     }
     if (invRef !== null && sub.ksef!.reference !== invRef) await this.#out.save(sub, { reference: invRef });

@@ -12,13 +12,16 @@ import type { Logger } from "../../../../lib/observe/log.ts";
 import { KsefClient } from "../client.ts";
 import { Pacer } from "../pacing.ts";
 import type { SendMode } from "../config.ts";
+import type { OfflineCertificateFiles } from "../offline_certificate.ts";
 import { DEFAULT_TUNING } from "../source.ts";
-import { OnlineApi, type OnlineApiTuning } from "./online_api.ts";
+import { KsefOutage, OnlineApi, type OnlineApiTuning } from "./online_api.ts";
 import { BatchSessions, type BatchTuning } from "./batch_session.ts";
 import { Outcomes } from "./outcome.ts";
 import type { ChoiceTuning } from "./send_choice.ts";
 import { SessionPool, type SessionTuning } from "./session_pool.ts";
 import { TenantSender } from "./tenant_sender.ts";
+import { warnNearDeadlines } from "./deadline_warnings.ts";
+import { DEFAULT_DEADLINE_NEAR_MS } from "../../../../lib/ksef/deadline_near.ts";
 
 /** A tenant's sending configuration: its `ksef` source with `"send": true`. */
 export interface KsefSendConfig {
@@ -28,12 +31,20 @@ export interface KsefSendConfig {
   token: string;
   /** How invoices go (default "auto"). */
   sendMode?: SendMode;
+  /** The KSeF certificate of type Offline and its key (absolute paths), when the tenant issues offline invoices. */
+  offline?: OfflineCertificateFiles;
+  /** New uploads are issued offline by themselves once KSeF has not answered for this long (ms). */
+  offlineWhenUnavailableMs?: number;
 }
 
 /** How long a sender's lease runs without renewal: a node that dies frees the tenant's queue after this. */
 export const SEND_LEASE_MS = 30_000;
 /** A pass renews its lease when this much of it has passed (well before it runs out). */
 const RENEW_AFTER_MS = SEND_LEASE_MS / 3;
+/** How often a tenant's offline deadlines are looked at: well within the 12-hour warning, and cheap between. */
+const DEADLINE_CHECK_MS = 60_000;
+/** Waiting submissions looked at for deadlines per pass (limity.md: a batch session's 10,000). */
+const DEADLINE_SCAN_LIMIT = 10_000;
 /** Backoff after a failed pass (outage, refused session): doubling from the first, up to the last. */
 const BACKOFF_MS = [5_000, 300_000] as const;
 
@@ -48,6 +59,8 @@ export interface KsefSenderOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   fetch?: typeof fetch;
   tuning?: Partial<OnlineApiTuning & SessionTuning & BatchTuning & ChoiceTuning & { backoffMs: readonly [number, number] }>;
+  /** How long before the end of its deadline day an offline invoice's deadline is near (default 12 hours). */
+  deadlineNearMs?: number;
 }
 
 /** The running job. */
@@ -64,6 +77,8 @@ export interface KsefSender {
   sessionsOpened(tenant: string): number;
   /** Batch sessions opened per tenant (tests, benchmark). */
   batchesOpened(tenant: string): number;
+  /** Since when (ms) KSeF has not answered the tenant's sending (failed passes in a row), null while it answers. */
+  unavailableSince(tenant: string): number | null;
   close(): Promise<void>;
 }
 
@@ -72,6 +87,10 @@ interface _Tenant {
   sender: TenantSender;
   failures: number;
   notBefore: number;
+  /** The start of the failed passes in a row when they failed for an outage (README "Offline invoices"). */
+  unavailableSince: number | null;
+  /** When offline deadlines were last looked at. */
+  deadlinesCheckedAt: number;
 }
 
 /** Builds the job. */
@@ -99,16 +118,24 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     const outcomes = new Outcomes({ store, api, now });
     const batch = new BatchSessions({ store, api, client, outcomes, now, sleep, tuning: o.tuning ?? {} });
     const sender = new TenantSender({ store, api, pool, batch, outcomes, mode: c.sendMode ?? "auto", choice: o.tuning ?? {}, now });
-    const t: _Tenant = { key, sender, failures: 0, notBefore: 0 };
+    const t: _Tenant = { key, sender, failures: 0, notBefore: 0, unavailableSince: null, deadlinesCheckedAt: -Infinity };
     tenants.set(c.tenant, t);
     return t;
   }
 
   async function passTenant(c: KsefSendConfig): Promise<boolean> {
     const t = senderOf(c);
-    if (now() < t.notBefore) return false;
     const store = o.storage.tenant(c.tenant);
+    // Offline deadlines are looked at once a minute, also while the tenant backs off: they come near in outages.
+    const backingOff = now() < t.notBefore;
+    const deadlines = now() >= t.deadlinesCheckedAt + DEADLINE_CHECK_MS;
+    if (backingOff && !deadlines) return false;
     if (!(await store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS))) return false; // another process sends for it
+    if (deadlines) {
+      t.deadlinesCheckedAt = now();
+      await warnNearDeadlines(store, await store.pendingKsefSubmissions(DEADLINE_SCAN_LIMIT), now(), o.deadlineNearMs ?? DEFAULT_DEADLINE_NEAR_MS);
+    }
+    if (backingOff) return false;
     let renewed = now();
     t.sender.keepAlive = async () => {
       if (now() - renewed < RENEW_AFTER_MS) return true;
@@ -118,9 +145,13 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     try {
       const r = await t.sender.pass(abort.signal);
       t.failures = 0;
+      t.unavailableSince = null;
       return r.sent > 0 || r.finished > 0;
     } catch (e) {
       if (abort.signal.aborted) return false;
+      // KSeF not answering (as opposed to refusing) is what issues uploads offline (offline_when_unavailable).
+      if (e instanceof KsefOutage || (e as { code?: unknown }).code === "KSEF_UNAVAILABLE") t.unavailableSince ??= now();
+      else t.unavailableSince = null;
       const wait = Math.min(backoff[1], backoff[0] * 2 ** t.failures++);
       t.notBefore = now() + wait;
       o.logger.warn("sending to KSeF paused", { tenant: c.tenant, error: (e as Error).message, retry_in_ms: wait });
@@ -171,6 +202,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     },
     sessionsOpened: (tenant) => tenants.get(tenant)?.sender.pool.opened ?? 0,
     batchesOpened: (tenant) => tenants.get(tenant)?.sender.batch.opened ?? 0,
+    unavailableSince: (tenant) => tenants.get(tenant)?.unavailableSince ?? null,
     async close() {
       if (timer) clearInterval(timer);
       abort.abort();

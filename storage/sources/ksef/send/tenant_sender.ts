@@ -14,6 +14,7 @@ import type { InvoiceFormat } from "../../../../lib/formats/invoice/model.ts";
 import type { SendMode } from "../config.ts";
 import type { BatchSessions } from "./batch_session.ts";
 import { answerError, answerJson, KsefOutage, type OnlineApi } from "./online_api.ts";
+import { noteInvoicingMode, sendGroupOf, sendInvoiceFields, sendModeOf } from "./offline_send.ts";
 import { isoOf, type Outcomes } from "./outcome.ts";
 import { chooseSending, DEFAULT_CHOICE_TUNING, type ChoiceTuning } from "./send_choice.ts";
 import { FORM_CODES, SessionRefused, type SessionPool } from "./session_pool.ts";
@@ -102,13 +103,15 @@ export class TenantSender {
       if (!(await this.keepAlive())) return out;
       if (await this.#sendOne(sub, signal)) out.sent++;
     }
-    const byFormat = new Map<InvoiceFormat | null, SubmissionRecord[]>();
+    // Grouped by form code and by offline mode (a batch session declares offlineMode for all its invoices).
+    const byFormat = new Map<string, SubmissionRecord[]>();
     for (const sub of queued) {
       if (await this.#refused(sub)) continue;
-      byFormat.set(sub.format, [...(byFormat.get(sub.format) ?? []), sub]);
+      byFormat.set(sendGroupOf(sub), [...(byFormat.get(sendGroupOf(sub)) ?? []), sub]);
     }
-    for (const [format, subs] of byFormat) {
-      const choice = chooseSending(this.#mode, subs, this.#now(), this.#choice);
+    for (const subs of byFormat.values()) {
+      const format: InvoiceFormat | null = subs[0]!.format;
+      const choice = chooseSending(sendModeOf(subs, this.#mode), subs, this.#now(), this.#choice);
       if (choice.how === "hold") out.inFlight = true;
       else if (choice.how === "batch") {
         const p = await this.#batch.start(format!, choice.take, signal);
@@ -160,7 +163,7 @@ export class TenantSender {
     const blob = await this.#store.getBlob(sub.sha256);
     if (!blob) throw new Error(`The XML of submission ${sub.id} is missing`);
     const session = await this.#pool.sessionFor(sub.format!, signal);
-    const body = this.#pool.encrypt(session, await blob.bytes());
+    const body = { ...this.#pool.encrypt(session, await blob.bytes()), ...(await sendInvoiceFields(this.#store, sub)) };
     await this.#out.save(sub, { status: "sending", session: session.reference, session_type: "online", reference: null, attempts: sub.ksef!.attempts + 1 });
     const answer = await this.#api.call("send", "POST", `/sessions/online/${encodeURIComponent(session.reference)}/invoices`, body, signal);
     const json = answerJson(answer);
@@ -192,6 +195,7 @@ export class TenantSender {
     }
     if (status.code === 100 || status.code === 150) return false;
     if (status.code === 200) {
+      noteInvoicingMode(sub, json);
       const upo = await this.#api.call("upo", "GET", `${path}/upo`, undefined, signal);
       return this.#out.accept(sub, upo, String(json!.ksefNumber ?? ""), isoOf(json!.acquisitionDate), k.session!);
     }

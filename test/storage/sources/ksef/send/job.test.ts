@@ -4,32 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { isKsefNumber } from "../../../../../lib/formats/invoice/ksef_number.ts";
 import { fixturePath } from "../../../../support/server.ts";
-import { fa3, sendSetup, type SendSetup } from "./send_setup.ts";
+import { fa3, receiver, sendSetup, type SendSetup } from "./send_setup.ts";
 
 const sha = (b: Uint8Array): string => createHash("sha256").update(b).digest("base64");
-
-async function receiver(): Promise<{ url: string; types: () => string[]; bodies: Record<string, unknown>[]; close(): Promise<void> }> {
-  const bodies: Record<string, unknown>[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d: Buffer) => (body += d.toString()));
-    req.on("end", () => {
-      bodies.push(JSON.parse(body) as Record<string, unknown>);
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, bodies,
-    types: () => bodies.map((b) => String(b.type)),
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
 
 describe("sending submissions to KSeF", () => {
   let s: SendSetup;

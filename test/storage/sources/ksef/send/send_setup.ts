@@ -4,10 +4,12 @@
  * and helpers to upload invoices and run the sender until nothing is in flight.
  */
 import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { SendMode } from "../../../../../storage/sources/ksef/config.ts";
 import { ksefSource } from "../../../../../storage/sources/ksef/source.ts";
-import { createKsefSender, type KsefSender } from "../../../../../storage/sources/ksef/send/job.ts";
+import { createKsefSender, type KsefSendConfig, type KsefSender } from "../../../../../storage/sources/ksef/send/job.ts";
+import { createKsefSendHook, OfflineCertificates } from "../../../../../storage/sources/ksef/send/send_hook.ts";
 import { createHttpTransport } from "../../../../../storage/transports/webhook_http.ts";
 import { createJsonLogger, silentLogger } from "../../../../../lib/observe/log.ts";
 import { startKsefSimulator, type KsefSimulator } from "../../../../support/ksef_simulator.ts";
@@ -40,7 +42,8 @@ export interface SendSetup {
   server: TestServer;
   sender: KsefSender;
   tokens: Record<"acme" | "beta" | "plain" | "buyer", string>;
-  upload(tenant: "acme" | "beta" | "plain", xml: Uint8Array, name?: string): Promise<Record<string, unknown>>;
+  /** Uploads through the API; `fields` are plain multipart fields (e.g. `ksef_mode`). */
+  upload(tenant: "acme" | "beta" | "plain", xml: Uint8Array, name?: string, fields?: Record<string, string>): Promise<Record<string, unknown>>;
   get(tenant: "acme" | "beta" | "plain", id: string): Promise<Record<string, unknown>>;
   /** Runs sender passes until nothing is queued or sending for every sending tenant (at most `max` passes). */
   settle(max?: number): Promise<void>;
@@ -48,7 +51,8 @@ export interface SendSetup {
 }
 
 /** Starts the simulator, the server and the sender. */
-export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online", batchOptions: BatchOptions = {}): Promise<SendSetup> {
+export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online", batchOptions: BatchOptions = {}, extra: Pick<KsefSendConfig, "offline" | "offlineWhenUnavailableMs"> & { now?: () => number } = {}): Promise<SendSetup> {
+  const { now, ...offline } = extra;
   const side = onlineSessions(online);
   const batch = batchSessions(side, batchOptions);
   const sim = await startKsefSimulator({ tokens: [
@@ -57,19 +61,23 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
   ], routes: [...batch.routes, ...side.routes], rawRoutes: batch.rawRoutes, limitGroup: (m, p) => batch.limitGroup(m, p) ?? side.limitGroup(m, p) });
   const sending = new Set(["acme", "beta"]);
   let sender: KsefSender | null = null;
+  // As server.ts has it: the tenants' configurations, their Offline certificates, the hook the API asks.
+  const configs = (): KsefSendConfig[] => [...sending].map((tenant) => ({ tenant, baseUrl: sim.url, nip: NIP, token: TOKEN, sendMode, ...offline }));
+  const certificates = new OfflineCertificates();
+  certificates.load(configs());
   const server: TestServer = await startServer({
     // The buyer's tenant syncs from KSeF: what was sent and accepted comes back as its document.
     sources: (tenant) => tenant !== "buyer" ? [] : [ksefSource({
       name: "ksef", baseUrl: sim.url, nip: BUYER_NIP, token: BUYER_TOKEN, subjects: ["Subject2"],
       stateFile: join(server.dataDir, "buyer-ksef.json"), tuning: { retryDelays: [5], pollDelays: [5], maxPolls: 50, reportWaitsFromMs: 0 },
     })],
-    ksefSend: { sends: (t) => sending.has(t), wake: () => {} },
+    ksefSend: createKsefSendHook({ configs, certificates, sender: () => sender, wake: () => {}, ...(now ? { now } : {}) }),
     webhooks: { transport: createHttpTransport(true), allowPrivate: true, schedule: [5_000] },
   });
   sender = createKsefSender({
     storage: server.storage, nodeId: "test-node", logger: process.env.SEND_DEBUG ? createJsonLogger("debug", (l) => process.stderr.write(l)) : silentLogger,
-    configs: () => [...sending].map((tenant) => ({ tenant, baseUrl: sim.url, nip: NIP, token: TOKEN, sendMode })),
-    tuning: { ...FAST_SEND, ...tuning },
+    configs,
+    tuning: { ...FAST_SEND, ...tuning }, ...(now ? { now } : {}),
   });
   const tokens = {
     acme: (await server.token("acme")).token, beta: (await server.token("beta")).token, plain: (await server.token("plain")).token,
@@ -77,9 +85,10 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
   };
   const s: SendSetup = {
     sim, online: side, batch, server, sender, tokens,
-    async upload(tenant, xml, name = "invoice.xml") {
+    async upload(tenant, xml, name = "invoice.xml", fields = {}) {
       const form = new FormData();
       form.append("xml", new Blob([new Uint8Array(xml)], { type: "application/xml" }), name);
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
       const res = await server.fetch("/api/v1/submissions", tokens[tenant], { method: "POST", body: form });
       if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
       return (await res.json()) as Record<string, unknown>;
@@ -104,4 +113,23 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
     },
   };
   return s;
+}
+
+/** A webhook receiver on 127.0.0.1 that keeps every body it gets. */
+export async function receiver(): Promise<{ url: string; types: () => string[]; bodies: Record<string, unknown>[]; close(): Promise<void> }> {
+  const bodies: Record<string, unknown>[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      bodies.push(JSON.parse(body) as Record<string, unknown>);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, bodies,
+    types: () => bodies.map((b) => String(b.type)),
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
