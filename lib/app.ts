@@ -213,6 +213,8 @@ function _apiHandler(
     now,
   });
   const accepted = acceptedParameters(openapi);
+  // What each route takes, looked up once rather than per request (HEAD matches the GET route, whose key it has).
+  const takesOf = new Map(routes.map((r) => [r, accepted.get(operationKey(r.method, r.pattern))]));
   return async (req, facts, badCorrelation) => {
     const m = router.match(req.method, req.path);
     if (m.kind === "found") facts.route = m.pattern;
@@ -232,7 +234,7 @@ function _apiHandler(
       throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: m.allow }, { allow: m.allow.join(", ") });
     }
     const route = m.data;
-    const takes = accepted.get(operationKey(req.method, m.pattern));
+    const takes = takesOf.get(route);
     if (route.scope === null) {
       if (takes) checkQuery(req.query, takes);
       return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });

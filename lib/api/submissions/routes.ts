@@ -20,7 +20,7 @@ import type { ApiResponse } from "../../http/types.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
 import { validationSummary } from "../../formats/validation/invoice_validation.ts";
 import { refusal } from "../validation.ts";
-import type { Stored, StoredResponse, SubmissionRecord } from "../../contracts/storage.ts";
+import type { ChangePage, Stored, StoredResponse, SubmissionFilter, SubmissionRecord, TenantStore } from "../../contracts/storage.ts";
 
 async function createSubmission(ctx: Context): Promise<ApiResponse> {
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
@@ -48,10 +48,11 @@ async function listSubmissions(ctx: Context): Promise<ApiResponse> {
   const q = ctx.req.query;
   const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
   const { filter, filterKey } = parseSubmissionFilter(q);
-  return feedListing(ctx, {
-    collection: "submissions", cursor: q.get("cursor"), limit, filterKey, expand: wantsInvoice(q),
-    read: (from, n, maxScan) => ctx.tenant.submissionChanges(from, n, maxScan, filter),
-  });
+  return feedListing(ctx, { collection: "submissions", cursor: q.get("cursor"), limit, filter, filterKey, expand: wantsInvoice(q), read: _readSubmissions });
+}
+
+function _readSubmissions(tenant: TenantStore, from: number, n: number, maxScan: number, filter: SubmissionFilter): Promise<ChangePage> {
+  return tenant.submissionChanges(from, n, maxScan, filter);
 }
 
 async function findSubmission(ctx: Context): Promise<Stored<SubmissionRecord>> {
