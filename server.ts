@@ -21,13 +21,14 @@ import { toNodeListener } from "./lib/http/node_adapter.ts";
 import { guardNodeServer, type NodeServerLike as GuardedServer } from "./lib/http/node_server.ts";
 import { isValidTenantId, newId } from "./lib/contracts/ids.ts";
 import type { Storage } from "./lib/contracts/storage.ts";
-import { boundedLogWriter, createJsonLogger, type Logger } from "./lib/observe/log.ts";
+import { createJsonLogger, type Logger } from "./lib/observe/log.ts";
 import { Metrics } from "./lib/observe/metrics.ts";
 import { parseRateLimit, perWorkerRateLimit } from "./lib/pipeline/rate_limit.ts";
 import { parseDuration, parseRetrySchedule } from "./lib/jobs/webhooks/retry_schedule.ts";
 import { seedDemoInbox } from "./storage/demo/seed.ts";
 import { forkWorkers, isClusterWorker, LISTEN_FAILED } from "./storage/process/cluster.ts";
 import { ListenError, listenErrorMessage, listenHttp } from "./storage/process/http_listener.ts";
+import { createStdoutLog, type ProcessLog } from "./storage/process/log_output.ts";
 import { onStopSignal } from "./storage/process/signals.ts";
 import { openStorage as openStorageAt, readConfiguredSources, SOURCE_TYPES } from "./storage/registry.ts";
 import { createInvoiceWorkers } from "./storage/process/invoice_workers.ts";
@@ -63,7 +64,11 @@ process.env.UV_THREADPOOL_SIZE ??= String(FS_THREADS);
 const EXIT_FAILURE = 1; // could not run: the port is taken, storage cannot be opened
 const EXIT_USAGE = 2; // the command line or a setting is wrong
 
+/** The log of `serve`, once made: its held lines go out before a failure's message on stderr. */
+let processLog: ProcessLog | null = null;
+
 function _fail(message: string, code = EXIT_USAGE): never {
+  processLog?.flush();
   process.stderr.write(`${message}\n`);
   process.exit(code);
 }
@@ -229,8 +234,9 @@ function _demoBanner(token: string, url: string): string {
 
 async function serve(config: Config): Promise<void> {
   const metrics = new Metrics();
-  // A stalled log reader costs dropped lines (counted), never unbounded memory.
-  const logger = createJsonLogger(config.logLevel, boundedLogWriter(process.stdout, { metrics }));
+  // A stalled log reader costs dropped lines (counted), never unbounded memory; lines go out once per turn.
+  processLog = createStdoutLog({ metrics });
+  const logger = createJsonLogger(config.logLevel, processLog.write);
   if (config.workers > 1 && "Deno" in globalThis) throw new RangeError("WORKERS > 1 needs node:cluster, which Deno does not provide");
   if (config.workers > 1 && isClusterWorker()) {
     const { app, storage } = await buildApp(config, "worker", logger, metrics);
@@ -267,6 +273,7 @@ async function serve(config: Config): Promise<void> {
     // The banner says "try this curl": it comes once the demo invoices are documents, so that the first one works.
     await app.sync.request(storage.tenant(DEMO_TENANT), null);
     await app.sync.idle();
+    processLog.flush(); // the sync's lines before the banner, as they happened
     process.stderr.write(_demoBanner(demoToken, url));
   } else if ((await storage.tokens.list()).length === 0) {
     logger.warn(`no API token exists yet: create one with \`${TOKEN_COMMAND} create --tenant acme --scopes documents:read,documents:write\` (all scopes: ${TOKEN_COMMAND} --help)`);

@@ -9,7 +9,7 @@
 import { createCursorCodec } from "./api/cursor.ts";
 import { documentRoutes } from "./api/documents/routes.ts";
 import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
-import type { ApiRoute, AppServices, Context, KsefSendHook } from "./api/context.ts";
+import type { ApiRoute, AppServices, Context, KsefSendHook, RequestBody } from "./api/context.ts";
 import { createDocsPage } from "./api/docs/docs_route.ts";
 import { MAX_EXPANDED_LIST_BYTES } from "./api/invoice_expand.ts";
 import { ShaCache } from "./api/sha_cache.ts";
@@ -221,6 +221,8 @@ function _apiHandler(
     now,
   });
   const accepted = acceptedParameters(openapi);
+  // What each route takes, looked up once rather than per request (HEAD matches the GET route, whose key it has).
+  const takesOf = new Map(routes.map((r) => [r, accepted.get(operationKey(r.method, r.pattern))]));
   return async (req, facts, badCorrelation) => {
     const m = router.match(req.method, req.path);
     if (m.kind === "found") facts.route = m.pattern;
@@ -240,7 +242,7 @@ function _apiHandler(
       throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: m.allow }, { allow: m.allow.join(", ") });
     }
     const route = m.data;
-    const takes = accepted.get(operationKey(req.method, m.pattern));
+    const takes = takesOf.get(route);
     if (route.scope === null) {
       if (takes) checkQuery(req.query, takes);
       return route.handle({ req, params: m.params, requestId: facts.requestId, app: services });
@@ -249,7 +251,7 @@ function _apiHandler(
     if (takes) checkQuery(req.query, takes); // strict parameters (the conventions in /docs), after who may ask has been settled
     // Errors up to here and in reading the body are not kept for the key (the idempotency conventions in /docs: before execution).
     const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
-    const body = await readRequestBody(req, route.body, services.limits);
+    const body = route.body === undefined ? NO_BODY : await readRequestBody(req, route.body, services.limits);
     if (takes && body.kind === "json") checkBody(body.value, takes);
     const ctx: Context = {
       req, params: m.params, requestId: facts.requestId, app: services,
@@ -268,6 +270,9 @@ function _webhookWorker(options: AppOptions, now: () => number, logger: Logger, 
     ...(wh.random ? { random: wh.random } : {}),
   });
 }
+
+/** The body of a route that reads none (most requests: no await for it). */
+const NO_BODY: RequestBody = { kind: "none" };
 
 const OPENAPI_ROUTE: ApiRoute = {
   method: "GET", pattern: "/api/v1/openapi.json", scope: null, handle: async () => json(200, "{}"),

@@ -11,38 +11,44 @@ function _rotl(x: number, b: number): number {
   return (x << b) | (x >>> (32 - b));
 }
 
-/** HalfSipHash-2-4 of `input` (bytes, or a string of code units below 256) under the 64-bit key `k0`, `k1`. */
-export function halfSipHash24(input: Uint8Array | string, k0: number, k1: number): number {
-  let v0 = k0 | 0;
-  let v1 = k1 | 0;
-  let v2 = (0x6c796765 ^ k0) | 0;
-  let v3 = (0x74656462 ^ k1) | 0;
-  const len = input.length;
-  const at = typeof input === "string" ? (i: number) => input.charCodeAt(i) & 0xff : (i: number) => input[i]!;
-  const round = () => {
+function _byte(input: Uint8Array | string, i: number): number {
+  return typeof input === "string" ? input.charCodeAt(i) & 0xff : input[i]!;
+}
+
+// The state between rounds. Module-level functions rather than closures per call: this runs twice a request.
+const _v = new Int32Array(4);
+
+function _sipRounds(n: number): void {
+  let v0 = _v[0]!, v1 = _v[1]!, v2 = _v[2]!, v3 = _v[3]!;
+  for (let r = 0; r < n; r++) {
     v0 = (v0 + v1) | 0; v1 = _rotl(v1, 5); v1 ^= v0; v0 = _rotl(v0, 16);
     v2 = (v2 + v3) | 0; v3 = _rotl(v3, 8); v3 ^= v2;
     v0 = (v0 + v3) | 0; v3 = _rotl(v3, 7); v3 ^= v0;
     v2 = (v2 + v1) | 0; v1 = _rotl(v1, 13); v1 ^= v2; v2 = _rotl(v2, 16);
-  };
+  }
+  _v[0] = v0; _v[1] = v1; _v[2] = v2; _v[3] = v3;
+}
+
+/** HalfSipHash-2-4 of `input` (bytes, or a string of code units below 256) under the 64-bit key `k0`, `k1`. */
+export function halfSipHash24(input: Uint8Array | string, k0: number, k1: number): number {
+  _v[0] = k0;
+  _v[1] = k1;
+  _v[2] = 0x6c796765 ^ k0;
+  _v[3] = 0x74656462 ^ k1;
+  const len = input.length;
   const whole = len - (len % 4);
   for (let i = 0; i < whole; i += 4) {
-    const m = at(i) | (at(i + 1) << 8) | (at(i + 2) << 16) | (at(i + 3) << 24);
-    v3 ^= m;
-    round();
-    round();
-    v0 ^= m;
+    const m = _byte(input, i) | (_byte(input, i + 1) << 8) | (_byte(input, i + 2) << 16) | (_byte(input, i + 3) << 24);
+    _v[3]! ^= m;
+    _sipRounds(2);
+    _v[0]! ^= m;
   }
   let last = len << 24;
-  for (let i = whole; i < len; i++) last |= at(i) << (8 * (i - whole));
-  v3 ^= last;
-  round();
-  round();
-  v0 ^= last;
-  v2 ^= 0xff;
-  round();
-  round();
-  round();
-  round();
-  return (v1 ^ v3) >>> 0;
+  for (let i = whole; i < len; i++) last |= _byte(input, i) << (8 * (i - whole));
+  _v[3]! ^= last;
+  _sipRounds(2);
+  _v[0]! ^= last;
+  _v[2]! ^= 0xff;
+  _sipRounds(4);
+  return (_v[1]! ^ _v[3]!) >>> 0;
 }

@@ -41,10 +41,16 @@ function _randomChars(n: number): string {
   return out;
 }
 
+// The time's characters of the last millisecond asked for: a request id is made per request, many per millisecond.
+let _timeMs = NaN;
+let _timeText = "";
+
 function _time(ms: number): string {
+  if (ms === _timeMs) return _timeText;
   let out = "";
   for (let i = 9; i >= 0; i--) out += ALPHABET[Math.floor(ms / 2 ** (5 * i)) % 32];
-  return out;
+  _timeMs = ms;
+  return (_timeText = out);
 }
 
 // The last id made per prefix: ids made in the same millisecond (a batch of documents) count up from it, so a
@@ -53,6 +59,8 @@ const _last = new Map<IdPrefix, { ms: number; tail: string }>();
 
 /** Adds one to a string of Crockford base32 digits (wrapping to zeros past the largest). */
 function _increment(tail: string): string {
+  const last = DECODE[tail[tail.length - 1]!]!;
+  if (last < 31) return tail.slice(0, -1) + ALPHABET[last + 1]!; // no carry: the common case
   const digits = [...tail];
   for (let i = digits.length - 1; i >= 0; i--) {
     const d = DECODE[digits[i]!]!;

@@ -24,33 +24,29 @@ export function storageUnavailableCode(e: unknown): string | null {
 
 /**
  * `target` with every method's failures that `classify` recognises (it returns their code) rethrown as
- * StorageUnavailableError, the original as its cause. Methods run on `target` itself, so #private fields work;
- * wrapped methods are made once per method.
+ * StorageUnavailableError, the original as its cause. Each method of its class gets a wrapper once, an own
+ * property of `target` (no Proxy, whose trap every call would pass through) that runs the class's method of
+ * the moment on `target` itself, so #private fields work. Accessors are left as they are.
  */
 export function signalUnavailable<T extends object>(target: T, classify: (e: unknown) => string | null): T {
   const rethrow = (e: unknown): never => {
     const code = e instanceof StorageUnavailableError ? null : classify(e);
     throw code === null ? e : new StorageUnavailableError(code, (e as Error).message ?? String(e), { cause: e });
   };
-  const wrapped = new Map<PropertyKey, { method: unknown; wrapper: unknown }>();
-  return new Proxy(target, {
-    get(t, name) {
-      const value: unknown = Reflect.get(t, name, t);
-      if (typeof value !== "function") return value;
-      let w = wrapped.get(name);
-      if (w?.method !== value) {
-        const method = value as (...args: unknown[]) => unknown;
-        const wrapper = (...args: unknown[]): unknown => {
-          try {
-            const r = method.apply(t, args);
-            return r instanceof Promise ? r.catch(rethrow) : r;
-          } catch (e) {
-            return rethrow(e);
-          }
-        };
-        wrapped.set(name, (w = { method, wrapper }));
-      }
-      return w.wrapper;
-    },
-  });
+  for (let proto = Object.getPrototypeOf(target) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    const methods = proto as Record<string, (...a: unknown[]) => unknown>;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === "constructor" || typeof Object.getOwnPropertyDescriptor(proto, name)!.value !== "function" || Object.hasOwn(target, name)) continue;
+      const wrapper = (...args: unknown[]): unknown => {
+        try {
+          const r = methods[name]!.apply(target, args); // looked up per call: a method replaced later is the one run
+          return r instanceof Promise ? r.catch(rethrow) : r;
+        } catch (e) {
+          return rethrow(e);
+        }
+      };
+      Object.defineProperty(target, name, { value: wrapper, writable: true, configurable: true, enumerable: false });
+    }
+  }
+  return target;
 }

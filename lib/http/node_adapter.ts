@@ -30,27 +30,44 @@ export interface NodeResponseLike {
 
 /** The core's request for a node:http request. */
 export function fromNodeRequest(req: NodeRequestLike): ApiRequest {
-  let url = req.url ?? "/";
-  // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/path`); the path is what routes.
-  if (/^https?:\/\//i.test(url)) {
-    const at = url.indexOf("/", url.indexOf("//") + 2);
-    url = at < 0 ? "/" : url.slice(at);
+  return new _NodeRequest(req);
+}
+
+// A class rather than an object literal of closures: its methods are made once, not per request.
+class _NodeRequest implements ApiRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: AsyncIterable<Uint8Array>;
+  remoteAddress: string;
+  #req: NodeRequestLike;
+
+  constructor(req: NodeRequestLike) {
+    let url = req.url ?? "/";
+    // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/path`); the path is what routes.
+    if (/^https?:\/\//i.test(url)) {
+      const at = url.indexOf("/", url.indexOf("//") + 2);
+      url = at < 0 ? "/" : url.slice(at);
+    }
+    const q = url.indexOf("?");
+    this.method = (req.method ?? "GET").toUpperCase();
+    this.path = q < 0 ? url : url.slice(0, q);
+    this.query = new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
+    this.body = req;
+    this.remoteAddress = req.socket.remoteAddress ?? "";
+    this.#req = req;
   }
-  const q = url.indexOf("?");
-  const headers = req.headers;
-  return {
-    method: (req.method ?? "GET").toUpperCase(),
-    path: q < 0 ? url : url.slice(0, q),
-    query: new URLSearchParams(q < 0 ? "" : url.slice(q + 1)),
-    header(name) {
-      const v = headers[name];
-      return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
-    },
-    body: req,
-    remoteAddress: req.socket.remoteAddress ?? "",
-    // Gone mid-body, or gone before the body (complete but unread) was consumed.
-    aborted: () => (req.destroyed === true && req.complete !== true) || req.socket.destroyed === true,
-  };
+
+  header(name: string): string | null {
+    const v = this.#req.headers[name];
+    return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+  }
+
+  // Gone mid-body, or gone before the body (complete but unread) was consumed.
+  aborted(): boolean {
+    const req = this.#req;
+    return (req.destroyed === true && req.complete !== true) || req.socket.destroyed === true;
+  }
 }
 
 /** Writes a core response to node:http, streaming large bodies with backpressure. */

@@ -38,6 +38,9 @@ export interface Router<T> {
 /** Builds a router; throws TypeError on a conflicting table (a programmer mistake). */
 export function createRouter<T>(routes: RouteDef<T>[]): Router<T> {
   const root = _node<T>();
+  // Routes without parameters by their whole path: one lookup instead of a walk (a static route wins over a
+  // parameter at every segment anyway, so the walk would end at the same node).
+  const exact = new Map<string, _Node<T>>();
   for (const r of routes) {
     let node = root;
     for (const seg of r.pattern.split("/").slice(1)) {
@@ -54,11 +57,12 @@ export function createRouter<T>(routes: RouteDef<T>[]): Router<T> {
     }
     if (node.methods.has(r.method)) throw new TypeError(`Duplicate route ${r.method} ${r.pattern}`);
     node.methods.set(r.method, { data: r.data, pattern: r.pattern });
+    if (!r.pattern.includes("/:")) exact.set(r.pattern, node);
   }
 
   function match(method: string, path: string): RouteMatch<T> {
     const params: Record<string, string> = {};
-    const node = _walk(root, path.split("/"), 1, params);
+    const node = exact.get(path) ?? _walk(root, path.split("/"), 1, params);
     if (!node || node.methods.size === 0) return { kind: "not_found" };
     const hit = node.methods.get(method) ?? (method === "HEAD" ? node.methods.get("GET") : undefined);
     if (hit) return { kind: "found", data: hit.data, pattern: hit.pattern, params };

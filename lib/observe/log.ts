@@ -4,6 +4,7 @@
  * Callers never pass tokens, secrets or invoice content.
  * @module
  */
+import { Buffer } from "node:buffer";
 
 /** Log levels, least to most severe. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -18,12 +19,28 @@ export interface Logger {
   enabled(level: LogLevel): boolean;
 }
 
-/** A logger writing one JSON object per line through `write`, dropping lines below `level`. */
+/**
+ * A logger writing one JSON object per line through `write`, dropping lines below `level`: `time`, `level` and
+ * `msg` first, then the fields (one of those three names among the fields replaces it in place).
+ */
 export function createJsonLogger(level: LogLevel, write: (line: string) => void, now: () => number = Date.now): Logger {
   const min = LOG_LEVELS.indexOf(level);
-  const at = (l: LogLevel) => (msg: string, fields?: Record<string, unknown>): void => {
-    if (LOG_LEVELS.indexOf(l) < min) return;
-    write(`${JSON.stringify({ time: new Date(now()).toISOString(), level: l, msg, ...fields })}\n`);
+  // A line per request: the time's text is made once per millisecond, and the fields are serialised as they are
+  // rather than first copied behind the three leading members.
+  let isoMs = NaN, iso = "";
+  const at = (l: LogLevel) => {
+    const levelMember = `","level":"${l}","msg":`;
+    return (msg: string, fields?: Record<string, unknown>): void => {
+      if (LOG_LEVELS.indexOf(l) < min) return;
+      const ms = now();
+      if (ms !== isoMs) iso = new Date((isoMs = ms)).toISOString();
+      if (fields && ("time" in fields || "level" in fields || "msg" in fields)) {
+        write(`${JSON.stringify({ time: iso, level: l, msg, ...fields })}\n`);
+        return;
+      }
+      const rest = fields ? JSON.stringify(fields) : "{}";
+      write(`{"time":"${iso}${levelMember}${JSON.stringify(msg)}${rest.length > 2 ? "," : ""}${rest.slice(1)}\n`);
+    };
   };
   return {
     debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error"),
@@ -33,7 +50,7 @@ export function createJsonLogger(level: LogLevel, write: (line: string) => void,
 
 /** The stream a bounded writer writes to (process.stdout fits): it says how much it still holds. */
 export interface LogOutput {
-  write(line: string): unknown;
+  write(chunk: string | Uint8Array): unknown;
   /** Bytes handed to the stream that its reader has not taken yet. */
   readonly writableLength: number;
 }
@@ -72,6 +89,77 @@ export function boundedLogWriter(out: LogOutput, o: BoundedLogOptions = {}): (li
       dropped = 0;
     }
     out.write(line);
+  };
+}
+
+/** Options of batchedLogOutput. */
+export interface BatchedLogOptions {
+  /** Calls `flush` once the current turn of the event loop is over (server.ts passes setImmediate). */
+  schedule: (flush: () => void) => void;
+  /** Bytes per write at most, cut at line ends (default PIPE_BUF); a longer line is written alone. */
+  maxWrite?: number;
+  /** Characters held before they are written at once, without waiting for the end of the turn (default 64 KiB). */
+  maxPending?: number;
+}
+
+/** A LogOutput that gathers lines and writes them in few writes; `flush()` writes what it holds now. */
+export interface BatchedLogOutput extends LogOutput {
+  flush(): void;
+}
+
+/**
+ * POSIX write(2): a write of at most PIPE_BUF bytes (4096 on Linux) to a pipe is never interleaved with another
+ * process's, so the lines of processes sharing one stdout (WORKERS > 1) stay whole.
+ */
+export const PIPE_BUF = 4096;
+const NEWLINE = 0x0a;
+
+/**
+ * Lines written through this are held until the end of the turn of the event loop and then handed to `out` in
+ * writes of whole lines: one system call for the lines of many requests instead of one each (stdout to a file or
+ * a pipe is written synchronously). Nothing is dropped here; its held characters count in `writableLength`, so
+ * boundedLogWriter over it still bounds the backlog. The embedder calls flush() at exit and before a crash's
+ * last words (storage/process/log_output.ts).
+ */
+export function batchedLogOutput(out: LogOutput, o: BatchedLogOptions): BatchedLogOutput {
+  const maxWrite = o.maxWrite ?? PIPE_BUF;
+  const maxPending = o.maxPending ?? 64 * 1024;
+  let held: string[] = [];
+  let heldLength = 0;
+  let scheduled = false;
+  const flush = (): void => {
+    if (held.length === 0) return;
+    const text = held.length === 1 ? held[0]! : held.join("");
+    held = [];
+    heldLength = 0;
+    if (text.length * 3 <= maxWrite) return void out.write(text); // 3 bytes of UTF-8 at most per UTF-16 unit
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length;) {
+      let end = at + maxWrite >= bytes.length ? bytes.length : bytes.lastIndexOf(NEWLINE, at + maxWrite - 1) + 1;
+      if (end <= at) end = bytes.indexOf(NEWLINE, at) + 1 || bytes.length;
+      out.write(bytes.subarray(at, end));
+      at = end;
+    }
+  };
+  const flushScheduled = (): void => {
+    scheduled = false;
+    flush();
+  };
+  return {
+    write(line: string | Uint8Array): void {
+      const text = typeof line === "string" ? line : new TextDecoder().decode(line);
+      held.push(text);
+      heldLength += text.length;
+      if (heldLength >= maxPending) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        o.schedule(flushScheduled);
+      }
+    },
+    get writableLength(): number {
+      return heldLength + out.writableLength;
+    },
+    flush,
   };
 }
 

@@ -100,8 +100,15 @@ export class FileTenantStore implements TenantStore {
   }
 
   // Before a read: waits while a group is unflushed (never shows what a crash could still take back), then, on a
-  // shared directory, takes in what other processes wrote.
-  async #look(): Promise<void> {
+  // shared directory, takes in what other processes wrote. Without a group in flight, nothing to wait for: no
+  // promise is made (a read per request).
+  #look(): Promise<void> | undefined {
+    if (this.#unflushed) return this.#lookAfterFlush();
+    if (this.#shared) this.#catchUp(false);
+    return undefined;
+  }
+
+  async #lookAfterFlush(): Promise<void> {
     while (this.#unflushed) await this.#unflushed;
     if (this.#shared) this.#catchUp(false);
   }

@@ -9,7 +9,7 @@ import { ApiError, notFound } from "../../http/errors.ts";
 import { apiError } from "../errors.ts";
 import { json, listBody } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
-import type { DocumentRecord, Stored } from "../../contracts/storage.ts";
+import type { ChangePage, DocumentFilter, DocumentRecord, Stored, TenantStore } from "../../contracts/storage.ts";
 import { isKsefNumber } from "../../formats/invoice/ksef_number.ts";
 import { parseListQuery } from "../list_query.ts";
 import { pdfResponse, sourceQrEnvironment, xmlDownload } from "../downloads.ts";
@@ -35,10 +35,11 @@ async function listDocuments(ctx: Context): Promise<ApiResponse> {
     }
     return json(200, body);
   }
-  return feedListing(ctx, {
-    collection: "documents", cursor: q.cursor, limit: q.limit, filterKey: q.filterKey, expand,
-    read: (from, limit, maxScan) => ctx.tenant.documentChanges(from, limit, q.filter, maxScan),
-  });
+  return feedListing(ctx, { collection: "documents", cursor: q.cursor, limit: q.limit, filter: q.filter, filterKey: q.filterKey, expand, read: _readDocuments });
+}
+
+function _readDocuments(tenant: TenantStore, from: number, limit: number, maxScan: number, filter: DocumentFilter): Promise<ChangePage> {
+  return tenant.documentChanges(from, limit, filter, maxScan);
 }
 
 // Page mode cannot stop early (its pages are numbered), so a page over the budget is refused, naming it.

@@ -20,16 +20,20 @@ import { ApiError, notFound } from "../../http/errors.ts";
 import { apiError } from "../errors.ts";
 import { json } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
-import type { Stored, SubmissionRecord } from "../../contracts/storage.ts";
+import type { ChangePage, Stored, SubmissionFilter, SubmissionRecord, TenantStore } from "../../contracts/storage.ts";
 
 async function listSubmissions(ctx: Context): Promise<ApiResponse> {
   const q = ctx.req.query;
   const limit = intParam(q, "limit", CURSOR_LIMIT.min, CURSOR_LIMIT.max, CURSOR_LIMIT.default);
   const { filter, filterKey } = parseSubmissionFilter(q, ctx.app.now(), ctx.app.ksefSend?.deadlineNearMs ?? DEFAULT_DEADLINE_NEAR_MS);
   return feedListing(ctx, {
-    collection: "submissions", cursor: q.get("cursor"), limit, filterKey, expand: wantsInvoice(q), variant: filter.deadline_before ?? "",
-    read: (from, n, maxScan) => ctx.tenant.submissionChanges(from, n, maxScan, filter),
+    collection: "submissions", cursor: q.get("cursor"), limit, filter, filterKey, expand: wantsInvoice(q),
+    variant: filter.deadline_before ?? "", read: _readSubmissions,
   });
+}
+
+function _readSubmissions(tenant: TenantStore, from: number, n: number, maxScan: number, filter: SubmissionFilter): Promise<ChangePage> {
+  return tenant.submissionChanges(from, n, maxScan, filter);
 }
 
 async function findSubmission(ctx: Context): Promise<Stored<SubmissionRecord>> {
