@@ -10,6 +10,7 @@ export { createApp, DEFAULT_ANONYMOUS_LIMIT, DEFAULT_RATE_LIMIT, DEFAULT_UPLOAD_
 export type { RateLimitConfig } from "./pipeline/rate_limit.ts";
 export type { InvoiceReader, PdfJob } from "./api/invoice_reader.ts";
 export type { KsefSendHook } from "./api/context.ts";
+export type { KsefOfflineSigning } from "./contracts/ksef_send.ts";
 export type { SyncRunner } from "./jobs/sync_runner.ts";
 export type { WebhookWorker } from "./jobs/webhooks/worker.ts";
 export { Metrics } from "./observe/metrics.ts";

@@ -17,3 +17,4 @@ export type { WindowLimit } from "./send/windows.ts";
 export type { SessionTuning } from "./send/session_pool.ts";
 export type { BatchTuning } from "./send/batch_session.ts";
 export type { ChoiceTuning } from "./send/send_choice.ts";
+export { loadOfflineCertificate, type OfflineCertificate, type OfflineCertificateFiles } from "./offline_certificate.ts";
