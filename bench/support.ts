@@ -102,7 +102,15 @@ export async function startChild(mode: "app" | "bytes" | "stream", args: string[
         if (msg?.msg === "listening") {
           clearTimeout(timer);
           child.stdout!.off("data", onData);
-          child.stdout!.on("data", (c: Buffer) => process.stderr.write(`[${mode} server] ${c.toString("utf8")}`));
+          // The app logs a line per request, as server.ts does (the cost is part of what is measured): only the
+          // lines that are not request lines are shown.
+          let rest = buf;
+          child.stdout!.on("data", (c: Buffer) => {
+            rest += c.toString("utf8");
+            const cut = rest.lastIndexOf("\n") + 1;
+            for (const l of rest.slice(0, cut).split("\n")) if (l && !l.includes('"msg":"request"')) process.stderr.write(`[${mode} server] ${l}\n`);
+            rest = rest.slice(cut);
+          });
           resolve(msg);
           return;
         }
@@ -137,6 +145,22 @@ export function memoryOf(pid: number): { rss: number; hwm: number } | null {
     return null;
   }
 }
+
+/**
+ * CPU time a process has used so far (user + system, all its threads), in ms, from /proc/PID/stat (null off
+ * Linux). Per request it is a steadier figure than req/s where other work shares the cores.
+ */
+export function cpuMsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: the unit of the times in /proc/PID/stat (`getconf CLK_TCK`), 100 on Linux everywhere. */
+const CLOCK_TICKS = 100;
 
 /** One wrk run's figures. */
 export interface WrkResult {
@@ -179,13 +203,17 @@ export function parseWrk(out: string): WrkResult {
   };
 }
 
-/** Runs `wrk -t1 -c<connections> -d<seconds>s --latency` pinned to core 1; `onTick` is called every 200 ms meanwhile; a warm-up may complete no request. */
+/**
+ * Runs `wrk -t1 -c<connections> -d<seconds>s --latency` pinned to core 1; `script` is a wrk Lua script (see
+ * pathsScript); `onTick` is called every 200 ms meanwhile; a warm-up may complete no request.
+ */
 export async function runWrk(
   url: string,
-  options: { connections: number; seconds: number; headers?: Record<string, string>; onTick?: () => void; warmUp?: boolean },
+  options: { connections: number; seconds: number; headers?: Record<string, string>; script?: string; onTick?: () => void; warmUp?: boolean },
 ): Promise<WrkResult> {
   // A page-mode request at 1M documents can wait behind 49 others for seconds: only a hung server should time out.
   const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", "--timeout", "30s"];
+  if (options.script) args.push("-s", options.script);
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push("-H", `${k}: ${v}`);
   args.push(url);
   const [cmd, argv] = _pinned(1, "wrk", args);
@@ -199,6 +227,12 @@ export async function runWrk(
   const r = parseWrk(out);
   if (code !== 0 || !Number.isFinite(r.rps) || (r.requests === 0 && !options.warmUp)) throw new Error(`wrk failed (exit ${code}):\n${out}`);
   return r;
+}
+
+/** A wrk Lua script that asks for one of `paths` (path and query) at random on every request, with wrk's headers. */
+export function pathsScript(paths: string[]): string {
+  return `local paths = {\n${paths.map((p) => `  ${JSON.stringify(p)},`).join("\n")}\n}\n` +
+    "request = function() return wrk.format(nil, paths[math.random(#paths)]) end\n";
 }
 
 /**

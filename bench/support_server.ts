@@ -1,8 +1,9 @@
 /**
  * The server child process of the HTTP benchmarks, started by bench/support.ts.
  * Modes, each printing one JSON line `{"msg":"listening","url":…}` on stdout once it accepts:
- *   app DATA_DIR      the real app over an existing data directory: auth on, rate limits off, log level warn;
- *                     `open_ms` in the listening line is storage open + app + sync resume (opens every tenant)
+ *   app DATA_DIR      the real app over an existing data directory: auth on, rate limits off, a log line per
+ *                     request on stdout as server.ts writes it; `open_ms` in the listening line is storage open +
+ *                     app + sync resume (opens every tenant)
  *   bytes FILE TYPE   bare node:http answering every request with FILE's bytes, read once into a Buffer
  *   stream FILE TYPE  bare node:http streaming FILE with fs.createReadStream on every request
  * The bare modes are the baselines: the least any node:http server can do for the same bytes.
@@ -14,7 +15,9 @@ import process from "node:process";
 import { createApp } from "../lib/app.ts";
 import { toNodeListener } from "../lib/http/node_adapter.ts";
 import { createJsonLogger } from "../lib/observe/log.ts";
+import { Metrics } from "../lib/observe/metrics.ts";
 import { FileStorage } from "../storage/file/store.ts";
+import { createStdoutLog } from "../storage/process/log_output.ts";
 import { readPdfFontFiles } from "../storage/fonts/font_files.ts";
 
 // The same socket settings as server.ts, so that the app child differs from `npm start` only in its flags.
@@ -27,7 +30,9 @@ const write = (line: string): void => void process.stdout.write(line);
 async function appListener(dataDir: string): Promise<{ listener: RequestListener; info: Record<string, unknown> }> {
   const t0 = performance.now();
   const storage = new FileStorage(dataDir);
-  const app = await createApp({ storage, logger: createJsonLogger("warn", write), rateLimit: null, anonymousLimit: null, pdfFonts: readPdfFontFiles() });
+  const metrics = new Metrics();
+  const logger = createJsonLogger("info", createStdoutLog({ metrics }).write);
+  const app = await createApp({ storage, logger, metrics, rateLimit: null, anonymousLimit: null, pdfFonts: readPdfFontFiles() });
   // server.ts logs "listening" first and resumes sync runs after, which opens every tenant's store. Here
   // resume comes first, so that the startup figure is the time until requests are served at full speed.
   await app.sync.resume();

@@ -38,9 +38,14 @@ export function createCursorCodec(secret: Uint8Array): CursorCodec {
   const mac = (scope: string, payload: Uint8Array): Buffer =>
     createHmac("sha256", secret).update(scope).update("\u0000").update(payload).digest().subarray(0, MAC_BYTES);
 
-  // Clients poll with the same cursors: one that verified once is the same bytes with the same answer.
+  // Clients poll with the same cursors: one that verified once is the same bytes with the same answer. A cursor
+  // made here is known too: the client walking the feed sends it next.
   const verified = new Map<string, number>();
   const MAX_VERIFIED = 10_000;
+  const remember = (memo: string, position: number): void => {
+    if (verified.size >= MAX_VERIFIED) verified.clear();
+    verified.set(memo, position);
+  };
 
   return {
     encode(scope, position, filterKey) {
@@ -48,7 +53,9 @@ export function createCursorCodec(secret: Uint8Array): CursorCodec {
       payload[0] = VERSION;
       payload.writeUIntBE(position, 1, 6);
       _digest(filterKey).copy(payload, 7);
-      return Buffer.concat([payload, mac(scope, payload)]).toString("base64url");
+      const cursor = Buffer.concat([payload, mac(scope, payload)]).toString("base64url");
+      remember(`${scope}\u0000${filterKey}\u0000${cursor}`, position);
+      return cursor;
     },
     decode(scope, cursor, filterKey) {
       const memo = `${scope}\u0000${filterKey}\u0000${cursor}`;
@@ -68,8 +75,7 @@ export function createCursorCodec(secret: Uint8Array): CursorCodec {
         throw badRequest("cursor", "filters_changed", "Cursor was made with different filters");
       }
       const position = payload.readUIntBE(1, 6);
-      if (verified.size >= MAX_VERIFIED) verified.clear();
-      verified.set(memo, position);
+      remember(memo, position);
       return position;
     },
   };

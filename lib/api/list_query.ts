@@ -82,7 +82,8 @@ export function parseFilter(q: URLSearchParams): { filter: DocumentFilter; filte
   if (xml) filter.xml_available = xml === "true";
   const ksef = _ksefNumber(q);
   if (ksef !== undefined) filter.ksef_number = ksef;
-  const filterKey = JSON.stringify(Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const entries = Object.entries(filter);
+  const filterKey = entries.length === 0 ? "[]" : JSON.stringify(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
   return { filter, filterKey };
 }
 
