@@ -18,6 +18,7 @@ import { createInterface } from "node:readline";
 import process from "node:process";
 import { silentLogger } from "../lib/observe/log.ts";
 import type { SendMode } from "../storage/sources/ksef/config.ts";
+import { nodeTransport } from "../storage/sources/ksef/send/http.ts";
 import { createKsefSender } from "../storage/sources/ksef/send/job.ts";
 import { SEND_LIMITS, type SendGroup } from "../storage/sources/ksef/send/online_api.ts";
 import { startServer } from "../test/support/server.ts";
@@ -66,13 +67,16 @@ for (const mode of MODES) {
   const server = await startServer({ ksefSend: { sends: () => true, wake: () => {} } });
   const tenant = `t${mode}`;
   const requests = new Map<string, number>();
-  const countedFetch: typeof fetch = async (input, init) => {
-    const g = groupOf(init?.method ?? "GET", String(input));
+  const count = (method: string, url: string): void => {
+    const g = groupOf(method, url);
     requests.set(g, (requests.get(g) ?? 0) + 1);
-    return fetch(input, init);
   };
+  // The sender's own HTTP (node:http, as in server.ts), counted; the client's authentication goes through fetch.
+  const http = nodeTransport();
+  const countedHttp = { request: (x: Parameters<typeof http.request>[0]) => (count(x.method, x.url), http.request(x)), close: () => http.close() };
+  const countedFetch: typeof fetch = async (input, init) => (count(init?.method ?? "GET", String(input)), fetch(input, init));
   const sender = createKsefSender({
-    storage: server.storage, nodeId: "bench", logger: silentLogger, fetch: countedFetch,
+    storage: server.storage, nodeId: "bench", logger: silentLogger, fetch: countedFetch, http: countedHttp,
     configs: () => [{ tenant, baseUrl: simUrl, nip: NIP, token: TOKEN, sendMode: mode }], tuning: { limits: limitsOff, pollDelays: [5, 10, 20, 40, 80, 160] },
   });
   const { token } = await server.token(tenant);
@@ -94,7 +98,7 @@ for (const mode of MODES) {
   const rss0 = process.memoryUsage.rss();
   let peak = rss0;
   // rss() alone: the full memoryUsage() walks the heap spaces, CPU that would be counted as the sender's.
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
   const cpu0 = process.cpuUsage();
   const store = server.storage.tenant(tenant);
   for (let pass = 0; (await store.pendingKsefSubmissions(1)).length > 0; pass++) {

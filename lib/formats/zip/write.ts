@@ -19,11 +19,22 @@ const METHOD_DEFLATE = 8;
 const MAX_OFFSET = 0xffff_ffff;
 const MAX_ENTRIES = 0xffff;
 
+/** Options of a ZipWriter. */
+export interface ZipWriterOptions {
+  /** zlib's compression level, 1 (fastest) to 9 (smallest); zlib's default (6) when absent. */
+  level?: number;
+}
+
 /** A ZIP archive written entry by entry. */
 export class ZipWriter {
   #central: Uint8Array[] = [];
   #offset = 0;
   #count = 0;
+  #deflate: { level?: number };
+
+  constructor(options: ZipWriterOptions = {}) {
+    this.#deflate = options.level === undefined ? {} : { level: options.level };
+  }
 
   /** Bytes written so far (the offset of the next entry). */
   get size(): number {
@@ -33,7 +44,7 @@ export class ZipWriter {
   /** The local header and deflated data of one file; RangeError past the limits of a ZIP without ZIP64. */
   add(name: string, bytes: Uint8Array): Uint8Array {
     const n = new TextEncoder().encode(name);
-    const data = deflateRawSync(bytes);
+    const data = deflateRawSync(bytes, this.#deflate);
     const crc = crc32(bytes);
     if (this.#count + 1 > MAX_ENTRIES || this.#offset + 30 + n.length + data.length > MAX_OFFSET) {
       throw new RangeError("Cannot add to the ZIP archive: over 4 GiB or 65,535 entries needs ZIP64");

@@ -14,6 +14,7 @@ import { Pacer } from "../pacing.ts";
 import type { SendMode } from "../config.ts";
 import type { OfflineCertificateFiles } from "../offline_certificate.ts";
 import { DEFAULT_TUNING } from "../source.ts";
+import { fetchTransport, nodeTransport, type HttpTransport } from "./http.ts";
 import { KsefOutage, OnlineApi, type OnlineApiTuning } from "./online_api.ts";
 import { BatchSessions, type BatchTuning } from "./batch_session.ts";
 import { Outcomes } from "./outcome.ts";
@@ -57,7 +58,10 @@ export interface KsefSenderOptions {
   logger: Logger;
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Used by the KSeF client, and by the sender instead of node:http when no `http` is given. */
   fetch?: typeof fetch;
+  /** The sender's HTTP (default: node:http with kept-alive connections, or `fetch` when that is given). */
+  http?: HttpTransport;
   tuning?: Partial<OnlineApiTuning & SessionTuning & BatchTuning & ChoiceTuning & { backoffMs: readonly [number, number] }>;
   /** How long before the end of its deadline day an offline invoice's deadline is near (default 12 hours). */
   deadlineNearMs?: number;
@@ -103,6 +107,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  const http = o.http ?? (o.fetch ? fetchTransport(o.fetch) : nodeTransport());
 
   function senderOf(c: KsefSendConfig): _Tenant {
     const key = `${c.baseUrl}\u0000${c.nip}\u0000${c.token}\u0000${c.sendMode ?? "auto"}`;
@@ -112,7 +117,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
       ...DEFAULT_TUNING, baseUrl: c.baseUrl.replace(/\/+$/, ""), nip: c.nip, token: c.token, pacer: new Pacer(), now, sleep,
       onWait: async () => {}, ...(o.fetch ? { fetch: o.fetch } : {}),
     });
-    const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, ...(o.fetch ? { fetch: o.fetch } : {}) });
+    const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, http });
     const pool = new SessionPool({ api, client, now, tuning: o.tuning ?? {} });
     const store = o.storage.tenant(c.tenant);
     const outcomes = new Outcomes({ store, api, now });
@@ -212,6 +217,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
         await t.sender.pool.closeAll(AbortSignal.timeout(5_000)).catch(() => {});
         await o.storage.tenant(tenant).releaseLease("ksef-send", o.nodeId).catch(() => {});
       }
+      http.close();
     },
   };
 }

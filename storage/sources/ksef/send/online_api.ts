@@ -8,12 +8,12 @@
  * @module
  */
 import type { KsefClient } from "../client.ts";
+import type { HttpTransport } from "./http.ts";
 import { SlidingWindows, type WindowLimit } from "./windows.ts";
 
-/** A KSeF answer: status, headers and the raw body. */
+/** A KSeF answer: status and the raw body. */
 export interface KsefAnswer {
   status: number;
-  headers: Headers;
   body: Uint8Array;
 }
 
@@ -71,16 +71,16 @@ export class OnlineApi {
   #baseUrl: string;
   #t: OnlineApiTuning;
   #windows: SlidingWindows<SendGroup>;
-  #fetch: typeof fetch;
+  #http: HttpTransport;
   #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   #now: () => number;
 
-  constructor(o: { client: KsefClient; baseUrl: string; tuning?: Partial<OnlineApiTuning>; fetch?: typeof fetch; now: () => number; sleep: (ms: number, signal: AbortSignal) => Promise<void> }) {
+  constructor(o: { client: KsefClient; baseUrl: string; tuning?: Partial<OnlineApiTuning>; http: HttpTransport; now: () => number; sleep: (ms: number, signal: AbortSignal) => Promise<void> }) {
     this.#client = o.client;
     this.#baseUrl = o.baseUrl;
     this.#t = { ...DEFAULT_ONLINE_TUNING, ...o.tuning };
     this.#windows = new SlidingWindows({ ...SEND_LIMITS, ...this.#t.limits });
-    this.#fetch = o.fetch ?? fetch;
+    this.#http = o.http;
     this.#sleep = o.sleep;
     this.#now = o.now;
   }
@@ -129,18 +129,14 @@ export class OnlineApi {
           ? { accept: group === "upo" || group === "sessionUpo" ? "application/xml" : "application/json", "x-error-format": "problem-details", ...auth }
           : { ...auth };
         if (api && body !== undefined) headers["content-type"] = "application/json";
-        const payload = body === undefined ? null : body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body);
-        const res = await this.#fetch(api ? `${this.#baseUrl}${path}` : path, {
-          method, headers, redirect: "error", body: payload,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(this.#t.requestTimeoutMs)]),
-        });
-        const bytes = new Uint8Array(await res.arrayBuffer());
+        const payload = body === undefined ? null : body instanceof Uint8Array ? body : JSON.stringify(body);
+        const res = await this.#http.request({ method, url: api ? `${this.#baseUrl}${path}` : path, headers, body: payload, signal, timeoutMs: this.#t.requestTimeoutMs });
         if (res.status === 429) {
           if (++throttled > this.#t.max429) throw new KsefOutage(`KSeF kept answering 429 to ${method} ${_pathName(path)}`);
-          await this.#wait(retryAfterSeconds(res.headers.get("retry-after"), this.#now()) * this.#t.retryAfterUnitMs, signal);
+          await this.#wait(retryAfterSeconds(res.header("retry-after"), this.#now()) * this.#t.retryAfterUnitMs, signal);
           continue;
         }
-        if (res.status < 500) return { status: res.status, headers: res.headers, body: bytes };
+        if (res.status < 500) return { status: res.status, body: res.body };
         problem = `HTTP ${res.status}`;
       } catch (e) {
         if (signal.aborted) throw e;

@@ -83,7 +83,8 @@ export class TenantSender {
   /** One pass over the queue. KsefOutage and SessionRefused propagate: the job tries again later. */
   async pass(signal: AbortSignal): Promise<PassOutcome> {
     const out: PassOutcome = { sent: 0, finished: 0, inFlight: false };
-    let pending = await this.#store.pendingKsefSubmissions(PENDING_LIMIT);
+    // Read once a pass: every write below changes the record in hand too (outcome.ts), so these stay current.
+    const pending = await this.#store.pendingKsefSubmissions(PENDING_LIMIT);
     // Batch sessions in flight first: a crash may have left some of their invoices still queued, to join them now.
     const sessions = new Set(pending.filter((s) => s.ksef!.session_type === "batch" && s.ksef!.status === "sending").map((s) => s.ksef!.session!));
     if (sessions.size > 0) {
@@ -94,7 +95,6 @@ export class TenantSender {
         out.finished += p.finished;
         if (p.inFlight) out.inFlight = true;
       }
-      pending = await this.#store.pendingKsefSubmissions(PENDING_LIMIT);
     }
     // An online send cut short by a crash (sending, no reference) goes online again: it may be at KSeF already.
     const resend = pending.filter((s) => s.ksef!.status === "sending" && s.ksef!.session_type !== "batch" && s.ksef!.reference === null);
@@ -126,7 +126,7 @@ export class TenantSender {
       }
     }
     // Verdicts are independent of each other: a few are looked up at once (their order does not matter).
-    const inFlight = (await this.#store.pendingKsefSubmissions(PENDING_LIMIT)).filter((sub) => sub.ksef!.status === "sending" && sub.ksef!.session_type !== "batch" && sub.ksef!.reference !== null);
+    const inFlight = pending.filter((sub) => sub.ksef!.status === "sending" && sub.ksef!.session_type !== "batch" && sub.ksef!.reference !== null);
     for (let i = 0; i < inFlight.length; i += LOOKUPS_AT_ONCE) {
       if (!(await this.keepAlive())) return out;
       const done = await Promise.all(inFlight.slice(i, i + LOOKUPS_AT_ONCE).map((sub) => this.#lookUp(sub, signal)));

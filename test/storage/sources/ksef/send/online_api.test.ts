@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { answerError, retryAfterSeconds, type KsefAnswer } from "../../../../../storage/sources/ksef/send/online_api.ts";
 
-const answer = (status: number, body: unknown): KsefAnswer => ({ status, headers: new Headers(), body: new TextEncoder().encode(JSON.stringify(body)) });
+const answer = (status: number, body: unknown): KsefAnswer => ({ status, body: new TextEncoder().encode(JSON.stringify(body)) });
 
 test("answerError() reads Problem Details and the deprecated ExceptionResponse alike", () => {
   assert.deepEqual(answerError(answer(400, { exception: { exceptionDetailList: [{ exceptionCode: 21405, exceptionDescription: "Błąd walidacji danych wejściowych.", details: ["formCode"] }] } })),
@@ -12,7 +12,7 @@ test("answerError() reads Problem Details and the deprecated ExceptionResponse a
     errors: [{ code: 21405, description: "Błąd walidacji danych wejściowych.", details: ["Wskazany kod formularza nie jest wspierany."] }],
   })), { code: "KSEF_21405", message: "Błąd walidacji danych wejściowych.", details: ["Wskazany kod formularza nie jest wspierany."] });
   assert.deepEqual(answerError(answer(403, { title: "Forbidden", status: 403, detail: "Brak uprawnień." })), { code: "KSEF_403", message: "Forbidden: Brak uprawnień.", details: [] });
-  assert.equal(answerError({ status: 404, headers: new Headers(), body: new Uint8Array() }).code, "KSEF_404");
+  assert.equal(answerError({ status: 404, body: new Uint8Array() }).code, "KSEF_404");
 });
 
 test("retryAfterSeconds() takes seconds or an HTTP date, 1 s when absent", () => {
