@@ -145,14 +145,12 @@ export class BlobDir {
     }
     const hit = _cache.get(path);
     if (hit) return _memoryBlob(key, hit);
-    const packed = this.#packs?.find(key);
+    const packed = this.#packs?.find(key, SMALL);
+    if (packed instanceof Uint8Array) {
+      _remember(path, packed);
+      return _memoryBlob(key, packed);
+    }
     if (packed) {
-      if (packed.size <= SMALL) {
-        const bytes = this.#packs!.read(packed, key);
-        if (bytes === null) return null;
-        _remember(path, bytes);
-        return _memoryBlob(key, bytes);
-      }
       const { path: pack, offset, size } = packed;
       return {
         sha256: key,

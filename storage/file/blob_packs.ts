@@ -57,9 +57,13 @@ export class BlobPacks {
     this.#refresh();
   }
 
-  /** Where `key` is, or null (looks for packs other processes wrote since the last look before saying null). */
-  find(key: string): PackedBlob | null {
-    return this.#lookup(key) ?? (this.#refresh() ? this.#lookup(key) : null);
+  /**
+   * The bytes under `key` when they are at most `small` long (read with the key before them: the check and the read
+   * are one read), where they are when larger, or null (looking for packs other processes wrote since the last look
+   * before saying null).
+   */
+  find(key: string, small: number): Uint8Array | PackedBlob | null {
+    return this.#lookup(key, small) ?? (this.#refresh() ? this.#lookup(key, small) : null);
   }
 
   /** Whether `key` is in a pack this process knows of (no look for other processes' new packs). */
@@ -136,11 +140,12 @@ export class BlobPacks {
     return this.#own;
   }
 
-  #lookup(key: string): PackedBlob | null {
+  #lookup(key: string, small = 0): Uint8Array | PackedBlob | null {
     // Hashes collide: a candidate is the blob only if its pack holds this key before the bytes.
     for (const i of this.#index.find(hash32(key))) {
       const blob = { path: this.#packs[this.#pack[i]!]!, offset: this.#offset[i]!, size: this.#size[i]! };
-      if (this.holds(blob, key)) return blob;
+      const found = blob.size <= small ? this.read(blob, key) : this.holds(blob, key) ? blob : null;
+      if (found) return found;
     }
     return null;
   }

@@ -60,7 +60,11 @@ export function docColumns(json: Uint8Array): SlotColumns {
 }
 
 export function subColumns(json: Uint8Array): SlotColumns {
-  const s = parseRecord<SubmissionRecord>(json);
+  return subColumnsOf(parseRecord<SubmissionRecord>(json));
+}
+
+/** subColumns of a record in hand (a write need not parse back what it just serialised). */
+export function subColumnsOf(s: SubmissionRecord): SlotColumns {
   return {
     time: Date.parse(s.created_at),
     day: dayNumber(s.issue_date),

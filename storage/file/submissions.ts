@@ -8,7 +8,7 @@ import { businessKey, submissionKey, matchesSubmissionFilter, newSubmission, sub
 import { FORMAT_CODES, TYPE_CODES } from "../../lib/contracts/document_filter.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, IdempotencyTag, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord } from "../../lib/contracts/storage.ts";
-import { idemMeta, KSEF_STATUS_CODES, parseRecord, SUB_CODE, SUB_HASH, subColumns, walkFeed } from "./columns.ts";
+import { idemMeta, KSEF_STATUS_CODES, parseRecord, SUB_CODE, SUB_HASH, subColumns, subColumnsOf, walkFeed } from "./columns.ts";
 import { hash32 } from "./hash32.ts";
 import { HashIndex } from "./hash_index.ts";
 import type { IdempotencyFiles } from "./idempotency.ts";
@@ -62,7 +62,7 @@ export class FileSubmissions {
     const text = submissionJson(sub);
     const json = enc.encode(text);
     const meta = idemMeta(idem, text, now);
-    this.log.write(ordinal, json, subColumns(json), meta && enc.encode(JSON.stringify(meta)));
+    this.log.write(ordinal, json, subColumnsOf(sub), meta && enc.encode(JSON.stringify(meta)));
     if (meta) this.#idem.put(meta);
     this.#bySha.add(shaHash, ordinal);
     this.#byBusinessKey.add(bkHash, ordinal);
@@ -101,7 +101,7 @@ export class FileSubmissions {
     if (!old) return null;
     const record = withKsef(old.record, ksef);
     const json = enc.encode(submissionJson(record));
-    this.log.write(o, json, subColumns(json));
+    this.log.write(o, json, subColumnsOf(record));
     return { record, json };
   }
 
