@@ -223,26 +223,48 @@ export class BatchSessions {
     const pages = ((st.json!.upo as { pages?: { referenceNumber: string; downloadUrl: string }[] } | null | undefined)?.pages) ?? [];
     if (st.code === 200 && pages.length === 0) return { finished: 0, inFlight: true }; // the collective UPO is on its way
     await this.#keepSessionUpo(ref, pages, members, signal);
-    const listed = await this.#listed(ref, opened, members, signal);
-    let finished = 0;
-    let inFlight = false;
+    // Statuses are taken a page at a time (memory holds a page, not the session's list): …/invoices, then
+    // …/invoices/failed for any not found there; one that neither lists was not taken by KSeF.
     const files = new Map(opened.package.files.map((f) => [f.id, f]));
-    const listedOf = (sub: SubmissionRecord): _Listed | undefined => listed.get(files.get(sub.id)!.name) ?? listed.get(files.get(sub.id)!.hash);
-    for (let i = 0; i < members.length; i += OUTCOME_CHUNK) {
-      if (!(await this.keepAlive())) return { finished, inFlight: true };
-      const chunk = members.slice(i, i + OUTCOME_CHUNK);
+    const left = new Map<string, SubmissionRecord>();
+    for (const sub of members) {
+      left.set(files.get(sub.id)!.name, sub);
+      left.set(files.get(sub.id)!.hash, sub);
+    }
+    const progress: BatchProgress = { finished: 0, inFlight: false };
+    for (const path of ["invoices", "invoices/failed"]) {
+      for (let token: string | null | undefined; left.size > 0 && token !== null;) {
+        if (!(await this.keepAlive())) return { finished: progress.finished, inFlight: true };
+        const page = await this.#page(ref, path, token, signal);
+        token = page.next;
+        const found: [SubmissionRecord, _Listed][] = [];
+        for (const inv of page.invoices) {
+          const sub = left.get(inv.invoiceFileName ?? "") ?? left.get(inv.invoiceHash ?? "");
+          if (!sub) continue;
+          left.delete(files.get(sub.id)!.name);
+          left.delete(files.get(sub.id)!.hash);
+          found.push([sub, inv]);
+        }
+        await this.#settle(ref, found, progress, signal);
+      }
+    }
+    await this.#settle(ref, [...new Set(left.values())].map((sub) => [sub, undefined]), progress, signal);
+    return progress;
+  }
+
+  // Writes the outcomes of `found`: their UPOs downloaded first, then every write at once (one flush of the store).
+  async #settle(ref: string, found: [SubmissionRecord, _Listed | undefined][], progress: BatchProgress, signal: AbortSignal): Promise<void> {
+    for (let i = 0; i < found.length; i += OUTCOME_CHUNK) {
+      const chunk = found.slice(i, i + OUTCOME_CHUNK);
       const upos = new Map<string, KsefAnswer>();
-      await eachAtOnce(chunk, DOWNLOADS_AT_ONCE, async (sub) => {
-        const inv = listedOf(sub);
+      await eachAtOnce(chunk, DOWNLOADS_AT_ONCE, async ([sub, inv]) => {
         if (inv?.status?.code === 200) upos.set(sub.id, await this.#upo(ref, inv, signal));
       });
-      // Outcomes are independent of each other: the chunk's are written at once.
-      await eachAtOnce(chunk, chunk.length, async (sub) => {
-        if (await this.#outcome(sub, ref, listedOf(sub), upos.get(sub.id), signal)) finished++;
-        else inFlight = true;
+      await eachAtOnce(chunk, chunk.length, async ([sub, inv]) => {
+        if (await this.#outcome(sub, ref, inv, upos.get(sub.id), signal)) progress.finished++;
+        else progress.inFlight = true;
       });
     }
-    return { finished, inFlight };
   }
 
   // An accepted invoice's UPO: from its `upoDownloadUrl` (not limited) when KSeF gave one, from the API otherwise.
@@ -277,27 +299,14 @@ export class BatchSessions {
     return true;
   }
 
-  // Every invoice KSeF lists for the session, by file name and by hash: …/invoices, then …/invoices/failed for the rest.
-  async #listed(ref: string, opened: BatchOpened, members: SubmissionRecord[], signal: AbortSignal): Promise<Map<string, _Listed>> {
-    const out = new Map<string, _Listed>();
-    const names = new Map(opened.package.files.map((f) => [f.id, f.name]));
-    const want = new Set(members.map((s) => names.get(s.id)!));
-    const missing = (): boolean => [...want].some((n) => !out.has(n));
-    for (const path of ["invoices", "invoices/failed"]) {
-      if (!missing()) break;
-      let token: string | null = null;
-      do {
-        const answer = await this.#api.call("list", "GET", `/sessions/${encodeURIComponent(ref)}/${path}?pageSize=${PAGE_SIZE}`, undefined, signal, token ? { "x-continuation-token": token } : {});
-        const json = answerJson(answer);
-        if (answer.status !== 200 || !Array.isArray(json?.invoices)) break;
-        for (const inv of json.invoices as _Listed[]) {
-          if (inv.invoiceFileName) out.set(inv.invoiceFileName, inv);
-          if (inv.invoiceHash) out.set(inv.invoiceHash, inv);
-        }
-        token = typeof json.continuationToken === "string" && json.continuationToken !== "" ? json.continuationToken : null;
-      } while (token !== null && missing());
-    }
-    return out;
+  // One page of a session's invoice list (open-api.json: 1,000 a page at most, continued by x-continuation-token);
+  // a refusal ends the list (those not listed are then sent again).
+  async #page(ref: string, path: string, token: string | undefined, signal: AbortSignal): Promise<{ invoices: _Listed[]; next: string | null }> {
+    const answer = await this.#api.call("list", "GET", `/sessions/${encodeURIComponent(ref)}/${path}?pageSize=${PAGE_SIZE}`, undefined, signal, token ? { "x-continuation-token": token } : {});
+    const json = answerJson(answer);
+    if (answer.status !== 200 || !Array.isArray(json?.invoices)) return { invoices: [], next: null };
+    const next = typeof json.continuationToken === "string" && json.continuationToken !== "" ? json.continuationToken : null;
+    return { invoices: json.invoices as _Listed[], next };
   }
 
   // The collective UPO (sesja-sprawdzenie-stanu-i-pobranie-upo.md): each page stored, and for each submission the page listing it.

@@ -6,6 +6,7 @@
  * queued or sending and the tenant is tried again after a backoff.
  * @module
  */
+import { setMaxListeners } from "node:events";
 import { abortableSleep } from "../../../../lib/contracts/document_source.ts";
 import type { Storage } from "../../../../lib/contracts/storage.ts";
 import type { Logger } from "../../../../lib/observe/log.ts";
@@ -102,6 +103,8 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
   const now = o.now ?? Date.now;
   const sleep = o.sleep ?? abortableSleep;
   const abort = new AbortController();
+  // Every request in flight listens to it (64 UPO downloads at once in a batch): not a leak.
+  setMaxListeners(0, abort.signal);
   const tenants = new Map<string, _Tenant>();
   const backoff = o.tuning?.backoffMs ?? BACKOFF_MS;
   let timer: ReturnType<typeof setInterval> | null = null;
