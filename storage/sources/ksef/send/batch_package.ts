@@ -3,9 +3,10 @@
  * so that KSeF's per-invoice answers (`invoiceFileName`, open-api.json SessionInvoiceStatusResponse) map back to
  * the submission, and its SHA-256 kept as the document recommends (`invoiceHash`). The ZIP is cut binary into parts
  * of at most 100 MB while it is written, each part encrypted with AES-256-CBC (PKCS#7) under the session's fresh
- * key and IV and stored (so a part can be uploaded again after a crash) before the next is made: memory holds one
- * part, not the package. The IV travels in `encryption.initializationVector` and the parts are the bare
- * ciphertext, as open-api.json's EncryptionInfo (the authority) and the official clients' examples have it.
+ * key and IV as its bytes come, and stored (so a part can be uploaded again after a crash) before the next is made:
+ * memory holds one part's ciphertext (twice while it is stored), not the package. The IV travels in
+ * `encryption.initializationVector` and the parts are the bare ciphertext, as open-api.json's EncryptionInfo (the
+ * authority) and the official clients' examples have it.
  * @module
  */
 import { createCipheriv, createHash } from "node:crypto";
@@ -57,31 +58,34 @@ export async function buildBatchPackage(o: { store: TenantStore; subs: readonly 
   const whole = createHash("sha256");
   const files: BatchFile[] = [];
   const parts: BatchPart[] = [];
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
   let zipBytes = 0;
+  // The part being made: encrypted as its bytes come, so memory holds its ciphertext and, when stored, one copy.
+  let cipher = createCipheriv("aes-256-cbc", key.key, key.iv); // PKCS#7 padding is node's default
+  let encrypted: Buffer[] = [];
+  let partPlain = 0;
 
-  async function flush(final: boolean): Promise<void> {
-    while (pendingBytes >= partBytes || (final && pendingBytes > 0)) {
-      const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-      const plain = all.subarray(0, Math.min(partBytes, all.length));
-      const rest = all.subarray(plain.length);
-      const cipher = createCipheriv("aes-256-cbc", key.key, key.iv); // PKCS#7 padding is node's default
-      const encrypted = Buffer.concat([cipher.update(plain), cipher.final()]);
-      const n = parts.length + 1;
-      if (n > MAX_PARTS) throw new RangeError(`A batch package has at most ${MAX_PARTS} parts (open-api.json BatchFileInfo)`);
-      await o.store.putDerived(partKey(o.id, n), encrypted);
-      parts.push({ ordinalNumber: n, fileSize: encrypted.length, fileHash: sha256Base64(encrypted), key: partKey(o.id, n) });
-      pending = rest.length > 0 ? [rest] : [];
-      pendingBytes = rest.length;
-    }
+  async function endPart(): Promise<void> {
+    encrypted.push(cipher.final());
+    const bytes = Buffer.concat(encrypted);
+    const n = parts.length + 1;
+    if (n > MAX_PARTS) throw new RangeError(`A batch package has at most ${MAX_PARTS} parts (open-api.json BatchFileInfo)`);
+    await o.store.putDerived(partKey(o.id, n), bytes);
+    parts.push({ ordinalNumber: n, fileSize: bytes.length, fileHash: sha256Base64(bytes), key: partKey(o.id, n) });
+    cipher = createCipheriv("aes-256-cbc", key.key, key.iv);
+    encrypted = [];
+    partPlain = 0;
   }
 
-  function push(chunk: Uint8Array): void {
+  async function push(chunk: Uint8Array): Promise<void> {
     whole.update(chunk);
     zipBytes += chunk.length;
-    pending.push(chunk);
-    pendingBytes += chunk.length;
+    for (let at = 0; at < chunk.length;) {
+      const take = Math.min(partBytes - partPlain, chunk.length - at);
+      encrypted.push(cipher.update(chunk.subarray(at, at + take)));
+      partPlain += take;
+      at += take;
+      if (partPlain === partBytes) await endPart();
+    }
   }
 
   for (const sub of o.subs) {
@@ -89,11 +93,10 @@ export async function buildBatchPackage(o: { store: TenantStore; subs: readonly 
     if (!blob) throw new Error(`The XML of submission ${sub.id} is missing`);
     const name = `${sub.id}.xml`;
     files.push({ id: sub.id, name, hash: Buffer.from(sub.sha256, "hex").toString("base64") });
-    push(zip.add(name, await blob.bytes()));
-    if (pendingBytes >= partBytes) await flush(false);
+    await push(zip.add(name, await blob.bytes()));
   }
-  push(zip.finish());
-  await flush(true);
+  await push(zip.finish());
+  if (partPlain > 0) await endPart();
   // klucze-publiczne-do-szyfrowania.md §4.2: name the key used, so that a withdrawn one is refused with 21470.
   const encryption = { ...key.encryption, ...(o.cert.publicKeyId ? { publicKeyId: o.cert.publicKeyId } : {}) };
   return { files, fileSize: zipBytes, fileHash: whole.digest("base64"), parts, encryption };
