@@ -273,7 +273,7 @@ export class BatchSessions {
     return this.#api.call("upo", "GET", `/sessions/${encodeURIComponent(ref)}/invoices/${encodeURIComponent(inv.referenceNumber ?? "")}/upo`, undefined, signal);
   }
 
-  // One invoice's outcome from its listed status (and its UPO when accepted); true when it is final now.
+  // One invoice's outcome from its listed status (and its UPO, downloaded when it was accepted); true when it is final now.
   async #outcome(sub: SubmissionRecord, ref: string, inv: _Listed | undefined, upo: KsefAnswer | undefined, signal: AbortSignal): Promise<boolean> {
     const code = inv?.status?.code;
     if (!inv || typeof code !== "number") {
@@ -284,9 +284,8 @@ export class BatchSessions {
     if (PROCESSING.has(code)) return false;
     const invRef = inv.referenceNumber ?? null;
     if (code === 200) {
-      upo ??= await this.#upo(ref, inv, signal);
       noteInvoicingMode(sub, inv);
-      return this.#out.accept(sub, upo, String(inv.ksefNumber ?? ""), isoOf(inv.acquisitionDate), ref, invRef ?? undefined);
+      return this.#out.accept(sub, upo!, String(inv.ksefNumber ?? ""), isoOf(inv.acquisitionDate), ref, invRef ?? undefined);
     }
     if (invRef !== null && sub.ksef!.reference !== invRef) await this.#out.save(sub, { reference: invRef });
     if (code === 440) return this.#out.duplicate(sub, inv.status!, signal);
