@@ -12,6 +12,7 @@ export { SUBJECT_TYPES, type SubjectType } from "./export.ts";
 export { KSEF_ERROR, type KsefErrorCode } from "./errors.ts";
 export { createKsefSender, SEND_LEASE_MS, type KsefSendConfig, type KsefSender, type KsefSenderOptions } from "./send/job.ts";
 export { sendingConfigs } from "./send/send_config.ts";
+export { fetchTransport, HttpTimeout, nodeTransport, type HttpAnswer, type HttpExchange, type HttpTransport } from "./send/http.ts";
 export type { OnlineApiTuning, SendGroup } from "./send/online_api.ts";
 export type { WindowLimit } from "./send/windows.ts";
 export type { SessionTuning } from "./send/session_pool.ts";
