@@ -5,29 +5,15 @@
  * never closed, and its invoices go in a new one).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { runCli, startChild } from "../../../../support/child.ts";
+import { startChild } from "../../../../support/child.ts";
 import { startKsefSimulator } from "../../../../support/ksef_simulator.ts";
 import { batchSessions } from "../../../../support/ksef_simulator_batch.ts";
 import { onlineSessions } from "../../../../support/ksef_simulator_online.ts";
-import { fa3, NIP, TOKEN } from "./send_setup.ts";
+import { crashData, listSubmissions, uploadInvoice, waitAccepted } from "./crash_setup.ts";
+import { NIP, TOKEN } from "./send_setup.ts";
 
 const COUNT = 30;
-
-async function submissions(url: string, token: string, query = ""): Promise<Record<string, unknown>[]> {
-  const res = await fetch(`${url}/api/v1/submissions?limit=500${query}`, { headers: { "x-api-token": token } });
-  return ((await res.json()) as { data: Record<string, unknown>[] }).data;
-}
-
-async function upload(url: string, token: string, i: number): Promise<number | null> {
-  const form = new FormData();
-  form.append("xml", new Blob([new Uint8Array(fa3(`BCRASH/${i}`))], { type: "application/xml" }), "i.xml");
-  const res = await fetch(`${url}/api/v1/submissions`, { method: "POST", headers: { "x-api-token": token }, body: form }).catch(() => null);
-  return res?.status ?? null;
-}
 
 const STEPS = [
   { step: "after opening", op: "open" },
@@ -44,13 +30,8 @@ for (const { step, op } of STEPS) {
       tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead", "InvoiceWrite"] }],
       routes: [...batch.routes, ...online.routes], rawRoutes: batch.rawRoutes, limitGroup: (m, p) => batch.limitGroup(m, p) ?? online.limitGroup(m, p),
     });
-    const data = mkdtempSync(join(tmpdir(), "ksef-batch-crash-"));
+    const { data, token, remove } = crashData(sim.url, "auto");
     try {
-      writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [{ name: "ksef", type: "ksef", environment: sim.url, nip: NIP, token: TOKEN, send: true, send_mode: "auto" }] }));
-      const made = runCli(["token", "create", "--data", data, "--tenant", "acme", "--scopes", "submissions:read,submissions:write"]);
-      assert.equal(made.status, 0, made.stderr);
-      const token = made.stdout.trim();
-
       const first = await startChild(["--data", data, "--rate-limit", "off"]);
       const killed = new Promise<void>((done) => {
         batch.onRequest = (o) => {
@@ -61,25 +42,21 @@ for (const { step, op } of STEPS) {
         };
       });
       // All at once: in auto mode a burst is held for a moment and goes as one batch.
-      const statuses = await Promise.all(Array.from({ length: COUNT }, (_, i) => upload(first.url, token, i)));
+      const statuses = await Promise.all(Array.from({ length: COUNT }, (_, i) => uploadInvoice(first.url, token, `BCRASH/${i}`)));
       assert.ok(statuses.every((s) => s === 201 || s === null), String(statuses));
       await killed;
       await first.exited;
 
       const second = await startChild(["--data", data, "--rate-limit", "off"]);
       try {
-        const have = new Set((await submissions(second.url, token)).map((s) => s.number));
-        for (let i = 0; i < COUNT; i++) if (!have.has(`BCRASH/${i}`)) assert.equal(await upload(second.url, token, i), 201);
-        let accepted: Record<string, unknown>[] = [];
-        for (let i = 0; i < 3000 && accepted.length < COUNT; i++) {
-          accepted = await submissions(second.url, token, "&ksef_status=accepted");
-          if (accepted.length < COUNT) await new Promise((r) => setTimeout(r, 20));
-        }
+        const have = new Set((await listSubmissions(second.url, token)).map((s) => s.number));
+        for (let i = 0; i < COUNT; i++) if (!have.has(`BCRASH/${i}`)) assert.equal(await uploadInvoice(second.url, token, `BCRASH/${i}`), 201);
+        const accepted = await waitAccepted(second.url, token, COUNT);
         assert.equal(accepted.length, COUNT, `accepted: ${accepted.length}`);
         const kept = online.invoices.filter((i) => i.status.code === 200);
         assert.equal(kept.length, COUNT, "KSeF accepted each invoice once");
         assert.deepEqual(new Set(accepted.map((s) => s.ksef_number)), new Set(kept.map((i) => i.ksefNumber)));
-        assert.equal((await submissions(second.url, token, "&ksef_status=rejected")).length, 0);
+        assert.equal((await listSubmissions(second.url, token, "&ksef_status=rejected")).length, 0);
         console.log(`# ${step}: ${batch.sessions.size} batch sessions, ${online.sessions.size} online`);
       } finally {
         second.child.kill("SIGKILL");
@@ -87,7 +64,7 @@ for (const { step, op } of STEPS) {
       }
     } finally {
       await sim.close();
-      rmSync(data, { recursive: true, force: true });
+      remove();
     }
   });
 }

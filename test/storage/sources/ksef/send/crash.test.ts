@@ -4,33 +4,21 @@
  * stored is sent again and recognised by KSeF's duplicate answer as the original acceptance).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { runCli, startChild } from "../../../../support/child.ts";
+import { startChild } from "../../../../support/child.ts";
 import { startKsefSimulator } from "../../../../support/ksef_simulator.ts";
 import { onlineSessions } from "../../../../support/ksef_simulator_online.ts";
-import { fa3, NIP, TOKEN } from "./send_setup.ts";
+import { crashData, listSubmissions, uploadInvoice, waitAccepted } from "./crash_setup.ts";
+import { NIP, TOKEN } from "./send_setup.ts";
 
 const COUNT = 20;
-
-async function submissions(url: string, token: string, query = ""): Promise<Record<string, unknown>[]> {
-  const res = await fetch(`${url}/api/v1/submissions?limit=500${query}`, { headers: { "x-api-token": token } });
-  return ((await res.json()) as { data: Record<string, unknown>[] }).data;
-}
 
 test("kill -9 with 20 submissions in flight, then a restart: each is accepted exactly once", { timeout: 120_000 }, async () => {
   const online = onlineSessions();
   const sim = await startKsefSimulator({ tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead", "InvoiceWrite"] }], routes: online.routes, limitGroup: online.limitGroup });
   online.delayMs = 20;
-  const data = mkdtempSync(join(tmpdir(), "ksef-send-crash-"));
+  const { data, token, remove } = crashData(sim.url, "online");
   try {
-    writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [{ name: "ksef", type: "ksef", environment: sim.url, nip: NIP, token: TOKEN, send: true, send_mode: "online" }] }));
-    const made = runCli(["token", "create", "--data", data, "--tenant", "acme", "--scopes", "submissions:read,submissions:write"]);
-    assert.equal(made.status, 0, made.stderr);
-    const token = made.stdout.trim();
-
     const first = await startChild(["--data", data, "--rate-limit", "off"]);
     let sends = 0;
     const killed = new Promise<void>((done) => {
@@ -42,11 +30,9 @@ test("kill -9 with 20 submissions in flight, then a restart: each is accepted ex
       };
     });
     for (let i = 0; i < COUNT; i++) {
-      const form = new FormData();
-      form.append("xml", new Blob([new Uint8Array(fa3(`CRASH/${i}`))], { type: "application/xml" }), "i.xml");
-      const res = await fetch(`${first.url}/api/v1/submissions`, { method: "POST", headers: { "x-api-token": token }, body: form }).catch(() => null);
-      if (!res) break; // the server is gone already
-      assert.equal(res.status, 201);
+      const status = await uploadInvoice(first.url, token, `CRASH/${i}`);
+      if (status === null) break; // the server is gone already
+      assert.equal(status, 201);
     }
     await killed;
     await first.exited;
@@ -57,25 +43,17 @@ test("kill -9 with 20 submissions in flight, then a restart: each is accepted ex
 
     const second = await startChild(["--data", data, "--rate-limit", "off"]);
     try {
-      const uploaded = (await submissions(second.url, token)).length;
+      const uploaded = (await listSubmissions(second.url, token)).length;
       // Upload what the first process never took, then wait for the outcome of every one.
-      for (let i = uploaded; i < COUNT; i++) {
-        const form = new FormData();
-        form.append("xml", new Blob([new Uint8Array(fa3(`CRASH/${i}`))], { type: "application/xml" }), "i.xml");
-        assert.equal((await fetch(`${second.url}/api/v1/submissions`, { method: "POST", headers: { "x-api-token": token }, body: form })).status, 201);
-      }
-      let accepted: Record<string, unknown>[] = [];
-      for (let i = 0; i < 3000 && accepted.length < COUNT; i++) {
-        accepted = await submissions(second.url, token, "&ksef_status=accepted");
-        if (accepted.length < COUNT) await new Promise((r) => setTimeout(r, 20));
-      }
+      for (let i = uploaded; i < COUNT; i++) assert.equal(await uploadInvoice(second.url, token, `CRASH/${i}`), 201);
+      const accepted = await waitAccepted(second.url, token, COUNT);
       assert.equal(accepted.length, COUNT, `accepted: ${accepted.length}`);
       const numbers = accepted.map((s) => s.ksef_number);
       assert.equal(new Set(numbers).size, COUNT, "a KSeF number each");
       const kept = online.invoices.filter((i) => i.status.code === 200);
       assert.equal(kept.length, COUNT, "KSeF accepted each invoice once");
       assert.deepEqual(new Set(numbers), new Set(kept.map((i) => i.ksefNumber)));
-      assert.equal((await submissions(second.url, token, "&ksef_status=rejected")).length, 0);
+      assert.equal((await listSubmissions(second.url, token, "&ksef_status=rejected")).length, 0);
       console.log(`# ${before} invoices reached KSeF before the kill; ${online.invoices.filter((i) => i.status.code === 440).length} sent again and answered 440`);
     } finally {
       second.child.kill("SIGKILL");
@@ -83,6 +61,6 @@ test("kill -9 with 20 submissions in flight, then a restart: each is accepted ex
     }
   } finally {
     await sim.close();
-    rmSync(data, { recursive: true, force: true });
+    remove();
   }
 });
