@@ -73,7 +73,7 @@ for (const mode of MODES) {
   };
   // The sender's own HTTP (node:http, as in server.ts), counted; the client's authentication goes through fetch.
   const http = nodeTransport();
-  const countedHttp = { request: (x: Parameters<typeof http.request>[0]) => (count(x.method, x.url), http.request(x)), close: () => http.close() };
+  const countedHttp = { request: (x: Parameters<typeof http.request>[0]) => (count(x.method, x.url), http.request(x)), close: () => {} };
   const countedFetch: typeof fetch = async (input, init) => (count(init?.method ?? "GET", String(input)), fetch(input, init));
   const sender = createKsefSender({
     storage: server.storage, nodeId: "bench", logger: silentLogger, fetch: countedFetch, http: countedHttp,
@@ -120,6 +120,7 @@ for (const mode of MODES) {
   console.log(`  sender CPU per invoice: ${((cpu.user + cpu.system) / COUNT / 1000).toFixed(3)} ms; peak memory growth while sending: ${((peak - rss0) / 2 ** 20).toFixed(1)} MiB`);
   results[mode] = { limited, cpu: (cpu.user + cpu.system) / COUNT / 1000, requests: total };
   await sender.close();
+  http.close();
   await server.close();
 }
 if (results.auto && results.online) {

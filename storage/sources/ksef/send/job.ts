@@ -61,7 +61,7 @@ export interface KsefSenderOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Used by the KSeF client, and by the sender instead of node:http when no `http` is given. */
   fetch?: typeof fetch;
-  /** The sender's HTTP (default: node:http with kept-alive connections, or `fetch` when that is given). */
+  /** The sender's HTTP (default: node:http with kept-alive connections, or `fetch` when that is given); the caller closes one it gives. */
   http?: HttpTransport;
   tuning?: Partial<OnlineApiTuning & SessionTuning & BatchTuning & ChoiceTuning & { backoffMs: readonly [number, number] }>;
   /** How long before the end of its deadline day an offline invoice's deadline is near (default 12 hours). */
@@ -220,7 +220,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
         await t.sender.pool.closeAll(AbortSignal.timeout(5_000)).catch(() => {});
         await o.storage.tenant(tenant).releaseLease("ksef-send", o.nodeId).catch(() => {});
       }
-      http.close();
+      if (!o.http) http.close();
     },
   };
 }
