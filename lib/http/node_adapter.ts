@@ -15,6 +15,10 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array> {
   socket: { remoteAddress?: string | undefined; readonly destroyed?: boolean };
   readonly complete?: boolean;
   readonly destroyed?: boolean;
+  /** Node's Readable#iterator: an iterator that leaves the stream open when the reader stops early. */
+  iterator?(options: { destroyOnReturn: boolean }): AsyncIterator<Uint8Array>;
+  resume?(): unknown;
+  on?(event: "data" | "end" | "close", listener: (chunk?: Uint8Array) => void): unknown;
 }
 
 /** The parts of node:http's ServerResponse that the adapter uses. */
@@ -53,7 +57,9 @@ class _NodeRequest implements ApiRequest {
     this.method = (req.method ?? "GET").toUpperCase();
     this.path = q < 0 ? url : url.slice(0, q);
     this.query = new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
-    this.body = req;
+    // A reader that stops early (a body over its limit) must not destroy the request: that would close the socket
+    // under a client still sending, which then sees a broken pipe instead of the 413 (toNodeListener drains it).
+    this.body = typeof req.iterator === "function" ? { [Symbol.asyncIterator]: () => req.iterator!({ destroyOnReturn: false }) } : req;
     this.remoteAddress = req.socket.remoteAddress ?? "";
     this.#req = req;
   }
@@ -116,7 +122,39 @@ export function toNodeListener(handle: (req: ApiRequest) => Promise<ApiResponse>
   return (req: NodeRequestLike, out: NodeResponseLike): void => {
     const request = fromNodeRequest(req);
     handle(request)
-      .then((res) => writeNodeResponse(request.method, res, out))
+      .then((res) => (req.complete === false && request.aborted?.() !== true ? _answerBeforeBody(request.method, req, res, out) : writeNodeResponse(request.method, res, out)))
       .catch(() => out.destroy());
   };
+}
+
+/** What a client may still send after an early answer before the connection is closed under it. */
+export const LINGER_LIMITS = { bytes: 64 * 1024 * 1024, ms: 10_000 };
+
+/**
+ * An answer given before the request's body was read to its end (a 413 found while streaming, a 401 before an
+ * upload). Closing at once would reset the connection while the client is still sending, and most clients then
+ * report a broken pipe instead of the answer. So the answer is written whole with `Connection: close`, the rest of
+ * the body is read and dropped, and only then is the response ended, within LINGER_LIMITS (RFC 9112 §9.6).
+ */
+async function _answerBeforeBody(method: string, req: NodeRequestLike, res: ApiResponse, out: NodeResponseLike): Promise<void> {
+  if (isStreamBody(res.body) || typeof req.on !== "function" || typeof req.resume !== "function") return writeNodeResponse(method, res, out);
+  const bytes = res.body === null ? new Uint8Array(0) : typeof res.body === "string" ? Buffer.from(res.body) : res.body;
+  out.writeHead(res.status, { ...res.headers, "content-length": String(bytes.length), connection: "close" });
+  out.write(bytes);
+  await new Promise<void>((resolve) => {
+    let dropped = 0;
+    const timer = setTimeout(resolve, LINGER_LIMITS.ms);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    req.on!("data", (chunk) => {
+      dropped += chunk?.length ?? 0;
+      if (dropped > LINGER_LIMITS.bytes) done();
+    });
+    req.on!("end", done);
+    req.on!("close", done);
+    req.resume!();
+  });
+  out.end();
 }

@@ -8,6 +8,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Socket } from "node:net";
 
 /** KSeF's answers are JSON pages and UPOs (a collective UPO page lists up to 10,000 invoices): far below this. */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -44,9 +45,14 @@ export class HttpTimeout extends Error {
   override name = "TimeoutError";
 }
 
-/** node:http/https with kept-alive connections. */
+/**
+ * node:http/https with kept-alive connections. A request that fails after its answer began (a redirect, an answer
+ * too large) destroys its socket rather than returning it to the pool half read, and close() ends every connection
+ * the transport opened, busy or idle.
+ */
 export function nodeTransport(): HttpTransport {
   const agents = { "http:": new HttpAgent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }), "https:": new HttpsAgent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }) };
+  const sockets = new Set<Socket>();
   return {
     request: (x) =>
       new Promise((resolve, reject) => {
@@ -54,23 +60,36 @@ export function nodeTransport(): HttpTransport {
         if (u.protocol !== "http:" && u.protocol !== "https:") return reject(new TypeError(`Cannot request ${u.protocol} URLs`));
         if (x.signal.aborted) return reject(x.signal.reason);
         const send = u.protocol === "https:" ? httpsRequest : httpRequest;
+        // Settles once; a failure also destroys the request and its socket. Once an answer has begun, node:http
+        // reports a destroyed request on the response, not the request, so the promise cannot wait for an event.
+        const fail = (e: unknown): void => {
+          reject(e);
+          req.destroy();
+        };
         const req = send(u, { method: x.method, headers: x.headers, agent: agents[u.protocol] }, (res) => {
-          _readAnswer(res).then(resolve, (e: unknown) => req.destroy(e as Error));
+          _readAnswer(res).then(resolve, fail);
         });
-        const timer = setTimeout(() => req.destroy(new HttpTimeout(`No answer within ${x.timeoutMs} ms`)), x.timeoutMs);
-        const abort = (): void => void req.destroy(x.signal.reason as Error);
+        req.on("socket", (s: Socket) => {
+          if (sockets.has(s)) return;
+          sockets.add(s);
+          s.once("close", () => sockets.delete(s));
+        });
+        const timer = setTimeout(() => fail(new HttpTimeout(`No answer within ${x.timeoutMs} ms`)), x.timeoutMs);
+        const abort = (): void => fail(x.signal.reason);
         x.signal.addEventListener("abort", abort, { once: true });
         req.on("close", () => {
           clearTimeout(timer);
           x.signal.removeEventListener("abort", abort);
         });
-        req.on("error", reject);
+        req.on("error", fail);
         // A body given whole makes node:http send its Content-Length (pre-signed upload URLs require it).
         req.end(x.body ?? undefined);
       }),
     close() {
       agents["http:"].destroy();
       agents["https:"].destroy();
+      for (const s of sockets) s.destroy();
+      sockets.clear();
     },
   };
 }
@@ -99,8 +118,9 @@ function _readAnswer(res: IncomingMessage): Promise<HttpAnswer> {
     let size = 0;
     res.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > MAX_ANSWER_BYTES) reject(new RangeError(`KSeF's answer is over ${MAX_ANSWER_BYTES} bytes`));
-      else chunks.push(c);
+      if (size <= MAX_ANSWER_BYTES) return void chunks.push(c);
+      res.destroy();
+      reject(new RangeError(`KSeF's answer is over ${MAX_ANSWER_BYTES} bytes`));
     });
     res.on("error", reject);
     res.on("end", () => {

@@ -81,3 +81,37 @@ for (const [name, make] of transports) {
     }
   });
 }
+
+test("nodeTransport().close() ends a connection still waiting for its answer: the request fails and the server can close", async () => {
+  const held: ServerResponse[] = [];
+  const s = await serve((_req, _body, res) => void held.push(res));
+  const http = nodeTransport();
+  const pending = http.request({ method: "GET", url: `${s.url}/slow`, headers: {}, body: null, signal: never, timeoutMs: 60_000 });
+  while (held.length < 1) await new Promise((r) => setImmediate(r));
+  http.close();
+  await assert.rejects(pending);
+  // server.close() waits for every open connection: it returns only because close() ended the busy one.
+  await s.close();
+});
+
+test("nodeTransport() fails an answer over its size limit and leaves no connection behind", async () => {
+  const s = await serve((_req, _body, res) => {
+    res.writeHead(200, { "content-type": "application/octet-stream" });
+    const chunk = Buffer.alloc(1 << 20);
+    let sent = 0;
+    const more = (): void => {
+      while (sent < 70 && res.write(chunk)) sent++;
+      if (sent < 70) res.once("drain", more);
+      else res.end();
+    };
+    res.on("error", () => {});
+    more();
+  });
+  const http = nodeTransport();
+  try {
+    await assert.rejects(http.request({ method: "GET", url: `${s.url}/big`, headers: {}, body: null, signal: never, timeoutMs: 20_000 }), RangeError);
+  } finally {
+    http.close();
+    await s.close();
+  }
+});
