@@ -37,10 +37,10 @@ import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
 import { readSchemaFiles } from "./storage/schemas/schema_files.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
-import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/sources/ksef/send/job.ts";
-import { sendingConfigs } from "./storage/sources/ksef/send/send_config.ts";
+import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/ksef/send/job.ts";
+import { sendingConfigs } from "./storage/ksef/send/send_config.ts";
 import { readSourcesFile } from "./storage/sources/sources_file.ts";
-import { createKsefSendHook, OfflineCertificates } from "./storage/sources/ksef/send/send_hook.ts";
+import { createKsefSendHook, OfflineCertificates } from "./storage/ksef/send/send_hook.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded

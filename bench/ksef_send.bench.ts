@@ -17,12 +17,12 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import process from "node:process";
 import { silentLogger } from "../lib/observe/log.ts";
-import type { SendMode } from "../storage/sources/ksef/config.ts";
-import { nodeTransport } from "../storage/sources/ksef/send/http.ts";
-import { createKsefSender } from "../storage/sources/ksef/send/job.ts";
-import { SEND_LIMITS, type SendGroup } from "../storage/sources/ksef/send/online_api.ts";
+import type { SendMode } from "../storage/ksef/connection/config.ts";
+import { nodeTransport } from "../storage/ksef/connection/http.ts";
+import { createKsefSender } from "../storage/ksef/send/job.ts";
+import { SEND_LIMITS, type SendGroup } from "../storage/ksef/send/online_api.ts";
 import { startServer } from "../test/support/server.ts";
-import { fa3, NIP, TOKEN } from "../test/storage/sources/ksef/send/send_setup.ts";
+import { fa3, NIP, TOKEN } from "../test/storage/ksef/send/send_setup.ts";
 
 const COUNT = Number(process.argv.find((a) => a.startsWith("--count="))?.slice(8) ?? 1000);
 const MODES = (process.argv.find((a) => a.startsWith("--modes="))?.slice(8) ?? "auto,online").split(",") as SendMode[];

@@ -13,8 +13,8 @@ import type { Storage } from "../lib/contracts/storage.ts";
 import { FileStorage } from "./file/store.ts";
 import { PostgresStorage, type PgPool } from "./postgres/store.ts";
 import { httpSource, parseHttpSourceConfig, type HttpSourceConfig } from "./sources/http.ts";
-import { parseKsefSourceConfig, type KsefSourceConfig } from "./sources/ksef/config.ts";
-import { ksefSource } from "./sources/ksef/source.ts";
+import { parseKsefSourceConfig, type KsefSourceConfig } from "./ksef/connection/config.ts";
+import { ksefSource } from "./ksef/receive/source.ts";
 import { readSourcesFile } from "./sources/sources_file.ts";
 
 const PG_POOL_SIZE = 10; // connections per process: requests are short, and PostgreSQL's default limit is 100

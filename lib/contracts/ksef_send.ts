@@ -1,6 +1,6 @@
 /**
  * What the API asks of sending to KSeF (README "Sending to KSeF", "Offline invoices"), implemented by the sender's
- * side (storage/sources/ksef/send/send_hook.ts): which tenants send, the certificate that signs KOD II, whether
+ * side (storage/ksef/send/send_hook.ts): which tenants send, the certificate that signs KOD II, whether
  * uploads are issued offline by themselves now, and the deadline-near window.
  * @module
  */

@@ -8,11 +8,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { DocumentSource, KsefSourceInfo } from "../../lib/contracts/document_source.ts";
-import { ksefSource } from "../../storage/sources/ksef/source.ts";
+import { ksefSource } from "../../storage/ksef/receive/source.ts";
 import { startKsefSimulator, type KsefSimulator } from "../support/ksef_simulator.ts";
 import { checkPdf, pdfPages, pdfQrCodes } from "../support/pdf_text.ts";
 import { fixturePath, startServer, type TestServer } from "../support/server.ts";
-import { FAST, NIP, PARTNER, TOKEN } from "../storage/sources/ksef/ksef_setup.ts";
+import { FAST, NIP, PARTNER, TOKEN } from "../storage/ksef/receive/ksef_setup.ts";
 
 const SAMPLE = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_Przyklad_3_brutto.xml"), "utf8");
 /** An FA(3) invoice (seller 5451824119, issued 2025-12-02) with its own number. */

@@ -16,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { formatKsefNumber } from "../../lib/formats/invoice/ksef_number.ts";
-import { KSEF_LIMITS, type RateLimit } from "../../storage/sources/ksef/pacing.ts";
+import { KSEF_LIMITS, type RateLimit } from "../../storage/ksef/connection/pacing.ts";
 import { checkRequest, checkResponse, ksefSpec } from "./ksef_conformance.ts";
 import { SimAuth, type SimToken } from "./ksef_simulator_auth.ts";
 import { SimKeys } from "./ksef_simulator_keys.ts";

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseKsefSourceConfig } from "../../../../storage/ksef/connection/config.ts";
+import { sendingConfigs } from "../../../../storage/ksef/send/send_config.ts";
+
+const entry = (name: string, extra: Record<string, unknown> = {}) => ({
+  name, type: "ksef", environment: "test", nip: "5260250274", token: "20251010-EC-0000000000-0000000000-00|nip-5260250274|0000", ...extra,
+});
+
+test("`send` is a boolean, false by default", () => {
+  assert.equal(parseKsefSourceConfig(entry("ksef"), "acme[0]").send, false);
+  assert.equal(parseKsefSourceConfig(entry("ksef", { send: true }), "acme[0]").send, true);
+  assert.throws(() => parseKsefSourceConfig(entry("ksef", { send: "yes" }), "acme[0]"), /"send" must be true or false/);
+});
+
+// As readSourcesFile hands the entries on: each checked by its type's parser.
+const parsed = (e: Record<string, unknown>) => ({ type: "ksef", config: parseKsefSourceConfig(e, "x[0]") });
+
+test("the sending tenants, and a tenant with two sending ksef entries refused by name", () => {
+  const one = sendingConfigs({ acme: [parsed(entry("ksef", { send: true })), parsed(entry("other"))], beta: [parsed(entry("ksef"))], gamma: [{ type: "http", config: { name: "erp" } }] }, "/data");
+  assert.deepEqual(one.map((c) => [c.tenant, c.nip]), [["acme", "5260250274"]]);
+  assert.throws(() => sendingConfigs({ acme: [parsed(entry("ksef", { send: true })), parsed(entry("other", { send: true }))] }, "/data"), /acme: "ksef" and "other" both have "send": true/);
+});
+
+test("the server refuses to start with two sending ksef entries for one tenant", async () => {
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { runCli } = await import("../../../support/child.ts");
+  const data = mkdtempSync(join(tmpdir(), "ksef-send-config-"));
+  try {
+    writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [entry("ksef", { send: true }), entry("other", { send: true })] }));
+    const r = runCli(["serve", "--data", data, "--port", "0"]);
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /both have "send": true/);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
+test("`send_mode` is auto, online or batch, auto by default, and reaches the sending configuration", () => {
+  assert.equal(parseKsefSourceConfig(entry("ksef"), "acme[0]").sendMode, "auto");
+  for (const mode of ["auto", "online", "batch"]) assert.equal(parseKsefSourceConfig(entry("ksef", { send_mode: mode }), "acme[0]").sendMode, mode);
+  assert.throws(() => parseKsefSourceConfig(entry("ksef", { send_mode: "bulk" }), "acme[0]"), /"send_mode" must be "auto", "online", "batch"/);
+  assert.deepEqual(sendingConfigs({ acme: [parsed(entry("ksef", { send: true, send_mode: "batch" }))] }, "/data").map((c) => c.sendMode), ["batch"]);
+});
+
+test("the offline fields: paths relative to sources.json's directory, both files or neither, a duration", () => {
+  const c = sendingConfigs({ acme: [parsed(entry("ksef", { send: true, offline_certificate: "certs/off.crt.pem", offline_key: "/keys/off.key.pem", offline_when_unavailable: "10m" }))] }, "/data");
+  assert.deepEqual(c[0]!.offline, { certificateFile: "/data/certs/off.crt.pem", keyFile: "/keys/off.key.pem" });
+  assert.equal(c[0]!.offlineWhenUnavailableMs, 600_000);
+  assert.throws(() => parseKsefSourceConfig(entry("ksef", { send: true, offline_certificate: "a.pem" }), "acme[0]"), /"offline_certificate" and "offline_key" go together/);
+  assert.throws(() => parseKsefSourceConfig(entry("ksef", { send: true, offline_certificate: 7, offline_key: "k.pem" }), "acme[0]"), /"offline_certificate" must be the path/);
+  assert.throws(() => parseKsefSourceConfig(entry("ksef", { send: true, offline_certificate: "a.pem", offline_key: "k.pem", offline_when_unavailable: "soon" }), "acme[0]"), /"offline_when_unavailable" must be a duration/);
+  assert.throws(() => parseKsefSourceConfig(entry("ksef", { send: true, offline_when_unavailable: "5m" }), "acme[0]"), /"offline_when_unavailable" needs "offline_certificate"/);
+  assert.throws(() => parseKsefSourceConfig(entry("ksef", { offline_certificate: "a.pem", offline_key: "k.pem" }), "acme[0]"), /needs "send": true/);
+});
+
+test("the server refuses to start with an Offline certificate that cannot serve, naming the file but not the key", async () => {
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { runCli } = await import("../../../support/child.ts");
+  const { makeOfflineCertificate } = await import("../../../support/offline_certificates.ts");
+  const data = mkdtempSync(join(tmpdir(), "ksef-offline-config-"));
+  try {
+    makeOfflineCertificate(data, "one", { key: "p256" });
+    makeOfflineCertificate(data, "two", { key: "p256" });
+    // The key of another certificate: it cannot sign for this one.
+    writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [entry("ksef", { send: true, offline_certificate: "one.crt.pem", offline_key: "two.key.pem" })] }));
+    const r = runCli(["serve", "--data", data, "--port", "0"]);
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /offline_key .*two\.key\.pem is not the private key of offline_certificate .*one\.crt\.pem/);
+    assert.doesNotMatch(r.stderr, /PRIVATE KEY/);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+});
