@@ -1,0 +1,34 @@
+/**
+ * Which way a KSeF client signs in, from a source's or sender's options (README "KSeF"): a signer (a certificate
+ * and its key, from files or an embedder's own) signs an XAdES `AuthTokenRequest`; otherwise the KSeF token, the
+ * way KSeF ends after 31 December 2026 (token_signin.ts).
+ * @module
+ */
+import type { Signer } from "../../../lib/formats/xades/signer.ts";
+import type { SignInMethod } from "./sign_in.ts";
+import { xadesSignIn, type XadesTools } from "./xades_signin.ts";
+import { defaultXadesTools } from "./xades_tools.ts";
+
+/** The sign-in options that ksefSource() and createKsefSender() share. */
+export interface SignInOptions {
+  /** The KSeF token (tokeny-ksef.md), when the source signs in with one; a secret. */
+  token?: string;
+  /** Sign in with a certificate: its Signer (the files' signer, or an embedder's own: a key in an HSM or a KMS). */
+  signer?: Signer;
+  /** How `AuthTokenRequest` names who signs in (sources.json `subject_identifier`); default `certificate_subject`. */
+  subjectIdentifier?: "certificate_subject" | "certificate_fingerprint";
+  /** What builds and signs the request; default lib/ksef and lib/formats/xades (tests spoil signatures through it). */
+  xadesTools?: XadesTools;
+}
+
+/** The client's sign-in: the signer's when there is one, else the token's; TypeError when there is neither. */
+export function chooseSignIn(o: SignInOptions): string | SignInMethod {
+  if (o.signer) {
+    return xadesSignIn({
+      signer: o.signer, tools: o.xadesTools ?? defaultXadesTools(),
+      subjectIdentifier: o.subjectIdentifier === "certificate_fingerprint" ? "certificateFingerprint" : "certificateSubject",
+    });
+  }
+  if (typeof o.token === "string" && o.token !== "") return o.token;
+  throw new TypeError("A KSeF source needs a way to sign in: a signer (certificate and key) or a KSeF token");
+}
