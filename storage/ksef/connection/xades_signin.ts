@@ -4,7 +4,7 @@
  * POST /auth/xades-signature. The certificate's own dates are checked first, so that an ended one is said as such
  * (KSEF_CERTIFICATE_EXPIRED) instead of as KSeF's 460. KSeF's refusals (open-api.json: 400 9105 invalid signature,
  * 21115 invalid certificate, 21111 invalid challenge; statuses 415, 460, 470, 480) are KSEF_CERTIFICATE_REJECTED
- * with KSeF's code and words. It neither reads files nor checks revocation: KSeF does (and says 460).
+ * with KSeF's code and words; a refused challenge (21111) is KSEF_PROTOCOL_ERROR. It neither reads files nor checks revocation: KSeF does (and says 460).
  * @module
  */
 import { X509Certificate } from "node:crypto";
@@ -68,7 +68,7 @@ export function xadesSignIn(o: XadesSignInOptions): SignInMethod {
         throw ksefError(KSEF_ERROR.certificateRejected, `KSeF refused the signed sign-in request: ${_REFUSED.get(known.code)} (${describeException(error)}): check ${who} and its key in sources.json`);
       }
       if (exceptionsOf(error).some((e) => e.code === 21111)) {
-        throw ksefError(KSEF_ERROR.certificateRejected, `KSeF refused the sign-in request's challenge (${describeException(error)}): the challenge lives 10 minutes; check the server clock and retry the sync`);
+        throw ksefError(KSEF_ERROR.protocol, `KSeF refused the sign-in request's challenge (${describeException(error)}): the challenge lives 10 minutes; check the server clock and retry the sync`);
       }
       throw ksefError(KSEF_ERROR.protocol, `KSeF refused the signed sign-in request (${describeException(error)})`);
     },
