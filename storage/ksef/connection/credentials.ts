@@ -180,7 +180,7 @@ function _sign(key: KeyObject, keyType: "rsa" | "ec", data: Uint8Array, algorith
     default:
       throw new RangeError(`Unknown signature algorithm: ${String(algorithm)}`);
   }
-  throw new RangeError(`A ${keyType.toUpperCase()} key cannot sign ${algorithm}`);
+  throw new RangeError(`${keyType === "rsa" ? "An RSA" : "An EC"} key cannot sign ${algorithm}`);
 }
 
 function _readableByOthers(path: string): boolean {

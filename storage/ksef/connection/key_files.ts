@@ -25,8 +25,12 @@ export const MAX_KEY_FILE_BYTES = 1024 * 1024;
 /** A passphrase file longer than this is not one (OpenSSL's own prompt reads at most 1 KiB). */
 const _MAX_PASSPHRASE_BYTES = 4096;
 
-/** How `openssl` converts a legacy-encrypted PKCS#12 (RC2, 3DES) into the AES form OpenSSL 3 writes. */
-export const PKCS12_CONVERT_COMMAND = "openssl pkcs12 -legacy -in OLD.p12 -nodes | openssl pkcs12 -export -keypbe AES-256-CBC -certpbe AES-256-CBC -macalg SHA256 -out NEW.p12";
+/**
+ * How `openssl` (3.x; on 1.1 without `-legacy`) converts a legacy-encrypted PKCS#12 (RC2, 3DES) into the AES form
+ * OpenSSL 3 writes. Through a file, not a pipe: `pkcs12 -export` reads its input twice (key, then certificates),
+ * which a pipe cannot give; the file's key stays encrypted under the PEM pass phrase the first command asks for.
+ */
+export const PKCS12_CONVERT_COMMAND = "openssl pkcs12 -legacy -in OLD.p12 -out OLD.pem && openssl pkcs12 -export -in OLD.pem -keypbe AES-256-CBC -certpbe AES-256-CBC -macalg SHA256 -out NEW.p12 && rm OLD.pem";
 /** How `openssl` re-encrypts a key with PBES2 and AES-256-CBC. */
 export const PKCS8_CONVERT_COMMAND = "openssl pkcs8 -topk8 -v2 aes-256-cbc -in OLD.key.pem -out NEW.key.pem";
 
