@@ -1,14 +1,14 @@
 /**
  * The unsigned `AuthTokenRequest` that KSeF's sign-in with a certificate signs in XAdES ("Uwierzytelnianie"
- * §2.1; schema `docs/auth/schemy/schemat_auth_v2-0.xsd`, namespace `http://ksef.mf.gov.pl/auth/token/2.0` as
- * in open-api.json's example). Challenge, ContextIdentifier and SubjectIdentifierType; the optional
- * AuthorizationPolicy (allowed client IPs) is left out. Values are checked against the schema's patterns here,
- * so a bad one fails before anything is signed or sent.
+ * §2.1). Schema version 2.1 (`docs/auth/schemy/schemat_auth_v2-1.xsd`), which open-api.json lists beside 2.0
+ * and which, unlike 2.0, standard XML Schema processors compile (API changelog 2.5.0). Challenge,
+ * ContextIdentifier and SubjectIdentifierType; the optional AuthorizationPolicy (allowed client IPs) is left
+ * out. Values are checked against the schema's patterns, so a bad one fails before anything is signed or sent.
  * @module
  */
 
-/** The namespace of AuthTokenRequest, schema version 2.0. */
-export const AUTH_TOKEN_REQUEST_NS = "http://ksef.mf.gov.pl/auth/token/2.0";
+/** The namespace of AuthTokenRequest, schema version 2.1. */
+export const AUTH_TOKEN_REQUEST_NS = "http://ksef.mf.gov.pl/auth/token/2.1";
 
 /** What AuthTokenRequest says: the challenge, the context signed in to, and how KSeF identifies the signer. */
 export interface AuthTokenRequestInput {
