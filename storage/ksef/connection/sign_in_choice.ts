@@ -5,6 +5,8 @@
  * @module
  */
 import type { Signer } from "../../../lib/formats/xades/signer.ts";
+import { credentialFiles, type KsefSourceConfig } from "./config.ts";
+import { loadFileSigner } from "./credentials.ts";
 import type { SignInMethod } from "./sign_in.ts";
 import { xadesSignIn, type XadesTools } from "./xades_signin.ts";
 import { defaultXadesTools } from "./xades_tools.ts";
@@ -31,4 +33,14 @@ export function chooseSignIn(o: SignInOptions): string | SignInMethod {
   }
   if (typeof o.token === "string" && o.token !== "") return o.token;
   throw new TypeError("A KSeF source needs a way to sign in: a signer (certificate and key) or a KSeF token");
+}
+
+/**
+ * The sign-in options of a sources.json entry: the files' signer (read and checked now: RangeError naming the file
+ * when they cannot sign in) or the token. `dir` is the directory of sources.json.
+ */
+export function configuredSignIn(c: Pick<KsefSourceConfig, "credentials">, dir: string, now = Date.now()): SignInOptions {
+  const files = credentialFiles(c.credentials, dir);
+  if (c.credentials.kind === "token" || files === null) return { token: c.credentials.kind === "token" ? c.credentials.token : "" };
+  return { signer: loadFileSigner(files, { now }), subjectIdentifier: c.credentials.subjectIdentifier };
 }

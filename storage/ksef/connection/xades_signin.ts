@@ -57,7 +57,13 @@ export function xadesSignIn(o: XadesSignInOptions): SignInMethod {
         throw ksefError(KSEF_ERROR.certificateExpired, `The sign-in certificate ${named} ${when}: get a new KSeF certificate (README "KSeF", "Certificates") and put it into sources.json`);
       }
       const challenge = await io.challenge(signal);
-      const unsigned = o.tools.authTokenRequestXml({ challenge: challenge.challenge, context: { type: "Nip", value: io.nip }, subjectIdentifierType: o.subjectIdentifier });
+      let unsigned: Uint8Array;
+      try {
+        unsigned = o.tools.authTokenRequestXml({ challenge: challenge.challenge, context: { type: "Nip", value: io.nip }, subjectIdentifierType: o.subjectIdentifier });
+      } catch (e) {
+        // The schema's patterns refuse the challenge KSeF sent (the NIP was checked at startup).
+        throw ksefError(KSEF_ERROR.protocol, `KSeF sent a challenge that AuthTokenRequest cannot carry: ${(e as Error).message}`);
+      }
       const signed = await o.tools.signEnveloped(unsigned, o.signer, { signingTime: new Date(now) });
       const query = o.verifyCertificateChain === undefined ? "" : `?verifyCertificateChain=${o.verifyCertificateChain}`;
       const res = await io.post(`/auth/xades-signature${query}`, { xml: signed }, signal);

@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { resolvePassphraseSource, type KsefSourceConfig } from "../connection/config.ts";
 import type { KsefSendConfig } from "./job.ts";
+import { configuredSignIn } from "../connection/sign_in_choice.ts";
 
 /**
  * The sending configurations of a `sources.json` as readSourcesFile checked it (each ksef entry parsed by
@@ -27,7 +28,7 @@ export function sendingConfigs(all: Readonly<Record<string, readonly { type: str
         } }
         : {};
       const when = c.offlineWhenUnavailableMs === undefined ? {} : { offlineWhenUnavailableMs: c.offlineWhenUnavailableMs };
-      return [{ tenant, baseUrl: c.baseUrl, nip: c.nip, token: c.token, sendMode: c.sendMode, name: c.name, ...offline, ...when }];
+      return [{ tenant, baseUrl: c.baseUrl, nip: c.nip, ...configuredSignIn(c, dir), sendMode: c.sendMode, name: c.name, ...offline, ...when }];
     });
     if (sending.length > 1) {
       throw new RangeError(`sources.json ${tenant}: ${sending.map((c) => JSON.stringify(c.name)).join(" and ")} both have "send": true; a tenant sends to KSeF through one ksef source only`);
