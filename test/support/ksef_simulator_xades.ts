@@ -95,7 +95,8 @@ export class SimXades {
 // auth/podpis-xades.md: organizationIdentifier (2.5.4.97) `(VATPL).*?(\d{10})`, serialNumber (2.5.4.5) `(TINPL|NIP).*?(\d{10})`.
 function _subjectNip(subject: string): string | null {
   for (const line of subject.split("\n")) {
-    const org = /^organizationIdentifier=VATPL.*?(\d{10})/.exec(line);
+    // Deno's X509Certificate names the attribute by its OID.
+    const org = /^(?:organizationIdentifier|OID\(2\.5\.4\.97\)|2\.5\.4\.97)=VATPL.*?(\d{10})/.exec(line);
     if (org) return org[1]!;
     const serial = /^serialNumber=(?:TINPL|NIP).*?(\d{10})/.exec(line);
     if (serial) return serial[1]!;
