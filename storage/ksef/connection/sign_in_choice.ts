@@ -8,6 +8,7 @@ import type { Signer } from "../../../lib/formats/xades/signer.ts";
 import { credentialFiles, type KsefSourceConfig } from "./config.ts";
 import { loadFileSigner } from "./credentials.ts";
 import type { SignInMethod } from "./sign_in.ts";
+import { tokenEndWarning } from "./token_signin.ts";
 import { xadesSignIn, type XadesTools } from "./xades_signin.ts";
 import { defaultXadesTools } from "./xades_tools.ts";
 
@@ -43,4 +44,14 @@ export function configuredSignIn(c: Pick<KsefSourceConfig, "credentials">, dir: 
   const files = credentialFiles(c.credentials, dir);
   if (c.credentials.kind === "token" || files === null) return { token: c.credentials.kind === "token" ? c.credentials.token : "" };
   return { signer: loadFileSigner(files, { now }), subjectIdentifier: c.credentials.subjectIdentifier };
+}
+
+/**
+ * The warnings of sources.json's ksef entries that still sign in with a KSeF token (README "KSeF": tokens end on
+ * 31 December 2026), each naming its tenant, for the startup log and /readyz.
+ */
+export function tokenWarnings(all: Readonly<Record<string, readonly { type: string; config: { name: string } }[]>>, now: number): string[] {
+  return Object.entries(all).flatMap(([tenant, entries]) => entries
+    .filter((e) => e.type === "ksef" && (e.config as Partial<KsefSourceConfig>).credentials?.kind === "token")
+    .map((e) => `${tenant}: ${tokenEndWarning(e.config.name, now)}`));
 }
