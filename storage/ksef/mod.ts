@@ -18,4 +18,8 @@ export type { WindowLimit } from "./send/windows.ts";
 export type { SessionTuning } from "./send/session_pool.ts";
 export type { BatchTuning } from "./send/batch_session.ts";
 export type { ChoiceTuning } from "./send/send_choice.ts";
+export type { SignInOptions } from "./connection/sign_in_choice.ts";
+export { KSEF_TOKENS_END_MS } from "./connection/token_signin.ts";
+export type { SignatureAlgorithm, Signer } from "../../lib/formats/xades/signer.ts";
+export { loadFileSigner, type CertificateFacts, type FileSigner, type SignerFiles } from "./connection/credentials.ts";
 export { loadOfflineCertificate, type OfflineCertificate, type OfflineCertificateFiles } from "./offline/offline_certificate.ts";

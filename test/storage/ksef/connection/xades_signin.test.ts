@@ -5,6 +5,7 @@
  * key ever shows in the run or the server's log.
  */
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -118,6 +119,28 @@ describe("a ksef source signed in with a certificate", () => {
       }
     });
   }
+
+  test("README's openssl command for a self-signed test certificate makes one that signs in", async () => {
+    const readme = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
+    const line = readme.split("\n").map((l) => l.trim()).find((l) => l.startsWith("openssl req -x509"));
+    assert.ok(line, "README shows the command");
+    const args = line.match(/"[^"]*"|\S+/g)!.slice(1).map((a) => a.replace(/^"|"$/g, ""));
+    const nip = /VATPL-(\d{10})/.exec(line)![1]!;
+    const certs = mkdtempSync(join(tmpdir(), "ksef-readme-cert-"));
+    try {
+      execFileSync("openssl", args, { cwd: certs, stdio: "pipe" });
+      const t = await signedIn(rsa, {}, { certificates: [{ nip, permissions: ["InvoiceRead"] }] }, { nip, certificate: join(certs, "ksef.crt.pem"), key: join(certs, "ksef.key.pem") });
+      try {
+        const run = await t.sync();
+        assert.equal(run.status, "succeeded", JSON.stringify(run));
+        assert.equal(t.sim.xades.bodies.length, 1);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      rmSync(certs, { recursive: true, force: true });
+    }
+  });
 
   test("a signature made by xmlsec1 instead of this project's signer signs in the same way", async () => {
     const t = await signedIn(rsa, { xadesTools: xmlsecXadesTools(rsa.keyFile) });
