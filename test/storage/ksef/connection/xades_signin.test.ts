@@ -18,6 +18,7 @@ import { ksefSource, type KsefSourceOptions } from "../../../../storage/ksef/rec
 import { readConfiguredSources } from "../../../../storage/registry.ts";
 import { makeKsefCertificate, testSigner, type KsefTestCertificate } from "../../../support/ksef_certificates.ts";
 import { startKsefSimulator, type SimOptions } from "../../../support/ksef_simulator.ts";
+import { startChild } from "../../../support/child.ts";
 import { startServer } from "../../../support/server.ts";
 import { xmlsecXadesTools } from "../../../support/xmlsec_xades.ts";
 import { FAST, invoiceXml, NIP, OTHER, PARTNER } from "../receive/ksef_setup.ts";
@@ -195,12 +196,16 @@ describe("a ksef source signed in with a certificate", () => {
     },
     { what: "a revoked certificate", code: "KSEF_CERTIFICATE_REJECTED", says: /460 .*Certyfikat odwołany/, cert: () => ec, revoke: true, source: () => ({}) },
     { what: "a certificate without permissions in the context", code: "KSEF_CERTIFICATE_REJECTED", says: /415/, cert: () => other, source: () => ({}) },
+    {
+      what: "a certificate whose subject lacks InvoiceRead", code: "KSEF_PERMISSION_DENIED", says: /InvoiceRead/, cert: () => rsa, source: () => ({}),
+      sim: { certificates: [{ nip: NIP, permissions: ["InvoiceWrite"] }] },
+    },
   ];
   for (const f of failures) {
     test(`${f.what} fails the run with ${f.code}, KSeF's words in the message and no key shown`, async () => {
-      const t = await signedIn(f.cert(), f.source());
+      const t = await signedIn(f.cert(), f.source(), "sim" in f ? f.sim : {});
       try {
-        if (f.revoke) t.sim.revokeCertificate(f.cert().serial);
+        if ("revoke" in f) t.sim.revokeCertificate(f.cert().serial);
         const run = await t.sync();
         assert.equal(run.status, "failed", JSON.stringify(run));
         const error = run.error as { code: string; message: string };
@@ -211,5 +216,22 @@ describe("a ksef source signed in with a certificate", () => {
         await t.close();
       }
     });
+  }
+});
+
+test("a server whose sources.json names an ended certificate does not start, and says which file", async () => {
+  const data = mkdtempSync(join(tmpdir(), "ksef-xades-start-"));
+  try {
+    writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [{ name: "ksef", type: "ksef", environment: "test", nip: NIP, certificate: ended.certificateFile, key: ended.keyFile }] }));
+    const failed = await startChild(["--data", data, "--demo", "off"]).then(async (s) => {
+      s.child.kill("SIGTERM");
+      await s.exited;
+      return null;
+    }, (e: Error) => e.message);
+    assert.ok(failed, "the server refused to start");
+    assert.ok(failed.includes(ended.certificateFile), failed);
+    assertNoKey(failed, ended);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
   }
 });
