@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { DerError } from "../../../lib/formats/asn1/der.ts";
+import { children, content, DerError, parseDer, type DerNode } from "../../../lib/formats/asn1/der.ts";
 import { derContext, derInteger, derOctetString, derOid, derSequence } from "../../../lib/formats/asn1/der_writer.ts";
 import { decodePem } from "../../../lib/formats/asn1/pem.ts";
 import { readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
@@ -79,6 +79,28 @@ describe("readPkcs12()", () => {
     const des3 = p12("des3.p12", "rsa", "-keypbe", "PBE-SHA1-3DES", "-certpbe", "aes-256-cbc");
     assert.equal(reason(() => readPkcs12(des3, PASS)), "legacy-cipher");
     assert.equal(reason(() => readPkcs12(p12("nomac.p12", "rsa", "-nomac"), PASS)), "unsupported");
+  });
+
+  test("readPkcs12() reads a file in BER: indefinite lengths and an authSafe split into segments", () => {
+    const der = readFileSync(f("ec.p12"));
+    // Every constructed element of the PFX with an indefinite length, and every OCTET STRING in two segments.
+    const toBer = (n: DerNode): number[] => {
+      const c = content(n);
+      if (n.tag === 0x04 && c.length > 16) {
+        const half = c.length >> 1;
+        return [0x24, 0x80, ...toBerPrimitive(0x04, c.subarray(0, half)), ...toBerPrimitive(0x04, c.subarray(half)), 0, 0];
+      }
+      if ((n.tag & 0x20) === 0) return [...n.bytes.subarray(n.start, n.end)];
+      return [n.tag, 0x80, ...children(n).flatMap(toBer), 0, 0];
+    };
+    const toBerPrimitive = (tag: number, c: Uint8Array) => [tag, 0x82, c.length >> 8, c.length & 0xff, ...c]; // a long form DER would not use
+    const ber = Uint8Array.from(toBer(parseDer(der)));
+    assert.equal(ber[1], 0x80);
+    const a = readPkcs12(der, PASS);
+    const b = readPkcs12(ber, PASS);
+    assert.deepEqual(b.certificates.map((x) => Buffer.from(x.der)), a.certificates.map((x) => Buffer.from(x.der)));
+    assert.deepEqual(b.keys.map((x) => Buffer.from(x.der)), a.keys.map((x) => Buffer.from(x.der)));
+    assert.equal(reason(() => readPkcs12(ber, "wrong")), "wrong-passphrase");
   });
 
   test("readPkcs12() refuses an iteration count that would take seconds, before deriving anything", () => {
