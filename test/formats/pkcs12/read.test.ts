@@ -45,6 +45,7 @@ describe("readPkcs12()", () => {
       { what: "RSA, defaults", bytes: p12("rsa.p12", "rsa"), key: "rsa.crt" },
       { what: "EC, defaults", bytes: p12("ec.p12", "ec"), key: "ec.crt" },
       { what: "EC, SHA-1 MAC, AES-128 key, AES-256 certificates, many iterations", bytes: p12("ec-sha1.p12", "ec", "-macalg", "sha1", "-keypbe", "aes-128-cbc", "-certpbe", "aes-256-cbc", "-iter", "10000"), key: "ec.crt" },
+      { what: "RSA, AES-192 (which Deno's node:crypto lacks)", bytes: p12("rsa-aes192.p12", "rsa", "-keypbe", "aes-192-cbc", "-certpbe", "aes-192-cbc"), key: "rsa.crt" },
       { what: "RSA, SHA-512 MAC, certificates not encrypted", bytes: p12("rsa-plain-certs.p12", "rsa", "-macalg", "sha512", "-certpbe", "NONE"), key: "rsa.crt" },
     ];
     for (const { what, bytes, key } of cases) {
