@@ -3,10 +3,12 @@
  * -SHA-224, -SHA-256, -SHA-384 or -SHA-512 and AES-128/192/256-CBC, what `openssl pkcs8 -topk8 -v2 aes-256-cbc`
  * and OpenSSL 3's `pkcs12 -export` write. The older schemes (PBES1, PKCS#12's pbeWithSHAAnd3-KeyTripleDES-CBC and
  * RC2, DES-EDE3 under PBES2) are refused with a KeyDecryptError of reason "legacy-cipher", so the caller can say
- * how to convert the file. The password is the passphrase's UTF-8 bytes, as OpenSSL uses it for PBES2.
+ * how to convert the file. The password is the passphrase's UTF-8 bytes, as OpenSSL uses it for PBES2. AES is
+ * node:crypto's, or aes_cbc.ts's where the runtime lacks a key size.
  * @module
  */
 import { createDecipheriv, pbkdf2Sync } from "node:crypto";
+import { aesCbcDecrypt } from "./aes_cbc.ts";
 import { child, children, content, DerError, parseDer, readOctetString, readOid, readSmallInt, TAG, type DerNode } from "../asn1/der.ts";
 
 /** Why a protected key or file could not be opened; the message never holds the passphrase or key material. */
@@ -77,8 +79,10 @@ export function decryptPbes2(algorithm: DerNode, encrypted: Uint8Array, passphra
   try {
     decipher = createDecipheriv(aes.cipher, key, iv);
   } catch {
-    // Deno 2's node:crypto has no AES-192 (it answers "Unknown cipher").
-    throw new KeyDecryptError("unsupported", `${aes.cipher} is not available in this runtime: re-encrypt with AES-256-CBC`);
+    // Deno 2's node:crypto has no AES-192 ("Unknown cipher"): FIPS 197 in TypeScript instead.
+    const plain = aesCbcDecrypt(key, iv, encrypted);
+    if (plain === null) throw new KeyDecryptError("wrong-passphrase", "the passphrase is wrong");
+    return plain;
   }
   try {
     const head = decipher.update(encrypted);

@@ -47,11 +47,22 @@ export function configuredSignIn(c: Pick<KsefSourceConfig, "credentials">, dir: 
 }
 
 /**
- * The warnings of sources.json's ksef entries that still sign in with a KSeF token (README "KSeF": tokens end on
- * 31 December 2026), each naming its tenant, for the startup log and /readyz.
+ * What the operator should act on about how sources.json's ksef entries sign in, each naming its tenant, for the
+ * startup log and /readyz: a source still on a KSeF token (README "KSeF": tokens end on 31 December 2026), and a
+ * sign-in certificate ending within 30 days or a key file others can read (the file signer's warnings). A
+ * certificate that cannot be read is not warned about here: the source fails, naming the file. `dir` is the
+ * directory of sources.json.
  */
-export function tokenWarnings(all: Readonly<Record<string, readonly { type: string; config: { name: string } }[]>>, now: number): string[] {
-  return Object.entries(all).flatMap(([tenant, entries]) => entries
-    .filter((e) => e.type === "ksef" && (e.config as Partial<KsefSourceConfig>).credentials?.kind === "token")
-    .map((e) => `${tenant}: ${tokenEndWarning(e.config.name, now)}`));
+export function signInWarnings(all: Readonly<Record<string, readonly { type: string; config: { name: string } }[]>>, dir: string, now: number): string[] {
+  return Object.entries(all).flatMap(([tenant, entries]) => entries.flatMap((e) => {
+    const c = e.config as Partial<KsefSourceConfig>;
+    if (e.type !== "ksef" || !c.credentials) return [];
+    if (c.credentials.kind === "token") return [`${tenant}: ${tokenEndWarning(e.config.name, now)}`];
+    try {
+      const files = credentialFiles(c.credentials, dir);
+      return files ? loadFileSigner(files, { now }).warnings.map((w) => `${tenant}: KSeF source "${e.config.name}": ${w}`) : [];
+    } catch {
+      return [];
+    }
+  }));
 }

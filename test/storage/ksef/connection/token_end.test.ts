@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { tokenWarnings } from "../../../../storage/ksef/connection/sign_in_choice.ts";
+import { signInWarnings } from "../../../../storage/ksef/connection/sign_in_choice.ts";
 import { KSEF_TOKENS_END_MS } from "../../../../storage/ksef/connection/token_signin.ts";
 import { SOURCE_TYPES } from "../../../../storage/registry.ts";
 import { readSourcesFile } from "../../../../storage/sources/sources_file.ts";
@@ -45,7 +45,7 @@ test("a server with a ksef source on a token warns at startup and on /readyz tha
 });
 
 test("a server whose ksef sources sign in with certificates has no token warning on /readyz", async () => {
-  const server = await startServer({ warnings: () => tokenWarnings({ acme: [{ type: "ksef", config: { name: "ksef", credentials: { kind: "certificate" } } as never }] }, Date.now()) });
+  const server = await startServer({ warnings: () => signInWarnings({ acme: [{ type: "ksef", config: { name: "ksef", credentials: { kind: "certificate", certificateFile: "none.pem", keyFile: "none.pem", subjectIdentifier: "certificate_subject" } } as never }] }, ".", Date.now()) });
   try {
     const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { status: string; warnings?: string[] };
     assert.deepEqual(ready, { status: "ready" });
@@ -57,7 +57,7 @@ test("a server whose ksef sources sign in with certificates has no token warning
 test("after 31 December 2026, /readyz says KSeF no longer takes the source's token", async () => {
   const data = dataWithTokenSource();
   const after = KSEF_TOKENS_END_MS + 86_400_000;
-  const server = await startServer({ warnings: () => tokenWarnings(readSourcesFile(data, SOURCE_TYPES), after) });
+  const server = await startServer({ warnings: () => signInWarnings(readSourcesFile(data, SOURCE_TYPES), data, after) });
   try {
     const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { warnings: string[] };
     assert.equal(ready.warnings.length, 1);

@@ -235,3 +235,24 @@ test("a server whose sources.json names an ended certificate does not start, and
     rmSync(data, { recursive: true, force: true });
   }
 });
+
+test("a sign-in certificate that ends within 30 days is a warning on /readyz, naming the tenant and the source", async () => {
+  const data = mkdtempSync(join(tmpdir(), "ksef-xades-soon-"));
+  try {
+    const soon = makeKsefCertificate(data, "soon", { nip: NIP, key: "ec", notAfter: new Date(Date.now() + 10 * 86_400_000) });
+    writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [{ name: "ksef", type: "ksef", environment: "test", nip: NIP, certificate: "soon.crt.pem", key: "soon.key.pem" }] }));
+    const server = await startChild(["--data", data, "--demo", "off"]);
+    try {
+      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { status: string; warnings?: string[] };
+      assert.equal(ready.warnings?.length, 1, JSON.stringify(ready));
+      assert.match(ready.warnings![0]!, /^acme: KSeF source "ksef": /);
+      assert.ok(ready.warnings![0]!.includes(soon.certificateFile) || ready.warnings![0]!.includes("soon.crt.pem"), ready.warnings![0]);
+      assertNoKey(server.stdout() + JSON.stringify(ready), soon);
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    }
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+});
