@@ -119,28 +119,17 @@ class _Canonicalizer {
 
     // The namespace declarations to render, and what the output then has in effect for the children.
     const decls: [string, string][] = [];
-    const consider = (prefix: string, uri: string): void => {
-      if (prefix === "xml") return;
-      if ((rendered.get(prefix) ?? "") === uri) {
-        // An empty default namespace needs rendering only over a non-empty one (xmlns=""); any other
-        // declaration only when the output does not have it in effect already.
-        if (prefix === "" || rendered.has(prefix)) return;
-      }
-      if (!decls.some((d) => d[0] === prefix)) decls.push([prefix, uri]);
-    };
     if (this.inclusive) {
       // Canonical XML 1.0 §2.3 / §4.6: every namespace node in scope, less those the nearest output ancestor has.
-      for (const [prefix, uri] of inScope) consider(prefix, uri);
-      if (!inScope.has("")) consider("", "");
+      for (const [prefix, uri] of inScope) _consider(decls, rendered, prefix, uri);
     } else {
       // Exclusive Canonicalization §3: only the namespaces the element and its attributes visibly utilise,
       // plus those of the PrefixList in scope, handled as Canonical XML would.
-      consider(el.prefix, el.ns);
-      for (const a of attrs) if (a.prefix !== "") consider(a.prefix, a.ns);
+      _consider(decls, rendered, el.prefix, el.ns);
+      for (const a of attrs) if (a.prefix !== "") _consider(decls, rendered, a.prefix, a.ns);
       for (const prefix of this.#listed) {
         const uri = inScope.get(prefix);
-        if (uri !== undefined) consider(prefix, uri);
-        else if (prefix === "") consider("", "");
+        if (uri !== undefined) _consider(decls, rendered, prefix, uri);
       }
     }
     let next = rendered;
@@ -170,6 +159,17 @@ class _Canonicalizer {
     // Empty elements become start-end tag pairs.
     return `${out}</${qname}>`;
   }
+}
+
+/**
+ * Adds the declaration of `prefix` to `decls` unless the output has it in effect already (`rendered`, at the
+ * nearest output ancestor). An empty default namespace needs rendering (as xmlns="") only over a non-empty one.
+ */
+function _consider(decls: [string, string][], rendered: ReadonlyMap<string, string>, prefix: string, uri: string): void {
+  if (prefix === "xml") return;
+  if ((rendered.get(prefix) ?? "") === uri && (prefix === "" || rendered.has(prefix))) return;
+  for (const d of decls) if (d[0] === prefix) return;
+  decls.push([prefix, uri]);
 }
 
 function _misc(nodes: (XmlComment | XmlProcessingInstruction)[] | undefined): (XmlComment | XmlProcessingInstruction)[] {
