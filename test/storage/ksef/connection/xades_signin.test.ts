@@ -143,6 +143,27 @@ describe("a ksef source signed in with a certificate", () => {
     }
   });
 
+  test("the bytes sent to POST /auth/xades-signature are exactly the bytes signed, as application/xml", async () => {
+    const signed: Uint8Array[] = [];
+    const tools = defaultXadesTools();
+    const t = await signedIn(ec, { xadesTools: { ...tools, signEnveloped: async (...a: Parameters<XadesTools["signEnveloped"]>) => {
+      const out = await tools.signEnveloped(...a);
+      signed.push(out);
+      return out;
+    } } });
+    try {
+      const run = await t.sync();
+      assert.equal(run.status, "succeeded", JSON.stringify(run));
+      assert.equal(signed.length, 1);
+      assert.deepEqual(new Uint8Array(t.sim.xades.bodies[0]!), signed[0]);
+      const exchange = t.sim.log.find((e) => e.path.startsWith("/auth/xades-signature"))!;
+      assert.equal(exchange.headers["content-type"], "application/xml");
+      assert.equal(exchange.status, 202);
+    } finally {
+      await t.close();
+    }
+  });
+
   test("a signature made by xmlsec1 instead of this project's signer signs in the same way", async () => {
     const t = await signedIn(rsa, { xadesTools: xmlsecXadesTools(rsa.keyFile) });
     try {
@@ -188,6 +209,14 @@ describe("a ksef source signed in with a certificate", () => {
     {
       what: "a request for another challenge", code: "KSEF_PROTOCOL_ERROR", says: /21111/, cert: () => rsa,
       source: () => ({ xadesTools: { ...defaultXadesTools(), authTokenRequestXml: (o: Parameters<XadesTools["authTokenRequestXml"]>[0]) => defaultXadesTools().authTokenRequestXml({ ...o, challenge: "20250101-CR-0000000000-0000000000-00" }) } }),
+    },
+    {
+      what: "a signature without SignedProperties", code: "KSEF_CERTIFICATE_REJECTED", says: /9105/, cert: () => rsa,
+      source: () => ({ xadesTools: xmlsecXadesTools(rsa.keyFile, { noSignedProperties: true }) }),
+    },
+    {
+      what: "a SigningCertificate digest of another certificate", code: "KSEF_CERTIFICATE_REJECTED", says: /9105/, cert: () => rsa,
+      source: () => ({ xadesTools: xmlsecXadesTools(rsa.keyFile, { wrongCertDigest: true }) }),
     },
     { what: "a certificate that has ended", code: "KSEF_CERTIFICATE_EXPIRED", says: /ended on/, cert: () => ended, source: () => ({}) },
     {
