@@ -36,10 +36,13 @@ interface _Started extends Grant {
 const AUTH_TEXT: Record<number, [string, string?]> = {
   200: ["Uwierzytelnianie zakończone sukcesem"],
   415: ["Uwierzytelnianie zakończone niepowodzeniem", "Brak przypisanych uprawnień"],
+  425: ["Uwierzytelnienie unieważnione", "Uwierzytelnienie i powiązane refresh tokeny zostały unieważnione przez użytkownika"],
   450: ["Uwierzytelnianie zakończone niepowodzeniem z powodu błędnego tokenu", "Nieprawidłowy token"],
   460: ["Uwierzytelnianie zakończone niepowodzeniem z powodu błędu certyfikatu", "Niepoprawny certyfikat"],
   470: ["Uwierzytelnianie zakończone niepowodzeniem", "Próba wykorzystania metod autoryzacyjnych osoby zmarłej"],
   480: ["Uwierzytelnienie zablokowane", "Podejrzenie incydentu bezpieczeństwa. Skontaktuj się z Ministerstwem Finansów przez formularz zgłoszeniowy."],
+  500: ["Nieznany błąd"],
+  550: ["Operacja została anulowana przez system", "Przetwarzanie zostało przerwane z przyczyn wewnętrznych systemu. Spróbuj ponownie"],
 };
 const UNAUTHENTICATED = "Wymagane jest uwierzytelnienie.";
 

@@ -285,3 +285,32 @@ test("a sign-in certificate that ends within 30 days is a warning on /readyz, na
     rmSync(data, { recursive: true, force: true });
   }
 });
+
+describe("every documented end of a certificate sign-in fails the run with a code a user can act on", () => {
+  // open-api.json AuthenticationOperationStatusResponse: the statuses an operation may end with.
+  const statuses = [
+    { status: 415, code: "KSEF_CERTIFICATE_REJECTED", says: /no permissions .* NIP 5265877635/ },
+    { status: 425, code: "KSEF_CERTIFICATE_REJECTED", says: /revoked the session/ },
+    { status: 450, code: "KSEF_CERTIFICATE_REJECTED", says: /server clock/ },
+    { status: 460, code: "KSEF_CERTIFICATE_REJECTED", says: /untrusted, revoked, suspended or ended/ },
+    { status: 470, code: "KSEF_CERTIFICATE_REJECTED", says: /deceased person/ },
+    { status: 480, code: "KSEF_CERTIFICATE_REJECTED", says: /contact the Ministry of Finance/ },
+    { status: 500, code: "KSEF_UNAVAILABLE", says: /retry the sync later/ },
+    { status: 550, code: "KSEF_UNAVAILABLE", says: /retry the sync later/ },
+  ];
+  for (const c of statuses) {
+    test(`status ${c.status} is ${c.code}, with KSeF's code in the message`, async () => {
+      const t = await signedIn(ec);
+      try {
+        t.sim.failNextAuthentication(c.status);
+        const run = await t.sync();
+        const error = run.error as { code: string; message: string };
+        assert.equal(error.code, c.code, error.message);
+        assert.match(error.message, new RegExp(`\\(${c.status} `));
+        assert.match(error.message, c.says);
+      } finally {
+        await t.close();
+      }
+    });
+  }
+});
