@@ -20,7 +20,10 @@ export interface SignInOptions {
   signer?: Signer;
   /** How `AuthTokenRequest` names who signs in (sources.json `subject_identifier`); default `certificate_subject`. */
   subjectIdentifier?: "certificate_subject" | "certificate_fingerprint";
-  /** What builds and signs the request; default lib/ksef and lib/formats/xades (tests spoil signatures through it). */
+  /**
+   * What builds and signs the request; default lib/ksef and lib/formats/xades (tests spoil signatures through it).
+   * @internal
+   */
   xadesTools?: XadesTools;
 }
 

@@ -29,11 +29,6 @@ export interface XadesSignInOptions {
   signer: Signer;
   subjectIdentifier: SubjectIdentifierType;
   tools: XadesTools;
-  /**
-   * open-api.json `verifyCertificateChain` of POST /auth/xades-signature: on an environment that takes self-signed
-   * certificates (test), also verify the chain and revocation (OCSP/CRL). Not sent when not set.
-   */
-  verifyCertificateChain?: boolean;
 }
 
 // open-api.json POST /auth/xades-signature 400: the exception codes that are the certificate's or the signature's.
@@ -52,7 +47,7 @@ export function xadesSignIn(o: XadesSignInOptions): SignInMethod {
     kind: "certificate",
     async start(io, signal) {
       const now = io.now();
-      if (now < cert.notBefore || now >= cert.notAfter) {
+      if (now < cert.notBefore || now > cert.notAfter) { // RFC 5280 §4.1.2.5: both ends belong to the validity period
         const when = now < cert.notBefore ? `is valid only from ${new Date(cert.notBefore).toISOString()}` : `ended on ${new Date(cert.notAfter).toISOString()}`;
         throw ksefError(KSEF_ERROR.certificateExpired, `The sign-in certificate ${named} ${when}: get a new KSeF certificate (README "KSeF", "Certificates") and put it into sources.json`);
       }
@@ -65,8 +60,9 @@ export function xadesSignIn(o: XadesSignInOptions): SignInMethod {
         throw ksefError(KSEF_ERROR.protocol, `KSeF sent a challenge that AuthTokenRequest cannot carry: ${(e as Error).message}`);
       }
       const signed = await o.tools.signEnveloped(unsigned, o.signer, { signingTime: new Date(now) });
-      const query = o.verifyCertificateChain === undefined ? "" : `?verifyCertificateChain=${o.verifyCertificateChain}`;
-      const res = await io.post(`/auth/xades-signature${query}`, { xml: signed }, signal);
+      // open-api.json's `verifyCertificateChain` is not sent: KSeF's default per environment (chains and OCSP/CRL
+      // checked where self-signed certificates are not taken) is what production does.
+      const res = await io.post("/auth/xades-signature", { xml: signed }, signal);
       if (res.status !== 400) return res;
       const error = await res.json().catch(() => null);
       const known = exceptionsOf(error).find((e) => _REFUSED.has(e.code));
