@@ -46,6 +46,7 @@ export const RECORD_DESCRIPTIONS = {
   card: "BG-18",
   direct_debit: "BG-19",
   payment_discount: "KSeF Skonto; CII ApplicableTradePaymentDiscountTerms",
+  proof_document: "KSeF FA_RR DokumentZaplaty: a document proving the payment",
   invoice_reference: "A preceding or corrected invoice (BG-3; KSeF DaneFaKorygowanej)",
   advance_invoice: "KSeF FakturaZaliczkowa",
   references: "References (BT-10…BT-19, BG-3)",
@@ -114,6 +115,7 @@ export const PARTY_FIELDS = {
   vat_prefix: "KSeF PrefiksPodatnika of Podmiot1: the seller's EU VAT prefix",
   status: "KSeF StatusInfoPodatnika (1 liquidation, 2 restructuring, 3 bankruptcy, 4 inheritance)",
   customer_number: "KSeF NrKlienta",
+  supplier_number: "KSeF FA_RR NrKontrahenta (Podmiot1): the farmer's number in the buyer's contract or order",
   buyer_id: "KSeF IDNabywcy",
   jst: "KSeF JST: a unit of local government (1 true, 2 false)",
   gv: "KSeF GV: a member of a VAT group (1 true, 2 false)",
@@ -194,6 +196,7 @@ export const LINE_FIELDS = {
   excise_amount: "KSeF KwotaAkcyzy",
   gtu: "KSeF GTU",
   procedure: "KSeF Procedura",
+  quality_class: "KSeF FA_RR P_6C: class or quality of the farm produce or service bought",
   exchange_rate: "KSeF KursWaluty of the line (FA(3))",
   before_correction: "KSeF StanPrzed = 1: the row shows the state before the correction",
   parent_number: "CII ParentLineID (Factur-X Extended)",
@@ -217,7 +220,10 @@ export const VAT_BREAKDOWN_FIELDS = {
 export const TOTALS_FIELDS = {
   line_net: "BT-106 sum of line net amounts", allowances: "BT-107", charges: "BT-108",
   net: "BT-109; KSeF sum of P_13_x", tax: "BT-110; KSeF sum of P_14_x",
-  tax_in_tax_currency: "BT-111; KSeF sum of P_14_xW (PLN)", gross: "BT-112; KSeF P_15",
+  tax_in_tax_currency: "BT-111; KSeF sum of P_14_xW (PLN); KSeF FA_RR P_11_2W (the flat-rate refund in PLN)",
+  net_in_tax_currency: "KSeF FA_RR P_11_1W: the value bought in PLN",
+  gross: "BT-112; KSeF P_15; KSeF FA_RR P_12_1 (value with the flat-rate refund)",
+  gross_in_tax_currency: "KSeF FA_RR P_12_1W: P_12_1 in PLN", gross_in_words: "KSeF FA_RR P_12_2: P_12_1 in words",
   prepaid: "BT-113", rounding: "BT-114", payable: "BT-115; KSeF P_15 or Rozliczenie/DoZaplaty",
 } as const satisfies Described<Totals>;
 
@@ -235,6 +241,7 @@ export const PAYMENT_ACCOUNT_FIELDS = {
   number: "BT-84 (IBAN); KSeF NrRB", name: "BT-85", bic: "BT-86; KSeF SWIFT",
   bank_name: "KSeF NazwaBanku", description: "KSeF OpisRachunku",
   bank_own_account: "KSeF RachunekWlasnyBanku", factor: "KSeF RachunekBankowyFaktora: the factor's account",
+  held_by: "KSeF FA_RR: seller for RachunekBankowy1 (the farmer's account), buyer for RachunekBankowy2; null for other formats",
 } as const satisfies Described<PaymentAccount>;
 
 export const DUE_DATE_FIELDS = {
@@ -259,7 +266,12 @@ export const PAYMENT_FIELDS = {
   partial_status: "KSeF ZnacznikZaplatyCzesciowej", partial_payments: "KSeF ZaplataCzesciowa",
   discount: null,
   link: "KSeF LinkDoPlatnosci", ksef_payment_id: "KSeF IPKSeF",
+  proof_documents: "KSeF FA_RR DokumentZaplaty (NrDokumentu, DataDokumentu): documents proving the payment",
 } as const satisfies Described<Payment>;
+
+export const PROOF_DOCUMENT_FIELDS = {
+  number: "NrDokumentu", date: "DataDokumentu",
+} as const satisfies Described<Payment["proof_documents"][number]>;
 
 export const CARD_FIELDS = { pan: "BT-87", holder: "BT-88" } as const satisfies Described<NonNullable<Payment["card"]>>;
 
