@@ -18,7 +18,7 @@ import { buildPdf } from "./document.ts";
 import { FontUsage } from "./encoding.ts";
 import type { Lang } from "./format.ts";
 import { drawHeader, drawPageFooters } from "./sections/header.ts";
-import { LABELS } from "./labels.ts";
+import { LABELS, RR_LABELS } from "./labels.ts";
 import { Flow } from "./layout.ts";
 import { drawLines } from "./sections/line_table.ts";
 import { drawAttachments, drawFooterSection, drawNotes } from "./sections/notes.ts";
@@ -85,7 +85,7 @@ export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): Rend
 
 function _render(invoice: Invoice, options: RenderOptions, lang: Lang, spacing: number): { ctx: RenderContext; used: FontUsage; qrMovedToPage2: boolean } {
   const used = new FontUsage(options.fonts);
-  const ctx: RenderContext = { invoice, lang, labels: LABELS[lang], flow: new Flow(used), fonts: options.fonts, spacing, missing: new Set() };
+  const ctx: RenderContext = { invoice, lang, labels: (invoice.format === "ksef-fa-rr1" ? RR_LABELS : LABELS)[lang], flow: new Flow(used), fonts: options.fonts, spacing, missing: new Set() };
   const title = documentTitle(invoice, lang);
   const ksefNumber = options.ksefNumber ?? null;
   drawHeader(ctx, title, ksefNumber);

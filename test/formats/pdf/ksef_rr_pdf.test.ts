@@ -1,0 +1,51 @@
+/**
+ * The PDF of a KSeF FA_RR(1) invoice (README "The PDF"): the VAT RR title, the farmer's and the buyer's blocks, the
+ * flat-rate refund in the line table, summary and totals, the amount in words, both accounts and the proof of
+ * payment, in Polish and English, with KOD I like every KSeF form.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
+import { renderText } from "../../support/pdf_text.ts";
+import { fixturePath } from "../../support/server.ts";
+
+const invoice = (file: string) => readInvoiceXml(readFileSync(fixturePath("ksef-rr", file)));
+const SHA = "Cm7OelL0gVuTNVuBHQ2dKMSyF7hwzE0dFzaKqBZv5Zk";
+
+describe("FA_RR(1) PDF", () => {
+  test("renderInvoicePdf() prints a VAT RR invoice in Polish by default, with its own labels and KOD I", () => {
+    const text = renderText(invoice("fa_rr1_vat_rr.xml"), { xmlSha256: SHA }).join("\n");
+    for (const s of [
+      "Faktura VAT RR", "Nr RR/2026/11/0042", "Format: KSeF FA_RR (1)", "Data dokonania nabycia: 2026-11-18",
+      "Dostawca (rolnik ryczałtowy) Jan Nowak Gospodarstwo Rolne", "Numer kontrahenta: DOST-0427",
+      "Nabywca (wystawca faktury) Młyn-Pol Zakłady Zbożowe Sp. z o.o.",
+      "Cena jedn. bez zwrotu Wartość bez zwrotu Wartość ze zwrotem Kwota zwrotu Stawka zwrotu",
+      "1 Pszenica konsumpcyjna 12,5 t 950,00 11 875,00 12 706,25 831,25 7%", "Klasa lub jakość: klasa I",
+      "Zryczałtowany zwrot podatku (PLN)", "Wartość nabycia Zwrot podatku Należność 7% 20 275,00 1 419,25 21 694,25",
+      "Słownie: dwadzieścia jeden tysięcy sześćset dziewięćdziesiąt cztery złote 25/100", "Forma płatności: przelew (1)",
+      "Rachunek rolnika: 61109010140000071219812874", "Rachunek nabywcy: 27114020040000300201355387",
+      "Dokument zapłaty: PRZELEW/2026/11/20/0042, 2026-11-20", "Wartość nabycia: 20 275,00 PLN", "Zwrot podatku: 1 419,25 PLN",
+      "Należność ogółem: 21 694,25 PLN", "Do zapłaty: 21 544,25 PLN", "Kod weryfikujący KSeF (KOD I)",
+      `https://qr.ksef.mf.gov.pl/invoice/7251801126/20-11-2026/${SHA}`,
+    ]) assert.ok(text.includes(s), `missing: ${s}`);
+    assert.ok(!text.includes("Stawka VAT") && !text.includes("Sprzedawca"), "no VAT invoice wording");
+  });
+
+  test("renderInvoicePdf() prints a VAT RR invoice in English", () => {
+    const text = renderText(invoice("fa_rr1_vat_rr.xml"), { lang: "en" }).join("\n");
+    for (const s of [
+      "VAT RR invoice", "Supplier (flat-rate farmer)", "Buyer (issuer of the invoice)", "Farm produce or service",
+      "Refund rate", "Flat-rate tax refund (PLN)", "Class or quality: klasa I", "In words:", "Farmer's account:",
+      "Buyer's account:", "Proof of payment:", "Payment means: bank transfer (1)", "Total amount due:",
+    ]) assert.ok(text.includes(s), `missing: ${s}`);
+  });
+
+  test("renderInvoicePdf() prints a KOR_VAT_RR correction with its reason, type 4 and the corrected invoice", () => {
+    const text = renderText(invoice("fa_rr1_kor_vat_rr.xml")).join("\n");
+    for (const s of [
+      "Faktura VAT RR KOREKTA", "Błędna masa towaru w kwicie wagowym",
+      "Korekta skutkująca w dacie dokonania zwrotu całości lub części należności (4)", "RR/2026/11/0042", "przed korektą",
+    ]) assert.ok(text.includes(s), `missing: ${s}`);
+  });
+});
