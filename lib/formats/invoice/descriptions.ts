@@ -26,7 +26,7 @@ export const RECORD_DESCRIPTIONS = {
   address: "A postal address (BG-5, BG-8, BG-12, BG-15; KSeF TAdres)",
   contact: "A contact (BG-6, BG-9; KSeF DaneKontaktowe)",
   party: "A party: seller (BG-4, KSeF Podmiot1), buyer (BG-7, Podmiot2), payee (BG-10), tax representative (BG-11)",
-  third_party: "A third party (KSeF Podmiot3, PodmiotUpowazniony; CII InvoiceeTradeParty) with role and share",
+  third_party: "A third party (KSeF Podmiot3, PodmiotUpowazniony; CII InvoiceeTradeParty; KSeF PEF cac-pl:AdditionalAddressData parties) with role and share",
   period: "A period (BG-14, BG-26; KSeF OkresFa)",
   delivery: "Delivery (BG-13)",
   exchange_rate: "An exchange rate (KSeF KursWaluty, KursWalutyZ, KursWalutyZK, KursUmowny; CII TaxApplicableTradeCurrencyExchange)",
@@ -122,7 +122,7 @@ export const PARTY_FIELDS = {
 } as const satisfies Described<Party>;
 
 export const THIRD_PARTY_FIELDS = {
-  role: "KSeF Rola (1 factor, 2 recipient, 4 additional buyer, 6 payer…) or RolaPU; CII invoicee",
+  role: "KSeF Rola (1 factor, 2 recipient, 4 additional buyer, 6 payer…) or RolaPU; CII invoicee; PEF SellerSupplierParty or ReceiverParty",
   role_description: "KSeF OpisRoli (RolaInna = 1)",
   share: "KSeF Udzial: share in percent of an additional buyer",
 } as const satisfies Added<ThirdParty, Party>;

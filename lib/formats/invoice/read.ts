@@ -12,7 +12,7 @@ import { CII_RSM_NS, readCii } from "./cii.ts";
 import { KSEF_FA2_NS, KSEF_FA3_NS, readKsef } from "./ksef.ts";
 import { KSEF_FA_RR1_NS, readKsefRr } from "./ksef_rr.ts";
 import type { Invoice, Party } from "./model.ts";
-import { hasPefExtension } from "./pef.ts";
+import { hasPefExtension, readPefParties } from "./pef.ts";
 import { readUbl, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./ubl.ts";
 
 /**
@@ -41,7 +41,9 @@ export function readInvoice(doc: XmlDocument, options: ReadOptions = {}): Invoic
   else if (root.local === "Faktura" && root.ns === KSEF_FA2_NS) inv = readKsef(root, "ksef-fa2", lines);
   else if (root.local === "Faktura" && root.ns === KSEF_FA_RR1_NS) inv = readKsefRr(root, lines);
   else if ((root.local === "Invoice" && root.ns === UBL_INVOICE_NS) || (root.local === "CreditNote" && root.ns === UBL_CREDIT_NOTE_NS)) {
-    inv = readUbl(root, lines, hasPefExtension(root) ? "ksef-pef3" : "ubl");
+    const pef = hasPefExtension(root);
+    inv = readUbl(root, lines, pef ? "ksef-pef3" : "ubl");
+    if (pef) for (const p of readPefParties(root)) inv.third_parties.push(p);
   }
   else if (root.local === "CrossIndustryInvoice" && root.ns === CII_RSM_NS) inv = readCii(root, lines);
   else {
