@@ -63,9 +63,9 @@ export const RENDERER_VERSION = 5;
 /** Section spacing tried when the QR code alone would start a second page. */
 const _TIGHT_SPACING = 0.3;
 
-/** The language a rendering of an invoice in `format` has without a `lang` option. */
+/** The language a rendering of an invoice in `format` has without a `lang` option: Polish for what KSeF carries. */
 export function defaultPdfLang(format: InvoiceFormat | null): Lang {
-  return format !== null && isKsefFormat(format) ? "pl" : "en";
+  return format !== null && (isKsefFormat(format) || format === "ksef-pef3") ? "pl" : "en";
 }
 
 /** Renders an invoice as a PDF file. */
