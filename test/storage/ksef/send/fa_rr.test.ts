@@ -80,4 +80,15 @@ describe("KSeF FA_RR(1) and PEF(3) with KSeF", () => {
       assert.equal(pdf.headers.get("content-type"), "application/pdf");
     }
   });
+
+  test("an FA_RR and a PEF credit note whose XML KSeF cannot deliver yet arrive with their format and type from KSeF's metadata", async () => {
+    const korPef = readFileSync(fixturePath("ksef-pef", "pef3_kor_credit_note.xml"));
+    const a = s.sim.add({ seller: "7251801126", buyer: BUYER_NIP, xml: rr("RR/LATE/1", BUYER_NIP), invoiceNumber: "RR/LATE/1", xmlPending: true });
+    const b = s.sim.add({ seller: "5731121005", buyer: BUYER_NIP, xml: korPef, invoiceNumber: "PEF-KOR/2026/11/003", xmlPending: true });
+    const run = await s.server.sync(s.tokens.buyer);
+    assert.equal(run.status, "succeeded", JSON.stringify(run));
+    const doc = async (n: string) => ((await (await s.server.fetch(`/api/v1/documents?ksef_number=${n}`, s.tokens.buyer)).json()) as { data: Record<string, unknown>[] }).data[0]!;
+    assert.deepEqual([(await doc(a.ksefNumber)).format, (await doc(a.ksefNumber)).type, (await doc(a.ksefNumber)).xml_available], ["ksef-fa-rr1", "invoice", false]);
+    assert.deepEqual([(await doc(b.ksefNumber)).format, (await doc(b.ksefNumber)).type], ["ksef-pef3", "credit_note"]);
+  });
 });
