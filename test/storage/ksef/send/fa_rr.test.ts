@@ -92,3 +92,20 @@ describe("KSeF FA_RR(1) and PEF(3) with KSeF", () => {
     assert.deepEqual([(await doc(b.ksefNumber)).format, (await doc(b.ksefNumber)).type], ["ksef-pef3", "credit_note"]);
   });
 });
+
+test("FA_RR(1) invoices in send mode batch go out in a batch session opened with FA_RR's form code", { timeout: 120_000 }, async () => {
+  const s = await sendSetup({}, { gatherMs: 0 }, undefined, "batch");
+  try {
+    const ids = [];
+    for (let i = 1; i <= 3; i++) ids.push(String((await s.upload("acme", rr(`RR/BATCH/${i}`, NIP))).id));
+    await s.settle(200);
+    assert.equal(s.sender.batchesOpened("acme"), 1);
+    assert.deepEqual([...s.batch.sessions.values()].map((x) => x.systemCode), ["FA_RR (1)"]);
+    for (const id of ids) {
+      const k = (await s.get("acme", id)).ksef as Record<string, unknown>;
+      assert.deepEqual([k.status, k.session_type], ["accepted", "batch"]);
+    }
+  } finally {
+    await s.close();
+  }
+});
