@@ -1,13 +1,20 @@
 /**
  * The PDF of a KSeF FA_RR(1) invoice (README "The PDF"): the VAT RR title, the farmer's and the buyer's blocks, the
  * flat-rate refund in the line table, summary and totals, the amount in words, both accounts and the proof of
- * payment, in Polish and English, with KOD I like every KSeF form.
+ * payment, in Polish and English, with KOD I like every KSeF form; and the share of the FA_RR and PEF test
+ * documents' values that can be read in their PDF (as test/formats/pdf/coverage.test.ts counts it for the samples).
  */
 import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
+import { readInvoice } from "../../../lib/formats/invoice/read.ts";
 import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
-import { renderText } from "../../support/pdf_text.ts";
+import { renderInvoicePdf } from "../../../lib/formats/pdf/invoice_pdf.ts";
+import { parseXml } from "../../../lib/formats/xml/parse.ts";
+import { pdfCoverage, pdfText } from "../../support/pdf_coverage.ts";
+import { renderText, testFonts } from "../../support/pdf_text.ts";
 import { fixturePath } from "../../support/server.ts";
 
 const invoice = (file: string) => readInvoiceXml(readFileSync(fixturePath("ksef-rr", file)));
@@ -49,3 +56,20 @@ describe("FA_RR(1) PDF", () => {
     ]) assert.ok(text.includes(s), `missing: ${s}`);
   });
 });
+
+describe("PDF coverage of the FA_RR(1) and PEF(3) test documents", () => {
+  for (const [dir, file] of [["ksef-rr", "fa_rr1_vat_rr.xml"], ["ksef-rr", "fa_rr1_kor_vat_rr.xml"], ["ksef-pef", "pef3_invoice.xml"], ["ksef-pef", "pef3_kor_credit_note.xml"]] as const) {
+    test(`the PDF text of ${file} shows at least 97 % of its leaf values`, { skip: !_hasPdftotext() && "pdftotext is not installed" }, (t) => {
+      const bytes = readFileSync(fixturePath(dir, file));
+      const doc = parseXml(bytes);
+      const pdf = renderInvoicePdf(readInvoice(doc), { fonts: testFonts, xmlSha256: createHash("sha256").update(bytes).digest() }).bytes;
+      const c = pdfCoverage(doc.root, pdfText(execFileSync("pdftotext", ["-raw", "-enc", "UTF-8", "-", "-"], { input: pdf }).toString("utf8")));
+      for (const m of c.missing) t.diagnostic(`missing ${m.path} = ${JSON.stringify(m.value)}`);
+      assert.ok(c.found / c.total >= 0.97, `${c.found}/${c.total}`);
+    });
+  }
+});
+
+function _hasPdftotext(): boolean {
+  return spawnSync("pdftotext", ["-v"]).error === undefined;
+}
