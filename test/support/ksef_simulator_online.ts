@@ -33,6 +33,9 @@ export const SESSION_FORMS: Record<string, { schemaVersion: string; value: strin
   "FA_RR (1)": { schemaVersion: "1-1E", value: "FA_RR", ns: "http://crd.gov.pl/wzor/2026/03/06/14189/", schema: "schemat_FA_RR(1)_v1-1E.xsd" },
 };
 
+/** The namespace of each session form's Faktura, by system code (the name other tests know it by). */
+export const FA_NAMESPACES: Record<string, string> = Object.fromEntries(Object.entries(SESSION_FORMS).map(([code, f]) => [code, f.ns]));
+
 /** True when `form` is one of SESSION_FORMS exactly as the table gives it. */
 export function isSessionForm(form: { systemCode?: unknown; schemaVersion?: unknown; value?: unknown } | undefined): boolean {
   const f = typeof form?.systemCode === "string" && Object.hasOwn(SESSION_FORMS, form.systemCode) ? SESSION_FORMS[form.systemCode] : undefined;
