@@ -13,7 +13,7 @@ import { describe, test } from "node:test";
 import { invoiceJson } from "../../../lib/api/documents/invoice_json.ts";
 import { readInvoice, requireSubmissionFields } from "../../../lib/formats/invoice/read.ts";
 import { verdictOf } from "../../../lib/formats/validation/read_and_validate.ts";
-import { schemaSetOf } from "../../../lib/formats/validation/schema_set.ts";
+import { SchemaSet, schemaSetOf } from "../../../lib/formats/validation/schema_set.ts";
 import { parseXml } from "../../../lib/formats/xml/parse.ts";
 import { readSchemaFiles } from "../../../storage/schemas/schema_files.ts";
 import { coverage } from "../../support/invoice_coverage.ts";
@@ -116,6 +116,12 @@ describe("KSeF FA_RR(1) validation", () => {
       ["XSD", "/Faktura/FakturaRR/FakturaRRWiersz/P_9", 50],
       ["XSD", "/Faktura/FakturaRR/Platnosc/FormaPlatnosci", 55],
     ]);
+  });
+
+  test("an embedder's schema files without FA_RR's leave its schema check out of `checks`, not the file rules", () => {
+    const { ksef, ubl, cii } = readSchemaFiles();
+    const v = verdictOf(bytes("fa_rr1_invalid.xml"), new SchemaSet({ ksef, ubl, cii }));
+    assert.deepEqual([v.valid, v.checks], [true, ["KSEF-FILE"]]);
   });
 
   test("an FA_RR invoice with a byte-order mark breaks KSeF's file rules", () => {
