@@ -6,9 +6,13 @@
  * KSeF simulator (test/support/ksef_simulator*.ts) and a real server.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { isKsefNumber } from "../../../../lib/formats/invoice/ksef_number.ts";
+import { makeOfflineCertificate } from "../../../support/offline_certificates.ts";
+import { pdfPages, pdfQrCodes } from "../../../support/pdf_text.ts";
 import { fixturePath } from "../../../support/server.ts";
 import { BUYER_NIP, fa3, NIP, sendSetup, type SendSetup } from "./send_setup.ts";
 
@@ -107,5 +111,30 @@ test("FA_RR(1) invoices in send mode batch go out in a batch session opened with
     }
   } finally {
     await s.close();
+  }
+});
+
+test("an FA_RR(1) issued offline carries KOD I labelled OFFLINE and KOD II, and is sent with offlineMode once KSeF is back", { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "offline-rr-"));
+  const offline = makeOfflineCertificate(dir, "offline", { key: "p256" });
+  const s = await sendSetup({}, {}, undefined, "online", {}, { offline });
+  try {
+    s.online.failNext(1_000_000, 503);
+    const id = String((await s.upload("acme", rr("RR/OFF/1", NIP), "rr.xml", { ksef_mode: "offline" })).id);
+    await s.sender.passNow();
+    const pdf = new Uint8Array(await (await s.server.fetch(`/api/v1/submissions/${id}/pdf`, s.tokens.acme)).arrayBuffer());
+    assert.match(pdfPages(pdf).join("\n"), /OFFLINE/);
+    const codes = pdfQrCodes(pdf);
+    assert.equal(codes.filter((c) => c.includes("/invoice/7251801126/20-11-2026/")).length, 1, "KOD I of the farmer's NIP and P_4B");
+    assert.equal(codes.filter((c) => c.includes("/certificate/")).length, 1, "KOD II");
+    s.online.failNext(0, 503);
+    await s.settle(10);
+    const k = (await s.get("acme", id)).ksef as Record<string, unknown>;
+    assert.deepEqual([k.status, k.mode], ["accepted", "offline"]);
+    const sent = s.online.invoices.filter((i) => i.invoiceNumber === "RR/OFF/1");
+    assert.deepEqual(sent.map((i) => [i.offlineMode, s.online.sessions.get(i.session)?.systemCode]), [[true, "FA_RR (1)"]]);
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
