@@ -19,6 +19,9 @@ import { checkKsefFile } from "./ksef_file.ts";
 import { SCHEMA_CHECK, type SchemaSet } from "./schema_set.ts";
 import type { Violation } from "./violation.ts";
 
+/** The EN 16931 artefacts' rule that UBLExtensions should not be used. */
+const _EXTENSIONS_RULE = "UBL-CR-001";
+
 /** Findings listed in one answer (README "Validation": at most 200). */
 export const MAX_VIOLATIONS = MAX_XSD_VIOLATIONS;
 
@@ -72,7 +75,11 @@ export function validateInvoice(bytes: Uint8Array, doc: XmlDocument, format: Inv
   const syntax = isUblFormat(format) ? "ubl" : format === "cii" ? "cii" : null;
   if (syntax !== null && claimsEn16931(root, syntax)) {
     checks.push(`EN16931:${EN16931_ARTEFACTS_VERSION}`);
-    for (const x of checkEn16931(root, syntax)) found.push(x);
+    for (const x of checkEn16931(root, syntax)) {
+      // UBL-CR-001 warns that a document carries UBLExtensions; PEF's schema declares the Polish extension they carry.
+      if (format === "ksef-pef3" && x.rule === _EXTENSIONS_RULE) continue;
+      found.push(x);
+    }
   }
   const errors = found.filter((v) => v.severity === "error");
   const warnings = found.filter((v) => v.severity !== "error");

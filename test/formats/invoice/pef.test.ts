@@ -69,8 +69,17 @@ describe("KSeF PEF(3) validation", () => {
   test("the valid test documents pass the PEF schemas and EN 16931", () => {
     for (const file of ["pef3_invoice.xml", "pef3_kor_credit_note.xml"]) {
       const v = verdictOf(bytes(file), schemas);
-      assert.deepEqual([v.valid, v.format, v.checks, v.errors], [true, "ksef-pef3", ["XSD:PEF(3) 2-1", "EN16931:1.3.16"], []], file);
+      assert.deepEqual([v.valid, v.format, v.checks, v.errors, v.warnings], [true, "ksef-pef3", ["XSD:PEF(3) 2-1", "EN16931:1.3.16"], [], []], file);
     }
+  });
+
+  test("the same document without the Polish extension, plain UBL, keeps no warning back", () => {
+    const plain = Buffer.from(bytes("pef3_invoice.xml").toString("utf8").replace(EXTENSION, ""));
+    const withOther = Buffer.from(bytes("pef3_invoice.xml").toString("utf8").replace(/<cac-pl:AdditionalAddressData>[\s\S]*<\/cac-pl:AdditionalAddressData>/, "<x:Other xmlns:x=\"urn:example:other\"/>"));
+    assert.deepEqual(verdictOf(plain, schemas).warnings, []);
+    const other = verdictOf(withOther, schemas);
+    assert.equal(other.format, "ubl");
+    assert.deepEqual(other.warnings.map((w) => w.rule), ["UBL-CR-001"]);
   });
 
   test("the invalid test document fails its schema and EN 16931's BR-CO-10 in one answer", () => {
