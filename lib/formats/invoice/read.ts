@@ -1,6 +1,7 @@
 /**
  * The entry point for invoices: detects the format by the root element's
- * namespace and local name (FIELDS.md; a UBL root with KSeF's Polish extension is PEF(3), pef.ts) and reads it into the one invoice model
+ * namespace and local name (FIELDS.md; a UBL root with KSeF's Polish extension is
+ * PEF(3), pef.ts) and reads it into the one invoice model
  * (README “The PDF”); checks the fields a submission needs (the OpenAPI document). Parsing the
  * bytes is lib/formats/xml's job; this module only sees the tree.
  * @module

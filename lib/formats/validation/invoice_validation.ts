@@ -1,7 +1,7 @@
 /**
  * The verdict a receiver would give an invoice (README "Validation"): KSeF's file rules and
- * the FA schema for KSeF invoices; the UBL or CII schema and, for documents that claim
- * EN 16931, its business rules. Every check runs even when another fails, so one answer
+ * the FA or FA_RR schema for KSeF invoices; the UBL, PEF or CII schema and, for documents that
+ * claim EN 16931, its business rules. Every check runs even when another fails, so one answer
  * lists everything to fix. Errors refuse an upload; warnings never do.
  * @module
  */
