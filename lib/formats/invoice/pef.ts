@@ -67,9 +67,10 @@ export function readPefParties(root: XmlElement): ThirdParty[] {
   return out;
 }
 
+/** A cac-pl:Party, named as ubl_party.ts names a UBL party: RegistrationName, else PartyName (then the trading name). */
 function _party(el: XmlElement): Party {
   const p = blankParty();
-  p.name = childText(child(el, _CAC_PL, "PartyName"), _CBC_PL, "Name");
+  const partyName = childText(child(el, _CAC_PL, "PartyName"), _CBC_PL, "Name");
   const a = child(el, _CAC_PL, "PostalAddress");
   if (a !== null) {
     const address = blankAddress();
@@ -89,9 +90,10 @@ function _party(el: XmlElement): Party {
     else p.other_tax_ids.push(id);
   }
   const legal = child(el, _CAC_PL, "PartyLegalEntity");
+  const legalName = childText(legal, _CBC_PL, "RegistrationName");
+  p.name = legalName ?? partyName;
+  p.trading_name = legalName !== null ? partyName : null;
   if (legal !== null) {
-    p.trading_name = p.name === null ? null : childText(legal, _CBC_PL, "RegistrationName");
-    p.name ??= childText(legal, _CBC_PL, "RegistrationName");
     const reg = childText(legal, _CBC_PL, "CompanyID");
     if (reg !== null) p.registers.push({ value: reg, scheme: null });
     p.legal_info = childText(legal, _CBC_PL, "CompanyLegalForm");
