@@ -12,10 +12,10 @@ import type { XmlAttribute, XmlComment, XmlContent, XmlDocument, XmlElement, Xml
 
 /** Algorithm URIs of XML-DSig for the canonicalisations here. */
 export const C14N_ALGORITHMS = {
-  /** Exclusive XML Canonicalization 1.0 §6. */
+  /** Exclusive XML Canonicalization 1.0, without and with comments. */
   exclusive: "http://www.w3.org/2001/10/xml-exc-c14n#",
   exclusiveWithComments: "http://www.w3.org/2001/10/xml-exc-c14n#WithComments",
-  /** Canonical XML 1.0 §2 (Version 1.0 URIs). */
+  /** Canonical XML 1.0, without and with comments. */
   inclusive: "http://www.w3.org/TR/2001/REC-xml-c14n-20010315",
   inclusiveWithComments: "http://www.w3.org/TR/2001/REC-xml-c14n-20010315#WithComments",
 } as const;
