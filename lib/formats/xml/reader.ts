@@ -2,7 +2,8 @@
  * The parser's state machine: one pass over decoded text with indexOf jumps to
  * the next '<', an explicit element stack (no recursion) and look-ahead caches,
  * so time stays linear in the input. Checks well-formedness (XML 1.0 5th ed.) and
- * namespace constraints (Namespaces in XML 1.0) and builds the tree of tree.ts.
+ * namespace constraints (Namespaces in XML 1.0) and builds the tree of tree.ts,
+ * with each element's content in document order when asked (canonical XML needs it).
  * Decoding bytes and option defaults are parse.ts's job.
  * @module
  */
