@@ -56,12 +56,14 @@ export function testSigner(cert: TestCertificate, keyType: "rsa" | "ec"): Signer
   };
 }
 
+let _verified = 0;
+
 /**
  * `xmlsec1 --verify` of a signed document with the public key of `certificateFile`: the key comes from that
  * file, not from the signature's KeyInfo, and SignedProperties' `Id` is registered for the `#…` reference.
  */
 export function xmlsecVerify(dir: string, signed: Uint8Array, certificateFile: string): { ok: boolean; output: string } {
-  const file = join(dir, `signed-${Date.now()}-${Math.random().toString(36).slice(2)}.xml`);
+  const file = join(dir, `signed-${_verified++}.xml`);
   writeFileSync(file, signed);
   const r = spawnSync("xmlsec1", [
     "--verify", "--enabled-reference-uris", "empty,same-doc", "--id-attr:Id", "http://uri.etsi.org/01903/v1.3.2#:SignedProperties",

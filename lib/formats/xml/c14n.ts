@@ -8,14 +8,14 @@
  */
 
 import { XML_NS, XMLNS_NS } from "./namespaces.ts";
-import type { XmlAttribute, XmlComment, XmlDocument, XmlElement, XmlProcessingInstruction } from "./tree.ts";
+import type { XmlAttribute, XmlComment, XmlContent, XmlDocument, XmlElement, XmlProcessingInstruction } from "./tree.ts";
 
 /** Algorithm URIs of XML-DSig for the canonicalisations here. */
 export const C14N_ALGORITHMS = {
-  /** Exclusive XML Canonicalization 1.0 §6. */
+  /** Exclusive XML Canonicalization 1.0, without and with comments. */
   exclusive: "http://www.w3.org/2001/10/xml-exc-c14n#",
   exclusiveWithComments: "http://www.w3.org/2001/10/xml-exc-c14n#WithComments",
-  /** Canonical XML 1.0 §2 (Version 1.0 URIs). */
+  /** Canonical XML 1.0, without and with comments. */
   inclusive: "http://www.w3.org/TR/2001/REC-xml-c14n-20010315",
   inclusiveWithComments: "http://www.w3.org/TR/2001/REC-xml-c14n-20010315#WithComments",
 } as const;
@@ -46,7 +46,7 @@ export function canonicalizeDocument(doc: XmlDocument, options: CanonicalizeOpti
   // Canonical XML 1.0 §2.3, the root node: a comment or PI before the document element is followed by
   // #xA, one after it is preceded by #xA; white space outside the document element is dropped.
   for (const node of _misc(doc.before)) if (comments || node.kind === "pi") out += _markup(node) + "\n";
-  if (doc.root !== options.exclude) out += c.element(doc.root, new Map(), new Map());
+  if (doc.root !== options.exclude) out += c.element(doc.root, new Map());
   for (const node of _misc(doc.after)) if (comments || node.kind === "pi") out += "\n" + _markup(node);
   return out;
 }
@@ -70,7 +70,7 @@ export function canonicalizeElement(doc: XmlDocument, element: XmlElement, optio
   if (element === options.exclude) return "";
   // Canonical XML 1.0 §2.4: the apex of a document subset takes the xml:* attributes of its ancestors that it
   // does not set itself; Exclusive Canonicalization §3 does not (it renders only the subset's own attributes).
-  return c.element(element, scope, new Map(), c.inclusive ? inherited : null);
+  return c.element(element, scope, c.inclusive ? inherited : null);
 }
 
 /** The canonical form of a document as UTF-8 bytes, what a digest is taken over. */
@@ -100,10 +100,41 @@ class _Canonicalizer {
   }
 
   /**
-   * `el` in canonical form. `scope`: the namespaces in scope at its parent (prefix → URI, "" the default);
-   * `rendered`: the declarations in effect in the output at its nearest output ancestor.
+   * `apex` and everything in it in canonical form. `scope`: the namespaces in scope at its parent (prefix →
+   * URI, "" the default); `inherited`: xml:* attributes it takes from its ancestors (Canonical XML's apex).
+   * An explicit stack rather than recursion, so that depth is bounded by the parse's limits alone.
    */
-  element(el: XmlElement, scope: ReadonlyMap<string, string>, rendered: ReadonlyMap<string, string>, inherited: ReadonlyMap<string, XmlAttribute> | null = null): string {
+  element(apex: XmlElement, scope: ReadonlyMap<string, string>, inherited: ReadonlyMap<string, XmlAttribute> | null = null): string {
+    const stack: _Frame[] = [];
+    let out = "";
+    let frame: _Frame | undefined = this.#open(apex, scope, new Map(), inherited);
+    out += frame.tag;
+    while (frame !== undefined) {
+      const content: XmlContent[] = frame.content;
+      if (frame.i === content.length) {
+        // Empty elements become start-end tag pairs.
+        out += `</${frame.qname}>`;
+        frame = stack.pop();
+        continue;
+      }
+      const node = content[frame.i++]!;
+      if (typeof node === "string") out += _escapeText(node);
+      else if ("kind" in node) {
+        if (this.#comments || node.kind === "pi") out += _markup(node);
+      } else if (node !== this.#exclude) {
+        stack.push(frame);
+        frame = this.#open(node, frame.inScope, frame.rendered, null);
+        out += frame.tag;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The start tag of `el` and what its content needs. `rendered`: the declarations in effect in the output at
+   * its nearest output ancestor.
+   */
+  #open(el: XmlElement, scope: ReadonlyMap<string, string>, rendered: ReadonlyMap<string, string>, inherited: ReadonlyMap<string, XmlAttribute> | null): _Frame {
     const content = el.content;
     if (content === undefined) throw new TypeError("Canonicalization needs a tree parsed with the content option");
     let own: Map<string, string> | null = null;
@@ -140,25 +171,27 @@ class _Canonicalizer {
     }
 
     const qname = el.prefix === "" ? el.local : `${el.prefix}:${el.local}`;
-    let out = `<${qname}`;
+    let tag = `<${qname}`;
     // §2.2 (both): namespace declarations first, by prefix (the default, "", sorts first), then attributes by
     // namespace URI then local name, unqualified ones ("" URI) first; code point order.
     decls.sort((a, b) => _compare(a[0], b[0]));
-    for (const [prefix, uri] of decls) out += `${prefix === "" ? " xmlns" : ` xmlns:${prefix}`}="${_escapeAttribute(uri)}"`;
+    for (const [prefix, uri] of decls) tag += `${prefix === "" ? " xmlns" : ` xmlns:${prefix}`}="${_escapeAttribute(uri)}"`;
     if (attrs.length > 1) attrs.sort((a, b) => _compare(a.ns, b.ns) || _compare(a.local, b.local));
-    for (const a of attrs) out += ` ${a.prefix === "" ? a.local : `${a.prefix}:${a.local}`}="${_escapeAttribute(a.value)}"`;
-    out += ">";
-    for (const node of content) {
-      if (typeof node === "string") out += _escapeText(node);
-      else if ("kind" in node) {
-        if (this.#comments || node.kind === "pi") out += _markup(node);
-      } else if (node !== this.#exclude) {
-        out += this.element(node, inScope, next);
-      }
-    }
-    // Empty elements become start-end tag pairs.
-    return `${out}</${qname}>`;
+    for (const a of attrs) tag += ` ${a.prefix === "" ? a.local : `${a.prefix}:${a.local}`}="${_escapeAttribute(a.value)}"`;
+    return { tag: `${tag}>`, qname, content, i: 0, inScope, rendered: next };
   }
+}
+
+/** An open element of the canonicaliser's walk. */
+interface _Frame {
+  tag: string;
+  qname: string;
+  content: XmlContent[];
+  /** The next child to write. */
+  i: number;
+  /** Namespaces in scope inside the element, and the declarations in effect in the output there. */
+  inScope: ReadonlyMap<string, string>;
+  rendered: ReadonlyMap<string, string>;
 }
 
 /**

@@ -24,7 +24,7 @@ export interface XmlParseOptions {
   maxNameLength?: number;
   /** Most elements in a document. */
   maxElements?: number;
-  /** Most elements and attributes together; by default in proportion to the input (nodeBudget). */
+  /** Most elements and attributes together (with `content`, comments and PIs too); by default in proportion to the input (nodeBudget). */
   maxNodes?: number;
   /** Largest input: bytes for a Uint8Array, UTF-16 code units for a string. No limit unless given. */
   maxSize?: number;

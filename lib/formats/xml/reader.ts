@@ -2,7 +2,8 @@
  * The parser's state machine: one pass over decoded text with indexOf jumps to
  * the next '<', an explicit element stack (no recursion) and look-ahead caches,
  * so time stays linear in the input. Checks well-formedness (XML 1.0 5th ed.) and
- * namespace constraints (Namespaces in XML 1.0) and builds the tree of tree.ts.
+ * namespace constraints (Namespaces in XML 1.0) and builds the tree of tree.ts,
+ * with each element's content in document order when asked (canonical XML needs it).
  * Decoding bytes and option defaults are parse.ts's job.
  * @module
  */
@@ -406,7 +407,7 @@ export class XmlReader {
       if (this.misc !== null) _appendText(this.#top!, text);
     } else if (this.misc !== null) {
       // A comment: `<!--` + text + `-->`.
-      this.#keep({ kind: "comment", text: this.#s.slice(lt + 4, m.end - 3) });
+      this.#keep({ kind: "comment", text: this.#s.slice(lt + 4, m.end - 3) }, lt);
     }
     return m.end;
   }
@@ -430,7 +431,7 @@ export class XmlReader {
     }
     const c = s.charCodeAt(p);
     if (c === QUESTION && s.charCodeAt(p + 1) === GT) {
-      if (this.misc !== null) this.#keep({ kind: "pi", target: target.qname, data: "" });
+      if (this.misc !== null) this.#keep({ kind: "pi", target: target.qname, data: "" }, lt);
       return p + 2;
     }
     if (!_isWs(c)) throw this.#unexpected(p, "white space or '?>' after the processing instruction target");
@@ -439,13 +440,15 @@ export class XmlReader {
     if (this.misc !== null) {
       let d = p;
       while (d < end && _isWs(s.charCodeAt(d))) d++;
-      this.#keep({ kind: "pi", target: target.qname, data: s.slice(d, end) });
+      this.#keep({ kind: "pi", target: target.qname, data: s.slice(d, end) }, lt);
     }
     return end + 2;
   }
 
   /** Keeps a comment or PI in the open element's content, or before or after the root (`content` option only). */
-  #keep(node: XmlComment | XmlProcessingInstruction): void {
+  #keep(node: XmlComment | XmlProcessingInstruction, at: number): void {
+    // Kept comments and PIs are tree nodes too: they count against the node budget as elements do.
+    if (++this.#nodes > this.#maxNodes) throw this.#fail(`Document has more than ${this.#maxNodes} nodes for its size`, at);
     const top = this.#top;
     if (top !== null) top.content!.push(node);
     else if (this.#root === null) this.misc!.before.push(node);

@@ -144,6 +144,12 @@ describe("canonicalizeDocument()", () => {
     assert.equal(canonicalizeDocument(doc, { method: "inclusive" }), '<a xmlns="urn:x&amp;y" xmlns:p="urn:&quot;&lt;&#x9;"><p:b></p:b></a>');
   });
 
+  test("walks a document 100,000 elements deep without recursion", () => {
+    const n = 100_000;
+    const doc = parseXml(`${"<a>".repeat(n)}x${"</a>".repeat(n)}`, { content: true, maxDepth: n, maxNodes: Number.MAX_SAFE_INTEGER });
+    assert.equal(canonicalizeDocument(doc), `${"<a>".repeat(n)}x${"</a>".repeat(n)}`);
+  });
+
   test("refuses a tree parsed without the content option", () => {
     assert.throws(() => canonicalizeDocument(parseXml("<a/>")), TypeError);
     assert.throws(() => canonicalizeElement(parseXml("<a><b/></a>"), parseXml("<a><b/></a>").root), TypeError);

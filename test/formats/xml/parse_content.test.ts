@@ -38,6 +38,13 @@ describe("parseXml() with the content option", () => {
     for (const el of all(doc.root)) assert.equal("content" in el, false);
   });
 
+  test("counts kept comments and PIs against the node limit", () => {
+    const input = `<r>${"<!--c--><?p?>".repeat(50)}</r>`;
+    assert.doesNotThrow(() => parseXml(input, { maxNodes: 10 }));
+    assert.throws(() => parseXml(input, { content: true, maxNodes: 10 }), /more than 10 nodes/);
+    assert.equal(parseXml(input, { content: true, maxNodes: 101 }).root.content!.length, 100);
+  });
+
   test("gives the same elements, attributes and text with and without it", () => {
     const strip = (el: XmlElement): unknown => ({ ...el, content: undefined, children: el.children.map(strip) });
     assert.deepEqual(strip(parseXml(INPUT, { content: true }).root), strip(parseXml(INPUT).root));
