@@ -40,6 +40,7 @@ import type { DocumentSource } from "./lib/contracts/document_source.ts";
 import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/ksef/send/job.ts";
 import { sendingConfigs } from "./storage/ksef/send/send_config.ts";
 import { readSourcesFile } from "./storage/sources/sources_file.ts";
+import { tokenWarnings } from "./storage/ksef/connection/sign_in_choice.ts";
 import { createKsefSendHook, OfflineCertificates } from "./storage/ksef/send/send_hook.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
@@ -152,6 +153,23 @@ function configuredSending(dataDir: string, logger: Logger, certificates: Offlin
   };
 }
 
+/**
+ * The ksef sources still on a KSeF token (KSeF takes tokens until 31 December 2026): logged once at startup and
+ * shown on /readyz, from sources.json as last read well.
+ */
+function configuredTokenWarnings(dataDir: string, logger: Logger): () => string[] {
+  let good = readSourcesFile(dataDir, SOURCE_TYPES);
+  for (const warning of tokenWarnings(good, Date.now())) logger.warn("KSeF token sign-in ends on 31 December 2026", { warning });
+  return () => {
+    try {
+      good = readSourcesFile(dataDir, SOURCE_TYPES);
+    } catch {
+      // configuredSources() logs a bad file; the last good one stays, here too.
+    }
+    return tokenWarnings(good, Date.now());
+  };
+}
+
 /** The storage the configuration names (storage/registry.ts: by DATABASE_URL's scheme, else the file store). */
 function openStorage(config: Config): Promise<Storage> {
   return openStorageAt({ dataDir: resolve(config.dataDir), databaseUrl: config.databaseUrl, shared: config.workers > 1 });
@@ -167,6 +185,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const sources = configuredSources(dataDir, config.uploadLimit, logger);
   const certificates = new OfflineCertificates();
   const sending = configuredSending(dataDir, logger, certificates);
+  const tokens = configuredTokenWarnings(dataDir, logger);
   const storage = await openStorage(config);
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger, deadlineNearMs: config.ksefDeadlineNearMs });
@@ -176,6 +195,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const schemaFiles = readSchemaFiles();
   const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
   const app = await createApp({
+    warnings: tokens,
     ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, wake: () => sender?.wake(), deadlineNearMs: config.ksefDeadlineNearMs }),
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),

@@ -46,7 +46,7 @@ export { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 export { renderInvoicePdf, type RenderedPdf, type RenderOptions } from "./formats/pdf/invoice_pdf.ts";
 export { encodeQr, type QrCode } from "./formats/pdf/qr.ts";
 export { KSEF_QR_HOSTS, ksefQrHost, ksefVerificationLink, type KsefQrEnvironment } from "./formats/pdf/ksef_link.ts";
-export { buildKsefCertificateLink, KSEF_CONTEXT_TYPES, ksefCertificateLinkPayload, verifyKsefCertificateLink, type KsefCertificateLinkInput, type KsefContextType } from "./formats/pdf/ksef_certificate_link.ts";
+export { buildKsefCertificateLink, KSEF_CONTEXT_TYPES, ksefCertificateLinkPayload, signKsefCertificateLink, verifyKsefCertificateLink, type KsefCertificateLinkInput, type KsefContextType, type KsefSignedLinkInput } from "./formats/pdf/ksef_certificate_link.ts";
 export { addPolishWorkingDays, easterSunday, endOfWarsawDay, isPolishWorkingDay, polishPublicHolidays, warsawDate } from "./ksef/working_days.ts";
 export { offlineDeadline, type KsefFailure, type OfflineDeadline, type OfflineIssue } from "./ksef/offline_deadline.ts";
 export { DEFAULT_DEADLINE_NEAR_MS, isDeadlineNear, nearDeadlinesBefore } from "./ksef/deadline_near.ts";

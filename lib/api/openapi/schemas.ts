@@ -377,7 +377,20 @@ export function schemas(): Record<string, Json> {
             next_at: { ..._orNull(TIMESTAMP), description: "When the part may be looked at again; null when the source does not say" },
           }),
         },
-        error: { description: "Why the source failed", ..._object({ code: STRING, message: STRING }) },
+        error: {
+          description: "Why the source failed",
+          ..._object({
+            code: {
+              type: "string", examples: ["UPSTREAM_ERROR", "KSEF_CERTIFICATE_REJECTED"],
+              description: "The source's own code, or `SOURCE_NOT_CONFIGURED` or `SERVICE_UNAVAILABLE`. `http`: `UPSTREAM_ERROR`. `ksef` (README \"KSeF\"): " +
+                "`KSEF_CERTIFICATE_REJECTED` (KSeF refused the sign-in signature or certificate: its status or exception code and words in `message`), " +
+                "`KSEF_CERTIFICATE_EXPIRED` (the sign-in certificate has ended or is not yet valid, or no KSeF encryption key is valid now), " +
+                "`KSEF_TOKEN_REJECTED` (a KSeF token refused; after 31 December 2026 every token), `KSEF_PERMISSION_DENIED`, `KSEF_WRONG_NIP`, " +
+                "`KSEF_UNAVAILABLE`, `KSEF_PACKAGE_UNDECRYPTABLE`, `KSEF_PROTOCOL_ERROR`",
+            },
+            message: STRING,
+          }),
+        },
         links: _links("documents/sync", "sync", false),
       }, ["error"]),
     },

@@ -1,0 +1,57 @@
+/**
+ * Which way a KSeF client signs in, from a source's or sender's options (README "KSeF"): a signer (a certificate
+ * and its key, from files or an embedder's own) signs an XAdES `AuthTokenRequest`; otherwise the KSeF token, the
+ * way KSeF ends after 31 December 2026 (token_signin.ts).
+ * @module
+ */
+import type { Signer } from "../../../lib/formats/xades/signer.ts";
+import { credentialFiles, type KsefSourceConfig } from "./config.ts";
+import { loadFileSigner } from "./credentials.ts";
+import type { SignInMethod } from "./sign_in.ts";
+import { tokenEndWarning } from "./token_signin.ts";
+import { xadesSignIn, type XadesTools } from "./xades_signin.ts";
+import { defaultXadesTools } from "./xades_tools.ts";
+
+/** The sign-in options that ksefSource() and createKsefSender() share. */
+export interface SignInOptions {
+  /** The KSeF token (tokeny-ksef.md), when the source signs in with one; a secret. */
+  token?: string;
+  /** Sign in with a certificate: its Signer (the files' signer, or an embedder's own: a key in an HSM or a KMS). */
+  signer?: Signer;
+  /** How `AuthTokenRequest` names who signs in (sources.json `subject_identifier`); default `certificate_subject`. */
+  subjectIdentifier?: "certificate_subject" | "certificate_fingerprint";
+  /** What builds and signs the request; default lib/ksef and lib/formats/xades (tests spoil signatures through it). */
+  xadesTools?: XadesTools;
+}
+
+/** The client's sign-in: the signer's when there is one, else the token's; TypeError when there is neither. */
+export function chooseSignIn(o: SignInOptions): string | SignInMethod {
+  if (o.signer) {
+    return xadesSignIn({
+      signer: o.signer, tools: o.xadesTools ?? defaultXadesTools(),
+      subjectIdentifier: o.subjectIdentifier === "certificate_fingerprint" ? "certificateFingerprint" : "certificateSubject",
+    });
+  }
+  if (typeof o.token === "string" && o.token !== "") return o.token;
+  throw new TypeError("A KSeF source needs a way to sign in: a signer (certificate and key) or a KSeF token");
+}
+
+/**
+ * The sign-in options of a sources.json entry: the files' signer (read and checked now: RangeError naming the file
+ * when they cannot sign in) or the token. `dir` is the directory of sources.json.
+ */
+export function configuredSignIn(c: Pick<KsefSourceConfig, "credentials">, dir: string, now = Date.now()): SignInOptions {
+  const files = credentialFiles(c.credentials, dir);
+  if (c.credentials.kind === "token" || files === null) return { token: c.credentials.kind === "token" ? c.credentials.token : "" };
+  return { signer: loadFileSigner(files, { now }), subjectIdentifier: c.credentials.subjectIdentifier };
+}
+
+/**
+ * The warnings of sources.json's ksef entries that still sign in with a KSeF token (README "KSeF": tokens end on
+ * 31 December 2026), each naming its tenant, for the startup log and /readyz.
+ */
+export function tokenWarnings(all: Readonly<Record<string, readonly { type: string; config: { name: string } }[]>>, now: number): string[] {
+  return Object.entries(all).flatMap(([tenant, entries]) => entries
+    .filter((e) => e.type === "ksef" && (e.config as Partial<KsefSourceConfig>).credentials?.kind === "token")
+    .map((e) => `${tenant}: ${tokenEndWarning(e.config.name, now)}`));
+}
