@@ -7,7 +7,12 @@
 export { ksefSource, DEFAULT_TUNING, type KsefSourceOptions, type KsefTuning } from "./receive/source.ts";
 export type { KsefClientTuning } from "./connection/client.ts";
 export type { EndpointGroup, RateLimit } from "./connection/pacing.ts";
-export { isValidNip, KSEF_ENVIRONMENTS, parseKsefSourceConfig, SEND_MODES, type KsefSourceConfig, type SendMode } from "./connection/config.ts";
+export {
+  credentialFiles, isValidNip, KSEF_ENVIRONMENTS, parseKsefSourceConfig, SEND_MODES, SUBJECT_IDENTIFIERS,
+  type KsefCredentials, type KsefSourceConfig, type SendMode, type SubjectIdentifier,
+} from "./connection/config.ts";
+export { createKeySigner, loadFileSigner, type CertificateFacts, type FileSigner, type LoadSignerOptions, type SignerFiles } from "./connection/credentials.ts";
+export type { PassphraseSource } from "./connection/key_files.ts";
 export { SUBJECT_TYPES, type SubjectType } from "./receive/export.ts";
 export { KSEF_ERROR, type KsefErrorCode } from "./connection/errors.ts";
 export { createKsefSender, SEND_LEASE_MS, type KsefSendConfig, type KsefSender, type KsefSenderOptions } from "./send/job.ts";

@@ -1,5 +1,5 @@
 /**
- * Reads a PKCS#12 file (RFC 7292; `.p12`, `.pfx`) in DER: checks its MAC (§5.1, HMAC with the PKCS#12 KDF and
+ * Reads a PKCS#12 file (RFC 7292; `.p12`, `.pfx`) in DER or BER (ber.ts): checks its MAC (§5.1, HMAC with the PKCS#12 KDF and
  * SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512) and takes out its private keys (keyBag, pkcs8ShroudedKeyBag) and
  * X.509 certificates (certBag), decrypting PBES2 bags and encryptedData (pbes2.ts): what OpenSSL 3 writes by
  * default. Legacy encryption (RC2, 3DES) is a KeyDecryptError "legacy-cipher"; public-key protected contents
@@ -8,6 +8,8 @@
  * @module
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { berToDer } from "../asn1/ber.ts";
+import { concatBytes } from "../asn1/der_writer.ts";
 import { child, children, content, contextTag, DerError, encoding, parseDer, readOctetString, readOid, readSmallInt, TAG, type DerNode } from "../asn1/der.ts";
 import { decryptPbes2, decryptShroudedKey, KeyDecryptError, MAX_KDF_ITERATIONS } from "../pkcs8/pbes2.ts";
 import { bmpPassword, PKCS12_MAC_ID, pkcs12Kdf } from "./kdf.ts";
@@ -56,7 +58,7 @@ const _MAC_HASHES: Readonly<Record<string, { hash: string; bytes: number }>> = {
  * legacy or unsupported protection; DerError for bytes that are not a DER PKCS#12 file.
  */
 export function readPkcs12(der: Uint8Array, passphrase: string): Pkcs12Contents {
-  const pfx = children(parseDer(der), TAG.SEQUENCE);
+  const pfx = children(_parse(der), TAG.SEQUENCE);
   if (readSmallInt(child(pfx, 0), 255) !== 3) throw new DerError("PFX version is not 3");
   const authSafe = children(child(pfx, 1, TAG.SEQUENCE));
   if (readOid(child(authSafe, 0)) !== _OID.DATA) throw new KeyDecryptError("unsupported", "PFX is protected by public-key integrity, not a passphrase");
@@ -66,7 +68,7 @@ export function readPkcs12(der: Uint8Array, passphrase: string): Pkcs12Contents 
   _verifyMac(macData, safeBytes, passphrase);
   const out: Pkcs12Contents = { keys: [], certificates: [] };
   let bags = 0;
-  for (const info of children(parseDer(safeBytes), TAG.SEQUENCE)) {
+  for (const info of children(_parse(safeBytes), TAG.SEQUENCE)) {
     const parts = children(info, TAG.SEQUENCE);
     const type = readOid(child(parts, 0));
     const body = child(children(child(parts, 1, contextTag(0))), 0);
@@ -76,12 +78,21 @@ export function readPkcs12(der: Uint8Array, passphrase: string): Pkcs12Contents 
       // EncryptedData (RFC 5652 §8): version, EncryptedContentInfo { contentType, algorithm, [0] IMPLICIT content }.
       const eci = children(child(children(body, TAG.SEQUENCE), 1, TAG.SEQUENCE));
       const encrypted = eci[2];
-      if (encrypted === undefined || encrypted.tag !== contextTag(0, false)) throw new DerError("PKCS#12 encryptedData has no primitive content");
-      safeContents = decryptPbes2(child(eci, 1, TAG.SEQUENCE), content(encrypted), passphrase);
+      let bytes: Uint8Array;
+      if (encrypted?.tag === contextTag(0, false)) bytes = content(encrypted);
+      // BER writers may split the IMPLICIT OCTET STRING into segments (X.690 §8.7.3): [0] constructed.
+      else if (encrypted?.tag === contextTag(0, true)) bytes = concatBytes(children(encrypted).map(readOctetString));
+      else throw new DerError("PKCS#12 encryptedData has no content");
+      safeContents = decryptPbes2(child(eci, 1, TAG.SEQUENCE), bytes, passphrase);
     } else throw new KeyDecryptError("unsupported", `PFX content of type ${type} (e.g. public-key encrypted) is not read`);
-    bags = _readSafeContents(parseDer(safeContents), passphrase, out, bags);
+    bags = _readSafeContents(_parse(safeContents), passphrase, out, bags);
   }
   return out;
+}
+
+/** BER or DER, read through berToDer(): RFC 7292 allows BER, and DER passes through it unchanged. */
+function _parse(bytes: Uint8Array): DerNode {
+  return parseDer(berToDer(bytes));
 }
 
 function _verifyMac(node: DerNode, data: Uint8Array, passphrase: string): void {

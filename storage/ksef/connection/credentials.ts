@@ -41,6 +41,11 @@ export interface LoadSignerOptions {
   encryptedHint?: string;
   /** How close to its end a certificate is reported in `warnings`; default 30 days. */
   warnWithinMs?: number;
+  /**
+   * The KSeF certificate type the use needs (sign-in: Authentication; KOD II: Offline). A certificate whose key
+   * usage shows the other type is a warning, not a failure: ksefCertificateType() reads a convention, not a rule.
+   */
+  expectType?: "Authentication" | "Offline";
 }
 
 /**
@@ -63,8 +68,9 @@ export interface CertificateFacts {
   /** SHA-256 of the certificate's DER, upper-case hex (the `certificateFingerprint` subject identifier). */
   sha256Fingerprint: string;
   ksefType: "Authentication" | "Offline" | null;
-  keyType: "rsa" | "ec";
-  keyBits: number;
+  /** The certificate's key: its kind and size when KSeF takes it (RSA of 2048 bits or more, EC P-256), else null. */
+  keyType: "rsa" | "ec" | null;
+  keyBits: number | null;
 }
 
 /** A Signer over files, with its certificate's facts and the keys (KeyObjects: never printed by accident). */
@@ -135,13 +141,35 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
   const warnings: string[] = [];
   if (info.notAfter - options.now < (options.warnWithinMs ?? CERTIFICATE_WARNING_MS)) warnings.push(`${certField} ${certPath} expires on ${when(info.notAfter)}${hint}`);
   if (_readableByOthers(keyPath)) warnings.push(`${keyField} ${keyPath} can be read by other users of this machine: chmod 600 it`);
-  const facts: CertificateFacts = {
+  const facts = _facts(certificate, info);
+  if (options.expectType !== undefined && facts.ksefType !== null && facts.ksefType !== options.expectType) {
+    warnings.push(`${certField} ${certPath} looks like a KSeF certificate of type ${facts.ksefType} (by its key usage), which cannot ${purpose}: use one of type ${options.expectType}`);
+  }
+  return { ...createKeySigner(certificate, privateKey), facts, privateKey, publicKey: createPublicKey(privateKey), warnings };
+}
+
+/**
+ * The facts of a certificate alone (DER), e.g. for a command that shows a certificate file; DerError when it is
+ * not one. It checks nothing: validity and key are loadFileSigner()'s to judge.
+ */
+export function describeCertificate(der: Uint8Array): CertificateFacts {
+  return _facts(der, parseCertificate(der));
+}
+
+function _facts(der: Uint8Array, info: CertificateInfo): CertificateFacts {
+  let key: { kind: "rsa" | "ec"; bits: number } | { error: string };
+  try {
+    key = describeKsefSigningKey(createPublicKey({ key: Buffer.from(info.spki), format: "der", type: "spki" }));
+  } catch {
+    key = { error: "a key this runtime cannot read" };
+  }
+  return {
     subject: formatName(info.subject), subjectAttributes: info.subject, issuer: formatName(info.issuer),
     serialNumber: info.serialHex, serialDecimal: info.serialDecimal, notBefore: info.notBefore, notAfter: info.notAfter,
-    sha256Fingerprint: createHash("sha256").update(certificate).digest("hex").toUpperCase(),
-    ksefType: ksefCertificateType(info), keyType: kind.kind, keyBits: kind.bits,
+    sha256Fingerprint: createHash("sha256").update(der).digest("hex").toUpperCase(),
+    ksefType: ksefCertificateType(info),
+    keyType: "error" in key ? null : key.kind, keyBits: "error" in key ? null : key.bits,
   };
-  return { ...createKeySigner(certificate, privateKey), facts, privateKey, publicKey: createPublicKey(privateKey), warnings };
 }
 
 /** A Signer over a key held in memory, for `certificate` (DER); the key must be one describeKsefSigningKey() takes. */

@@ -103,7 +103,7 @@ export function readPkcs12File(field: string, path: string, passphrase: string):
       if (e.reason === "legacy-cipher") throw new RangeError(`${where} is encrypted with a legacy cipher (RC2 or 3DES): convert it with ${PKCS12_CONVERT_COMMAND}`);
       throw new RangeError(`${where} cannot be read: ${e.message}`); // our own messages: no key material in them
     }
-    throw new RangeError(`${where} is not a PKCS#12 file in DER (.p12, .pfx): if it is one, rewrite it with ${PKCS12_CONVERT_COMMAND}`);
+    throw new RangeError(`${where} is not a PKCS#12 file (.p12, .pfx): if it is one, rewrite it with ${PKCS12_CONVERT_COMMAND}`);
   }
   const keys: KeyObject[] = [];
   for (const k of contents.keys) {

@@ -52,12 +52,12 @@ export interface OfflineCertificate {
 export function loadOfflineCertificate(files: OfflineCertificateFiles, now: number, warnWithinMs = CERTIFICATE_WARNING_MS): OfflineCertificate {
   const signer = loadFileSigner(files, {
     now, warnWithinMs, fields: { certificate: "offline_certificate", key: "offline_key" }, purpose: "sign KOD II",
-    renewHint: "request a new KSeF certificate of type Offline",
+    renewHint: "request a new KSeF certificate of type Offline", expectType: "Offline",
     encryptedHint: files.passphrase === undefined ? "store it unencrypted, readable by the server's user only" : "",
   });
   const f = signer.facts;
   return {
-    serialNumber: f.serialNumber, signer, privateKey: signer.privateKey, publicKey: signer.publicKey, keyKind: f.keyType,
+    serialNumber: f.serialNumber, signer, privateKey: signer.privateKey, publicKey: signer.publicKey, keyKind: signer.keyType,
     validFrom: f.notBefore, validTo: f.notAfter, facts: f, warnings: signer.warnings,
   };
 }

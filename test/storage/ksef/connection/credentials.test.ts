@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { loadFileSigner, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
+import { describeCertificate, loadFileSigner, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
 import { PKCS12_CONVERT_COMMAND, PKCS8_CONVERT_COMMAND } from "../../../../storage/ksef/connection/key_files.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "credentials-"));
@@ -153,7 +153,7 @@ describe("loadFileSigner()", () => {
       { what: "PKCS#12, no passphrase", files: { pkcs12File: f("rsa.p12") }, expected: /^pkcs12 .*rsa\.p12 needs its passphrase/ },
       { what: "traditional encrypted PEM", files: { certificateFile: rsaCert, keyFile: f("rsa.traditional-enc.pem"), passphrase: passFile }, expected: `key ${f("rsa.traditional-enc.pem")} is encrypted the traditional OpenSSL way: convert it with ${PKCS8_CONVERT_COMMAND}` },
       { what: "legacy PKCS#12", files: { pkcs12File: f("legacy.p12"), passphrase: passFile }, expected: `pkcs12 ${f("legacy.p12")} is encrypted with a legacy cipher (RC2 or 3DES): convert it with ${PKCS12_CONVERT_COMMAND}` },
-      { what: "not PKCS#12", files: { pkcs12File: f("rsa.crt.pem"), passphrase: passFile }, expected: /^pkcs12 .*rsa\.crt\.pem is not a PKCS#12 file in DER/ },
+      { what: "not PKCS#12", files: { pkcs12File: f("rsa.crt.pem"), passphrase: passFile }, expected: /^pkcs12 .*rsa\.crt\.pem is not a PKCS#12 file \(\.p12, \.pfx\): if it is one, rewrite it with openssl pkcs12/ },
       { what: "another key", files: { certificateFile: rsaCert, keyFile: f("ec.key.pem") }, expected: `key ${f("ec.key.pem")} is not the private key of certificate ${rsaCert}` },
       { what: "only a CA certificate", files: { certificateFile: f("ca.crt.pem"), keyFile: f("ec.key.pem") }, expected: /is not the private key of certificate/ },
       { what: "expired", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, at: now + 31 * DAY, expected: /^certificate .*rsa\.crt\.pem expired on \d{4}-/ },
@@ -191,4 +191,25 @@ describe("loadFileSigner()", () => {
     chmodSync(f("rsa.pkcs1.pem"), 0o644);
     assert.ok(loadFileSigner({ ...files, keyFile: f("rsa.pkcs1.pem") }, { now, warnWithinMs: DAY }).warnings.includes(`key ${f("rsa.pkcs1.pem")} can be read by other users of this machine: chmod 600 it`));
   });
+
+  test("loadFileSigner() warns when the certificate's key usage shows the other KSeF type than the use needs", () => {
+    const rsa = { certificateFile: f("rsa.crt.pem"), keyFile: f("rsa.key.pem") }; // digitalSignature: Authentication
+    const ec = { certificateFile: f("ec.crt.pem"), keyFile: f("ec.key.pem") }; // nonRepudiation: Offline
+    const o = { now, warnWithinMs: DAY };
+    assert.deepEqual(loadFileSigner(rsa, { ...o, expectType: "Authentication" }).warnings, []);
+    assert.deepEqual(loadFileSigner(ec, { ...o, expectType: "Authentication" }).warnings,
+      [`certificate ${f("ec.crt.pem")} looks like a KSeF certificate of type Offline (by its key usage), which cannot sign in to KSeF: use one of type Authentication`]);
+    assert.deepEqual(loadFileSigner(rsa, { ...o, expectType: "Offline", purpose: "sign KOD II" }).warnings,
+      [`certificate ${f("rsa.crt.pem")} looks like a KSeF certificate of type Authentication (by its key usage), which cannot sign KOD II: use one of type Offline`]);
+  });
+});
+
+test("describeCertificate() gives a certificate's facts without its key, its key null when KSeF would not take it", () => {
+  const der = (name: string) => new X509Certificate(readFileSync(f(name))).raw;
+  const ec = describeCertificate(der("ec.crt.pem"));
+  assert.deepEqual([ec.serialNumber, ec.ksefType, ec.keyType, ec.keyBits], ["0A1B2C3D4E5F6071", "Offline", "ec", 256]);
+  assert.equal(ec.sha256Fingerprint, new X509Certificate(der("ec.crt.pem")).fingerprint256.replace(/:/g, ""));
+  makeCertificate("small", ["-newkey", "rsa:1024"], { usage: "digitalSignature", serial: "0x03" });
+  const small = describeCertificate(der("small.crt.pem"));
+  assert.deepEqual([small.keyType, small.keyBits, small.ksefType], [null, null, null]);
 });
