@@ -8,14 +8,15 @@
  *   node server.ts token create --tenant acme --scopes documents:read,documents:write [--expires-in 30d]
  *   node server.ts token list [--tenant acme]
  *   node server.ts token revoke KEY_ID
+ *   node server.ts ksef certificates limits|enroll|list|revoke|show …   (KSeF certificates of a tenant's ksef source)
  * @module
  */
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { createApp, type App } from "./lib/app.ts";
 import { mintToken, parseScopes, SCOPES } from "./lib/auth/tokens.ts";
-import { parseCommand, type Command } from "./lib/cli/command.ts";
-import { serveUsage, SOURCE_PROGRAM, tokenUsage } from "./lib/cli/usage.ts";
+import { parseCommand, type Command, type UsageTopic } from "./lib/cli/command.ts";
+import { ksefCertificatesUsage, serveUsage, SOURCE_PROGRAM, tokenUsage } from "./lib/cli/usage.ts";
 import { loadConfig, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
 import { guardNodeServer, type NodeServerLike as GuardedServer } from "./lib/http/node_server.ts";
@@ -42,6 +43,7 @@ import { sendingConfigs } from "./storage/ksef/send/send_config.ts";
 import { readSourcesFile } from "./storage/sources/sources_file.ts";
 import { tokenWarnings } from "./storage/ksef/connection/sign_in_choice.ts";
 import { createKsefSendHook, OfflineCertificates } from "./storage/ksef/send/send_hook.ts";
+import { runCertificatesCommand } from "./storage/ksef/certificates/command.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
@@ -82,7 +84,7 @@ const INSTALLED = import.meta.url.endsWith(".js");
 const PROGRAM = INSTALLED ? "integrator-api" : SOURCE_PROGRAM;
 const TOKEN_COMMAND = INSTALLED ? "integrator-api token" : "npm run token --";
 
-const _usage = (topic: "serve" | "token"): string => (topic === "token" ? tokenUsage(PROGRAM) : serveUsage(PROGRAM));
+const _usage = (topic: UsageTopic): string => (topic === "token" ? tokenUsage(PROGRAM) : topic === "ksef" ? ksefCertificatesUsage(PROGRAM) : serveUsage(PROGRAM));
 
 /** Stores a new token for `tenant` (creating the tenant); returns the token string and its key id. */
 async function createToken(storage: Storage, tenant: string, scopes: string, expiresIn: string | undefined): Promise<{ token: string; keyId: string }> {
@@ -113,6 +115,20 @@ async function tokenCommand(c: Extract<Command, { kind: "token" }>, config: Conf
     process.stdout.write(`revoked ${keyId}\n`);
   }
   await storage.close();
+}
+
+/** `ksef certificates …`: its output on stdout, a failure as one line on stderr (exit 1). */
+async function ksefCommand(c: Extract<Command, { kind: "ksef" }>, config: Config): Promise<void> {
+  const dataDir = resolve(config.dataDir);
+  let out: string;
+  try {
+    const sources = c.sub === "show" ? {} : readSourcesFile(dataDir, SOURCE_TYPES);
+    out = await runCertificatesCommand({ sub: c.sub, args: c.args, flags: c.flags, dataDir, sources });
+  } catch (e) {
+    // One line: KSeF's and the file signer's messages never hold a key, a passphrase or a token.
+    _fail((e as Error).message.split("\n")[0]!, EXIT_FAILURE);
+  }
+  process.stdout.write(out);
 }
 
 /**
@@ -313,6 +329,7 @@ async function main(): Promise<void> {
     _fail(`${(e as Error).message} (see --help)`);
   }
   if (command.kind === "serve") await serve(config);
+  else if (command.kind === "ksef") await ksefCommand(command, config);
   else await tokenCommand(command, config);
 }
 
