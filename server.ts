@@ -44,10 +44,13 @@ import { readSourcesFile } from "./storage/sources/sources_file.ts";
 import { tokenWarnings } from "./storage/ksef/connection/sign_in_choice.ts";
 import { createKsefSendHook, OfflineCertificates } from "./storage/ksef/send/send_hook.ts";
 import { runCertificatesCommand } from "./storage/ksef/certificates/command.ts";
+import { CertificateExpiryWatch, watchedCertificates } from "./storage/ksef/certificates/expiry_watch.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
 const KSEF_SEND_POLL_MS = 1000; // how soon the sender looks at the queue again (an upload in this process wakes it at once)
+/** How often the ksef sources' certificates are looked at for their end: hourly is ample for notices a day apart. */
+const EXPIRY_CHECK_MS = 3_600_000;
 const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
 /**
  * Threads that read a sync run's invoices and read and validate uploads (each started when first needed): one per
@@ -186,6 +189,25 @@ function configuredTokenWarnings(dataDir: string, logger: Logger): () => string[
   };
 }
 
+/**
+ * The ksef sources' certificates watched for their end (README "KSeF certificates from the command line"): 30, 7
+ * and 1 days before, once each. sources.json is read again on each look; a bad file keeps the last good one.
+ */
+function configuredExpiryWatch(dataDir: string, logger: Logger): CertificateExpiryWatch {
+  let good = readSourcesFile(dataDir, SOURCE_TYPES);
+  return new CertificateExpiryWatch({
+    dataDir, logger,
+    certificates: () => {
+      try {
+        good = readSourcesFile(dataDir, SOURCE_TYPES);
+      } catch {
+        // configuredSources() logs a bad file; the last good one stays, here too.
+      }
+      return watchedCertificates(good, dataDir, Date.now());
+    },
+  });
+}
+
 /** The storage the configuration names (storage/registry.ts: by DATABASE_URL's scheme, else the file store). */
 function openStorage(config: Config): Promise<Storage> {
   return openStorageAt({ dataDir: resolve(config.dataDir), databaseUrl: config.databaseUrl, shared: config.workers > 1 });
@@ -196,12 +218,14 @@ function openStorage(config: Config): Promise<Storage> {
  * workers, the "primary" runs syncs and deliveries (one process, so each run and event has one executor)
  * and the "worker"s serve HTTP on the shared port.
  */
-async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage; sender: KsefSender | null }> {
+async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage; sender: KsefSender | null; expiry: CertificateExpiryWatch }> {
   const dataDir = resolve(config.dataDir);
   const sources = configuredSources(dataDir, config.uploadLimit, logger);
   const certificates = new OfflineCertificates();
   const sending = configuredSending(dataDir, logger, certificates);
   const tokens = configuredTokenWarnings(dataDir, logger);
+  const expiry = configuredExpiryWatch(dataDir, logger);
+  metrics.labelledGauge("ksef_certificate_days_left", "Whole days before a ksef source's KSeF certificate ends, by tenant, source and type (authentication, offline).", () => expiry.gauges());
   const storage = await openStorage(config);
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger, deadlineNearMs: config.ksefDeadlineNearMs });
@@ -211,7 +235,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const schemaFiles = readSchemaFiles();
   const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
   const app = await createApp({
-    warnings: tokens,
+    warnings: () => [...tokens(), ...expiry.warnings()],
     ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, wake: () => sender?.wake(), deadlineNearMs: config.ksefDeadlineNearMs }),
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
@@ -234,7 +258,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
       await closeApp();
     };
   }
-  return { app, storage, sender };
+  return { app, storage, sender, expiry };
 }
 
 /** Serves HTTP in this process; on SIGTERM/SIGINT drains, stops background work and exits 0. */
@@ -285,7 +309,17 @@ async function serve(config: Config): Promise<void> {
     return;
   }
   const dataDir = resolve(config.dataDir);
-  const { app, storage, sender } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
+  const { app, storage, sender, expiry } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
+  // The executing process alone says a certificate's end, so that each notice goes out once; before "listening",
+  // so that what a start says comes first.
+  const checkExpiry = () => {
+    try {
+      expiry.check();
+    } catch (e) {
+      logger.error("KSeF certificate expiry check failed", { error: (e as Error).message });
+    }
+  };
+  checkExpiry();
   const url = config.workers === 1 ? await serveHttp(config, app, storage, logger) : await forkWorkers({
     workers: config.workers, host: config.host, logger,
     async onStopped(listenFailed) {
@@ -304,6 +338,9 @@ async function serve(config: Config): Promise<void> {
   await app.sync.resume();
   app.sync.start(SYNC_POLL_MS);
   sender?.start(KSEF_SEND_POLL_MS);
+  const expiryTimer = setInterval(checkExpiry, EXPIRY_CHECK_MS);
+  (expiryTimer as { unref?: () => void }).unref?.(); // Deno's timers are numbers; the server's own work keeps it alive
+
   app.webhooks?.start(WEBHOOK_POLL_MS);
   if (demoToken) {
     // The banner says "try this curl": it comes once the demo invoices are documents, so that the first one works.
