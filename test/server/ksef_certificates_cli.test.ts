@@ -12,11 +12,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { verifyKsefCertificateLink } from "../../lib/formats/pdf/ksef_certificate_link.ts";
 import { childEnv, runCli, serverCommand, startChild } from "../support/child.ts";
+import { curl } from "../support/curl.ts";
+import { pdfQrCodes } from "../support/pdf_text.ts";
+import { fixturePath } from "../support/server.ts";
 import { makeKsefCertificate, type KsefTestCertificate } from "../support/ksef_certificates.ts";
 import { startKsefSimulator, type KsefSimulator } from "../support/ksef_simulator.ts";
 
-const NIP = "5265877635";
+const NIP = "5451824119"; // the seller of the FA(3) sample, so that its offline upload is the source's own invoice
 const TOKEN = `20251010-EC-0000000000-0000000000-00|nip-${NIP}|${"7".repeat(64)}`;
 
 let sim: KsefSimulator;
@@ -166,6 +170,38 @@ test("a server with the new Authentication certificate signs in and syncs; once 
     const failed = await sync();
     assert.equal(failed.status, "failed");
     assert.equal((failed.error as { code: string }).code, "KSEF_CERTIFICATE_REJECTED", JSON.stringify(failed));
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.exited;
+  }
+});
+
+test("a server with the new Offline certificate signs KOD II of an offline invoice with it", async () => {
+  // Sending goes to a closed port: the offline invoice's PDF is made at upload, while KSeF is away.
+  const data = join(dir, "offline-serve");
+  mkdirSync(data, { recursive: true });
+  writeFileSync(join(data, "sources.json"), JSON.stringify({ acme: [{
+    name: "ksef", type: "ksef", environment: "http://127.0.0.1:9/v2", nip: NIP, certificate: seal.certificateFile, key: seal.keyFile,
+    send: true, offline_certificate: offline.crt, offline_key: offline.key,
+  }] }));
+  const made = runCli(["token", "create", "--tenant", "acme", "--scopes", "submissions:read,submissions:write", "--data", data]);
+  assert.equal(made.status, 0, made.stderr);
+  const token = made.stdout.trim();
+  const today = new Date().toISOString().slice(0, 10);
+  const xml = join(data, "offline.xml");
+  writeFileSync(xml, readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_Przyklad_4_EUR.xml"), "utf8").replace(/<P_1>[^<]*<\/P_1>/, `<P_1>${today}</P_1>`).replace(/<P_2>[^<]*<\/P_2>/, "<P_2>CERT/OFF/1</P_2>"));
+  const server = await startChild(["--data", data, "--demo", "off"]);
+  try {
+    const r = await curl(`${server.url}/api/v1/submissions`, token, ["-F", `xml=@${xml}`, "-F", "ksef_mode=offline"]);
+    assert.equal(r.status, 201, r.body.toString());
+    const id = (JSON.parse(r.body.toString()) as { id: string }).id;
+    const pdf = new Uint8Array(await (await fetch(`${server.url}/api/v1/submissions/${id}/pdf`, { headers: { "x-api-token": token } })).arrayBuffer());
+    const kod2 = pdfQrCodes(pdf).filter((c) => c.includes("/certificate/"));
+    assert.equal(kod2.length, 1);
+    assert.ok(kod2[0]!.includes(`/${offline.serial}/`), kod2[0]);
+    const cert = new X509Certificate(readFileSync(offline.crt));
+    assert.ok(verifyKsefCertificateLink(kod2[0]!, cert.publicKey), "KOD II verifies with the new Offline certificate's public key");
+    assert.ok(!verifyKsefCertificateLink(kod2[0]!, new X509Certificate(readFileSync(auth.crt)).publicKey), "and not with another key");
   } finally {
     server.child.kill("SIGTERM");
     await server.exited;
