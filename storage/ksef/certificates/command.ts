@@ -25,7 +25,7 @@ export interface CertificatesCommandOptions {
   /** sources.json as read and checked by the process (readSourcesFile): each tenant's entries. */
   sources: Readonly<Record<string, readonly { type: string; config: { name: string } }[]>>;
   now?: number;
-  /** Seconds between enrollment status polls (tests shorten them). */
+  /** Delays between enrollment status polls, ms (default the client's). */
   pollDelays?: readonly number[];
 }
 
