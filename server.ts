@@ -51,6 +51,8 @@ const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that 
 const KSEF_SEND_POLL_MS = 1000; // how soon the sender looks at the queue again (an upload in this process wakes it at once)
 /** How often the ksef sources' certificates are looked at for their end: hourly is ample for notices a day apart. */
 const EXPIRY_CHECK_MS = 3_600_000;
+/** How long the certificates read for the expiry watch are reused (a new certificate shows within a minute). */
+const EXPIRY_READ_MS = 60_000;
 const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
 /**
  * Threads that read a sync run's invoices and read and validate uploads (each started when first needed): one per
@@ -195,15 +197,19 @@ function configuredTokenWarnings(dataDir: string, logger: Logger): () => string[
  */
 function configuredExpiryWatch(dataDir: string, logger: Logger): CertificateExpiryWatch {
   let good = readSourcesFile(dataDir, SOURCE_TYPES);
+  let cache: { at: number; certs: ReturnType<typeof watchedCertificates> } | null = null;
   return new CertificateExpiryWatch({
     dataDir, logger,
     certificates: () => {
+      // Read at most once a minute: /readyz and /metrics ask often, and a PKCS#12 costs its key derivation.
+      if (cache && Date.now() - cache.at < EXPIRY_READ_MS) return cache.certs;
       try {
         good = readSourcesFile(dataDir, SOURCE_TYPES);
       } catch {
         // configuredSources() logs a bad file; the last good one stays, here too.
       }
-      return watchedCertificates(good, dataDir, Date.now());
+      cache = { at: Date.now(), certs: watchedCertificates(good, dataDir, Date.now()) };
+      return cache.certs;
     },
   });
 }
