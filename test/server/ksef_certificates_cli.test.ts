@@ -84,8 +84,7 @@ test("limits: signed in with the seal, KSeF's certificate and request limits", a
 
 test("enroll --type authentication and --type offline write a certificate KSeF issued for the key made here, key files of mode 600", async () => {
   const data = dataDir("enroll", { certificate: seal.certificateFile, key: seal.keyFile });
-  const out = join(dir, "issued");
-  mkdirSync(out, { recursive: true });
+  const out = join(dir, "issued"); // made by enroll
   for (const [type, name, key] of [["authentication", "acme auth", "ec"], ["offline", "acme-offline", "rsa"]] as const) {
     const r = await cli(["ksef", "certificates", "enroll", "--tenant", "acme", "--type", type, "--name", name, "--key", key, "--out", out, "--data", data]);
     assert.equal(r.status, 0, r.stderr);

@@ -7,7 +7,7 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { buildCsr, enrollmentSubject, type CertificateEnrollmentData } from "../../../lib/formats/pkcs10/csr.ts";
 import { generateCsrKeyPair } from "../../../lib/formats/pkcs10/key_pair.ts";
@@ -40,6 +40,7 @@ export async function enrollCertificate(api: KsefCertificatesApi, o: EnrollOptio
   const certificateFile = join(o.dir, `${o.name}.crt.pem`);
   const keyFile = join(o.dir, `${o.name}.key.pem`);
   for (const f of [certificateFile, keyFile]) if (existsSync(f)) throw new RangeError(`${f} exists already: choose another --name or --out`);
+  mkdirSync(o.dir, { recursive: true, mode: 0o700 }); // a new directory for keys is its owner's alone
   const subject = enrollmentSubject((await api.enrollmentData()) as unknown as CertificateEnrollmentData);
   const pair = generateCsrKeyPair(o.key);
   const csr = await buildCsr({ subject, publicKey: pair.publicKey, signer: pair.signer });
