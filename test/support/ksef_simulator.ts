@@ -7,7 +7,7 @@
  * client or the simulator strays fails. It serves public-key certificates (with
  * key rotation and 21470), challenge, token authentication (the RSA-OAEP
  * `token|timestampMs` is decrypted and checked), XAdES authentication (the signature checked by xmlsec1:
- * ksef_simulator_xades.ts), status, redeem, refresh,
+ * ksef_simulator_xades.ts), status, redeem, refresh, certificate enrollment (ksef_simulator_certificates.ts),
  * metadata queries, exports as AES-256-CBC encrypted ZIP parts (truncated past
  * a package limit), invoice download, 429 with Retry-After past its limits, and
  * errors as ExceptionResponse or, with `X-Error-Format: problem-details`, as
@@ -22,6 +22,7 @@ import { checkRequest, checkResponse, ksefSpec } from "./ksef_conformance.ts";
 import { SimAuth, type SimToken } from "./ksef_simulator_auth.ts";
 import { SimKeys } from "./ksef_simulator_keys.ts";
 import { SimXades, type SimCertificateGrant } from "./ksef_simulator_xades.ts";
+import { SimCertificates } from "./ksef_simulator_certificates.ts";
 import { buildPackage, iso7, metadataOf, parseTime, selectInvoices, type SimFilters, type SimInvoice } from "./ksef_simulator_invoices.ts";
 
 export type { SimInvoice } from "./ksef_simulator_invoices.ts";
@@ -50,7 +51,7 @@ export interface SimContext {
   unauthorized(detail: string): void;
   forbidden(detail: string, required: string[], present: string[]): void;
   /** The access token's context, or null when it is unknown or expired. */
-  session(): { nip: string; permissions: string[] } | null;
+  session(): { nip: string; permissions: string[]; certificate?: Buffer } | null;
   /** The simulator's clock, ms, strictly increasing. */
   tick(): number;
   keys: SimKeys;
@@ -110,6 +111,8 @@ export interface KsefSimulator {
   revokeCertificate(serial: string): void;
   /** The XAdES sign-in side: its grants (may be changed) and the bodies received, as sent. */
   xades: SimXades;
+  /** The certificate operations (/certificates/*): what was issued, the limits, the test CA. */
+  certificates: SimCertificates;
   /** The next export package is encrypted with a wrong key. */
   corruptNextPackage(): void;
   /** An emergency key rotation: the current key is withdrawn (21470 for its publicKeyId), the next published. */
@@ -234,7 +237,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
       sim.stats.throttled++;
       return tooMany(ctx, problems, sreq.path, `Przekroczono limit żądań dla grupy ${group}.`);
     }
-    for (const route of [xades.route, ...(o.routes ?? [])]) {
+    for (const route of [xades.route, certificates.route, ...(o.routes ?? [])]) {
       if (await route(sreq, ctx) || answered) return;
     }
     await builtIn(sreq, ctx);
@@ -259,6 +262,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
 
   const auth = new SimAuth(o.tokens, o.accessTtlMs ?? 15 * 60_000, ref);
   const xades = new SimXades(auth, o.certificates ?? []);
+  const certificates = new SimCertificates(ref);
   const exports = new Map<string, Record<string, unknown>>();
   const parts = new Map<string, Buffer>();
 
@@ -368,6 +372,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
       xades.revoke(serial);
     },
     xades,
+    certificates,
     corruptNextPackage() {
       corrupt = true;
     },
@@ -380,6 +385,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      certificates.close();
       if (violations.length > 0) throw new Error(`The KSeF exchanges departed from open-api.json:\n${[...new Set(violations)].slice(0, 30).join("\n")}`);
     },
   };

@@ -22,6 +22,8 @@ export interface SimToken {
 export interface Grant {
   nip: string;
   permissions: string[];
+  /** The certificate (DER) of an XAdES sign-in: certificate enrollment reads its subject (ksef_simulator_certificates.ts). */
+  certificate?: Buffer;
 }
 
 /** How an authentication started: its method and, for a failure, the detail its status gives. */
@@ -113,8 +115,9 @@ export class SimAuth {
       this.#redeemed.add(r.bearer);
       const a = randomBytes(24).toString("hex");
       const rt = randomBytes(24).toString("hex");
-      this.#access.set(a, { nip: auth.nip, permissions: auth.permissions, until: Date.now() + this.#ttl });
-      this.#refresh.set(rt, { nip: auth.nip, permissions: auth.permissions });
+      const grant: Grant = { nip: auth.nip, permissions: auth.permissions, ...(auth.certificate ? { certificate: auth.certificate } : {}) };
+      this.#access.set(a, { ...grant, until: Date.now() + this.#ttl });
+      this.#refresh.set(rt, grant);
       ctx.send(200, { accessToken: { token: a, validUntil: iso7(Date.now() + this.#ttl) }, refreshToken: { token: rt, validUntil: iso7(Date.now() + 7 * 86_400_000) } });
       return true;
     }

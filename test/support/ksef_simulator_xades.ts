@@ -87,7 +87,7 @@ export class SimXades {
         ? this.grants.find((g) => g.fingerprint === undefined && g.nip === contextNip && _subjectNip(cert.subject) === contextNip)
         : undefined;
     if (!found) return this.#auth.begin(ctx, grant, 415, "xades"), true;
-    this.#auth.begin(ctx, { nip: contextNip, permissions: found.permissions }, 200, "xades");
+    this.#auth.begin(ctx, { nip: contextNip, permissions: found.permissions, certificate: Buffer.from(cert.raw) }, 200, "xades");
     return true;
   };
 }

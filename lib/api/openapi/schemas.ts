@@ -357,6 +357,17 @@ export function schemas(): Record<string, Json> {
       properties: { source: { type: "string", minLength: 1, description: "The source to sync; the tenant's first source when absent" } },
       description: "Empty, `{}` or `{\"source\": \"<name>\"}`; another field is 400 `unknown parameter`",
     },
+    KsefCertificateExpiring: {
+      description: "A ksef source's KSeF certificate nears its end: sent once per certificate at 30, 7 and 1 days left, restarts included (README \"KSeF certificates from the command line\")",
+      ..._object({
+        source: { type: "string", description: "The ksef source's name in sources.json" },
+        type: { type: "string", enum: ["authentication", "offline"], description: "`authentication`: the certificate it signs in with; `offline`: the one that signs KOD II" },
+        serial: { type: "string", pattern: "^[0-9A-F]+$", description: "The certificate's serial number, upper-case hex" },
+        subject: { type: "string", description: "The certificate's subject, e.g. `CN=…, organizationIdentifier=VATPL-…, C=PL`" },
+        not_after: TIMESTAMP,
+        days_left: { type: "integer", minimum: 0, description: "Whole days left when the notice fired" },
+      }),
+    },
     SyncRun: {
       description: "A sync run; `error` is present when the run failed",
       ..._object({

@@ -63,7 +63,8 @@ export function signInWarnings(all: Readonly<Record<string, readonly { type: str
     if (c.credentials.kind === "token") return [`${tenant}: ${tokenEndWarning(e.config.name, now)}`];
     try {
       const files = credentialFiles(c.credentials, dir);
-      return files ? loadFileSigner(files, { now }).warnings.map((w) => `${tenant}: KSeF source "${e.config.name}": ${w}`) : [];
+      // A certificate's end is the expiry watch's to say (30, 7 and 1 days before, with the command that renews it).
+      return files ? loadFileSigner(files, { now, warnWithinMs: 0 }).warnings.map((w) => `${tenant}: KSeF source "${e.config.name}": ${w}`) : [];
     } catch {
       return [];
     }
