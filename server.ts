@@ -178,6 +178,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   void workers?.warm(); // ready before the first large read, which would otherwise be read here
   const schemaFiles = readSchemaFiles();
   const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
+  void parsing?.warm(); // likewise: a large upload waits for a thread rather than being read on the event loop
   const app = await createApp({
     ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, availability, wake: () => sender?.wake(), deadlineNearMs: config.ksefDeadlineNearMs }),
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.

@@ -161,7 +161,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     ksefSend: options.ksefSend ?? null,
     schemas,
   };
-  services.schemas?.compileAll(); // once per set of files and process, before the first request
+  // Once per set of files and process, before the first request; not where threads validate (server.ts on Node):
+  // the compiled schemas would only enlarge the heap that every major GC of the event loop's thread marks.
+  if (!options.checkUploadOffThread || !options.validateOffThread) services.schemas?.compileAll();
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
   const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes];
