@@ -171,7 +171,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const storage = await openStorage(config);
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
   // KSeF's silences are kept in the data directory, so that every process issues offline alike (offline_when_unavailable).
-  const availability = fileAvailability(join(dataDir, "ksef-availability"));
+  const availability = fileAvailability(join(dataDir, "ksef-availability"), (e) => logger.error("KSeF availability not recorded", { error: e.message }));
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger, deadlineNearMs: config.ksefDeadlineNearMs, availability });
   const pdfFonts = readPdfFontFiles();
   const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS, pdfFonts);

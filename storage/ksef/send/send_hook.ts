@@ -73,10 +73,10 @@ export function createKsefSendHook(o: KsefSendHookOptions): KsefSendHook {
       const cert = c ? o.certificates.usable(c) : null;
       return c && cert ? { contextId: c.nip, certificateSerial: cert.serialNumber, privateKey: cert.privateKey } : null;
     },
-    issuesOffline(tenant) {
+    async issuesOffline(tenant) {
       const c = configOf(tenant);
       if (c?.offlineWhenUnavailableMs === undefined || !o.certificates.usable(c)) return false;
-      const since = o.availability ? o.availability.since(tenant) : o.sender()?.unavailableSince(tenant) ?? null;
+      const since = o.availability ? await o.availability.shared(tenant) : o.sender()?.unavailableSince(tenant) ?? null;
       return since !== null && now() - since >= c.offlineWhenUnavailableMs;
     },
     warnings: () => o.certificates.warnings(o.configs()),
