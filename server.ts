@@ -45,6 +45,7 @@ import { signInWarnings } from "./storage/ksef/connection/sign_in_choice.ts";
 import { createKsefSendHook, OfflineCertificates } from "./storage/ksef/send/send_hook.ts";
 import { runCertificatesCommand } from "./storage/ksef/certificates/command.ts";
 import { CertificateExpiryWatch, watchedCertificates } from "./storage/ksef/certificates/expiry_watch.ts";
+import { fileAvailability } from "./storage/ksef/send/availability.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
@@ -238,15 +239,18 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   metrics.labelledGauge("ksef_certificate_days_left", "Whole days before a ksef source's KSeF certificate ends, by tenant, source and type (authentication, offline).", () => expiry.gauges());
   const storage = await openStorage(config);
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
-  const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger, deadlineNearMs: config.ksefDeadlineNearMs });
+  // KSeF's silences are kept in the data directory, so that every process issues offline alike (offline_when_unavailable).
+  const availability = fileAvailability(join(dataDir, "ksef-availability"), (e) => logger.error("KSeF availability not recorded", { error: e.message }));
+  const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger, deadlineNearMs: config.ksefDeadlineNearMs, availability });
   const pdfFonts = readPdfFontFiles();
   const workers = "Deno" in globalThis ? null : createInvoiceWorkers(INVOICE_THREADS, pdfFonts);
   void workers?.warm(); // ready before the first large read, which would otherwise be read here
   const schemaFiles = readSchemaFiles();
   const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
+  void parsing?.warm(); // likewise: a large upload waits for a thread rather than being read on the event loop
   const app = await createApp({
     warnings: () => [...signInWarned(), ...expiry.warnings()],
-    ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, wake: () => sender?.wake(), deadlineNearMs: config.ksefDeadlineNearMs }),
+    ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, availability, wake: () => sender?.wake(), deadlineNearMs: config.ksefDeadlineNearMs }),
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
     ...(parsing ? { readFieldsOffThread: parsing.fields, checkUploadOffThread: parsing.check, validateOffThread: parsing.validate } : {}),

@@ -42,7 +42,7 @@ import { createAuthenticator } from "./pipeline/authenticate.ts";
 import { readRequestBody } from "./pipeline/body.ts";
 import { readCorrelationId } from "./pipeline/correlation.ts";
 import { envelopeResponse, errorResponse, OutageLog } from "./pipeline/error_response.ts";
-import { createLargeReads, type InvoiceReader, type PdfJob } from "./api/invoice_reader.ts";
+import { createLargeReads, LARGE_XML_BYTES, type InvoiceReader, type PdfJob } from "./api/invoice_reader.ts";
 import type { RenderedPdf } from "./formats/pdf/invoice_pdf.ts";
 import { acceptedParameters, checkBody, checkQuery, operationKey } from "./pipeline/strict_params.ts";
 import { runIdempotent } from "./pipeline/idempotency.ts";
@@ -156,6 +156,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     renderPdf: reads.pdf,
     checkUpload: reads.check,
     validate: reads.validate,
+    admitLarge: reads.admit,
     invoices: new ShaCache(),
     verdicts: new ShaCache(),
     builds,
@@ -163,7 +164,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     ksefSend: options.ksefSend ?? null,
     schemas,
   };
-  services.schemas?.compileAll(); // once per set of files and process, before the first request
+  // Once per set of files and process, before the first request; not where threads validate (server.ts on Node):
+  // the compiled schemas would only enlarge the heap that every major GC of the event loop's thread marks.
+  if (!options.checkUploadOffThread || !options.validateOffThread) services.schemas?.compileAll();
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
   const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes];
@@ -253,6 +256,8 @@ function _apiHandler(
     if (takes) checkQuery(req.query, takes); // strict parameters (the conventions in /docs), after who may ask has been settled
     // Errors up to here and in reading the body are not kept for the key (the idempotency conventions in /docs: before execution).
     const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
+    // A large upload that would be refused a place among the large reads is refused before its body is read.
+    if ((route.body === "upload" || route.body === "multipart") && _declaredBytes(req) >= LARGE_XML_BYTES) _admitLarge(services, granted.tenant);
     const body = route.body === undefined ? NO_BODY : await readRequestBody(req, route.body, services.limits);
     if (takes && body.kind === "json") checkBody(body.value, takes);
     const ctx: Context = {
@@ -262,6 +267,22 @@ function _apiHandler(
     if (key === null) return route.handle(ctx);
     return runIdempotent(ctx, key, now, (err) => envelopeResponse(err, facts.requestId), route.handle);
   };
+}
+
+// The body's declared size (Content-Length), 0 when it is not declared (chunked): such a body is judged once read.
+function _declaredBytes(req: ApiRequest): number {
+  const cl = req.header("content-length");
+  return cl !== null && /^\d{1,15}$/.test(cl) ? Number(cl) : 0;
+}
+
+// The rest of the body stays unread: the answer closes the connection, as for a body refused mid-stream.
+function _admitLarge(services: AppServices, tenant: string): void {
+  try {
+    services.admitLarge(tenant);
+  } catch (e) {
+    if (e instanceof ApiError) throw new ApiError({ code: e.code, status: e.status }, e.message, e.details, { ...e.headers, connection: "close" });
+    throw e;
+  }
 }
 
 function _webhookWorker(options: AppOptions, now: () => number, logger: Logger, metrics: Metrics, nodeId: string): WebhookWorker | null {

@@ -41,6 +41,8 @@ export interface AppServices {
   checkUpload: UploadChecker;
   /** The verdict on invoice XML alone, off the event loop where the embedder allows (large ones in slots). */
   validate: InvoiceValidator;
+  /** Throws the 429/503 a large read of `tenant` would get now (its share of the waiting places, or all, taken). */
+  admitLarge: (tenant: string) => void;
   /** Serialised feed pages, valid while their feed does not change. */
   pages: PageCache;
   /** Invoice JSON by XML SHA-256, for the `invoice` object (README “The invoice object”). */

@@ -90,13 +90,19 @@ async function _renderAndKeep(ctx: Context, sha256: string, key: string, job: Pd
 
 /**
  * The KSeF environment a document's invoice belongs to: that of its source when the source says (a `ksef` source
- * does, DocumentSource.ksef), else production, where invoices that come from elsewhere (an inbox, another server) are.
+ * does, DocumentSource.ksef), else the tenant's (tenantQrEnvironment): a KSeF invoice dropped in the inbox of a tenant
+ * that works against KSeF's test environment is a test invoice.
  */
 export function sourceQrEnvironment(ctx: Context, sourceName: string): KsefQrEnvironment {
-  return ctx.app.sources(ctx.tenant.tenant).find((s) => s.name === sourceName)?.ksef?.qrEnvironment ?? "prod";
+  return ctx.app.sources(ctx.tenant.tenant).find((s) => s.name === sourceName)?.ksef?.qrEnvironment ?? tenantQrEnvironment(ctx);
 }
 
-/** The KSeF environment of a tenant's submissions: that of its `ksef` source that sends (README "Sending to KSeF"), else production. */
-export function sendingQrEnvironment(ctx: Context): KsefQrEnvironment {
-  return ctx.app.sources(ctx.tenant.tenant).find((s) => s.ksef?.sends === true)?.ksef?.qrEnvironment ?? "prod";
+/**
+ * The KSeF environment of a tenant's submissions and of its invoices that come from no `ksef` source: that of its
+ * `ksef` source that sends, else of its first `ksef` source whether it sends or not (README "Offline invoices":
+ * a test tenant's invoice must never carry a production code, kody-qr.md "Środowiska"), else production.
+ */
+export function tenantQrEnvironment(ctx: Context): KsefQrEnvironment {
+  const sources = ctx.app.sources(ctx.tenant.tenant);
+  return (sources.find((s) => s.ksef?.sends === true) ?? sources.find((s) => s.ksef !== undefined))?.ksef?.qrEnvironment ?? "prod";
 }

@@ -86,6 +86,12 @@ export interface LargeReads {
   fields: FieldsReader;
   /** Large reads waiting for a slot (GET /metrics). */
   waiting(): number;
+  /**
+   * Throws the refusal a large read of `tenant` would get now (429 over its share of the waiting places, 503 when all
+   * are taken), so that a large upload can be refused before its body is read: receiving megabytes only to refuse
+   * them costs the event loop the copies and the garbage collections of every byte.
+   */
+  admit(tenant: string): void;
 }
 
 /** Options of createInvoiceReader. */
@@ -129,18 +135,24 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
   let waitingCount = 0;
   let lastServed: string | null = null;
 
+  // The refusal of a read that would wait now, if any.
+  function admit(tenant: string): void {
+    if (running < maxLarge) return;
+    if (waitingCount >= maxWaiting) {
+      throw new ApiError("SERVICE_UNAVAILABLE", "Too many large invoices are being read: retry shortly", {}, { "retry-after": "1" });
+    }
+    if ((queues.get(tenant)?.length ?? 0) >= maxPerTenant) {
+      throw new ApiError("RATE_LIMITED", `Too many of this tenant's large invoices are being read (at most ${maxPerTenant} waiting): retry shortly`, { retry_after_seconds: 1 }, { "retry-after": "1" });
+    }
+  }
+
   async function slot(tenant: string, wait: boolean): Promise<void> {
     if (running < maxLarge) {
       lastServed = tenant;
       return void running++;
     }
     const queue = queues.get(tenant) ?? [];
-    if (!wait && waitingCount >= maxWaiting) {
-      throw new ApiError("SERVICE_UNAVAILABLE", "Too many large invoices are being read: retry shortly", {}, { "retry-after": "1" });
-    }
-    if (!wait && queue.length >= maxPerTenant) {
-      throw new ApiError("RATE_LIMITED", `Too many of this tenant's large invoices are being read (at most ${maxPerTenant} waiting): retry shortly`, { retry_after_seconds: 1 }, { "retry-after": "1" });
-    }
+    if (!wait) admit(tenant);
     await new Promise<void>((resolve) => {
       queue.push(resolve); // the slot is handed over by release()
       queues.set(tenant, queue);
@@ -193,6 +205,7 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
   const encoder = new TextEncoder();
   return {
     waiting: () => waitingCount,
+    admit,
     read: (xml, options) => offLoop(xml, options, o.offThread, false, () => readInvoiceXml(xml)),
     async json(xml, options) {
       if (xml.byteLength < large) return encoder.encode(invoiceJson(readInvoiceXml(xml)));

@@ -15,7 +15,7 @@ export interface KsefSendHook {
   /** The tenant's KSeF certificate of type Offline, to sign KOD II with; null when it has no usable one (README "Offline invoices"). */
   offlineCertificate?(tenant: string): KsefOfflineSigning | null;
   /** True when the tenant's uploads are issued offline by themselves now: KSeF has not answered for its `offline_when_unavailable`. */
-  issuesOffline?(tenant: string): boolean;
+  issuesOffline?(tenant: string): boolean | Promise<boolean>;
   /** What the operator should know (e.g. a certificate ending soon), shown on /readyz. */
   warnings?(): string[];
   /** How long before the end of its deadline day an offline invoice's deadline is near (default 12 hours). */

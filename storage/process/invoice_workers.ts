@@ -5,7 +5,9 @@
  * the caller (lib/api/invoice_reader.ts) bounds how many wait. Node only: on
  * Deno the reads stay on the main thread, in their slots. Threads start on
  * their first read (or warm()), so a pool that is never used costs nothing;
- * until one is ready, reads are done on the main thread.
+ * until one is ready, small reads are done on the main thread and large ones
+ * (from INLINE_LIMIT_BYTES) wait for it: a 9 MB upload read here would hold the
+ * event loop, and every tenant's requests with it, for a third of a second.
  * @module
  */
 import { Worker } from "node:worker_threads";
@@ -19,6 +21,12 @@ import { type SchemaFiles, schemaSetOf } from "../../lib/formats/validation/sche
 import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
 import { type RenderedPdf, type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
 import { rebuildThreadError, type ThreadError } from "./thread_errors.ts";
+
+/**
+ * Inputs from this size wait for a thread rather than being read on the main thread while none is ready: the
+ * large-read threshold of lib/api/invoice_reader.ts (LARGE_XML_BYTES), under which a read costs a few milliseconds.
+ */
+export const INLINE_LIMIT_BYTES = 256 * 1024;
 
 /** A pool of invoice-reading threads. */
 export interface InvoiceWorkers {
@@ -100,7 +108,12 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
     const ready = threads.filter((t) => t.ready && !t.dead);
     // Another thread starts when every one is busy (and none is starting), until the pool has `size`.
     if (threads.length < size && ready.length === threads.filter((t) => !t.dead).length && ready.every((t) => t.pending.size > 0)) start();
-    if (ready.length === 0) return null;
+    if (ready.length === 0) {
+      if (xml.byteLength < INLINE_LIMIT_BYTES) return null;
+      // A large input waits for the thread that is starting (or starts one: the dead are replaced up to `size`).
+      if (!threads.some((t) => !t.dead) && threads.filter((t) => t.dead).length >= size) return null;
+      return pool.warm().then(() => (threads.some((t) => t.ready && !t.dead) ? post(xml, json, pdf, ask) : null)).then((r) => r ?? _inline(xml, json, pdf, ask));
+    }
     const t = ready.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = next++;
     return new Promise<_Reply>((resolve, reject) => {
@@ -108,7 +121,19 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
       t.w.postMessage({ id, xml, json, pdf, ...ask });
     });
   }
-  return {
+  // What a thread would have answered, made here: only when no thread can start at all.
+  function _inline(xml: Uint8Array, json: boolean, pdf: Omit<RenderOptions, "fonts"> | undefined, ask: { fields?: boolean; check?: boolean; validate?: boolean }): _Reply {
+    if (ask.check) return { id: -1, checked: readAndValidate(xml, schemas ? schemaSetOf(schemas) : null) };
+    if (ask.validate) return { id: -1, report: verdictOf(xml, schemas ? schemaSetOf(schemas) : null) };
+    if (ask.fields) return { id: -1, fields: fieldsFromXml(xml) };
+    if (pdf) {
+      if (!fonts) throw new Error("Cannot render a PDF: the invoice threads were started without fonts");
+      return { id: -1, pdf: renderInvoicePdf(readInvoiceXml(xml), { ...pdf, fonts: new PdfFonts(fonts) }) };
+    }
+    const invoice = readInvoiceXml(xml);
+    return json ? { id: -1, json: new TextEncoder().encode(JSON.stringify(invoice)) } : { id: -1, invoice };
+  }
+  const pool: InvoiceWorkers = {
     async read(xml) {
       const r = post(xml, false);
       return r === null ? readInvoiceXml(xml) : (await r).invoice!;
@@ -144,4 +169,5 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
       await Promise.all(threads.map((t) => t.w.terminate()));
     },
   };
+  return pool;
 }

@@ -1,6 +1,7 @@
 /**
  * The QR codes of a KSeF invoice's PDF link to the QR host of the KSeF environment it belongs to (kody-qr.md,
- * "Środowiska"): a document's that of its source, a submission's that of the tenant's sending ksef source.
+ * "Środowiska"): a document's that of its source, a submission's (and a document's from a source that is not KSeF's)
+ * that of the tenant's sending ksef source, else of its first ksef source (qr_environment.test.ts: one that does not send).
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -85,7 +86,8 @@ describe("the QR host of a KSeF PDF follows the invoice's environment", () => {
     { what: "a document of a ksef source on a simulator (a loopback root: the test environment)", path: () => `/api/v1/documents/${ids.ksef}/pdf`, xml: xml.sim, host: "qr-test.ksef.mf.gov.pl" },
     { what: "a document of a source on the demo environment", path: () => `/api/v1/documents/${ids.demo}/pdf`, xml: xml.demo, host: "qr-demo.ksef.mf.gov.pl" },
     { what: "a document of a source on production", path: () => `/api/v1/documents/${ids.prod}/pdf`, xml: xml.prod, host: "qr.ksef.mf.gov.pl" },
-    { what: "a document of a source that is not KSeF's (production)", path: () => `/api/v1/documents/${ids.plain}/pdf`, xml: xml.plain, host: "qr.ksef.mf.gov.pl" },
+    // A KSeF invoice from a source that is not KSeF's belongs to the tenant's environment: that of its sending source.
+    { what: "a document of a source that is not KSeF's (the tenant's sending source's environment)", path: () => `/api/v1/documents/${ids.plain}/pdf`, xml: xml.plain, host: "qr-demo.ksef.mf.gov.pl" },
     { what: "a submission of a tenant whose sending ksef source is on demo", path: () => `/api/v1/submissions/${ids.submission}/pdf`, xml: xml.sub, host: "qr-demo.ksef.mf.gov.pl" },
   ];
   for (const { what, path, xml: bytes, host } of cases) {

@@ -100,3 +100,62 @@ test("a tenant over its share of the waiting places gets 429 with Retry-After; a
     rmSync(s.dataDir, { recursive: true, force: true });
   }
 });
+
+test("a large upload of a tenant over its share of the waiting places is refused 429 before its body is read", { timeout: 90_000 }, async () => {
+  const { request } = await import("node:http");
+  const { readAndValidate } = await import("../../lib/formats/validation/read_and_validate.ts");
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const s = await startServer({
+    checkUploadOffThread: async (xml: Uint8Array) => {
+      await released;
+      return readAndValidate(xml, null);
+    },
+  });
+  try {
+    const token = (await s.token("acme")).token;
+    const upload = (n: number) => {
+      const form = new FormData();
+      form.append("xml", new Blob([minimalLinesKsef(300 * 1024, `UP/${n}`)], { type: "application/xml" }), "big.xml");
+      return s.fetch("/api/v1/submissions", token, { method: "POST", body: form });
+    };
+    // One check runs (held), four wait: the tenant's share of the waiting places.
+    const first = upload(1);
+    const waiting = [2, 3, 4, 5].map(upload);
+    await gaugeAt(s, "large_reads_waiting", 4);
+    // The sixth declares 2 MB and sends none of it: answered at once, from its headers alone.
+    let answered = false;
+    const answer = await new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+      const req = request(`${s.url}/api/v1/submissions`, {
+        method: "POST",
+        headers: { "x-api-token": token, "content-type": "multipart/form-data; boundary=b0undary", "content-length": String(2_000_000) },
+      }, (res) => {
+        // The answer is whole once its Content-Length has arrived (the server then lingers for the unsent body).
+        let body = "";
+        res.on("data", (c: Buffer) => {
+          body += c.toString();
+          if (Buffer.byteLength(body) >= Number(res.headers["content-length"])) {
+            answered = true;
+            resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body });
+            req.destroy();
+          }
+        });
+      });
+      req.on("error", (e) => {
+        if (!answered) reject(e); // not when destroyed here once answered
+      });
+      req.flushHeaders();
+      setTimeout(() => reject(new Error("no answer without the body: the server waited to read it")), 20_000).unref();
+    });
+    assert.equal(answer.status, 429, answer.body);
+    assert.equal(answer.connection, "close");
+    assert.equal((JSON.parse(answer.body) as { error: { code: string } }).error.code, "RATE_LIMITED");
+    release();
+    const all = await Promise.all([first, ...waiting]);
+    assert.deepEqual(all.map((r) => r.status), [201, 201, 201, 201, 201]);
+  } finally {
+    release();
+    await s.close();
+    rmSync(s.dataDir, { recursive: true, force: true });
+  }
+});

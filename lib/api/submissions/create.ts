@@ -43,7 +43,9 @@ export async function createSubmission(ctx: Context): Promise<ApiResponse> {
     if (asked === "online") throw validationError("ksef_mode", "correction_is_offline", "A technical correction is sent with offlineMode: true: leave out ksef_mode or give offline");
     original = await correctableOriginal(ctx, corrects);
   }
-  const issue = original ? { ..._issue(ctx, send, "offline", fields.issue_date), deadline: original.ksef!.deadline ?? null } : _issue(ctx, send, asked, fields.issue_date);
+  // Issued offline by itself while KSeF has not answered for the tenant's offline_when_unavailable.
+  const auto = send && original === null && asked === undefined && (await ctx.app.ksefSend?.issuesOffline?.(ctx.tenant.tenant)) === true;
+  const issue = original ? { ..._issue(ctx, send, "offline", fields.issue_date, false), deadline: original.ksef!.deadline ?? null } : _issue(ctx, send, asked, fields.issue_date, auto);
   const blob = await ctx.tenant.putBlob(part.body);
   const created = (body: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(body) as SubmissionRecord).id}`, body });
   const input: SubmissionInput = { fields: { ...fields, validation: validationSummary(report) }, xml: blob, ...(send ? { send, issue } : {}), ...(original ? { corrects: original.id } : {}) };
@@ -64,7 +66,7 @@ export async function createSubmission(ctx: Context): Promise<ApiResponse> {
  * certificate of type Offline (KOD II is signed with it). The deadline counts from the issue date (`P_1`) by the
  * offline24 rule: for an invoice issued during an unavailability that is the earliest the rules allow.
  */
-function _issue(ctx: Context, send: boolean, asked: KsefIssueMode | undefined, issueDate: string | null): NonNullable<SubmissionInput["issue"]> {
+function _issue(ctx: Context, send: boolean, asked: KsefIssueMode | undefined, issueDate: string | null, auto: boolean): NonNullable<SubmissionInput["issue"]> {
   const tenant = ctx.tenant.tenant;
   if (asked === "offline") {
     if (!send) throw validationError("ksef_mode", "not_sent", "ksef_mode offline is for KSeF FA invoices of a tenant that sends to KSeF (a ksef source with \"send\": true)");
@@ -72,7 +74,7 @@ function _issue(ctx: Context, send: boolean, asked: KsefIssueMode | undefined, i
       throw validationError("ksef_mode", "offline_certificate_missing", "ksef_mode offline needs a valid KSeF certificate of type Offline: set offline_certificate and offline_key on the tenant's ksef source");
     }
   }
-  const offline = send && (asked === "offline" || (asked === undefined && ctx.app.ksefSend?.issuesOffline?.(tenant) === true));
+  const offline = send && (asked === "offline" || (asked === undefined && auto));
   if (!offline || issueDate === null) return { mode: "online", deadline: null };
   const d = offlineDeadline({ mode: "offline24", issueDate });
   return { mode: "offline", deadline: d.deadline };

@@ -4,7 +4,7 @@
  * and download its exact bytes or its PDF rendering.
  * @module
  */
-import { pdfResponse, sendingQrEnvironment, xmlDownload } from "../downloads.ts";
+import { pdfResponse, tenantQrEnvironment, xmlDownload } from "../downloads.ts";
 import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
@@ -52,8 +52,8 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findSubmission(ctx);
   // Once KSeF accepted it, the rendering shows its KSeF number, as a document's does.
-  // Its QR code links to the environment of the tenant's sending ksef source (README "Sending to KSeF").
-  const environment = record.format !== null && isKsefFormat(record.format) ? sendingQrEnvironment(ctx) : "prod";
+  // Its QR code links to the environment of the tenant's ksef source, sending or not (README "Offline invoices").
+  const environment = record.format !== null && isKsefFormat(record.format) ? tenantQrEnvironment(ctx) : "prod";
   // An offline invoice carries KOD I labelled OFFLINE until its KSeF number is known, and KOD II (README "Offline invoices").
   const offline = record.ksef?.mode === "offline";
   const certificateLink = offline ? await offlineCertificateLink(ctx, record, environment) : null;

@@ -18,13 +18,14 @@ import type { SendMode } from "../connection/config.ts";
 import type { OfflineCertificateFiles } from "../offline/offline_certificate.ts";
 import { DEFAULT_TUNING } from "../receive/source.ts";
 import { fetchTransport, nodeTransport, type HttpTransport } from "../connection/http.ts";
-import { KsefOutage, OnlineApi, type OnlineApiTuning } from "./online_api.ts";
+import { OnlineApi, type OnlineApiTuning } from "./online_api.ts";
 import { BatchSessions, type BatchTuning } from "./batch_session.ts";
 import { Outcomes } from "./outcome.ts";
 import type { ChoiceTuning } from "./send_choice.ts";
 import { SessionPool, type SessionTuning } from "./session_pool.ts";
 import { TenantSender } from "./tenant_sender.ts";
 import { warnNearDeadlines } from "./deadline_warnings.ts";
+import { memoryAvailability, observedFetch, observedTransport, type KsefAvailability } from "./availability.ts";
 import { DEFAULT_DEADLINE_NEAR_MS } from "../../../lib/ksef/deadline_near.ts";
 
 /**
@@ -70,6 +71,8 @@ export interface KsefSenderOptions {
   tuning?: Partial<OnlineApiTuning & SessionTuning & BatchTuning & ChoiceTuning & { backoffMs: readonly [number, number] }>;
   /** How long before the end of its deadline day an offline invoice's deadline is near (default 12 hours). */
   deadlineNearMs?: number;
+  /** Where KSeF's answers and silences are recorded for every process to read (default: this process only). */
+  availability?: KsefAvailability;
 }
 
 /** The running job. */
@@ -86,7 +89,7 @@ export interface KsefSender {
   sessionsOpened(tenant: string): number;
   /** Batch sessions opened per tenant (tests, benchmark). */
   batchesOpened(tenant: string): number;
-  /** Since when (ms) KSeF has not answered the tenant's sending (failed passes in a row), null while it answers. */
+  /** Since when (ms) KSeF has not answered the tenant's sending (from its first unanswered request), null while it answers. */
   unavailableSince(tenant: string): number | null;
   close(): Promise<void>;
 }
@@ -96,8 +99,6 @@ interface _Tenant {
   sender: TenantSender;
   failures: number;
   notBefore: number;
-  /** The start of the failed passes in a row when they failed for an outage (README "Offline invoices"). */
-  unavailableSince: number | null;
   /** When offline deadlines were last looked at. */
   deadlinesCheckedAt: number;
 }
@@ -115,6 +116,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
   let running: Promise<void> | null = null;
   let again = false;
   const http = o.http ?? (o.fetch ? fetchTransport(o.fetch) : nodeTransport());
+  const availability = o.availability ?? memoryAvailability();
 
   function senderOf(c: KsefSendConfig): _Tenant {
     // The same sign-in keeps its client (and sessions): the token, or the certificate and how it is named.
@@ -124,15 +126,16 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     if (known && known.key === key) return known;
     const client = new KsefClient({
       ...DEFAULT_TUNING, baseUrl: c.baseUrl.replace(/\/+$/, ""), nip: c.nip, signIn: chooseSignIn(c), pacer: new Pacer(), now, sleep,
-      onWait: async () => {}, ...(o.fetch ? { fetch: o.fetch } : {}),
+      // Every request reports whether KSeF answered (offline_when_unavailable counts from the first that did not).
+      onWait: async () => {}, fetch: observedFetch(o.fetch ?? fetch, c.tenant, availability, now),
     });
-    const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, http });
+    const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, http: observedTransport(http, c.tenant, availability, now) });
     const pool = new SessionPool({ api, client, now, tuning: o.tuning ?? {} });
     const store = o.storage.tenant(c.tenant);
     const outcomes = new Outcomes({ store, api, now });
     const batch = new BatchSessions({ store, api, client, outcomes, now, sleep, tuning: o.tuning ?? {} });
     const sender = new TenantSender({ store, api, pool, batch, outcomes, mode: c.sendMode ?? "auto", choice: o.tuning ?? {}, now });
-    const t: _Tenant = { key, sender, failures: 0, notBefore: 0, unavailableSince: null, deadlinesCheckedAt: -Infinity };
+    const t: _Tenant = { key, sender, failures: 0, notBefore: 0, deadlinesCheckedAt: -Infinity };
     tenants.set(c.tenant, t);
     return t;
   }
@@ -159,13 +162,9 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     try {
       const r = await t.sender.pass(abort.signal);
       t.failures = 0;
-      t.unavailableSince = null;
       return r.sent > 0 || r.finished > 0;
     } catch (e) {
       if (abort.signal.aborted) return false;
-      // KSeF not answering (as opposed to refusing) is what issues uploads offline (offline_when_unavailable).
-      if (e instanceof KsefOutage || (e as { code?: unknown }).code === "KSEF_UNAVAILABLE") t.unavailableSince ??= now();
-      else t.unavailableSince = null;
       const wait = Math.min(backoff[1], backoff[0] * 2 ** t.failures++);
       t.notBefore = now() + wait;
       o.logger.warn("sending to KSeF paused", { tenant: c.tenant, error: (e as Error).message, retry_in_ms: wait });
@@ -216,7 +215,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
     },
     sessionsOpened: (tenant) => tenants.get(tenant)?.sender.pool.opened ?? 0,
     batchesOpened: (tenant) => tenants.get(tenant)?.sender.batch.opened ?? 0,
-    unavailableSince: (tenant) => tenants.get(tenant)?.unavailableSince ?? null,
+    unavailableSince: (tenant) => availability.since(tenant),
     async close() {
       if (timer) clearInterval(timer);
       abort.abort();

@@ -8,6 +8,7 @@
  */
 import type { KsefSendHook } from "../../../lib/contracts/ksef_send.ts";
 import { loadOfflineCertificate, type OfflineCertificate } from "../offline/offline_certificate.ts";
+import type { KsefAvailability } from "./availability.ts";
 import type { KsefSendConfig, KsefSender } from "./job.ts";
 
 /** The tenants' Offline certificates, loaded once per pair of files. */
@@ -52,6 +53,8 @@ export interface KsefSendHookOptions {
   certificates: OfflineCertificates;
   /** The sender of this process, which knows how long KSeF has not answered (null in an HTTP-only worker). */
   sender: () => KsefSender | null;
+  /** Where the sender of whichever process records KSeF's silences (WORKERS > 1); else the sender of this process is asked. */
+  availability?: KsefAvailability;
   wake: () => void;
   now?: () => number;
   /** The deadline-near window (README "Offline invoices"; default 12 hours). */
@@ -70,10 +73,10 @@ export function createKsefSendHook(o: KsefSendHookOptions): KsefSendHook {
       const cert = c ? o.certificates.usable(c) : null;
       return c && cert ? { contextId: c.nip, certificateSerial: cert.serialNumber, signer: cert.signer } : null;
     },
-    issuesOffline(tenant) {
+    async issuesOffline(tenant) {
       const c = configOf(tenant);
       if (c?.offlineWhenUnavailableMs === undefined || !o.certificates.usable(c)) return false;
-      const since = o.sender()?.unavailableSince(tenant) ?? null;
+      const since = o.availability ? await o.availability.shared(tenant) : o.sender()?.unavailableSince(tenant) ?? null;
       return since !== null && now() - since >= c.offlineWhenUnavailableMs;
     },
     warnings: () => o.certificates.warnings(o.configs()),

@@ -125,3 +125,32 @@ test("a worker thread checks an upload, and gives a verdict alone, exactly as th
     await pool.close();
   }
 });
+
+test("a large upload waits for a thread that is starting rather than being read on the event loop", NODE_ONLY, async () => {
+  // A 9 MB FA(3): over KSeF's 1,000,000-byte limit, refused (422) after a parse that takes the thread ~0.3 s.
+  const { minimalLinesKsef } = await import("../../support/large_invoice.ts");
+  const big = minimalLinesKsef(9_000_000, "BIG/1");
+  const cold = createInvoiceWorkers(1, undefined, readSchemaFiles()); // no thread yet
+  try {
+    let settled = false;
+    const checked = cold.check(big).finally(() => (settled = true));
+    // Read here, the check would be done by the time check() returns; a thread answers in a later message.
+    await new Promise((r) => setImmediate(r));
+    assert.equal(settled, false, "the upload was read on the main thread");
+    assert.equal(cold.started(), 1);
+    const r = await checked;
+    assert.equal(r.report.valid, false);
+    assert.deepEqual(r.report.errors.map((e) => e.rule).slice(0, 1), ["KSEF-FILE"]);
+    // A small one is still read here while no thread is ready (a few milliseconds, and no wait for a thread).
+    const small = readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"));
+    const fresh = createInvoiceWorkers(1, undefined, readSchemaFiles());
+    let smallSettled = false;
+    const s = fresh.check(small).finally(() => (smallSettled = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(smallSettled, true);
+    assert.equal((await s).report.valid, readAndValidate(small, schemaSetOf(readSchemaFiles())).report.valid);
+    await fresh.close();
+  } finally {
+    await cold.close();
+  }
+});

@@ -48,3 +48,34 @@ test("after offline_when_unavailable without an answer from KSeF, uploads are is
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Resolves once `ready()` holds: the sender's first request has been answered (an event of another component).
+async function until(ready: () => boolean, what: string): Promise<void> {
+  for (const started = Date.now(); !ready(); await new Promise((r) => setTimeout(r, 5))) {
+    if (Date.now() - started > 20_000) throw new Error(`never: ${what}`);
+  }
+}
+
+test("the outage starts at KSeF's first unanswered request, not when the sender's retries give up", { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "offline-when-"));
+  let clock = Date.now();
+  // Retries an hour apart: the pass is still retrying its first 503 when the uploads below arrive.
+  const s = await sendSetup({}, { retryDelays: [3_600_000] }, undefined, "online", {}, {
+    offline: makeOfflineCertificate(dir, "c", { key: "rsa2048" }), offlineWhenUnavailableMs: 3_000, now: () => clock,
+  });
+  try {
+    s.online.failNext(1_000_000, 503);
+    const first = await s.upload("acme", fa3("FIRST/1"));
+    assert.equal((first.ksef as { mode: string }).mode, "online");
+    void s.sender.passNow(); // ends only when the sender is closed
+    await until(() => s.sender.unavailableSince("acme") !== null, "the first 503 is seen");
+    assert.equal(s.sender.unavailableSince("acme"), clock, "from the first 503");
+    clock += 2_999;
+    assert.equal(((await s.upload("acme", fa3("FIRST/2"))).ksef as { mode: string }).mode, "online", "not yet 3 s");
+    clock += 1;
+    assert.equal(((await s.upload("acme", fa3("FIRST/3"))).ksef as { mode: string }).mode, "offline", "3 s after the first 503");
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
