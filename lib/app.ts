@@ -24,6 +24,7 @@ import type { CheckedInvoice } from "./formats/validation/read_and_validate.ts";
 import type { ValidationReport } from "./formats/validation/invoice_validation.ts";
 import { deliveryRoutes } from "./api/webhooks/deliveries.ts";
 import { syncRoutes } from "./api/sync/routes.ts";
+import { summaryRoutes } from "./api/summary.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
 import type { SourceFactory } from "./contracts/document_source.ts";
 import { newId } from "./contracts/ids.ts";
@@ -164,7 +165,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   services.schemas?.compileAll(); // once per set of files and process, before the first request
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes];
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes, ...summaryRoutes];
   const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
   const openapi = JSON.stringify(openapiDoc);
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
