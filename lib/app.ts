@@ -11,6 +11,7 @@ import { documentRoutes } from "./api/documents/routes.ts";
 import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 import type { ApiRoute, AppServices, Context, KsefSendHook, RequestBody } from "./api/context.ts";
 import { createDocsPage } from "./api/docs/docs_route.ts";
+import { CONSOLE_CSP, createConsoleAssets } from "./api/console/console_route.ts";
 import { MAX_EXPANDED_LIST_BYTES } from "./api/invoice_expand.ts";
 import { ShaCache } from "./api/sha_cache.ts";
 import { SharedBuilds } from "./api/shared_builds.ts";
@@ -172,7 +173,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let draining = false;
   const isDraining = () => draining;
   const handleApi = _apiHandler(options, services, routes, openapiDoc as unknown as Record<string, unknown>, isDraining);
-  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc), ...(options.ksefSend?.warnings ? { warnings: () => options.ksefSend!.warnings!() } : {}) });
+  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc), console: createConsoleAssets(), ...(options.ksefSend?.warnings ? { warnings: () => options.ksefSend!.warnings!() } : {}) });
   const outages = new OutageLog(now);
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {
@@ -190,6 +191,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       }
     } catch (caught) {
       res = errorResponse(caught, req, { request_id: facts.requestId, correlation_id: facts.correlationId, route: facts.route }, logger, outages);
+    }
+    // Every answer under /console (errors too: a 404, 405 or 400 there is a page of this origin) has its policy.
+    if (req.path === "/console" || req.path.startsWith("/console/")) {
+      res = { ...res, headers: { ...res.headers, "content-security-policy": CONSOLE_CSP, "referrer-policy": "no-referrer" } };
     }
     return finishResponse(req, res, facts, draining, metrics, logger);
   }
