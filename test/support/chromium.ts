@@ -142,11 +142,11 @@ export class BrowserPage {
     return this.send(method, params, this.#session);
   }
 
-  /** Navigates and waits for the load event. */
+  /** Navigates and waits for the load event (or, for another fragment of the same page, for that navigation). */
   async goto(url: string): Promise<void> {
     const loaded = this.events.length;
     await this.call("Page.navigate", { url });
-    await this.waitFor(async () => this.events.slice(loaded).some((e) => e.method === "Page.loadEventFired"), `load of ${url}`);
+    await this.waitFor(async () => this.events.slice(loaded).some((e) => e.method === "Page.loadEventFired" || e.method === "Page.navigatedWithinDocument"), `load of ${url}`);
   }
 
   /** Evaluates `expression` in the page (promises awaited) and returns its JSON value. */

@@ -299,11 +299,11 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     var W = 720, H = 160, P = 24;
     var max = 1;
     points.forEach(function (p) { series.forEach(function (k) { if (p[k] > max) max = p[k]; }); });
-    var svg = h("svg:svg", { id: id, class: "chart", viewBox: "0 0 " + W + " " + (H + P), role: "img", "aria-label": series.map(t).join(", ") });
+    var svg = h("svg:svg", { id: id, class: "chart", viewBox: "0 0 " + W + " " + (H + P + 4), role: "img", "aria-label": series.map(t).join(", ") });
     var slot = (W - P) / points.length;
     var bw = Math.max(1, (slot - 2) / series.length);
     svg.appendChild(h("svg:line", { x1: P, y1: H, x2: W, y2: H, class: "axis" }));
-    svg.appendChild(h("svg:text", { x: 0, y: 12, class: "tick", text: String(max) }));
+    svg.appendChild(h("svg:text", { x: 0, y: 14, class: "tick", text: String(max) }));
     points.forEach(function (p, i) {
       series.forEach(function (k, j) {
         var v = p[k] || 0;
@@ -314,8 +314,9 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       });
       if (i % Math.ceil(points.length / 6) === 0) {
         var d = new Date(labelOf(p));
-        var label = labelOf(p).length > 10 ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : d.toLocaleDateString([], { month: "2-digit", day: "2-digit" });
-        svg.appendChild(h("svg:text", { x: P + i * slot, y: H + 16, class: "tick", text: label }));
+        var loc = state.lang === "pl" ? "pl-PL" : "en-GB";
+        var label = labelOf(p).length > 10 ? d.toLocaleTimeString(loc, { hour: "2-digit", minute: "2-digit" }) : d.toLocaleDateString(loc, { month: "2-digit", day: "2-digit" });
+        svg.appendChild(h("svg:text", { x: P + i * slot, y: H + 20, class: "tick", text: label }));
       }
     });
     var legend = h("p", { class: "legend" });

@@ -34,7 +34,7 @@ h4 { font-size: .95rem; margin: 1rem 0 .4rem; color: var(--muted); }
 figure { margin: 0; }
 .chart { width: 100%; height: auto; display: block; }
 .chart .axis { stroke: var(--line); }
-.chart .tick { fill: var(--muted); font-size: 11px; }
+.chart .tick { fill: var(--muted); font-size: 15px; }
 .s-received { fill: #8c959f; background: #8c959f; }
 .s-accepted { fill: var(--ok); background: var(--ok); }
 .s-rejected { fill: var(--bad); background: var(--bad); }
@@ -46,7 +46,8 @@ figure { margin: 0; }
 .legend .key.s-rejected::before { background: var(--bad); } .legend .key.s-synced::before { background: var(--accent); }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }
-th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+td { max-width: 28rem; }
 th { color: var(--muted); font-weight: 600; white-space: nowrap; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; border: 1px solid currentColor; white-space: nowrap; }
 .b-accepted, .b-succeeded, .b-enabled, .b-valid, .b-poprawna { color: var(--ok); }
