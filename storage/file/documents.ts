@@ -23,7 +23,9 @@ export class FileDocuments {
   #byExternalId = new HashIndex();
   #index: DocumentIndex;
   /** The summary's counters (README "Summary"), derived from the slots at open: the log decides, as for the index. */
-  readonly counts = new CountTally();
+  #counts = new CountTally();
+  /** Another process wrote (WORKERS > 1): counted again from the slots when next read, not on every catch-up. */
+  #countsStale = false;
 
   constructor(dir: string, durable: boolean, indexOptions: DocumentIndexOptions = {}) {
     this.log = new RecordLog(dir, "documents", { durable, columnsOf: docColumns });
@@ -40,8 +42,15 @@ export class FileDocuments {
   }
 
   #countAll(): void {
-    this.counts.clear();
-    for (let o = 0; o < this.log.count; o++) this.counts.move(null, this.#slotKeys(o));
+    this.#counts.clear();
+    for (let o = 0; o < this.log.count; o++) this.#counts.move(null, this.#slotKeys(o));
+    this.#countsStale = false;
+  }
+
+  /** The summary's counters, up to date. */
+  get counts(): CountTally {
+    if (this.#countsStale) this.#countAll();
+    return this.#counts;
   }
 
   /** Takes in what other processes appended to a shared directory. */
@@ -50,7 +59,7 @@ export class FileDocuments {
     this.#indexIds(this.log.catchUp(docColumns, writer, (o) => changed.add(o)));
     for (const o of changed) this.#index.changed(o, () => parseRecord<DocumentRecord>(this.log.read(o)));
     // Another process's writes replaced versions this one never saw: count again from the slots (memory only).
-    if (changed.size > 0) this.#countAll();
+    if (changed.size > 0) this.#countsStale = true;
   }
 
   // Adds ordinals from `from` on to the external id index.
@@ -95,7 +104,7 @@ export class FileDocuments {
     const json = enc.encode(documentJson(doc));
     const before = isNew ? null : this.#slotKeys(ordinal);
     this.log.write(ordinal, json, docColumns(json));
-    this.counts.move(before, this.#slotKeys(ordinal));
+    if (!this.#countsStale) this.#counts.move(before, this.#slotKeys(ordinal));
     if (isNew) this.#byExternalId.add(key, ordinal);
     this.#index.changed(ordinal, doc);
     return { document: doc, outcome: isNew ? "created" : "updated" };

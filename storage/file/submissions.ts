@@ -30,7 +30,15 @@ export class FileSubmissions {
    * The summary's counters (README "Summary"), counted from the latest versions at open (the log decides, so they
    * are right after a crash) and moved on every write.
    */
-  readonly counts = new CountTally();
+  #counts = new CountTally();
+  /** Another process wrote (WORKERS > 1): counted again when next read, not on every catch-up. */
+  #countsStale = false;
+
+  /** The summary's counters, up to date. */
+  get counts(): CountTally {
+    if (this.#countsStale) this.#countAll();
+    return this.#counts;
+  }
 
   constructor(dir: string, durable: boolean, idem: IdempotencyFiles) {
     this.log = new RecordLog(dir, "submissions", { durable, columnsOf: subColumns });
@@ -43,12 +51,13 @@ export class FileSubmissions {
   catchUp(writer: boolean): void {
     let changed = false;
     this.#index(this.log.catchUp(subColumns, writer, () => (changed = true)));
-    if (changed) this.#countAll();
+    if (changed) this.#countsStale = true;
   }
 
   #countAll(): void {
-    this.counts.clear();
-    for (let o = 0; o < this.log.count; o++) this.counts.move(null, submissionCountKeys(parseRecord<SubmissionRecord>(this.log.read(o))));
+    this.#counts.clear();
+    for (let o = 0; o < this.log.count; o++) this.#counts.move(null, submissionCountKeys(parseRecord<SubmissionRecord>(this.log.read(o))));
+    this.#countsStale = false;
   }
 
   #index(from: number): void {
@@ -80,7 +89,7 @@ export class FileSubmissions {
     if (meta) this.#idem.put(meta);
     this.#bySha.add(shaHash, ordinal);
     this.#byBusinessKey.add(bkHash, ordinal);
-    this.counts.move(null, submissionCountKeys(sub));
+    if (!this.#countsStale) this.#counts.move(null, submissionCountKeys(sub));
     return { created: sub };
   }
 
@@ -117,7 +126,7 @@ export class FileSubmissions {
     const record = withKsef(old.record, ksef);
     const json = enc.encode(submissionJson(record));
     this.log.write(o, json, subColumnsOf(record));
-    this.counts.move(submissionCountKeys(old.record), submissionCountKeys(record));
+    if (!this.#countsStale) this.#counts.move(submissionCountKeys(old.record), submissionCountKeys(record));
     return { record, json };
   }
 
