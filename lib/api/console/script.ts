@@ -406,7 +406,8 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       if (!f) return;
       var body = new FormData();
       body.append("xml", f, f.name);
-      if (corrects) { body.append("corrects", corrects); body.append("ksef_mode", "offline"); }
+      // A correction's mode is the server's to settle (README "Offline invoices": it keeps the original's deadline).
+      if (corrects) body.append("corrects", corrects);
       else if (mode.value !== "online") body.append("ksef_mode", mode.value);
       clear(out).appendChild(h("p", { text: t("loading") }));
       api("/api/v1/submissions", { method: "POST", body: body }).then(function (res) {

@@ -157,6 +157,48 @@ describe("the console in headless chromium", { skip }, () => {
     assert.deepEqual(leaked, [], "no request for the hostile URLs");
   });
 
+  test("a technically rejected offline invoice offers its correction, and the two link to each other", async () => {
+    const tenant = s.storage.tenant("acme");
+    const made = await tenant.createSubmission({
+      fields: { type: "invoice", format: "ksef-fa3", number: "OFF/1", issue_date: "2026-11-20", currency: "PLN", seller: { name: "S", tax_id: "5451824119" }, buyer: null, totals: null },
+      xml: await tenant.putBlob(new TextEncoder().encode(invoice("OFF/1"))), send: true, issue: { mode: "offline", deadline: "2026-11-23" },
+    }, new Date().toISOString());
+    assert.ok("created" in made);
+    const id = made.created.id;
+    const k = made.created.ksef!;
+    await tenant.saveSubmissionKsef(id, { ...k, status: "rejected", error: { code: "KSEF_440", message: "Duplikat faktury", details: ["the same seller, type and number"] }, updated_at: new Date().toISOString() });
+    await page.goto(`${s.url}/console#/submissions/${id}`);
+    await page.until("document.querySelector('#correction-form')", "the correction upload");
+    assert.match(await text("#ksef"), /KSEF_440/);
+    assert.match(await text("#ksef"), /the same seller, type and number/);
+    // Once a correction exists, the original links to it (and no longer offers another).
+    const fix = await upload(invoice("OFF/1-FIX"));
+    await tenant.saveSubmissionKsef(id, { ...(await tenant.getSubmission(id))!.record.ksef!, corrected_by: fix });
+    await tenant.saveSubmissionKsef(fix, { ...(await tenant.getSubmission(fix))!.record.ksef!, corrects: id });
+    await page.until("document.querySelector('#link-corrected-by') && !document.querySelector('#correction-form')", "the link to the correction");
+    await page.click("#link-corrected-by");
+    await page.until(`document.querySelector('#link-corrects') && document.querySelector('#link-corrects').textContent === ${JSON.stringify(id)}`, "the link back");
+  });
+
+  test("a sync started from the Syncs view runs and shows in its history", async () => {
+    s.drop("acme", "sync-me.xml", invoice("SYNC/1"));
+    await page.goto(`${s.url}/console#/syncs`);
+    await page.until("document.querySelector('button.start[data-source=inbox]')", "the start button");
+    await page.click("button.start[data-source=inbox]");
+    await page.until("[...document.querySelectorAll('#runs-table tbody tr td:nth-child(3)')].some((td) => td.textContent === 'succeeded')", "the run succeeded in the history");
+    assert.match(await text("#runs-table tbody tr:first-child"), /created 1/);
+  });
+
+  test("the language switch shows Polish labels", async () => {
+    await page.goto(`${s.url}/console#/overview`);
+    await page.until("document.querySelector('#lang')", "the switch");
+    await page.click("#lang");
+    await page.until("document.querySelector('#nav-overview').textContent === 'Przegląd'", "Polish labels");
+    assert.equal(await page.eval("document.documentElement.lang"), "pl");
+    await page.click("#lang");
+    await page.until("document.querySelector('#nav-overview').textContent === 'Overview'", "English again");
+  });
+
   test("no Content-Security-Policy violation and no page error was reported", () => {
     const bad = page.messages().filter((m) => /Content Security Policy|Refused to|exception:|console\.error/.test(m));
     assert.deepEqual(bad, []);
