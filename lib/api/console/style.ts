@@ -27,7 +27,7 @@ h4 { font-size: .95rem; margin: 1rem 0 .4rem; color: var(--muted); }
 #overview { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 560px), 1fr)); gap: 1rem; }
 #overview .card { margin: 0; }
 #summary-webhooks { grid-column: 1 / -1; }
-.stats { display: grid; grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); gap: .5rem; }
+.stats { display: grid; grid-template-columns: repeat(auto-fill, minmax(96px, 1fr)); gap: .5rem; }
 .stat { border: 1px solid var(--line); border-radius: 6px; padding: .4rem .6rem; }
 .stat .n { display: block; font-size: 1.35rem; font-weight: 600; font-variant-numeric: tabular-nums; }
 .stat .l { color: var(--muted); font-size: .82rem; }
