@@ -81,6 +81,8 @@ export class BrowserPage {
   #waiting = new Map<number, { resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void }>();
   #buffer = Buffer.alloc(0);
   #session = "";
+  #targetId = "";
+  #cover: string | null = null;
   /** Every event of the page's session, in order (console messages, log entries, requests, dialogs). */
   readonly events: CdpEvent[] = [];
 
@@ -102,6 +104,7 @@ export class BrowserPage {
     const { targetInfos } = await page.send("Target.getTargets") as { targetInfos: { targetId: string; type: string }[] };
     const target = targetInfos.find((x) => x.type === "page");
     const targetId = target ? target.targetId : ((await page.send("Target.createTarget", { url: "about:blank" })) as { targetId: string }).targetId;
+    page.#targetId = targetId;
     page.#session = ((await page.send("Target.attachToTarget", { targetId, flatten: true })) as { sessionId: string }).sessionId;
     for (const domain of ["Page.enable", "Runtime.enable", "Log.enable", "Network.enable"]) await page.call(domain);
     await page.call("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: 1, mobile: width < 600 });
@@ -206,6 +209,21 @@ export class BrowserPage {
     await this.call("Emulation.setDeviceMetricsOverride", { width, height: Math.min(height, 6000), deviceScaleFactor: 1, mobile: width < 600 });
     const { data } = await this.call("Page.captureScreenshot", { format: "png" }) as { data: string };
     return Buffer.from(data, "base64");
+  }
+
+  /** Hides the page behind another tab (its `visibilityState` becomes "hidden"), as an operator switching tabs does. */
+  async hide(): Promise<void> {
+    this.#cover = ((await this.send("Target.createTarget", { url: "about:blank" })) as { targetId: string }).targetId;
+    await this.send("Target.activateTarget", { targetId: this.#cover });
+    await this.until("document.visibilityState === 'hidden'", "the page hidden");
+  }
+
+  /** Brings the page back to the front. */
+  async show(): Promise<void> {
+    if (this.#cover) await this.send("Target.closeTarget", { targetId: this.#cover });
+    this.#cover = null;
+    await this.send("Target.activateTarget", { targetId: this.#targetId });
+    await this.until("document.visibilityState === 'visible'", "the page visible");
   }
 
   /** Console messages, log entries (CSP violations, failed loads) and uncaught exceptions, as text. */

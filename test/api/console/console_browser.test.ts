@@ -189,6 +189,21 @@ describe("the console in headless chromium", { skip }, () => {
     assert.match(await text("#runs-table tbody tr:first-child"), /created 1/);
   });
 
+  test("the overview refreshes while visible, stops while hidden, and resumes when shown again", async () => {
+    await page.goto(`${s.url}/console#/overview`);
+    await page.until("document.querySelector('#chart-hours')", "the overview");
+    const summaries = () => page.requests().filter((u) => u.endsWith("/api/v1/summary")).length;
+    const first = summaries();
+    await page.waitFor(async () => summaries() > first, "a refresh while visible", 15_000);
+    await page.hide();
+    const hidden = summaries();
+    // Nothing to await for an absence: one refresh period (5 s) and a margin, bounded.
+    await new Promise((r) => setTimeout(r, 6_500));
+    assert.equal(summaries(), hidden, "no request while hidden");
+    await page.show();
+    await page.waitFor(async () => summaries() > hidden, "a refresh as soon as it is shown", 3_000);
+  });
+
   test("the language switch shows Polish labels", async () => {
     await page.goto(`${s.url}/console#/overview`);
     await page.until("document.querySelector('#lang')", "the switch");
