@@ -8,14 +8,15 @@
  *   node server.ts token create --tenant acme --scopes documents:read,documents:write [--expires-in 30d]
  *   node server.ts token list [--tenant acme]
  *   node server.ts token revoke KEY_ID
+ *   node server.ts ksef certificates limits|enroll|list|revoke|show …   (KSeF certificates of a tenant's ksef source)
  * @module
  */
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { createApp, type App } from "./lib/app.ts";
 import { mintToken, parseScopes, SCOPES } from "./lib/auth/tokens.ts";
-import { parseCommand, type Command } from "./lib/cli/command.ts";
-import { serveUsage, SOURCE_PROGRAM, tokenUsage } from "./lib/cli/usage.ts";
+import { parseCommand, type Command, type UsageTopic } from "./lib/cli/command.ts";
+import { ksefCertificatesUsage, serveUsage, SOURCE_PROGRAM, tokenUsage } from "./lib/cli/usage.ts";
 import { loadConfig, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
 import { guardNodeServer, type NodeServerLike as GuardedServer } from "./lib/http/node_server.ts";
@@ -40,11 +41,18 @@ import type { DocumentSource } from "./lib/contracts/document_source.ts";
 import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/ksef/send/job.ts";
 import { sendingConfigs } from "./storage/ksef/send/send_config.ts";
 import { readSourcesFile } from "./storage/sources/sources_file.ts";
+import { signInWarnings } from "./storage/ksef/connection/sign_in_choice.ts";
 import { createKsefSendHook, OfflineCertificates } from "./storage/ksef/send/send_hook.ts";
+import { runCertificatesCommand } from "./storage/ksef/certificates/command.ts";
+import { CertificateExpiryWatch, watchedCertificates } from "./storage/ksef/certificates/expiry_watch.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
 const KSEF_SEND_POLL_MS = 1000; // how soon the sender looks at the queue again (an upload in this process wakes it at once)
+/** How often the ksef sources' certificates are looked at for their end: hourly is ample for notices a day apart. */
+const EXPIRY_CHECK_MS = 3_600_000;
+/** How long the certificates read for the expiry watch are reused (a new certificate shows within a minute). */
+const EXPIRY_READ_MS = 60_000;
 const INVOICE_THREADS = 1; // = MAX_LARGE_READS of lib/api/invoice_reader.ts: one thread per large read at a time
 /**
  * Threads that read a sync run's invoices and read and validate uploads (each started when first needed): one per
@@ -81,7 +89,7 @@ const INSTALLED = import.meta.url.endsWith(".js");
 const PROGRAM = INSTALLED ? "integrator-api" : SOURCE_PROGRAM;
 const TOKEN_COMMAND = INSTALLED ? "integrator-api token" : "npm run token --";
 
-const _usage = (topic: "serve" | "token"): string => (topic === "token" ? tokenUsage(PROGRAM) : serveUsage(PROGRAM));
+const _usage = (topic: UsageTopic): string => (topic === "token" ? tokenUsage(PROGRAM) : topic === "ksef" ? ksefCertificatesUsage(PROGRAM) : serveUsage(PROGRAM));
 
 /** Stores a new token for `tenant` (creating the tenant); returns the token string and its key id. */
 async function createToken(storage: Storage, tenant: string, scopes: string, expiresIn: string | undefined): Promise<{ token: string; keyId: string }> {
@@ -112,6 +120,20 @@ async function tokenCommand(c: Extract<Command, { kind: "token" }>, config: Conf
     process.stdout.write(`revoked ${keyId}\n`);
   }
   await storage.close();
+}
+
+/** `ksef certificates …`: its output on stdout, a failure as one line on stderr (exit 1). */
+async function ksefCommand(c: Extract<Command, { kind: "ksef" }>, config: Config): Promise<void> {
+  const dataDir = resolve(config.dataDir);
+  let out: string;
+  try {
+    const sources = c.sub === "show" ? {} : readSourcesFile(dataDir, SOURCE_TYPES);
+    out = await runCertificatesCommand({ sub: c.sub, args: c.args, flags: c.flags, dataDir, sources });
+  } catch (e) {
+    // One line: KSeF's and the file signer's messages never hold a key, a passphrase or a token.
+    _fail((e as Error).message.split("\n")[0]!, EXIT_FAILURE);
+  }
+  process.stdout.write(out);
 }
 
 /**
@@ -152,6 +174,50 @@ function configuredSending(dataDir: string, logger: Logger, certificates: Offlin
   };
 }
 
+/**
+ * How the ksef sources sign in, where the operator should act (a KSeF token, which KSeF takes until 31 December
+ * 2026; a certificate ending soon): logged once at startup and shown on /readyz, from sources.json as last read well.
+ */
+function configuredSignInWarnings(dataDir: string, logger: Logger): () => string[] {
+  let good = readSourcesFile(dataDir, SOURCE_TYPES);
+  let cache = { at: Date.now(), warnings: signInWarnings(good, dataDir, Date.now()) };
+  for (const warning of cache.warnings) logger.warn("KSeF sign-in", { warning });
+  return () => {
+    // Read at most once a minute: /readyz is public and asked often, and a PKCS#12 costs its key derivation.
+    if (Date.now() - cache.at < EXPIRY_READ_MS) return cache.warnings;
+    try {
+      good = readSourcesFile(dataDir, SOURCE_TYPES);
+    } catch {
+      // configuredSources() logs a bad file; the last good one stays, here too.
+    }
+    cache = { at: Date.now(), warnings: signInWarnings(good, dataDir, Date.now()) };
+    return cache.warnings;
+  };
+}
+
+/**
+ * The ksef sources' certificates watched for their end (README "KSeF certificates from the command line"): 30, 7
+ * and 1 days before, once each. sources.json is read again on each look; a bad file keeps the last good one.
+ */
+function configuredExpiryWatch(dataDir: string, logger: Logger): CertificateExpiryWatch {
+  let good = readSourcesFile(dataDir, SOURCE_TYPES);
+  let cache: { at: number; certs: ReturnType<typeof watchedCertificates> } | null = null;
+  return new CertificateExpiryWatch({
+    dataDir, logger,
+    certificates: () => {
+      // Read at most once a minute: /readyz and /metrics ask often, and a PKCS#12 costs its key derivation.
+      if (cache && Date.now() - cache.at < EXPIRY_READ_MS) return cache.certs;
+      try {
+        good = readSourcesFile(dataDir, SOURCE_TYPES);
+      } catch {
+        // configuredSources() logs a bad file; the last good one stays, here too.
+      }
+      cache = { at: Date.now(), certs: watchedCertificates(good, dataDir, Date.now()) };
+      return cache.certs;
+    },
+  });
+}
+
 /** The storage the configuration names (storage/registry.ts: by DATABASE_URL's scheme, else the file store). */
 function openStorage(config: Config): Promise<Storage> {
   return openStorageAt({ dataDir: resolve(config.dataDir), databaseUrl: config.databaseUrl, shared: config.workers > 1 });
@@ -162,11 +228,14 @@ function openStorage(config: Config): Promise<Storage> {
  * workers, the "primary" runs syncs and deliveries (one process, so each run and event has one executor)
  * and the "worker"s serve HTTP on the shared port.
  */
-async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage; sender: KsefSender | null }> {
+async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage; sender: KsefSender | null; expiry: CertificateExpiryWatch }> {
   const dataDir = resolve(config.dataDir);
   const sources = configuredSources(dataDir, config.uploadLimit, logger);
   const certificates = new OfflineCertificates();
   const sending = configuredSending(dataDir, logger, certificates);
+  const signInWarned = configuredSignInWarnings(dataDir, logger);
+  const expiry = configuredExpiryWatch(dataDir, logger);
+  metrics.labelledGauge("ksef_certificate_days_left", "Whole days before a ksef source's KSeF certificate ends, by tenant, source and type (authentication, offline).", () => expiry.gauges());
   const storage = await openStorage(config);
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
   const sender = role === "worker" ? null : createKsefSender({ storage, configs: sending, nodeId: crypto.randomUUID(), logger, deadlineNearMs: config.ksefDeadlineNearMs });
@@ -176,6 +245,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const schemaFiles = readSchemaFiles();
   const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
   const app = await createApp({
+    warnings: () => [...signInWarned(), ...expiry.warnings()],
     ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, wake: () => sender?.wake(), deadlineNearMs: config.ksefDeadlineNearMs }),
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
@@ -198,7 +268,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
       await closeApp();
     };
   }
-  return { app, storage, sender };
+  return { app, storage, sender, expiry };
 }
 
 /** Serves HTTP in this process; on SIGTERM/SIGINT drains, stops background work and exits 0. */
@@ -249,7 +319,17 @@ async function serve(config: Config): Promise<void> {
     return;
   }
   const dataDir = resolve(config.dataDir);
-  const { app, storage, sender } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
+  const { app, storage, sender, expiry } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
+  // The executing process alone says a certificate's end, so that each notice goes out once; before "listening",
+  // so that what a start says comes first.
+  const checkExpiry = () => {
+    try {
+      expiry.check();
+    } catch (e) {
+      logger.error("KSeF certificate expiry check failed", { error: (e as Error).message });
+    }
+  };
+  checkExpiry();
   const url = config.workers === 1 ? await serveHttp(config, app, storage, logger) : await forkWorkers({
     workers: config.workers, host: config.host, logger,
     async onStopped(listenFailed) {
@@ -268,6 +348,9 @@ async function serve(config: Config): Promise<void> {
   await app.sync.resume();
   app.sync.start(SYNC_POLL_MS);
   sender?.start(KSEF_SEND_POLL_MS);
+  const expiryTimer = setInterval(checkExpiry, EXPIRY_CHECK_MS);
+  (expiryTimer as { unref?: () => void }).unref?.(); // Deno's timers are numbers; the server's own work keeps it alive
+
   app.webhooks?.start(WEBHOOK_POLL_MS);
   if (demoToken) {
     // The banner says "try this curl": it comes once the demo invoices are documents, so that the first one works.
@@ -293,6 +376,7 @@ async function main(): Promise<void> {
     _fail(`${(e as Error).message} (see --help)`);
   }
   if (command.kind === "serve") await serve(config);
+  else if (command.kind === "ksef") await ksefCommand(command, config);
   else await tokenCommand(command, config);
 }
 

@@ -96,6 +96,8 @@ export interface AppOptions {
   pdfFonts?: PdfFontFiles;
   /** Sending to KSeF (README "Sending to KSeF"): which tenants send and how to wake the sender. */
   ksefSend?: KsefSendHook | null;
+  /** What the operator should act on beside the sender's, shown on /readyz (e.g. a KSeF source still on a token). */
+  warnings?: () => string[];
   /** The XML Schemas invoices are validated against (storage/schemas/schema_files.ts reads the shipped ones); without them the schema check is left out. */
   schemas?: SchemaFiles;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
@@ -173,7 +175,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let draining = false;
   const isDraining = () => draining;
   const handleApi = _apiHandler(options, services, routes, openapiDoc as unknown as Record<string, unknown>, isDraining);
-  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc), console: createConsoleAssets(), ...(options.ksefSend?.warnings ? { warnings: () => options.ksefSend!.warnings!() } : {}) });
+  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc), console: createConsoleAssets(), ...(options.ksefSend?.warnings || options.warnings ? { warnings: () => [...(options.warnings?.() ?? []), ...(options.ksefSend?.warnings?.() ?? [])] } : {}) });
   const outages = new OutageLog(now);
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {

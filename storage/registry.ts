@@ -15,6 +15,7 @@ import { PostgresStorage, type PgPool } from "./postgres/store.ts";
 import { httpSource, parseHttpSourceConfig, type HttpSourceConfig } from "./sources/http.ts";
 import { parseKsefSourceConfig, type KsefSourceConfig } from "./ksef/connection/config.ts";
 import { ksefSource } from "./ksef/receive/source.ts";
+import { configuredSignIn } from "./ksef/connection/sign_in_choice.ts";
 import { readSourcesFile } from "./sources/sources_file.ts";
 
 const PG_POOL_SIZE = 10; // connections per process: requests are short, and PostgreSQL's default limit is 100
@@ -75,7 +76,8 @@ export const SOURCE_TYPES: Readonly<Record<string, SourceType<{ name: string }>>
   }),
   ksef: _sourceType<KsefSourceConfig>({
     parse: parseKsefSourceConfig,
-    create: (c, { stateDir }) => ksefSource({ ...c, stateFile: join(stateDir, `${c.name}.ksef.json`) }),
+    // A certificate sign-in's files are read (and checked: dates, key, passphrase) here, at startup and on every re-read.
+    create: (c, { stateDir, configDir }) => ksefSource({ ...c, ...configuredSignIn(c, configDir ?? "."), stateFile: join(stateDir, `${c.name}.ksef.json`) }),
   }),
 };
 
@@ -86,7 +88,7 @@ export const SOURCE_TYPES: Readonly<Record<string, SourceType<{ name: string }>>
 export function readConfiguredSources(dataDir: string, uploadLimit: number, types = SOURCE_TYPES): Record<string, DocumentSource[]> {
   const all = readSourcesFile(dataDir, types);
   return Object.fromEntries(Object.entries(all).map(([tenant, entries]) => {
-    const context = { stateDir: join(dataDir, "tenants", tenant, "sources"), uploadLimit };
+    const context = { stateDir: join(dataDir, "tenants", tenant, "sources"), uploadLimit, configDir: dataDir };
     return [tenant, entries.map((e) => types[e.type]!.create(e.config, context))];
   }));
 }

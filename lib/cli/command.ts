@@ -7,35 +7,45 @@
  */
 import { parseArgs, SETTINGS } from "../config.ts";
 import { parseDuration } from "../jobs/webhooks/retry_schedule.ts";
-import { TOKEN_OPTIONS } from "./usage.ts";
+import { KSEF_CERTIFICATE_OPTIONS, TOKEN_OPTIONS } from "./usage.ts";
 
 /** The token subcommands. */
 export const TOKEN_COMMANDS = ["create", "list", "revoke"] as const;
 
+/** The `ksef certificates` subcommands (README "KSeF certificates from the command line"). */
+export const KSEF_CERTIFICATE_COMMANDS = ["limits", "enroll", "list", "revoke", "show"] as const;
+export type KsefCertificateCommand = (typeof KSEF_CERTIFICATE_COMMANDS)[number];
+
+/** Which usage text goes with help or an error. */
+export type UsageTopic = "serve" | "token" | "ksef";
+
 /** What the command line asks for; `topic` says which usage goes with help or an error. */
 export type Command =
-  | { kind: "help"; topic: "serve" | "token" }
-  | { kind: "error"; topic: "serve" | "token"; message: string }
+  | { kind: "help"; topic: UsageTopic }
+  | { kind: "error"; topic: UsageTopic; message: string }
   | { kind: "serve"; flags: Map<string, string> }
-  | { kind: "token"; sub: (typeof TOKEN_COMMANDS)[number]; args: string[]; flags: Map<string, string> };
+  | { kind: "token"; sub: (typeof TOKEN_COMMANDS)[number]; args: string[]; flags: Map<string, string> }
+  | { kind: "ksef"; sub: KsefCertificateCommand; args: string[]; flags: Map<string, string> };
 
 const _SETTING_FLAGS: ReadonlySet<string> = new Set(Object.values(SETTINGS).map((s) => s.flag));
 const _TOKEN_FLAGS: ReadonlySet<string> = new Set(TOKEN_OPTIONS.map((o) => o.flag));
+const _KSEF_FLAGS: ReadonlySet<string> = new Set(KSEF_CERTIFICATE_OPTIONS.map((o) => o.flag));
 
 /** Reads `argv` (without the runtime and script). */
 export function parseCommand(argv: string[]): Command {
   const { positional, flags } = parseArgs(argv);
   const [cmd = "serve", sub, ...rest] = positional;
-  if (cmd !== "serve" && cmd !== "token") return { kind: "error", topic: "serve", message: `Unknown command: ${cmd} (serve, token)` };
+  if (cmd !== "serve" && cmd !== "token" && cmd !== "ksef") return { kind: "error", topic: "serve", message: `Unknown command: ${cmd} (serve, token, ksef)` };
   const topic = cmd;
   if (flags.has("--help")) return { kind: "help", topic };
   const repeated = _repeatedFlag(argv);
   if (repeated) return { kind: "error", topic, message: `${repeated} is given more than once` };
   for (const flag of flags.keys()) {
-    if (!_SETTING_FLAGS.has(flag) && !(topic === "token" && _TOKEN_FLAGS.has(flag))) {
+    if (!_SETTING_FLAGS.has(flag) && !(topic === "token" && _TOKEN_FLAGS.has(flag)) && !(topic === "ksef" && _KSEF_FLAGS.has(flag))) {
       return { kind: "error", topic, message: `Unknown option: ${flag}` };
     }
   }
+  if (topic === "ksef") return _ksefCommand(sub, rest, flags);
   if (topic === "serve") {
     return sub === undefined ? { kind: "serve", flags } : { kind: "error", topic, message: `Unexpected argument: ${sub}` };
   }
@@ -50,6 +60,35 @@ export function parseCommand(argv: string[]): Command {
     return { kind: "error", topic, message: `--expires-in must be a duration above zero such as 30d or 12h, not "${expiresIn}"` };
   }
   return { kind: "token", sub: known, args, flags };
+}
+
+// `ksef certificates ACTION …`: the action's arguments and required flags checked, values of --type and --key too.
+function _ksefCommand(sub: string | undefined, rest: string[], flags: Map<string, string>): Command {
+  const topic = "ksef";
+  if (sub !== "certificates") return { kind: "error", topic, message: sub === undefined ? "ksef needs a subcommand: certificates" : `Unknown ksef subcommand: ${sub} (certificates)` };
+  const [action, ...args] = rest;
+  const known = KSEF_CERTIFICATE_COMMANDS.find((c) => c === action);
+  const list = KSEF_CERTIFICATE_COMMANDS.join(", ");
+  if (!known) return { kind: "error", topic, message: action === undefined ? `ksef certificates needs a subcommand: ${list}` : `Unknown ksef certificates subcommand: ${action} (${list})` };
+  const wanted = known === "revoke" ? "SERIAL" : known === "show" ? "FILE" : null;
+  if (wanted === null && args.length > 0) return { kind: "error", topic, message: `Unexpected argument: ${args[0]}` };
+  if (wanted !== null && args.length !== 1) return { kind: "error", topic, message: `ksef certificates ${known} needs one ${wanted}` };
+  if (known === "revoke" && !/^[0-9A-Fa-f]{16}$/.test(args[0]!)) return { kind: "error", topic, message: `A KSeF certificate serial is 16 hexadecimal digits, not ${JSON.stringify(args[0])}` };
+  if (known !== "show" && !flags.has("--tenant")) return { kind: "error", topic, message: `ksef certificates ${known} needs --tenant ID` };
+  const type = flags.get("--type");
+  if (known === "enroll" && type !== "authentication" && type !== "offline") return { kind: "error", topic, message: "ksef certificates enroll needs --type authentication or --type offline" };
+  const key = flags.get("--key");
+  if (key !== undefined && key !== "rsa" && key !== "ec") return { kind: "error", topic, message: `--key is rsa or ec, not ${JSON.stringify(key)}` };
+  const name = flags.get("--name");
+  // open-api.json EnrollCertificateRequest.certificateName: 5 to 100 of these characters; the files take the name too.
+  if (name !== undefined && !/^[a-zA-Z0-9_\- ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]{5,100}$/.test(name)) {
+    return { kind: "error", topic, message: "--name is 5 to 100 letters, digits, spaces, - or _ (KSeF's certificateName)" };
+  }
+  for (const f of ["--type", "--name", "--key", "--out"]) {
+    if (flags.has(f) && known !== "enroll") return { kind: "error", topic, message: `${f} applies to ksef certificates enroll only` };
+  }
+  if (known === "show" && flags.has("--source")) return { kind: "error", topic, message: "--source does not apply to ksef certificates show (it reads a file)" };
+  return { kind: "ksef", sub: known, args, flags };
 }
 
 // The first flag given twice (`--tenant a --tenant b` would silently take b), or null.

@@ -22,6 +22,16 @@ export const TOKEN_OPTIONS: readonly _Option[] = [
   { flag: "--expires-in", arg: "DURATION", help: "lifetime such as 30d or 12h (default: no expiry)" },
 ];
 
+/** The `ksef certificates` subcommands' own flags. */
+export const KSEF_CERTIFICATE_OPTIONS: readonly _Option[] = [
+  { flag: "--tenant", arg: "ID", help: "the tenant whose ksef source (sources.json) signs in" },
+  { flag: "--source", arg: "NAME", help: "which ksef source, when the tenant has several (default: its only one)" },
+  { flag: "--type", arg: "TYPE", help: "enroll: authentication (signs in) or offline (signs KOD II of offline invoices)" },
+  { flag: "--name", arg: "NAME", help: "enroll: the certificate's name in KSeF and of the files (default: ksef-TYPE-DATE)" },
+  { flag: "--key", arg: "rsa|ec", help: "enroll: the new key pair, EC P-256 (default, KSeF's advice) or RSA 2048" },
+  { flag: "--out", arg: "DIR", help: "enroll: where NAME.crt.pem and NAME.key.pem go (default: the data directory)" },
+];
+
 /** The command as run from the sources; the installed package's is `integrator-api` (package.json `bin`). */
 export const SOURCE_PROGRAM = "server.ts";
 
@@ -39,6 +49,7 @@ export function serveUsage(program = SOURCE_PROGRAM): string {
   const runtimes = program === SOURCE_PROGRAM ? `Node 24+: node ${program}   Node 20: node --import tsx ${program}   Deno: deno run -A ${program}\n` : "";
   return `Usage: ${program} [serve] [options]
        ${program} token create|list|revoke …   (see ${program} token --help)
+       ${program} ksef certificates limits|enroll|list|revoke|show …   (see ${program} ksef --help)
 
 Serves the Integrator API. Every option is also an environment variable; flags win.
 ${runtimes}
@@ -60,5 +71,24 @@ Works while a server runs on the same storage: it sees the change within a secon
 
 Options:
 ${_table([["flag", "variable", "default", "meaning"], ...TOKEN_OPTIONS.map((o) => [`${o.flag} ${o.arg}`, "", "-", o.help]), ...storage, ["-h, --help", "", "", "print this help and exit"]])}
+`;
+}
+
+/** `server.ts ksef --help` (`integrator-api ksef --help` with `program` the installed command). */
+export function ksefCertificatesUsage(program = SOURCE_PROGRAM): string {
+  const storage = _settingRows([SETTINGS.dataDir]);
+  return `Usage: ${program} ksef certificates limits --tenant ID [--source NAME]
+       ${program} ksef certificates enroll --tenant ID [--source NAME] --type authentication|offline [--name NAME] [--key rsa|ec] [--out DIR]
+       ${program} ksef certificates list --tenant ID [--source NAME]
+       ${program} ksef certificates revoke SERIAL --tenant ID [--source NAME]
+       ${program} ksef certificates show FILE
+
+KSeF certificates of the tenant's ksef source in sources.json, signed in as the source signs in. KSeF issues
+certificates only to a sign-in made with a certificate (a qualified seal, or a KSeF certificate), never to a token.
+enroll makes the key pair here, asks KSeF for its certificate, writes NAME.crt.pem and NAME.key.pem (mode 600)
+and prints the sources.json fields that use them. show reads a certificate file; it needs no network.
+
+Options:
+${_table([["flag", "variable", "default", "meaning"], ...KSEF_CERTIFICATE_OPTIONS.map((o) => [`${o.flag} ${o.arg}`, "", "-", o.help]), ...storage, ["-h, --help", "", "", "print this help and exit"]])}
 `;
 }

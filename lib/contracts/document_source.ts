@@ -85,6 +85,8 @@ export interface SourceType<C extends { name: string } = { name: string }> {
 export interface SourceContext {
   /** The tenant's folder for sources' positions (files named after the source). */
   stateDir: string;
+  /** The directory of sources.json: relative file paths in an entry (a certificate, a key) are relative to it. */
+  configDir?: string;
   /** The server's upload limit (UPLOAD_LIMIT): no document taken from a source is larger than an upload may be. */
   uploadLimit: number;
 }

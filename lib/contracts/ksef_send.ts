@@ -4,7 +4,7 @@
  * uploads are issued offline by themselves now, and the deadline-near window.
  * @module
  */
-import type { KsefCertificateLinkInput } from "../formats/pdf/ksef_certificate_link.ts";
+import type { Signer } from "../formats/xades/signer.ts";
 
 /** What the API knows of sending to KSeF. */
 export interface KsefSendHook {
@@ -27,5 +27,6 @@ export interface KsefOfflineSigning {
   contextId: string;
   /** The certificate's serial number, hex. */
   certificateSerial: string;
-  privateKey: KsefCertificateLinkInput["privateKey"];
+  /** Signs KOD II with the certificate's key (signKsefCertificateLink()). */
+  signer: Signer;
 }

@@ -22,6 +22,7 @@ export class Metrics {
   #total = 0;
   #counters = new Map<string, { help: string; values: Map<string, number> }>();
   #gauges = new Map<string, { help: string; read: () => number | Promise<number> }>();
+  #labelled = new Map<string, { help: string; read: () => readonly { labels: Record<string, string>; value: number }[] }>();
 
   /** Records one finished request. */
   observeRequest(route: string, status: number, seconds: number): void {
@@ -46,6 +47,11 @@ export class Metrics {
     this.#gauges.set(name, { help, read });
   }
 
+  /** Registers a gauge with one series per label set, read at scrape time (e.g. days left per certificate). */
+  labelledGauge(name: string, help: string, read: () => readonly { labels: Record<string, string>; value: number }[]): void {
+    this.#labelled.set(name, { help, read });
+  }
+
   /** The exposition text. */
   async render(): Promise<string> {
     const out: string[] = [
@@ -64,6 +70,10 @@ export class Metrics {
       for (const [k, v] of c.values) out.push(`${name}${k} ${v}`);
     }
     for (const [name, g] of this.#gauges) out.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${await g.read()}`);
+    for (const [name, g] of this.#labelled) {
+      out.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`);
+      for (const s of g.read()) out.push(`${name}${_labels(s.labels)} ${s.value}`);
+    }
     return `${out.join("\n")}\n`;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The routes outside `/api/v1/` (the OpenAPI document): `/healthz` (the process answers),
  * `/readyz` (storage usable; 503 while draining; `warnings` the operator should act on, such as a KSeF Offline
- * certificate ending soon), `/metrics` (Prometheus text)
+ * or sign-in certificate ending soon, or a KSeF source still on a token, which KSeF takes until 31 December 2026), `/metrics` (Prometheus text),
  * `/docs` (the reference page) and `/console` with its files (README "Console"). They need no token and carry no correlation id.
  * @module
  */

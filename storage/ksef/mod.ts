@@ -7,7 +7,12 @@
 export { ksefSource, DEFAULT_TUNING, type KsefSourceOptions, type KsefTuning } from "./receive/source.ts";
 export type { KsefClientTuning } from "./connection/client.ts";
 export type { EndpointGroup, RateLimit } from "./connection/pacing.ts";
-export { isValidNip, KSEF_ENVIRONMENTS, parseKsefSourceConfig, SEND_MODES, type KsefSourceConfig, type SendMode } from "./connection/config.ts";
+export {
+  credentialFiles, isValidNip, KSEF_ENVIRONMENTS, parseKsefSourceConfig, SEND_MODES, SUBJECT_IDENTIFIERS,
+  type KsefCredentials, type KsefSourceConfig, type SendMode, type SubjectIdentifier,
+} from "./connection/config.ts";
+export { createKeySigner, loadFileSigner, type CertificateFacts, type FileSigner, type LoadSignerOptions, type SignerFiles } from "./connection/credentials.ts";
+export type { PassphraseSource } from "./connection/key_files.ts";
 export { SUBJECT_TYPES, type SubjectType } from "./receive/export.ts";
 export { KSEF_ERROR, type KsefErrorCode } from "./connection/errors.ts";
 export { createKsefSender, SEND_LEASE_MS, type KsefSendConfig, type KsefSender, type KsefSenderOptions } from "./send/job.ts";
@@ -18,4 +23,7 @@ export type { WindowLimit } from "./send/windows.ts";
 export type { SessionTuning } from "./send/session_pool.ts";
 export type { BatchTuning } from "./send/batch_session.ts";
 export type { ChoiceTuning } from "./send/send_choice.ts";
+export type { SignInOptions } from "./connection/sign_in_choice.ts";
+export { KSEF_TOKENS_END_MS } from "./connection/token_signin.ts";
+export type { SignatureAlgorithm, Signer } from "../../lib/formats/xades/signer.ts";
 export { loadOfflineCertificate, type OfflineCertificate, type OfflineCertificateFiles } from "./offline/offline_certificate.ts";

@@ -27,13 +27,23 @@ describe("parseCommand()", () => {
     const cases = [
       { input: ["--bogus"], topic: "serve", message: /Unknown option: --bogus/ },
       { input: ["serve", "--tenant", "x"], topic: "serve", message: /Unknown option: --tenant/ },
-      { input: ["frob"], topic: "serve", message: /Unknown command: frob \(serve, token\)/ },
+      { input: ["frob"], topic: "serve", message: /Unknown command: frob \(serve, token, ksef\)/ },
       { input: ["serve", "extra"], topic: "serve", message: /Unexpected argument: extra/ },
       { input: ["token"], topic: "token", message: /create, list or revoke/ },
       { input: ["token", "frob"], topic: "token", message: /Unknown token subcommand: frob/ },
       { input: ["token", "list", "--bogus"], topic: "token", message: /Unknown option: --bogus/ },
       { input: ["token", "revoke"], topic: "token", message: /needs one KEY_ID/ },
       { input: ["token", "list", "x"], topic: "token", message: /Unexpected argument: x/ },
+      { input: ["ksef"], topic: "ksef", message: /^ksef needs a subcommand: certificates$/ },
+      { input: ["ksef", "certificates", "frob"], topic: "ksef", message: /Unknown ksef certificates subcommand: frob \(limits, enroll, list, revoke, show\)/ },
+      { input: ["ksef", "certificates", "list"], topic: "ksef", message: /needs --tenant ID/ },
+      { input: ["ksef", "certificates", "enroll", "--tenant", "a", "--type", "both"], topic: "ksef", message: /--type authentication or --type offline/ },
+      { input: ["ksef", "certificates", "enroll", "--tenant", "a", "--type", "offline", "--key", "dsa"], topic: "ksef", message: /--key is rsa or ec/ },
+      { input: ["ksef", "certificates", "enroll", "--tenant", "a", "--type", "offline", "--name", "a/b"], topic: "ksef", message: /--name is 5 to 100/ },
+      { input: ["ksef", "certificates", "list", "--tenant", "a", "--type", "offline"], topic: "ksef", message: /--type applies to ksef certificates enroll only/ },
+      { input: ["ksef", "certificates", "revoke", "--tenant", "a"], topic: "ksef", message: /needs one SERIAL/ },
+      { input: ["ksef", "certificates", "show"], topic: "ksef", message: /needs one FILE/ },
+      { input: ["token", "list", "--type", "offline"], topic: "token", message: /Unknown option: --type/ },
     ];
     for (const c of cases) {
       const got = parseCommand(c.input);

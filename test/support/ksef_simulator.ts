@@ -6,12 +6,13 @@
  * its details, and `close()` fails with every departure, so a test in which the
  * client or the simulator strays fails. It serves public-key certificates (with
  * key rotation and 21470), challenge, token authentication (the RSA-OAEP
- * `token|timestampMs` is decrypted and checked), status, redeem, refresh,
+ * `token|timestampMs` is decrypted and checked), XAdES authentication (the signature checked by xmlsec1:
+ * ksef_simulator_xades.ts), status, redeem, refresh, certificate enrollment (ksef_simulator_certificates.ts),
  * metadata queries, exports as AES-256-CBC encrypted ZIP parts (truncated past
  * a package limit), invoice download, 429 with Retry-After past its limits, and
  * errors as ExceptionResponse or, with `X-Error-Format: problem-details`, as
  * Problem Details. More operations plug in through `routes` (the sending side
- * does). It is not KSeF: no XAdES, no permissions model beyond InvoiceRead.
+ * does). It is not KSeF: no certificate chains, no permissions model beyond grants per NIP or fingerprint.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -20,11 +21,14 @@ import { KSEF_LIMITS, type RateLimit } from "../../storage/ksef/connection/pacin
 import { checkRequest, checkResponse, ksefSpec } from "./ksef_conformance.ts";
 import { SimAuth, type SimToken } from "./ksef_simulator_auth.ts";
 import { SimKeys } from "./ksef_simulator_keys.ts";
+import { SimXades, type SimCertificateGrant } from "./ksef_simulator_xades.ts";
+import { SimCertificates } from "./ksef_simulator_certificates.ts";
 import { buildPackage, iso7, metadataOf, parseTime, selectInvoices, type SimFilters, type SimInvoice } from "./ksef_simulator_invoices.ts";
 
 export type { SimInvoice } from "./ksef_simulator_invoices.ts";
 
 export type { SimToken } from "./ksef_simulator_auth.ts";
+export type { SimCertificateGrant } from "./ksef_simulator_xades.ts";
 
 /** A request as a route sees it: `path` relative to the API root, without the query. */
 export interface SimRequest {
@@ -47,7 +51,7 @@ export interface SimContext {
   unauthorized(detail: string): void;
   forbidden(detail: string, required: string[], present: string[]): void;
   /** The access token's context, or null when it is unknown or expired. */
-  session(): { nip: string; permissions: string[] } | null;
+  session(): { nip: string; permissions: string[]; certificate?: Buffer } | null;
   /** The simulator's clock, ms, strictly increasing. */
   tick(): number;
   keys: SimKeys;
@@ -60,6 +64,8 @@ export type SimRoute = (req: SimRequest, ctx: SimContext) => boolean | Promise<b
 /** Options of the simulator. */
 export interface SimOptions {
   tokens: SimToken[];
+  /** Who may sign in with a certificate (XAdES), and with which permissions. */
+  certificates?: SimCertificateGrant[];
   /** Requests per window per limit group before 429 (default: the documented limits). */
   limits?: Partial<Record<string, RateLimit>>;
   /** Invoices per export package before it is truncated (KSeF: 10 000). */
@@ -99,6 +105,14 @@ export interface KsefSimulator {
   failNextAuthentication(code: number): void;
   /** Every access token issued so far stops working (refresh tokens stay valid). */
   expireAccessTokens(): void;
+  /** Every refresh token issued so far stops working too (KSeF's live at most 7 days): the next refresh is refused. */
+  expireRefreshTokens(): void;
+  /** KSeF revokes the certificate with this serial (hex): its next sign-ins end with 460 "Certyfikat odwołany". */
+  revokeCertificate(serial: string): void;
+  /** The XAdES sign-in side: its grants (may be changed) and the bodies received, as sent. */
+  xades: SimXades;
+  /** The certificate operations (/certificates/*): what was issued, the limits, the test CA. */
+  certificates: SimCertificates;
   /** The next export package is encrypted with a wrong key. */
   corruptNextPackage(): void;
   /** An emergency key rotation: the current key is withdrawn (21470 for its publicKeyId), the next published. */
@@ -223,7 +237,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
       sim.stats.throttled++;
       return tooMany(ctx, problems, sreq.path, `Przekroczono limit żądań dla grupy ${group}.`);
     }
-    for (const route of o.routes ?? []) {
+    for (const route of [xades.route, certificates.route, ...(o.routes ?? [])]) {
       if (await route(sreq, ctx) || answered) return;
     }
     await builtIn(sreq, ctx);
@@ -247,6 +261,8 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
   }
 
   const auth = new SimAuth(o.tokens, o.accessTtlMs ?? 15 * 60_000, ref);
+  const xades = new SimXades(auth, o.certificates ?? []);
+  const certificates = new SimCertificates(ref);
   const exports = new Map<string, Record<string, unknown>>();
   const parts = new Map<string, Buffer>();
 
@@ -349,6 +365,14 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
     expireAccessTokens() {
       auth.expireAccess();
     },
+    expireRefreshTokens() {
+      auth.expireRefresh();
+    },
+    revokeCertificate(serial) {
+      xades.revoke(serial);
+    },
+    xades,
+    certificates,
     corruptNextPackage() {
       corrupt = true;
     },
@@ -361,6 +385,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      certificates.close();
       if (violations.length > 0) throw new Error(`The KSeF exchanges departed from open-api.json:\n${[...new Set(violations)].slice(0, 30).join("\n")}`);
     },
   };

@@ -4,7 +4,8 @@
  * authentication (the RSA-OAEP `token|timestampMs` decrypted with the key its
  * `publicKeyId` names; a withdrawn key is 21470), the operation's status (with
  * `authenticationMethodInfo`; 200, 415, 450, or a status a test forces such as
- * 470/480), redeem once, refresh, and the access tokens other routes check.
+ * 470/480), redeem once, refresh, and the access tokens other routes check. The XAdES start
+ * (POST /auth/xades-signature) is ksef_simulator_xades.ts's: it takes a challenge and begins an operation here.
  */
 import { randomBytes } from "node:crypto";
 import type { SimContext, SimRequest } from "./ksef_simulator.ts";
@@ -17,18 +18,33 @@ export interface SimToken {
   permissions: string[];
 }
 
-interface Grant {
+/** What an authentication grants: a context and the permissions in it. */
+export interface Grant {
   nip: string;
   permissions: string[];
+  /** The certificate (DER) of an XAdES sign-in: certificate enrollment reads its subject (ksef_simulator_certificates.ts). */
+  certificate?: Buffer;
+}
+
+/** How an authentication started: its method and, for a failure, the detail its status gives. */
+interface _Started extends Grant {
+  ref: string;
+  code: number;
+  method: "token" | "xades";
+  detail?: string;
 }
 
 // open-api.json AuthenticationOperationStatusResponse.status: description and details per code.
 const AUTH_TEXT: Record<number, [string, string?]> = {
   200: ["Uwierzytelnianie zakończone sukcesem"],
   415: ["Uwierzytelnianie zakończone niepowodzeniem", "Brak przypisanych uprawnień"],
+  425: ["Uwierzytelnienie unieważnione", "Uwierzytelnienie i powiązane refresh tokeny zostały unieważnione przez użytkownika"],
   450: ["Uwierzytelnianie zakończone niepowodzeniem z powodu błędnego tokenu", "Nieprawidłowy token"],
+  460: ["Uwierzytelnianie zakończone niepowodzeniem z powodu błędu certyfikatu", "Niepoprawny certyfikat"],
   470: ["Uwierzytelnianie zakończone niepowodzeniem", "Próba wykorzystania metod autoryzacyjnych osoby zmarłej"],
   480: ["Uwierzytelnienie zablokowane", "Podejrzenie incydentu bezpieczeństwa. Skontaktuj się z Ministerstwem Finansów przez formularz zgłoszeniowy."],
+  500: ["Nieznany błąd"],
+  550: ["Operacja została anulowana przez system", "Przetwarzanie zostało przerwane z przyczyn wewnętrznych systemu. Spróbuj ponownie"],
 };
 const UNAUTHENTICATED = "Wymagane jest uwierzytelnienie.";
 
@@ -40,7 +56,7 @@ export class SimAuth {
   #ttl: number;
   #ref: (kind: string) => string;
   #challenges = new Map<string, number>();
-  #auths = new Map<string, Grant & { ref: string; code: number }>();
+  #auths = new Map<string, _Started>();
   #access = new Map<string, Grant & { until: number }>();
   #refresh = new Map<string, Grant>();
   #redeemed = new Set<string>();
@@ -62,6 +78,11 @@ export class SimAuth {
     for (const a of this.#access.values()) a.until = 0;
   }
 
+  /** Every refresh token issued so far stops working. */
+  expireRefresh(): void {
+    this.#refresh.clear();
+  }
+
   /** Answers an /auth/* request; false for other paths. */
   handle(r: SimRequest, ctx: SimContext): boolean {
     const p = r.path;
@@ -77,10 +98,13 @@ export class SimAuth {
     if (p.startsWith("/auth/") && r.method === "GET" && p !== "/auth/sessions") {
       if (!auth) return ctx.unauthorized(UNAUTHENTICATED), true;
       if (auth.ref !== p.slice("/auth/".length)) return ctx.badRequest(21304, "Brak uwierzytelnienia.", [`Operacja uwierzytelniania o numerze referencyjnym ${p.slice(6)} nie została znaleziona.`]), true;
-      const [description, detail] = AUTH_TEXT[auth.code] ?? ["Nieznany błąd"];
+      const [description, usual] = AUTH_TEXT[auth.code] ?? ["Nieznany błąd"];
+      const detail = auth.code === 200 ? undefined : auth.detail ?? usual;
+      const info = auth.method === "token"
+        ? { authenticationMethod: "Token", authenticationMethodInfo: { category: "Token", code: "token", displayName: "Token KSeF" } }
+        : { authenticationMethod: "InternalCertificate", authenticationMethodInfo: { category: "XadesSignature", code: "certificate", displayName: "Certyfikat KSeF" } };
       ctx.send(200, {
-        startDate: iso7(Date.now()), authenticationMethod: "Token",
-        authenticationMethodInfo: { category: "Token", code: "token", displayName: "Token KSeF" },
+        startDate: iso7(Date.now()), ...info,
         status: { code: auth.code, description, ...(detail ? { details: [detail] } : {}) },
       });
       return true;
@@ -91,8 +115,9 @@ export class SimAuth {
       this.#redeemed.add(r.bearer);
       const a = randomBytes(24).toString("hex");
       const rt = randomBytes(24).toString("hex");
-      this.#access.set(a, { nip: auth.nip, permissions: auth.permissions, until: Date.now() + this.#ttl });
-      this.#refresh.set(rt, { nip: auth.nip, permissions: auth.permissions });
+      const grant: Grant = { nip: auth.nip, permissions: auth.permissions, ...(auth.certificate ? { certificate: auth.certificate } : {}) };
+      this.#access.set(a, { ...grant, until: Date.now() + this.#ttl });
+      this.#refresh.set(rt, grant);
       ctx.send(200, { accessToken: { token: a, validUntil: iso7(Date.now() + this.#ttl) }, refreshToken: { token: rt, validUntil: iso7(Date.now() + 7 * 86_400_000) } });
       return true;
     }
@@ -108,6 +133,23 @@ export class SimAuth {
     return false;
   }
 
+  /** The time a challenge was issued at, once: it is used up (undefined when it was never issued or is used). */
+  takeChallenge(challenge: string): number | undefined {
+    const at = this.#challenges.get(challenge);
+    this.#challenges.delete(challenge);
+    return at;
+  }
+
+  /** Starts an operation that ends with `code` (and `detail` in its status), and answers 202 with its tokens. */
+  begin(ctx: SimContext, grant: Grant, code: number, method: "token" | "xades", detail?: string): void {
+    if (this.failNext !== null) [code, this.failNext, detail] = [this.failNext, null, undefined];
+    ctx.sim.stats.authentications++;
+    const reference = this.#ref("AU");
+    const authToken = randomBytes(24).toString("hex");
+    this.#auths.set(authToken, { ref: reference, code, method, ...grant, ...(detail === undefined ? {} : { detail }) });
+    ctx.send(202, { referenceNumber: reference, authenticationToken: { token: authToken, validUntil: iso7(Date.now() + 600_000) } });
+  }
+
   // POST /auth/ksef-token: the challenge must be one issued and unused; the token decrypts to `token|timestampMs`.
   #start(r: SimRequest, ctx: SimContext): boolean {
     const b = JSON.parse(r.body.toString()) as { challenge?: string; contextIdentifier?: { type?: string; value?: string }; encryptedToken?: string; publicKeyId?: string };
@@ -119,7 +161,6 @@ export class SimAuth {
       return true;
     }
     this.#challenges.delete(b.challenge!);
-    ctx.sim.stats.authentications++;
     let code = 450;
     let holder: SimToken | undefined;
     if (plain.ok) {
@@ -128,11 +169,7 @@ export class SimAuth {
       holder = this.#tokens.find((t) => t.token === text.slice(0, cut));
       if (holder && text.slice(cut + 1) === String(at)) code = holder.nip === b.contextIdentifier?.value && b.contextIdentifier?.type === "Nip" ? 200 : 415;
     }
-    if (this.failNext !== null) [code, this.failNext] = [this.failNext, null];
-    const reference = this.#ref("AU");
-    const authToken = randomBytes(24).toString("hex");
-    this.#auths.set(authToken, { ref: reference, code, nip: b.contextIdentifier?.value ?? "", permissions: holder?.permissions ?? [] });
-    ctx.send(202, { referenceNumber: reference, authenticationToken: { token: authToken, validUntil: iso7(Date.now() + 600_000) } });
+    this.begin(ctx, { nip: b.contextIdentifier?.value ?? "", permissions: holder?.permissions ?? [] }, code, "token");
     return true;
   }
 }

@@ -14,7 +14,7 @@ import { createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readZip } from "../../lib/formats/zip/read.ts";
 import type { KsefSimulator, SimContext, SimRequest, SimRoute } from "./ksef_simulator.ts";
-import { FA_NAMESPACES, type OnlineInvoice, type OnlineSide } from "./ksef_simulator_online.ts";
+import { isSessionForm, type OnlineInvoice, type OnlineSide } from "./ksef_simulator_online.ts";
 
 /** A batch session as the simulator holds it. */
 export interface SimBatch {
@@ -114,7 +114,8 @@ export function batchSessions(online: OnlineSide, o: BatchOptions = {}): BatchSi
     const form = b.formCode as { systemCode: string; schemaVersion: string; value: string };
     const enc = b.encryption as { encryptedSymmetricKey: string; initializationVector: string; publicKeyId?: string | null };
     const file = b.batchFile as { fileSize: number; fileHash: string; fileParts: { ordinalNumber: number; fileSize: number; fileHash: string }[] };
-    if (!(form.systemCode in FA_NAMESPACES) || form.schemaVersion !== "1-0E" || form.value !== "FA") {
+    // open-api.json OpenBatchSessionRequest.formCode: FA(2), FA(3) and FA_RR(1), not PEF.
+    if (!isSessionForm(form)) {
       return ctx.badRequest(21405, "Błąd walidacji danych wejściowych.", [`Nieobsługiwany kod formularza ${form.systemCode}.`]);
     }
     const key = ctx.keys.decrypt(enc.publicKeyId, enc.encryptedSymmetricKey);

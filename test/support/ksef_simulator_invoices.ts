@@ -6,9 +6,12 @@
  * `{ksefNumber}.xml` files and `_metadata.json` in a ZIP, split into parts
  * encrypted with AES-256-CBC (GET /invoices/exports/{referenceNumber}). An
  * invoice whose XML is "not yet available" is in the metadata but not in the
- * package, as KSeF's 21165 describes for single downloads.
+ * package, as KSeF's 21165 describes for single downloads. Its invoices may be of any form KSeF carries: FA(2),
+ * FA(3), FA_RR(1) and PEF(3)/PEF_KOR(3), each with its formCode and invoiceType in the metadata.
  */
 import { createCipheriv, createHash, randomBytes } from "node:crypto";
+import { formatOf } from "../../lib/formats/validation/invoice_validation.ts";
+import { parseXml } from "../../lib/formats/xml/parse.ts";
 import { writeZip } from "../../lib/formats/zip/write.ts";
 
 /** An invoice stored in the simulator. */
@@ -49,14 +52,39 @@ function _roleOf(i: SimInvoice, subject: string, nip: string): boolean {
   return subject === "Subject1" ? i.seller === nip : subject === "Subject2" ? i.buyer === nip : subject === "Subject3" ? i.third === nip : false;
 }
 
+/** open-api.json InvoiceMetadata.formCode of each form and the invoiceType of its plain (not correcting) kind. */
+const _FORMS = {
+  "ksef-fa2": { formCode: { systemCode: "FA (2)", schemaVersion: "1-0E", value: "FA" }, invoiceType: "Vat" },
+  "ksef-fa3": { formCode: { systemCode: "FA (3)", schemaVersion: "1-0E", value: "FA" }, invoiceType: "Vat" },
+  "ksef-fa-rr1": { formCode: { systemCode: "FA_RR (1)", schemaVersion: "1-1E", value: "FA_RR" }, invoiceType: "VatRr" },
+  "ksef-pef3": { formCode: { systemCode: "PEF (3)", schemaVersion: "2-1", value: "PEF" }, invoiceType: "VatPef" },
+} as const;
+
+/** The formCode and invoiceType of an invoice's XML (FA (2) for what is not one of KSeF's forms, as before). */
+function _formOf(xml: Uint8Array): { formCode: { systemCode: string; schemaVersion: string; value: string }; invoiceType: string } {
+  let root: { local: string } | null = null;
+  let format: string | null = null;
+  try {
+    const parsed = parseXml(xml).root;
+    root = parsed;
+    format = formatOf(parsed);
+  } catch {
+    // Tests store bytes that are not XML to see how a sync copes: they keep the default.
+  }
+  const f = format !== null && Object.hasOwn(_FORMS, format) ? _FORMS[format as keyof typeof _FORMS] : _FORMS["ksef-fa2"];
+  // PEF_KOR(3) is a CreditNote: KorPef (open-api.json InvoiceType).
+  return { formCode: f.formCode, invoiceType: format === "ksef-pef3" && root?.local === "CreditNote" ? "KorPef" : f.invoiceType };
+}
+
 /** open-api.json InvoiceMetadata of one invoice. */
 export function metadataOf(i: SimInvoice): Record<string, unknown> {
+  const form = _formOf(i.xml);
   return {
     ksefNumber: i.ksefNumber, invoiceNumber: i.invoiceNumber, issueDate: i.permanentStorageDate.slice(0, 10),
     invoicingDate: i.permanentStorageDate, acquisitionDate: i.permanentStorageDate, permanentStorageDate: i.permanentStorageDate,
     seller: { nip: i.seller, name: `Seller ${i.seller}` }, buyer: { identifier: { type: "Nip", value: i.buyer }, name: `Buyer ${i.buyer}` },
-    netAmount: i.netAmount, grossAmount: i.grossAmount, vatAmount: i.vatAmount, currency: i.currency, invoicingMode: "Online", invoiceType: "Vat",
-    formCode: { systemCode: "FA (2)", schemaVersion: "1-0E", value: "FA" }, isSelfInvoicing: false, hasAttachment: false,
+    netAmount: i.netAmount, grossAmount: i.grossAmount, vatAmount: i.vatAmount, currency: i.currency, invoicingMode: "Online",
+    invoiceType: form.invoiceType, formCode: form.formCode, isSelfInvoicing: false, hasAttachment: false,
     invoiceHash: createHash("sha256").update(i.xml).digest("base64"),
     thirdSubjects: i.third ? [{ identifier: { type: "Nip", value: i.third }, name: `Third ${i.third}`, role: 0 }] : [],
   };

@@ -23,11 +23,24 @@ import { SchemaSet } from "../../lib/formats/validation/schema_set.ts";
 import { readSchemaFiles } from "../../storage/schemas/schema_files.ts";
 import type { KsefSimulator, SimContext, SimRequest, SimRoute } from "./ksef_simulator.ts";
 
-/** The namespaces of the FA forms (schemat_FA(2)_v1-0E.xsd, schemat_FA(3)_v1-0E.xsd). */
-export const FA_NAMESPACES: Record<string, string> = {
-  "FA (2)": "http://crd.gov.pl/wzor/2023/06/29/12648/",
-  "FA (3)": "http://crd.gov.pl/wzor/2025/06/25/13775/",
+/**
+ * The forms a session may be opened for (open-api.json OpenOnlineSessionRequest.formCode; PEF(3) is for Peppol
+ * providers, whom the simulator does not serve): each system code's schema version, value, namespace and schema.
+ */
+export const SESSION_FORMS: Record<string, { schemaVersion: string; value: string; ns: string; schema: string }> = {
+  "FA (2)": { schemaVersion: "1-0E", value: "FA", ns: "http://crd.gov.pl/wzor/2023/06/29/12648/", schema: "Schemat_FA(2)_v1-0E.xsd" },
+  "FA (3)": { schemaVersion: "1-0E", value: "FA", ns: "http://crd.gov.pl/wzor/2025/06/25/13775/", schema: "Schemat_FA(3)_v1-0E.xsd" },
+  "FA_RR (1)": { schemaVersion: "1-1E", value: "FA_RR", ns: "http://crd.gov.pl/wzor/2026/03/06/14189/", schema: "schemat_FA_RR(1)_v1-1E.xsd" },
 };
+
+/** The namespace of each session form's Faktura, by system code (the name other tests know it by). */
+export const FA_NAMESPACES: Record<string, string> = Object.fromEntries(Object.entries(SESSION_FORMS).map(([code, f]) => [code, f.ns]));
+
+/** True when `form` is one of SESSION_FORMS exactly as the table gives it. */
+export function isSessionForm(form: { systemCode?: unknown; schemaVersion?: unknown; value?: unknown } | undefined): boolean {
+  const f = typeof form?.systemCode === "string" && Object.hasOwn(SESSION_FORMS, form.systemCode) ? SESSION_FORMS[form.systemCode] : undefined;
+  return f !== undefined && form?.schemaVersion === f.schemaVersion && form.value === f.value;
+}
 
 /** A verdict: null = valid, else KSeF's invoice status for the refusal (e.g. 450 with details). */
 export type Judge = (xml: Uint8Array, systemCode: string) => { code: number; description: string; details: string[] } | null;
@@ -40,7 +53,7 @@ export const wellFormedJudge: Judge = (xml, systemCode) => {
   } catch (e) {
     return { code: 450, description: "Błąd weryfikacji semantyki dokumentu faktury", details: [String((e as Error).message).slice(0, 200)] };
   }
-  if (root.local !== "Faktura" || root.ns !== FA_NAMESPACES[systemCode]) {
+  if (root.local !== "Faktura" || root.ns !== SESSION_FORMS[systemCode]?.ns) {
     return { code: 450, description: "Błąd weryfikacji semantyki dokumentu faktury", details: [`Dokument nie jest zgodny ze schematem ${systemCode}`] };
   }
   return null;
@@ -199,7 +212,7 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
   function openSession(ctx: SimContext, nip: string, b: Record<string, unknown>): void {
     const form = b.formCode as { systemCode: string; schemaVersion: string; value: string };
     const enc = b.encryption as { encryptedSymmetricKey: string; initializationVector: string; publicKeyId?: string | null };
-    if (!(form.systemCode in FA_NAMESPACES) || form.schemaVersion !== "1-0E" || form.value !== "FA") {
+    if (!isSessionForm(form)) {
       return ctx.badRequest(21405, "Błąd walidacji danych wejściowych.", [`Nieobsługiwany kod formularza ${form.systemCode} ${form.schemaVersion} ${form.value}.`]);
     }
     // klucze-publiczne-do-szyfrowania.md §4.3: a withdrawn or unknown publicKeyId is 21470.
@@ -295,7 +308,7 @@ export function onlineSessions(o: OnlineOptions = {}): OnlineSide {
   }
 
   function _upo(inv: OnlineInvoice, s: { nip: string; systemCode: string }, f: _Facts, mode: string): Uint8Array {
-    const schema = s.systemCode === "FA (2)" ? "Schemat_FA(2)_v1-0E.xsd" : "Schemat_FA(3)_v1-0E.xsd";
+    const schema = SESSION_FORMS[s.systemCode]?.schema ?? "";
     const esc = (v: string): string => v.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     return new Uint8Array(Buffer.from(`<?xml version="1.0" encoding="utf-8"?>
 <Potwierdzenie xmlns="http://upo.schematy.mf.gov.pl/KSeF/v4-3">
@@ -334,7 +347,8 @@ interface _Facts {
   issueDate: string;
 }
 
-// The fields KSeF's duplicate check and the UPO use: seller NIP, invoice number (P_2), kind (RodzajFaktury).
+// The fields KSeF's duplicate check and the UPO use: seller NIP, invoice number (P_2), kind (RodzajFaktury);
+// FA_RR(1) has them in FakturaRR (P_4C, RodzajFaktury, P_4B), its seller being the farmer (Podmiot1).
 function _facts(xml: Uint8Array): _Facts {
   const root = parseXml(xml).root;
   const child = (e: XmlElement | undefined, name: string): XmlElement | undefined => e?.children.find((c) => c.local === name);
@@ -345,7 +359,8 @@ function _facts(xml: Uint8Array): _Facts {
   };
   return {
     seller: path("Podmiot1", "DaneIdentyfikacyjne", "NIP"), buyer: path("Podmiot2", "DaneIdentyfikacyjne", "NIP"),
-    number: path("Fa", "P_2"), kind: path("Fa", "RodzajFaktury"), issueDate: path("Fa", "P_1"),
+    number: path("Fa", "P_2") || path("FakturaRR", "P_4C"), kind: path("Fa", "RodzajFaktury") || path("FakturaRR", "RodzajFaktury"),
+    issueDate: path("Fa", "P_1") || path("FakturaRR", "P_4B"),
   };
 }
 

@@ -31,12 +31,14 @@ function _walk(dir: string, visit: (path: string) => void): void {
 }
 
 /** A temporary copy of the shipped schemas that xmllint resolves offline; `dispose()` removes it. */
-export function oracleSchemas(root: string): { dir: string; entry: Record<"fa2" | "fa3" | "ublInvoice" | "ublCreditNote" | "cii", string>; dispose(): void } {
+export function oracleSchemas(root: string): { dir: string; entry: Record<"fa2" | "fa3" | "faRr" | "pefInvoice" | "pefCreditNote" | "ublInvoice" | "ublCreditNote" | "cii", string>; dispose(): void } {
   const dir = mkdtempSync(join(tmpdir(), "xsd-oracle-"));
   cpSync(root, dir, { recursive: true });
   _walk(dir, (p) => {
     let text = readFileSync(p, "utf8");
-    text = text.replace(/schemaLocation="http:\/\/crd\.gov\.pl\/[^"]*\/([^"/]+\.xsd)"/g, 'schemaLocation="$1"');
+    // FA_RR(1) imports the base types that lie beside the FA schemas.
+    const base = p.includes(`${join("ksef-rr", "")}`) ? "../ksef-fa/" : "";
+    text = text.replace(/schemaLocation="http:\/\/crd\.gov\.pl\/[^"]*\/([^"/]+\.xsd)"/g, `schemaLocation="${base}$1"`);
     text = text.replace(/<xsd:import namespace="([^"]+)"\s*\/>/g, (m, ns: string) => (UBL_LOCATIONS[ns] ? `<xsd:import namespace="${ns}" schemaLocation="${UBL_LOCATIONS[ns]}"/>` : m));
     writeFileSync(p, text);
   });
@@ -45,6 +47,9 @@ export function oracleSchemas(root: string): { dir: string; entry: Record<"fa2" 
     entry: {
       fa2: join(dir, "ksef-fa", "schemat_FA(2)_v1-0E.xsd"),
       fa3: join(dir, "ksef-fa", "schemat_FA(3)_v1-0E.xsd"),
+      faRr: join(dir, "ksef-rr", "schemat_FA_RR(1)_v1-1E.xsd"),
+      pefInvoice: join(dir, "ksef-pef", "Schemat_PEF(3)_v2-1.xsd"),
+      pefCreditNote: join(dir, "ksef-pef", "Schemat_PEF_KOR(3)_v2-1.xsd"),
       ublInvoice: join(dir, "ubl-2.1", "maindoc", "UBL-Invoice-2.1.xsd"),
       ublCreditNote: join(dir, "ubl-2.1", "maindoc", "UBL-CreditNote-2.1.xsd"),
       cii: join(dir, "cii-d16b", "CII", "uncefact", "data", "standard", "CrossIndustryInvoice_100pD16B.xsd"),

@@ -11,7 +11,7 @@ import type { Invoice } from "../../formats/invoice/model.ts";
  * XML's SHA-256 (lib/api/invoice_expand.ts): change it whenever the model or this function changes what the JSON
  * says, so that kept JSON of the old shape is never served again.
  */
-export const INVOICE_JSON_VERSION = 1;
+export const INVOICE_JSON_VERSION = 2;
 
 /** The JSON text of the `invoice` object. */
 export function invoiceJson(inv: Invoice): string {

@@ -159,7 +159,7 @@ function _opsPaths(): Record<string, Json> {
 
 /** The `webhooks` section: the event deliveries of README “Webhooks” (Standard Webhooks). */
 function _webhooks(): Record<string, Json> {
-  const data: Record<string, string> = { document: "Document", submission: "Submission", sync: "SyncRun" };
+  const data: Record<string, string> = { document: "Document", submission: "Submission", sync: "SyncRun", ksef: "KsefCertificateExpiring" };
   const header = (name: string, schema: Json, description: string): Json => ({ name, in: "header", required: true, schema, description });
   const out: Record<string, Json> = {};
   for (const type of WEBHOOK_EVENT_TYPES) {

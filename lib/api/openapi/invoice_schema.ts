@@ -65,6 +65,7 @@ const PARTY_FIELDS: Record<string, Json> = {
   vat_prefix: _str(P.vat_prefix),
   status: CODE(P.status),
   customer_number: _str(P.customer_number),
+  supplier_number: _str(P.supplier_number),
   buyer_id: _str(P.buyer_id),
   jst: _nbool(P.jst),
   gv: _nbool(P.gv),
@@ -108,6 +109,7 @@ const LINE_FIELDS: Record<string, Json> = {
   excise_amount: _dec(L.excise_amount),
   gtu: _str(L.gtu),
   procedure: _str(L.procedure),
+  quality_class: _str(L.quality_class),
   exchange_rate: _dec(L.exchange_rate),
   before_correction: _bool(L.before_correction),
   parent_number: _str(L.parent_number),
@@ -195,8 +197,9 @@ function _amountSchemas(): Record<string, Json> {
     }),
     InvoiceTotals: _object(R.totals, {
       line_net: _dec(T.line_net), allowances: _dec(T.allowances), charges: _dec(T.charges), net: _dec(T.net), tax: _dec(T.tax),
-      tax_in_tax_currency: _dec(T.tax_in_tax_currency), gross: _dec(T.gross), prepaid: _dec(T.prepaid), rounding: _dec(T.rounding),
-      payable: _dec(T.payable),
+      tax_in_tax_currency: _dec(T.tax_in_tax_currency), net_in_tax_currency: _dec(T.net_in_tax_currency), gross: _dec(T.gross),
+      gross_in_tax_currency: _dec(T.gross_in_tax_currency), gross_in_words: _str(T.gross_in_words), prepaid: _dec(T.prepaid),
+      rounding: _dec(T.rounding), payable: _dec(T.payable),
     }),
     InvoiceSettlement: _object(R.settlement, {
       charges: _settlementRows(S.charges), charges_total: _dec(S.charges_total),
@@ -206,6 +209,7 @@ function _amountSchemas(): Record<string, Json> {
     InvoicePaymentAccount: _object(R.payment_account, {
       number: _str(PA.number), name: _str(PA.name), bic: _str(PA.bic), bank_name: _str(PA.bank_name),
       description: _str(PA.description), bank_own_account: CODE(PA.bank_own_account), factor: _bool(PA.factor),
+      held_by: { type: ["string", "null"], enum: ["seller", "buyer", null], description: PA.held_by },
     }),
     InvoiceDueDate: _object(R.due_date, {
       date: _date(DD.date), description: _str(DD.description), quantity: _str(DD.quantity), unit: _str(DD.unit),
@@ -228,6 +232,10 @@ function _paymentSchema(): Json {
     partial_status: CODE(PY.partial_status), partial_payments: _list(ref("InvoicePartialPayment"), PY.partial_payments),
     discount: { oneOf: [_object(R.payment_discount, { conditions: _str(SK.conditions), amount: _str(SK.amount) }), { type: "null" }] },
     link: _str(PY.link), ksef_payment_id: _str(PY.ksef_payment_id),
+    proof_documents: _list(
+      _object(R.proof_document, { number: _str(D.PROOF_DOCUMENT_FIELDS.number), date: _date(D.PROOF_DOCUMENT_FIELDS.date) }),
+      PY.proof_documents,
+    ),
   });
 }
 

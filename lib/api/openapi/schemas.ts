@@ -188,7 +188,12 @@ export function schemas(): Record<string, Json> {
     SyncRunId: _id("sync"),
     WebhookId: _id("whk"),
     RequestId: { ..._id("req"), description: "The `X-Request-Id` of the response" },
-    DocumentFormat: { type: "string", enum: INVOICE_FORMATS, description: "ubl: UBL 2.1 / Peppol BIS 3.0; cii: UN/CEFACT CII (XRechnung, Factur-X/ZUGFeRD)" },
+    DocumentFormat: {
+      type: "string", enum: INVOICE_FORMATS,
+      description: "ksef-fa2, ksef-fa3: KSeF FA(2), FA(3); ksef-fa-rr1: KSeF FA_RR(1), the VAT RR invoice a buyer of farm produce issues " +
+        "(the farmer is the seller, the issuing buyer the buyer); ksef-pef3: KSeF PEF(3)/PEF_KOR(3), a Peppol UBL 2.1 invoice or credit note " +
+        "with KSeF's Polish extension, read as ubl; ubl: UBL 2.1 / Peppol BIS 3.0; cii: UN/CEFACT CII (XRechnung, Factur-X/ZUGFeRD)",
+    },
     DocumentType: { type: "string", enum: DOCUMENT_TYPES },
     Party: PARTY,
     Totals: TOTALS,
@@ -198,7 +203,7 @@ export function schemas(): Record<string, Json> {
         id: ref("DocumentId"),
         source: { type: "string", minLength: 1, examples: ["inbox"] },
         external_id: STRING,
-        format: { type: ["string", "null"], enum: [...INVOICE_FORMATS, null] },
+        format: { type: ["string", "null"], enum: [...INVOICE_FORMATS, null], description: "See DocumentFormat" },
         type: { type: ["string", "null"], enum: [...DOCUMENT_TYPES, null] },
         number: _orNull(STRING),
         issue_date: _orNull(DATE),
@@ -249,7 +254,7 @@ export function schemas(): Record<string, Json> {
         sha256: SHA256,
         size: { type: "integer", minimum: 1 },
         ksef_number: { ..._orNull(KSEF_NUMBER), description: "The number KSeF assigned (equals `ksef.ksef_number`); null until then" },
-        ksef: { oneOf: [ref("SubmissionKsef"), { type: "null" }], description: "Sending to KSeF (README \"Sending to KSeF\"); null for a tenant that does not send, and for UBL and CII" },
+        ksef: { oneOf: [ref("SubmissionKsef"), { type: "null" }], description: "Sending to KSeF (README \"Sending to KSeF\": FA(2), FA(3), FA_RR(1)); null for a tenant that does not send, and for UBL, CII and PEF" },
         created_at: ref("Timestamp"),
         updated_at: { ...ref("Timestamp"), description: "The last change (a change of `ksef` moves the submission to the end of the feed)" },
         links: _object({
@@ -308,7 +313,7 @@ export function schemas(): Record<string, Json> {
       description: "The verdict the receiver would give: the checks run, whether the invoice passes them, every error that says why not (the same violations as POST /validate) and its warnings, at most 200 together",
       ..._object({
         valid: { type: "boolean" },
-        checks: { type: "array", items: STRING, examples: [["KSEF-FILE", "XSD:FA(3) 1-0E"], ["XSD:UBL 2.1", "EN16931:1.3.16"]] },
+        checks: { type: "array", items: STRING, examples: [["KSEF-FILE", "XSD:FA(3) 1-0E"], ["KSEF-FILE", "XSD:FA_RR(1) 1-1E"], ["XSD:PEF(3) 2-1", "EN16931:1.3.16"], ["XSD:UBL 2.1", "EN16931:1.3.16"]] },
         errors: { type: "array", items: ref("Violation"), maxItems: 200, description: "Why the invoice would not pass; `[]` when `valid` (always so for a submission, which an error refuses)" },
         warnings: { type: "array", items: ref("Violation"), maxItems: 200 },
       }),
@@ -352,6 +357,17 @@ export function schemas(): Record<string, Json> {
       properties: { source: { type: "string", minLength: 1, description: "The source to sync; the tenant's first source when absent" } },
       description: "Empty, `{}` or `{\"source\": \"<name>\"}`; another field is 400 `unknown parameter`",
     },
+    KsefCertificateExpiring: {
+      description: "A ksef source's KSeF certificate nears its end: sent once per certificate at 30, 7 and 1 days left, restarts included (README \"KSeF certificates from the command line\")",
+      ..._object({
+        source: { type: "string", description: "The ksef source's name in sources.json" },
+        type: { type: "string", enum: ["authentication", "offline"], description: "`authentication`: the certificate it signs in with; `offline`: the one that signs KOD II" },
+        serial: { type: "string", pattern: "^[0-9A-F]+$", description: "The certificate's serial number, upper-case hex" },
+        subject: { type: "string", description: "The certificate's subject, e.g. `CN=…, organizationIdentifier=VATPL-…, C=PL`" },
+        not_after: TIMESTAMP,
+        days_left: { type: "integer", minimum: 0, description: "Whole days left when the notice fired" },
+      }),
+    },
     SyncRun: {
       description: "A sync run; `error` is present when the run failed",
       ..._object({
@@ -377,7 +393,20 @@ export function schemas(): Record<string, Json> {
             next_at: { ..._orNull(TIMESTAMP), description: "When the part may be looked at again; null when the source does not say" },
           }),
         },
-        error: { description: "Why the source failed", ..._object({ code: STRING, message: STRING }) },
+        error: {
+          description: "Why the source failed",
+          ..._object({
+            code: {
+              type: "string", examples: ["UPSTREAM_ERROR", "KSEF_CERTIFICATE_REJECTED"],
+              description: "The source's own code, or `SOURCE_NOT_CONFIGURED` or `SERVICE_UNAVAILABLE`. `http`: `UPSTREAM_ERROR`. `ksef` (README \"KSeF\"): " +
+                "`KSEF_CERTIFICATE_REJECTED` (KSeF refused the sign-in signature or certificate: its status or exception code and words in `message`), " +
+                "`KSEF_CERTIFICATE_EXPIRED` (the sign-in certificate has ended or is not yet valid, or no KSeF encryption key is valid now), " +
+                "`KSEF_TOKEN_REJECTED` (a KSeF token refused; after 31 December 2026 every token), `KSEF_PERMISSION_DENIED`, `KSEF_WRONG_NIP`, " +
+                "`KSEF_UNAVAILABLE`, `KSEF_PACKAGE_UNDECRYPTABLE`, `KSEF_PROTOCOL_ERROR`",
+            },
+            message: STRING,
+          }),
+        },
         links: _links("documents/sync", "sync", false),
       }, ["error"]),
     },

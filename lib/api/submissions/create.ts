@@ -8,6 +8,7 @@
 import { fieldsFromInvoice } from "../../contracts/record_json.ts";
 import type { KsefIssueMode, StoredResponse, SubmissionInput, SubmissionRecord } from "../../contracts/storage.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
+import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { validationSummary } from "../../formats/validation/invoice_validation.ts";
 import { badRequest, validationError } from "../../http/errors.ts";
 import { json } from "../../http/respond.ts";
@@ -32,12 +33,13 @@ export async function createSubmission(ctx: Context): Promise<ApiResponse> {
   requireSubmissionFields(invoice);
   if (!report.valid) throw refusal(report);
   const fields = fieldsFromInvoice(invoice);
-  // KSeF FA invoices of a tenant that sends are queued for KSeF (README "Sending to KSeF"); UBL and CII never are.
-  const send = (invoice.format === "ksef-fa2" || invoice.format === "ksef-fa3") && (ctx.app.ksefSend?.sends(ctx.tenant.tenant) ?? false);
+  // KSeF FA and FA_RR invoices of a tenant that sends are queued for KSeF (README "Sending to KSeF"); UBL, CII and
+  // PEF never are (PEF goes to KSeF through a Peppol service provider).
+  const send = isKsefFormat(invoice.format) && (ctx.app.ksefSend?.sends(ctx.tenant.tenant) ?? false);
   // A technical correction is sent as an offline invoice (offlineMode: true) with the original's deadline.
   let original: SubmissionRecord | null = null;
   if (corrects !== undefined) {
-    if (!send) throw validationError("corrects", "not_sent", "corrects is for KSeF FA invoices of a tenant that sends to KSeF");
+    if (!send) throw validationError("corrects", "not_sent", "corrects is for KSeF FA and FA_RR invoices of a tenant that sends to KSeF");
     if (asked === "online") throw validationError("ksef_mode", "correction_is_offline", "A technical correction is sent with offlineMode: true: leave out ksef_mode or give offline");
     original = await correctableOriginal(ctx, corrects);
   }

@@ -5,7 +5,7 @@
  * and a certificate replaced later does not change an invoice already issued.
  * @module
  */
-import { buildKsefCertificateLink } from "../../formats/pdf/ksef_certificate_link.ts";
+import { signKsefCertificateLink } from "../../formats/pdf/ksef_certificate_link.ts";
 import type { KsefQrEnvironment } from "../../formats/pdf/ksef_link.ts";
 import type { SubmissionRecord } from "../../contracts/storage.ts";
 import type { Context } from "../context.ts";
@@ -29,9 +29,9 @@ export async function offlineCertificateLink(ctx: Context, record: SubmissionRec
     ctx.app.logger.warn("offline invoice rendered without KOD II: no usable KSeF certificate of type Offline", { request_id: ctx.requestId, submission: record.id });
     return null;
   }
-  const link = buildKsefCertificateLink({
+  const link = await signKsefCertificateLink({
     environment, contextType: "Nip", contextId: signing.contextId, sellerNip,
-    certificateSerial: signing.certificateSerial, xmlSha256: record.sha256, privateKey: signing.privateKey,
+    certificateSerial: signing.certificateSerial, xmlSha256: record.sha256, signer: signing.signer,
   });
   await ctx.tenant.putDerived(key, new TextEncoder().encode(link));
   // Two first renderings at once may both sign: the one kept is the one every later PDF carries.

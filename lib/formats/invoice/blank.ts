@@ -17,7 +17,8 @@ export function blankInvoice(format: InvoiceFormat): Invoice {
     third_parties: [], authorized_party: null, lines: [], allowances_charges: [], vat_breakdown: [],
     totals: {
       line_net: null, allowances: null, charges: null, net: null, tax: null, tax_in_tax_currency: null,
-      gross: null, prepaid: null, rounding: null, payable: null,
+      net_in_tax_currency: null, gross: null, gross_in_tax_currency: null, gross_in_words: null, prepaid: null, rounding: null,
+      payable: null,
     },
     settlement: null, payment: null, advance_payments: [], references: blankReferences(), correction: null,
     notes: [], annotations: null, additional_info: [], transaction_terms: null, orders: [], attachments: [],
@@ -30,7 +31,7 @@ export function blankParty(): Party {
   return {
     name: null, trading_name: null, tax_id: null, other_tax_ids: [], no_tax_id: false, identifiers: [],
     electronic_address: null, registers: [], legal_info: null, address: null, correspondence_address: null,
-    contacts: [], vat_prefix: null, status: null, customer_number: null, buyer_id: null, jst: null, gv: null,
+    contacts: [], vat_prefix: null, status: null, customer_number: null, supplier_number: null, buyer_id: null, jst: null, gv: null,
   };
 }
 
@@ -49,7 +50,7 @@ export function blankLine(): InvoiceLine {
     price_discount: null, list_price: null, price_base_quantity: null, price_base_unit: null, discount: null,
     net_amount: null, amount_with_vat: null, vat_amount: null, vat_category: null, vat_rate: null,
     vat_rate_text: null, vat_rate_oss: null, annex_15: false, excise_amount: null, gtu: null,
-    procedure: null, exchange_rate: null, before_correction: false, parent_number: null, status_reason: null,
+    procedure: null, quality_class: null, exchange_rate: null, before_correction: false, parent_number: null, status_reason: null,
     vat_exemption_reason: null, item_seller: null, allowances_charges: [],
   };
 }
@@ -68,7 +69,7 @@ export function blankPayment(): Payment {
   return {
     means: null, means_text: null, remittance_info: null, terms: null, due_dates: [], accounts: [],
     card: null, direct_debit: null, paid: false, paid_date: null, partial_status: null,
-    partial_payments: [], discount: null, link: null, ksef_payment_id: null,
+    partial_payments: [], discount: null, link: null, ksef_payment_id: null, proof_documents: [],
   };
 }
 

@@ -233,7 +233,7 @@ function _means(el: XmlElement, p: Payment): void {
       number: childText(acct, RAM, "IBANID") ?? childText(acct, RAM, "ProprietaryID"),
       name: childText(acct, RAM, "AccountName"),
       bic: childText(child(el, RAM, "PayeeSpecifiedCreditorFinancialInstitution"), RAM, "BICID"),
-      bank_name: null, description: null, bank_own_account: null, factor: false,
+      bank_name: null, description: null, bank_own_account: null, factor: false, held_by: null,
     });
   }
 }

@@ -182,6 +182,23 @@ export const KSEF_CORRECTION_TYPES = {
   "3": "Effective on another date",
 } as const;
 
+/** KSeF FA_RR(1) RodzajFaktury (TRodzajFaktury of schemat_FA_RR(1)_v1-1E.xsd). */
+export const KSEF_RR_INVOICE_KINDS = {
+  VAT_RR: "VAT RR invoice (farm produce bought from a flat-rate farmer)",
+  KOR_VAT_RR: "Correction of a VAT RR invoice",
+} as const;
+
+/** KSeF FA_RR(1) FormaPlatnosci (its TFormaPlatnosci has one entry: art. 116 ust. 6 requires payment by transfer). */
+export const KSEF_RR_PAYMENT_FORMS = {
+  "1": "Bank transfer",
+} as const;
+
+/** KSeF FA_RR(1) TypKorekty (TTypKorekty: FA's three and a fourth). */
+export const KSEF_RR_CORRECTION_TYPES = {
+  ...KSEF_CORRECTION_TYPES,
+  "4": "Effective on the date the amount due is refunded in whole or in part",
+} as const;
+
 /** KSeF RachunekWlasnyBanku (TRachunekWlasnyBanku). */
 export const KSEF_BANK_OWN_ACCOUNTS = {
   "1": "Bank account for settling receivables acquired by the bank",

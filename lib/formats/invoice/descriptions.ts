@@ -26,7 +26,7 @@ export const RECORD_DESCRIPTIONS = {
   address: "A postal address (BG-5, BG-8, BG-12, BG-15; KSeF TAdres)",
   contact: "A contact (BG-6, BG-9; KSeF DaneKontaktowe)",
   party: "A party: seller (BG-4, KSeF Podmiot1), buyer (BG-7, Podmiot2), payee (BG-10), tax representative (BG-11)",
-  third_party: "A third party (KSeF Podmiot3, PodmiotUpowazniony; CII InvoiceeTradeParty) with role and share",
+  third_party: "A third party (KSeF Podmiot3, PodmiotUpowazniony; CII InvoiceeTradeParty; KSeF PEF cac-pl:AdditionalAddressData parties) with role and share",
   period: "A period (BG-14, BG-26; KSeF OkresFa)",
   delivery: "Delivery (BG-13)",
   exchange_rate: "An exchange rate (KSeF KursWaluty, KursWalutyZ, KursWalutyZK, KursUmowny; CII TaxApplicableTradeCurrencyExchange)",
@@ -46,6 +46,7 @@ export const RECORD_DESCRIPTIONS = {
   card: "BG-18",
   direct_debit: "BG-19",
   payment_discount: "KSeF Skonto; CII ApplicableTradePaymentDiscountTerms",
+  proof_document: "KSeF FA_RR DokumentZaplaty: a document proving the payment",
   invoice_reference: "A preceding or corrected invoice (BG-3; KSeF DaneFaKorygowanej)",
   advance_invoice: "KSeF FakturaZaliczkowa",
   references: "References (BT-10…BT-19, BG-3)",
@@ -114,13 +115,14 @@ export const PARTY_FIELDS = {
   vat_prefix: "KSeF PrefiksPodatnika of Podmiot1: the seller's EU VAT prefix",
   status: "KSeF StatusInfoPodatnika (1 liquidation, 2 restructuring, 3 bankruptcy, 4 inheritance)",
   customer_number: "KSeF NrKlienta",
+  supplier_number: "KSeF FA_RR NrKontrahenta (Podmiot1): the farmer's number in the buyer's contract or order",
   buyer_id: "KSeF IDNabywcy",
   jst: "KSeF JST: a unit of local government (1 true, 2 false)",
   gv: "KSeF GV: a member of a VAT group (1 true, 2 false)",
 } as const satisfies Described<Party>;
 
 export const THIRD_PARTY_FIELDS = {
-  role: "KSeF Rola (1 factor, 2 recipient, 4 additional buyer, 6 payer…) or RolaPU; CII invoicee",
+  role: "KSeF Rola (1 factor, 2 recipient, 4 additional buyer, 6 payer…) or RolaPU; CII invoicee; PEF SellerSupplierParty or ReceiverParty",
   role_description: "KSeF OpisRoli (RolaInna = 1)",
   share: "KSeF Udzial: share in percent of an additional buyer",
 } as const satisfies Added<ThirdParty, Party>;
@@ -194,6 +196,7 @@ export const LINE_FIELDS = {
   excise_amount: "KSeF KwotaAkcyzy",
   gtu: "KSeF GTU",
   procedure: "KSeF Procedura",
+  quality_class: "KSeF FA_RR P_6C: class or quality of the farm produce or service bought",
   exchange_rate: "KSeF KursWaluty of the line (FA(3))",
   before_correction: "KSeF StanPrzed = 1: the row shows the state before the correction",
   parent_number: "CII ParentLineID (Factur-X Extended)",
@@ -217,7 +220,10 @@ export const VAT_BREAKDOWN_FIELDS = {
 export const TOTALS_FIELDS = {
   line_net: "BT-106 sum of line net amounts", allowances: "BT-107", charges: "BT-108",
   net: "BT-109; KSeF sum of P_13_x", tax: "BT-110; KSeF sum of P_14_x",
-  tax_in_tax_currency: "BT-111; KSeF sum of P_14_xW (PLN)", gross: "BT-112; KSeF P_15",
+  tax_in_tax_currency: "BT-111; KSeF sum of P_14_xW (PLN); KSeF FA_RR P_11_2W (the flat-rate refund in PLN)",
+  net_in_tax_currency: "KSeF FA_RR P_11_1W: the value bought in PLN",
+  gross: "BT-112; KSeF P_15; KSeF FA_RR P_12_1 (value with the flat-rate refund)",
+  gross_in_tax_currency: "KSeF FA_RR P_12_1W: P_12_1 in PLN", gross_in_words: "KSeF FA_RR P_12_2: P_12_1 in words",
   prepaid: "BT-113", rounding: "BT-114", payable: "BT-115; KSeF P_15 or Rozliczenie/DoZaplaty",
 } as const satisfies Described<Totals>;
 
@@ -235,6 +241,7 @@ export const PAYMENT_ACCOUNT_FIELDS = {
   number: "BT-84 (IBAN); KSeF NrRB", name: "BT-85", bic: "BT-86; KSeF SWIFT",
   bank_name: "KSeF NazwaBanku", description: "KSeF OpisRachunku",
   bank_own_account: "KSeF RachunekWlasnyBanku", factor: "KSeF RachunekBankowyFaktora: the factor's account",
+  held_by: "KSeF FA_RR: seller for RachunekBankowy1 (the farmer's account), buyer for RachunekBankowy2; null for other formats",
 } as const satisfies Described<PaymentAccount>;
 
 export const DUE_DATE_FIELDS = {
@@ -259,7 +266,12 @@ export const PAYMENT_FIELDS = {
   partial_status: "KSeF ZnacznikZaplatyCzesciowej", partial_payments: "KSeF ZaplataCzesciowa",
   discount: null,
   link: "KSeF LinkDoPlatnosci", ksef_payment_id: "KSeF IPKSeF",
+  proof_documents: "KSeF FA_RR DokumentZaplaty (NrDokumentu, DataDokumentu): documents proving the payment",
 } as const satisfies Described<Payment>;
+
+export const PROOF_DOCUMENT_FIELDS = {
+  number: "NrDokumentu", date: "DataDokumentu",
+} as const satisfies Described<Payment["proof_documents"][number]>;
 
 export const CARD_FIELDS = { pan: "BT-87", holder: "BT-88" } as const satisfies Described<NonNullable<Payment["card"]>>;
 
@@ -389,23 +401,23 @@ export const INVOICE_FIELDS = {
   format: null,
   profile: "BT-24 specification identifier; KSeF kodSystemowy", business_process: "BT-23",
   type: null,
-  kind: "KSeF RodzajFaktury (VAT, KOR, ZAL, ROZ, UPR, KOR_ZAL, KOR_ROZ) or BT-3 UNTDID 1001 code",
-  number: "BT-1; KSeF P_2", issue_date: "BT-2; KSeF P_1", issue_place: "KSeF P_1M",
+  kind: "KSeF RodzajFaktury (VAT, KOR, ZAL, ROZ, UPR, KOR_ZAL, KOR_ROZ; FA_RR: VAT_RR, KOR_VAT_RR) or BT-3 UNTDID 1001 code",
+  number: "BT-1; KSeF P_2; FA_RR P_4C", issue_date: "BT-2; KSeF P_1; FA_RR P_4B", issue_place: "KSeF P_1M",
   tax_point_date: "BT-7", tax_point_date_code: "BT-8 (UNTDID 2005)",
   created_at: "KSeF Naglowek/DataWytworzeniaFa", system_info: "KSeF Naglowek/SystemInfo",
-  delivery: "BG-13/BG-14; KSeF P_6, OkresFa",
+  delivery: "BG-13/BG-14; KSeF P_6, OkresFa; FA_RR P_4A (date of purchase)",
   currency: "BT-5; KSeF KodWaluty", tax_currency: "BT-6; PLN for KSeF invoices in another currency",
   exchange_rates: "KSeF KursWaluty, KursWalutyZ, KursWalutyZK, KursUmowny; CII currency exchange",
-  seller: "BG-4; KSeF Podmiot1",
-  buyer: "BG-7; KSeF Podmiot2",
+  seller: "BG-4; KSeF Podmiot1. On FA_RR (VAT RR) the flat-rate farmer who supplies (Podmiot1, dostawca), although the buyer issues the invoice",
+  buyer: "BG-7; KSeF Podmiot2. On FA_RR (VAT RR) the buyer of the farm produce, who issues the invoice (Podmiot2, nabywca)",
   payee: "BG-10", tax_representative: "BG-11",
-  third_parties: "KSeF Podmiot3; CII InvoiceeTradeParty",
+  third_parties: "KSeF Podmiot3; CII InvoiceeTradeParty; PEF cac-pl:AdditionalAddressData parties",
   authorized_party: "KSeF PodmiotUpowazniony",
-  lines: "BG-25; KSeF FaWiersz",
+  lines: "BG-25; KSeF FaWiersz; FA_RR FakturaRRWiersz (P_5 name, P_6A unit, P_6B quantity, P_6C quality, P_7 price, P_8 value, P_9 refund rate, P_10 refund, P_11 value with refund)",
   allowances_charges: "BG-20/BG-21",
-  vat_breakdown: "BG-23; KSeF P_13_x/P_14_x/P_14_xW",
-  totals: "BG-22",
-  settlement: "KSeF Rozliczenie", payment: "BG-16; KSeF Platnosc",
+  vat_breakdown: "BG-23; KSeF P_13_x/P_14_x/P_14_xW; FA_RR one row of the flat-rate refund (P_11_1, P_11_2, P_11_2W)",
+  totals: "BG-22; FA_RR: net P_11_1 (value bought), tax P_11_2 (flat-rate refund), gross P_12_1",
+  settlement: "KSeF Rozliczenie", payment: "BG-16; KSeF Platnosc; FA_RR also DokumentZaplaty",
   advance_payments: "KSeF ZaliczkaCzesciowa",
   references: "BT-10…BT-19, BG-3; KSeF WZ, FakturaZaliczkowa",
   correction: "KSeF PrzyczynaKorekty, TypKorekty, Podmiot1K/2K, P_15ZK",

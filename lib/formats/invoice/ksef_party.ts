@@ -60,6 +60,7 @@ function _fill(p: Party, el: XmlElement, ns: string): void {
       }
       case "StatusInfoPodatnika": p.status = codeOf(KSEF_TAXPAYER_STATUS, textOf(c)); break;
       case "NrKlienta": p.customer_number = textOf(c); break;
+      case "NrKontrahenta": p.supplier_number = textOf(c); break; // FA_RR(1) Podmiot1
       case "IDNabywcy": p.buyer_id = textOf(c); break;
       case "JST": p.jst = _yesNo(textOf(c)); break;
       case "GV": p.gv = _yesNo(textOf(c)); break;

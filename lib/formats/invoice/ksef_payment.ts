@@ -41,8 +41,8 @@ export function readKsefPayment(el: XmlElement, ns: string): Payment {
       case "TerminPlatnosci": p.due_dates.push(_dueDate(c, ns)); break;
       case "FormaPlatnosci": p.means = codeOf(KSEF_PAYMENT_FORMS, v); break;
       case "OpisPlatnosci": p.means_text = v; break;
-      case "RachunekBankowy": p.accounts.push(_account(c, ns, false)); break;
-      case "RachunekBankowyFaktora": p.accounts.push(_account(c, ns, true)); break;
+      case "RachunekBankowy": p.accounts.push(readKsefAccount(c, ns, false)); break;
+      case "RachunekBankowyFaktora": p.accounts.push(readKsefAccount(c, ns, true)); break;
       case "Skonto": {
         const f = fieldsOf(c, ns);
         p.discount = { conditions: field(f, "WarunkiSkonta"), amount: field(f, "WysokoscSkonta") };
@@ -69,7 +69,8 @@ function _dueDate(el: XmlElement, ns: string): DueDate {
   };
 }
 
-function _account(el: XmlElement, ns: string, factor: boolean): PaymentAccount {
+/** A KSeF TRachunekBankowy (RachunekBankowy, RachunekBankowyFaktora; FA_RR RachunekBankowy1/2). */
+export function readKsefAccount(el: XmlElement, ns: string, factor: boolean): PaymentAccount {
   const f = fieldsOf(el, ns);
   return {
     number: field(f, "NrRB"),
@@ -79,6 +80,7 @@ function _account(el: XmlElement, ns: string, factor: boolean): PaymentAccount {
     description: field(f, "OpisRachunku"),
     bank_own_account: codeOf(KSEF_BANK_OWN_ACCOUNTS, field(f, "RachunekWlasnyBanku")),
     factor,
+    held_by: null,
   };
 }
 

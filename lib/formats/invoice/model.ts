@@ -94,6 +94,8 @@ export interface Party {
   status: Code | null;
   /** KSeF NrKlienta: the customer number. */
   customer_number: string | null;
+  /** KSeF FA_RR NrKontrahenta of Podmiot1: the farmer's number in the buyer's contract or order. */
+  supplier_number: string | null;
   /** KSeF IDNabywcy: the buyer's id linking a corrected buyer to its correction. */
   buyer_id: string | null;
   /** KSeF JST = 1: a unit of local government (jednostka samorządu terytorialnego); false for 2. */
@@ -230,6 +232,8 @@ export interface InvoiceLine {
   gtu: string | null;
   /** KSeF Procedura: the procedure marker (WSTO_EE, IED, TT_D, …). */
   procedure: string | null;
+  /** KSeF FA_RR P_6C: the class or quality of the farm produce or service bought. */
+  quality_class: string | null;
   exchange_rate: Decimal | null;
   before_correction: boolean;
   /** CII ParentLineID (Factur-X Extended): the line this sub-line belongs to. */
@@ -279,10 +283,16 @@ export interface Totals {
   net: Decimal | null;
   /** BT-110 total VAT in the document currency; KSeF the sum of P_14_x. */
   tax: Decimal | null;
-  /** BT-111 total VAT in the tax currency; KSeF the sum of P_14_xW (PLN). */
+  /** BT-111 total VAT in the tax currency; KSeF the sum of P_14_xW (PLN); KSeF FA_RR P_11_2W. */
   tax_in_tax_currency: Decimal | null;
-  /** BT-112 total with VAT; KSeF P_15. */
+  /** KSeF FA_RR P_11_1W: the value bought, in PLN, of an invoice in another currency. */
+  net_in_tax_currency: Decimal | null;
+  /** BT-112 total with VAT; KSeF P_15; KSeF FA_RR P_12_1 (the value with the flat-rate refund). */
   gross: Decimal | null;
+  /** KSeF FA_RR P_12_1W: the gross in PLN, of an invoice in another currency. */
+  gross_in_tax_currency: Decimal | null;
+  /** KSeF FA_RR P_12_2: the gross in words. */
+  gross_in_words: string | null;
   /** BT-113 paid amount (prepaid). */
   prepaid: Decimal | null;
   /** BT-114 rounding amount. */
@@ -319,6 +329,8 @@ export interface PaymentAccount {
   bank_own_account: Code | null;
   /** True for the factor's account (KSeF RachunekBankowyFaktora). */
   factor: boolean;
+  /** Whose account: KSeF FA_RR RachunekBankowy1 the farmer's ("seller"), RachunekBankowy2 the buyer's ("buyer"); else null. */
+  held_by: "seller" | "buyer" | null;
 }
 
 /** A due date (BT-9; KSeF TerminPlatnosci). */
@@ -370,8 +382,10 @@ export interface Payment {
   discount: { conditions: string | null; amount: string | null } | null;
   /** KSeF LinkDoPlatnosci (FA(3)). */
   link: string | null;
-  /** KSeF IPKSeF (FA(3)): the payment identifier. */
+  /** KSeF IPKSeF (FA(3), FA_RR(1)): the payment identifier. */
   ksef_payment_id: string | null;
+  /** KSeF FA_RR DokumentZaplaty: the documents that prove the payment (art. 116 ust. 6 pkt 3 of the VAT act). */
+  proof_documents: { number: string | null; date: string | null }[];
 }
 
 /** A reference to a preceding or corrected invoice (BG-3; KSeF DaneFaKorygowanej). */

@@ -1,6 +1,7 @@
 /**
  * The entry point for invoices: detects the format by the root element's
- * namespace and local name (FIELDS.md) and reads it into the one invoice model
+ * namespace and local name (FIELDS.md; a UBL root with KSeF's Polish extension is
+ * PEF(3), pef.ts) and reads it into the one invoice model
  * (README “The PDF”); checks the fields a submission needs (the OpenAPI document). Parsing the
  * bytes is lib/formats/xml's job; this module only sees the tree.
  * @module
@@ -10,7 +11,9 @@ import { InvoiceError } from "./errors.ts";
 import type { XmlDocument } from "../xml/tree.ts";
 import { CII_RSM_NS, readCii } from "./cii.ts";
 import { KSEF_FA2_NS, KSEF_FA3_NS, readKsef } from "./ksef.ts";
+import { KSEF_FA_RR1_NS, readKsefRr } from "./ksef_rr.ts";
 import type { Invoice, Party } from "./model.ts";
+import { hasPefExtension, readPefParties } from "./pef.ts";
 import { readUbl, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./ubl.ts";
 
 /**
@@ -30,21 +33,25 @@ export interface ReadOptions {
   lines?: boolean;
 }
 
-/** Reads a parsed KSeF FA(2)/FA(3), UBL 2.1 or CII D16B invoice; any other root is an InvoiceError. */
+/** Reads a parsed KSeF FA(2)/FA(3)/FA_RR(1), KSeF PEF(3), UBL 2.1 or CII D16B invoice; any other root is an InvoiceError. */
 export function readInvoice(doc: XmlDocument, options: ReadOptions = {}): Invoice {
   const root = doc.root;
   const lines = options.lines ?? true;
   let inv: Invoice;
   if (root.local === "Faktura" && root.ns === KSEF_FA3_NS) inv = readKsef(root, "ksef-fa3", lines);
   else if (root.local === "Faktura" && root.ns === KSEF_FA2_NS) inv = readKsef(root, "ksef-fa2", lines);
-  else if (root.local === "Invoice" && root.ns === UBL_INVOICE_NS) inv = readUbl(root, lines);
-  else if (root.local === "CreditNote" && root.ns === UBL_CREDIT_NOTE_NS) inv = readUbl(root, lines);
+  else if (root.local === "Faktura" && root.ns === KSEF_FA_RR1_NS) inv = readKsefRr(root, lines);
+  else if ((root.local === "Invoice" && root.ns === UBL_INVOICE_NS) || (root.local === "CreditNote" && root.ns === UBL_CREDIT_NOTE_NS)) {
+    const pef = hasPefExtension(root);
+    inv = readUbl(root, lines, pef ? "ksef-pef3" : "ubl");
+    if (pef) for (const p of readPefParties(root)) inv.third_parties.push(p);
+  }
   else if (root.local === "CrossIndustryInvoice" && root.ns === CII_RSM_NS) inv = readCii(root, lines);
   else {
     throw new InvoiceError(
       "xml",
       `unsupported root element {${root.ns}}${root.local}`,
-      "The XML is not a supported invoice format (KSeF FA(2), FA(3), UBL 2.1, CII)",
+      "The XML is not a supported invoice format (KSeF FA(2), FA(3), FA_RR(1), PEF(3), UBL 2.1, CII)",
     );
   }
   ROOTS.set(inv, root.local);
@@ -81,7 +88,15 @@ function _paths(inv: Invoice): { number: string; issueDate: string; sellerTaxId:
         issueDate: "xml:/Faktura/Fa/P_1",
         sellerTaxId: "xml:/Faktura/Podmiot1/DaneIdentyfikacyjne/NIP",
       };
-    case "ubl": {
+    case "ksef-fa-rr1":
+      // The farmer (Podmiot1, the supplier) is the seller; the number and issue date are FakturaRR's.
+      return {
+        number: "xml:/Faktura/FakturaRR/P_4C",
+        issueDate: "xml:/Faktura/FakturaRR/P_4B",
+        sellerTaxId: "xml:/Faktura/Podmiot1/DaneIdentyfikacyjne/NIP",
+      };
+    case "ubl":
+    case "ksef-pef3": {
       // An invoice copied from a worker thread is not in ROOTS: a UBL credit note has the CreditNote root.
       const root = (ROOTS.get(inv) ?? (inv.type === "credit_note" ? "CreditNote" : "Invoice")) === "CreditNote" ? "/CreditNote" : "/Invoice";
       return {

@@ -37,10 +37,10 @@ const VAT_BREAKDOWN_NAMES: VatBreakdownNames = {
   category: "ID", rate: "Percent", exemption: "TaxExemptionReason", exemptionCode: "TaxExemptionReasonCode",
 };
 
-/** Reads an Invoice or CreditNote root element. */
-export function readUbl(root: XmlElement, lines = true): Invoice {
+/** Reads an Invoice or CreditNote root element; `format` is "ksef-pef3" for KSeF's PEF(3)/PEF_KOR(3) (pef.ts). */
+export function readUbl(root: XmlElement, lines = true, format: "ubl" | "ksef-pef3" = "ubl"): Invoice {
   const creditNote = root.local === "CreditNote";
-  const inv = blankInvoice("ubl");
+  const inv = blankInvoice(format);
   const payment = blankPayment();
   let paymentSeen = false;
   const taxTotals: XmlElement[] = [];
@@ -199,6 +199,7 @@ function _paymentMeans(el: XmlElement, p: Payment): void {
       description: null,
       bank_own_account: null,
       factor: false,
+      held_by: null,
     });
   }
   const card = child(el, CAC, "CardAccount");

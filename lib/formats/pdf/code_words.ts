@@ -11,7 +11,7 @@ import type { Code, Invoice } from "../invoice/model.ts";
 import { isKsefFormat } from "../invoice/vocabulary.ts";
 import type { Lang } from "./format.ts";
 
-/** True for the two KSeF formats. */
+/** True for the KSeF forms of the Ministry's schemas (FA(2), FA(3), FA_RR(1)). */
 export function isKsef(invoice: Invoice): boolean {
   return isKsefFormat(invoice.format);
 }
@@ -25,6 +25,9 @@ const _KSEF_TITLES: Record<string, readonly [string, string]> = {
   UPR: ["Faktura uproszczona", "Simplified invoice"],
   KOR_ZAL: ["Faktura korygująca fakturę zaliczkową", "Corrected advance invoice"],
   KOR_ROZ: ["Faktura korygująca fakturę rozliczeniową", "Corrected settlement invoice"],
+  // FA_RR(1) RodzajFaktury: the names art. 116 of the VAT act gives them.
+  VAT_RR: ["Faktura VAT RR", "VAT RR invoice"],
+  KOR_VAT_RR: ["Faktura VAT RR KOREKTA", "Corrected VAT RR invoice"],
 };
 
 /** UNCL1001 document type codes (EN 16931 BT-3) → [Polish, English] title. */
@@ -59,6 +62,7 @@ export function documentTitle(invoice: Invoice, lang: Lang): string {
 /** Printable name of each format. */
 export const FORMAT_NAMES: Record<Invoice["format"], string> = {
   "ksef-fa2": "KSeF FA (2)", "ksef-fa3": "KSeF FA (3)", ubl: "UBL 2.1", cii: "UN/CEFACT CII",
+  "ksef-fa-rr1": "KSeF FA_RR (1)", "ksef-pef3": "KSeF PEF (3)",
 };
 
 /** KSeF FormaPlatnosci (TFormaPlatnosci). */
@@ -77,10 +81,14 @@ const _UNCL4461_MEANS: Record<string, readonly [string, string]> = {
   "97": ["kompensata", "clearing between partners"], ZZZ: ["uzgodniona przez strony", "mutually defined"],
 };
 
+/** FA_RR(1) FormaPlatnosci: its one code means a transfer (art. 116 ust. 6 of the VAT act), not FA's cash. */
+const _KSEF_RR_MEANS: Record<string, readonly [string, string]> = { "1": ["przelew", "bank transfer"] };
+
 /** Payment means as words, with the code in brackets when it was a code. */
 export function paymentMeansName(invoice: Invoice, means: string, lang: Lang): string {
   const ksef = isKsef(invoice);
-  const t = (ksef ? _KSEF_MEANS : _UNCL4461_MEANS)[means.trim()];
+  const table = invoice.format === "ksef-fa-rr1" ? _KSEF_RR_MEANS : ksef ? _KSEF_MEANS : _UNCL4461_MEANS;
+  const t = table[means.trim()];
   return t === undefined ? means : `${t[lang === "pl" ? 0 : 1]} (${means.trim()})`;
 }
 
@@ -113,6 +121,7 @@ const _KSEF_POLISH: Record<string, Record<string, string>> = {
   correction: {
     "1": "Korekta skutkująca w dacie ujęcia faktury pierwotnej", "2": "Korekta skutkująca w dacie wystawienia faktury korygującej",
     "3": "Korekta skutkująca w dacie innej, w tym gdy dla różnych pozycji faktury korygującej daty te są różne",
+    "4": "Korekta skutkująca w dacie dokonania zwrotu całości lub części należności", // FA_RR(1) only
   },
   ownAccount: {
     "1": "Rachunek banku lub SKOK do rozliczeń nabytych wierzytelności", "2": "Rachunek banku lub SKOK pobierający należność od nabywcy",

@@ -18,7 +18,7 @@ import { buildPdf } from "./document.ts";
 import { FontUsage } from "./encoding.ts";
 import type { Lang } from "./format.ts";
 import { drawHeader, drawPageFooters } from "./sections/header.ts";
-import { LABELS } from "./labels.ts";
+import { LABELS, RR_LABELS } from "./labels.ts";
 import { Flow } from "./layout.ts";
 import { drawLines } from "./sections/line_table.ts";
 import { drawAttachments, drawFooterSection, drawNotes } from "./sections/notes.ts";
@@ -63,9 +63,9 @@ export const RENDERER_VERSION = 5;
 /** Section spacing tried when the QR code alone would start a second page. */
 const _TIGHT_SPACING = 0.3;
 
-/** The language a rendering of an invoice in `format` has without a `lang` option. */
+/** The language a rendering of an invoice in `format` has without a `lang` option: Polish for what KSeF carries. */
 export function defaultPdfLang(format: InvoiceFormat | null): Lang {
-  return format !== null && isKsefFormat(format) ? "pl" : "en";
+  return format !== null && (isKsefFormat(format) || format === "ksef-pef3") ? "pl" : "en";
 }
 
 /** Renders an invoice as a PDF file. */
@@ -85,7 +85,7 @@ export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): Rend
 
 function _render(invoice: Invoice, options: RenderOptions, lang: Lang, spacing: number): { ctx: RenderContext; used: FontUsage; qrMovedToPage2: boolean } {
   const used = new FontUsage(options.fonts);
-  const ctx: RenderContext = { invoice, lang, labels: LABELS[lang], flow: new Flow(used), fonts: options.fonts, spacing, missing: new Set() };
+  const ctx: RenderContext = { invoice, lang, labels: (invoice.format === "ksef-fa-rr1" ? RR_LABELS : LABELS)[lang], flow: new Flow(used), fonts: options.fonts, spacing, missing: new Set() };
   const title = documentTitle(invoice, lang);
   const ksefNumber = options.ksefNumber ?? null;
   drawHeader(ctx, title, ksefNumber);

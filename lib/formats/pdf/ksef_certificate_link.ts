@@ -5,12 +5,14 @@
  * The signature is over the link without `https://` and without the signature segment (and so without a trailing
  * `/`), made with the private key of a KSeF certificate of type Offline: RSASSA-PSS (SHA-256, MGF1-SHA-256, a
  * 32-byte salt, keys of 2048 bits or more) or ECDSA P-256 with SHA-256 in IEEE P1363 form (R || S, 64 bytes),
- * the form kody-qr.md recommends. Builds and signs only: reading the key and certificate is the caller's.
+ * the form kody-qr.md recommends. Signs through a `Signer` (the key may be in a file, an HSM or a KMS) or with a
+ * key in memory. Builds and signs only: reading the key and certificate is the caller's.
  * @module
  */
 
 import { Buffer } from "node:buffer";
 import { constants, sign, verify, type KeyObject } from "node:crypto";
+import type { Signer } from "../xades/signer.ts";
 import { ksefQrHost, sha256Base64Url, type KsefQrEnvironment } from "./ksef_link.ts";
 
 /** uwierzytelnianie.md `ContextIdentifier` types, as kody-qr.md lists them for the link. */
@@ -61,6 +63,28 @@ export function ksefCertificateLinkPayload(input: Omit<KsefCertificateLinkInput,
 export function buildKsefCertificateLink(input: KsefCertificateLinkInput): string {
   const payload = ksefCertificateLinkPayload(input);
   return `https://${payload}/${signKsefLinkPayload(payload, input.privateKey)}`;
+}
+
+/** What KOD II is made of when a Signer signs it. */
+export type KsefSignedLinkInput = Omit<KsefCertificateLinkInput, "privateKey"> & {
+  /** Signs with the Offline certificate's key (its `keyType` picks RSASSA-PSS or ECDSA). */
+  signer: Signer;
+};
+
+/** The KOD II link of an offline invoice, signed through `signer` (kody-qr.md's algorithms). */
+export async function signKsefCertificateLink(input: KsefSignedLinkInput): Promise<string> {
+  const payload = ksefCertificateLinkPayload(input);
+  return `https://${payload}/${await signKsefLinkPayloadWith(payload, input.signer)}`;
+}
+
+/**
+ * The Base64URL signature of `payload` through `signer`: RSASSA-PSS (SHA-256, MGF1-SHA-256, 32-byte salt) for an
+ * RSA key, ECDSA P-256 in IEEE P1363 form for an EC key (kody-qr.md, "Algorytmy podpisu").
+ */
+export async function signKsefLinkPayloadWith(payload: string, signer: Signer): Promise<string> {
+  const data = new TextEncoder().encode(payload);
+  const signature = await signer.sign(data, signer.keyType === "rsa" ? "rsa-pss-sha256" : "ecdsa-p256-sha256");
+  return Buffer.from(signature).toString("base64url");
 }
 
 /** The Base64URL signature of `payload` (kody-qr.md's algorithms); RangeError for a key that KSeF does not accept. */

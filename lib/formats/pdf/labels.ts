@@ -96,6 +96,11 @@ const _PAIRS = {
   partialPayments: ["Zapłata częściowa", "Partial payment"], advancePayments: ["Otrzymana zaliczka", "Advance payment received"],
   cashDiscount: ["Skonto", "Cash discount"], paymentLink: ["Link do płatności", "Payment link"],
   ksefPaymentId: ["Identyfikator płatności KSeF", "KSeF payment identifier"],
+  // KSeF FA_RR(1) only (fields the other forms do not have)
+  qualityClass: ["Klasa lub jakość", "Class or quality"], grossInWords: ["Słownie", "In words"],
+  proofOfPayment: ["Dokument zapłaty", "Proof of payment"], farmerAccount: ["Rachunek rolnika", "Farmer's account"],
+  buyerAccount: ["Rachunek nabywcy", "Buyer's account"], supplierNumber: ["Numer kontrahenta", "Supplier number"],
+
   // Transaction terms and orders
   transactionTerms: ["Warunki transakcji", "Transaction terms"],
   batch: ["Numery partii towaru", "Batch numbers"], deliveryTerms: ["Warunki dostawy", "Delivery terms"], contractRate: ["Kurs umowny", "Contract rate"],
@@ -127,3 +132,32 @@ function _pick(i: 0 | 1): Labels {
 
 /** The labels of each language. */
 export const LABELS: Record<Lang, Labels> = { pl: _pick(0), en: _pick(1) };
+
+/**
+ * KSeF FA_RR(1), the VAT RR invoice (art. 116 of the VAT act): the farmer supplies and the buyer issues, and the
+ * flat-rate refund (zryczałtowany zwrot podatku) stands where VAT stands on other invoices. Its fields' names, as
+ * schemat_FA_RR(1)_v1-1E.xsd documents them, replace the VAT wording.
+ */
+const _RR_PAIRS = {
+  seller: ["Dostawca (rolnik ryczałtowy)", "Supplier (flat-rate farmer)"],
+  buyer: ["Nabywca (wystawca faktury)", "Buyer (issuer of the invoice)"],
+  sellerBefore: ["Dane dostawcy przed korektą", "Supplier as on the corrected invoice"],
+  saleDate: ["Data dokonania nabycia", "Date of purchase"], lineDate: ["Data dokonania nabycia", "Date of purchase"],
+  // Line table heads are narrow: P_7, P_8, P_9, P_10, P_11 in short.
+  name: ["Produkt rolny lub usługa rolnicza", "Farm produce or service"],
+  unitPriceNet: ["Cena jedn. bez zwrotu", "Unit price without refund"],
+  amountNet: ["Wartość bez zwrotu", "Value without refund"],
+  vatRate: ["Stawka zwrotu", "Refund rate"], vatAmount: ["Kwota zwrotu", "Refund"],
+  amountGross: ["Wartość ze zwrotem", "Value with refund"],
+  vatSummary: ["Zryczałtowany zwrot podatku", "Flat-rate tax refund"],
+  net: ["Wartość nabycia", "Value bought"], vat: ["Zwrot podatku", "Refund"], gross: ["Należność", "Amount due"],
+  // Short forms in the totals column: P_11_1, P_11_2 and P_12_1 (the value with the refund).
+  totalNet: ["Wartość nabycia", "Value bought"], totalTax: ["Zwrot podatku", "Flat-rate refund"],
+  totalGross: ["Należność ogółem", "Total amount due"],
+} as const satisfies Partial<Record<keyof typeof _PAIRS, readonly [string, string]>>;
+
+/** The labels of FA_RR(1) invoices in each language: the common ones with the VAT RR wording. */
+export const RR_LABELS: Record<Lang, Labels> = {
+  pl: { ...LABELS.pl, ...Object.fromEntries(Object.entries(_RR_PAIRS).map(([k, v]) => [k, v[0]])) },
+  en: { ...LABELS.en, ...Object.fromEntries(Object.entries(_RR_PAIRS).map(([k, v]) => [k, v[1]])) },
+};

@@ -3,7 +3,7 @@
  * from bytes or text to the element tree of tree.ts. Non-validating; refuses any
  * DOCTYPE, so there are no entities beyond the five predefined ones and no
  * external fetches. Every limit has a finite default. Comments and processing
- * instructions are checked, then dropped.
+ * instructions are checked, then dropped, unless the `content` option keeps them.
  * @module
  */
 
@@ -24,10 +24,16 @@ export interface XmlParseOptions {
   maxNameLength?: number;
   /** Most elements in a document. */
   maxElements?: number;
-  /** Most elements and attributes together; by default in proportion to the input (nodeBudget). */
+  /** Most elements and attributes together (with `content`, comments and PIs too); by default in proportion to the input (nodeBudget). */
   maxNodes?: number;
   /** Largest input: bytes for a Uint8Array, UTF-16 code units for a string. No limit unless given. */
   maxSize?: number;
+  /**
+   * Keep every element's children in document order (`XmlElement.content`: text, comments, processing
+   * instructions) and the comments and PIs around the root (`before`, `after`): what canonical XML needs.
+   * Off by default, so the invoice path builds no more than it reads.
+   */
+  content?: boolean;
 }
 
 /** Default limits. */
@@ -82,11 +88,12 @@ export function parseXml(input: Uint8Array | string, options: XmlParseOptions = 
     encoding = decoded.encoding;
   }
   limits.maxNodes = _checkLimit("maxNodes", options.maxNodes ?? nodeBudget(text.length));
-  const reader = new XmlReader(text, limits);
+  const reader = new XmlReader(text, limits, options.content === true);
   const root = reader.read();
   // Text comes decoded: report what its declaration names, as bytes would have been decoded.
   encoding ??= reader.declaredEncoding === null ? "utf-8" : encodingName(reader.declaredEncoding);
-  return { root, encoding };
+  const misc = reader.misc;
+  return misc === null ? { root, encoding } : { root, encoding, before: misc.before, after: misc.after };
 }
 
 function _checkLimit(name: string, value: number): number {

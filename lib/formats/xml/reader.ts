@@ -2,7 +2,8 @@
  * The parser's state machine: one pass over decoded text with indexOf jumps to
  * the next '<', an explicit element stack (no recursion) and look-ahead caches,
  * so time stays linear in the input. Checks well-formedness (XML 1.0 5th ed.) and
- * namespace constraints (Namespaces in XML 1.0) and builds the tree of tree.ts.
+ * namespace constraints (Namespaces in XML 1.0) and builds the tree of tree.ts,
+ * with each element's content in document order when asked (canonical XML needs it).
  * Decoding bytes and option defaults are parse.ts's job.
  * @module
  */
@@ -14,7 +15,7 @@ import { scanBangMarkup } from "./markup.ts";
 import { checkDeclaration, findDuplicateAttribute, NamespaceScope, XMLNS_NS } from "./namespaces.ts";
 import { DECL_DEFAULT, DECL_NONE, NAME_BAD_COLON, NAME_TOO_LONG, type NameEntry, NameReader } from "./names.ts";
 import { expandReferences } from "./refs.ts";
-import type { XmlAttribute, XmlElement } from "./tree.ts";
+import type { XmlAttribute, XmlComment, XmlElement, XmlProcessingInstruction } from "./tree.ts";
 
 const TAB = 9;
 const LF = 10;
@@ -54,6 +55,12 @@ export interface ReaderLimits {
   maxElements: number;
   /** Elements and attributes together: the tree's size, bounded in proportion to the input. */
   maxNodes: number;
+}
+
+/** Comments and processing instructions outside the root element, kept with the `content` option. */
+export interface ReaderMisc {
+  before: (XmlComment | XmlProcessingInstruction)[];
+  after: (XmlComment | XmlProcessingInstruction)[];
 }
 
 /** One parse: the text, the element stack, the name table, namespace scope and look-ahead caches. */
@@ -99,8 +106,14 @@ export class XmlReader {
   /** Next '&' and ']]>' at or after the last text looked at (or the end): checks text without rescanning it. */
   #nextAmp = -1;
   #nextCdataEnd = -1;
+  /**
+   * With the `content` option: what lies outside the root; null otherwise. Only then does the reader fill each
+   * element's `content`, so the default parse pays one null check per piece of markup.
+   */
+  readonly misc: ReaderMisc | null;
 
-  constructor(text: string, limits: ReaderLimits) {
+  constructor(text: string, limits: ReaderLimits, content = false) {
+    this.misc = content ? { before: [], after: [] } : null;
     this.#maxDepth = limits.maxDepth;
     this.#maxAttributes = limits.maxAttributes;
     this.#maxNameLength = limits.maxNameLength;
@@ -171,7 +184,9 @@ export class XmlReader {
       const i = s.indexOf("&", a);
       this.#nextAmp = i < 0 ? this.#len : i;
     }
-    top.text += this.#nextAmp < b ? expandReferences(s, a, b, false, this.#start) : s.slice(a, b);
+    const text = this.#nextAmp < b ? expandReferences(s, a, b, false, this.#start) : s.slice(a, b);
+    top.text += text;
+    if (this.misc !== null) _appendText(top, text);
   }
 
   /** `<name attrs>` or `<name attrs/>`: reads the tag, resolves its names, opens the element; returns the offset after it. */
@@ -313,6 +328,10 @@ export class XmlReader {
       column: lt - this.#lineStart + 1,
     };
     const parent = this.#top;
+    if (this.misc !== null) {
+      el.content = [];
+      parent?.content!.push(el);
+    }
     if (parent === null) this.#root = el;
     else parent.children.push(el);
     return el;
@@ -382,7 +401,14 @@ export class XmlReader {
   /** `<!`: a comment, a CDATA section (its text joins the open element's), or a refused DOCTYPE. */
   #bang(lt: number): number {
     const m = scanBangMarkup(this.#s, lt, this.#start, this.#top !== null);
-    if (m.cdataEnd >= 0) this.#top!.text += this.#s.slice(lt + 9, m.cdataEnd);
+    if (m.cdataEnd >= 0) {
+      const text = this.#s.slice(lt + 9, m.cdataEnd);
+      this.#top!.text += text;
+      if (this.misc !== null) _appendText(this.#top!, text);
+    } else if (this.misc !== null) {
+      // A comment: `<!--` + text + `-->`.
+      this.#keep({ kind: "comment", text: this.#s.slice(lt + 4, m.end - 3) }, lt);
+    }
     return m.end;
   }
 
@@ -404,11 +430,29 @@ export class XmlReader {
       );
     }
     const c = s.charCodeAt(p);
-    if (c === QUESTION && s.charCodeAt(p + 1) === GT) return p + 2;
+    if (c === QUESTION && s.charCodeAt(p + 1) === GT) {
+      if (this.misc !== null) this.#keep({ kind: "pi", target: target.qname, data: "" }, lt);
+      return p + 2;
+    }
     if (!_isWs(c)) throw this.#unexpected(p, "white space or '?>' after the processing instruction target");
     const end = s.indexOf("?>", p);
     if (end < 0) throw this.#fail("Unterminated processing instruction", lt);
+    if (this.misc !== null) {
+      let d = p;
+      while (d < end && _isWs(s.charCodeAt(d))) d++;
+      this.#keep({ kind: "pi", target: target.qname, data: s.slice(d, end) }, lt);
+    }
     return end + 2;
+  }
+
+  /** Keeps a comment or PI in the open element's content, or before or after the root (`content` option only). */
+  #keep(node: XmlComment | XmlProcessingInstruction, at: number): void {
+    // Kept comments and PIs are tree nodes too: they count against the node budget as elements do.
+    if (++this.#nodes > this.#maxNodes) throw this.#fail(`Document has more than ${this.#maxNodes} nodes for its size`, at);
+    const top = this.#top;
+    if (top !== null) top.content!.push(node);
+    else if (this.#root === null) this.misc!.before.push(node);
+    else this.misc!.after.push(node);
   }
 
   /** Reads a qualified name at `p` or throws, saying `expected` when there is no name at all. */
@@ -446,4 +490,13 @@ export class XmlReader {
   #fail(message: string, at: number): XmlError {
     return xmlErrorAt(this.#s, at, message, this.#start);
   }
+}
+
+/** Adds character data to an element's content, joining it to text just before (CDATA next to text is one run). */
+function _appendText(el: XmlElement, text: string): void {
+  const content = el.content!;
+  const last = content.length - 1;
+  const prev = content[last];
+  if (typeof prev === "string") content[last] = prev + text;
+  else content.push(text);
 }

@@ -17,6 +17,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "submission.ksef_accepted",
   "submission.ksef_rejected",
   "submission.ksef_deadline_near",
+  "ksef.certificate_expiring",
 ] as const;
 
 /** An event type the API emits. */

@@ -1,22 +1,25 @@
 /**
- * HTTP to KSeF 2.0 for the `ksef` source: authentication with a KSeF token
- * (uwierzytelnianie.md §1–§5: challenge, encrypted token, status polling,
- * redeem, refresh before expiry, a fresh authentication when refresh fails),
- * pacing under the documented limits (pacing.ts), 429 waited out per
+ * HTTP to KSeF 2.0 for the `ksef` source: authentication (uwierzytelnianie.md §1–§5: challenge, the start that
+ * the sign-in method makes — a KSeF token, token_signin.ts, or an XAdES-signed AuthTokenRequest, xades_signin.ts —
+ * status polling, redeem, refresh before expiry, a fresh authentication when refresh fails: KSeF's refresh token
+ * lives at most 7 days), pacing under the documented limits (pacing.ts), 429 waited out per
  * `Retry-After` (limity/limity-api.md §2), and 5xx, timeouts and network errors
  * retried with backoff, `21470` (a withdrawn encryption key: klucze-publiczne-do-szyfrowania.md §4.4) answered
  * by fetching the certificates again and repeating, error bodies read in both of open-api.json's formats. It
- * never logs and never puts a token into an error.
+ * never logs and never puts a token or key into an error.
  * @module
  */
-import { encryptKsefToken, challengeMillis, pickCertificate, type PublicKeyCertificate } from "./crypto.ts";
-import { describeException, exceptionCodes, KSEF_ERROR, ksefError } from "./errors.ts";
+import { challengeMillis, type PublicKeyCertificate } from "./crypto.ts";
+import { describeException, KSEF_ERROR, ksefError } from "./errors.ts";
 import type { EndpointGroup, Pacer } from "./pacing.ts";
+import type { Challenge, SignInIo, SignInMethod, StatusInfo } from "./sign_in.ts";
+import { KEY_WITHDRAWN, tokenSignIn } from "./token_signin.ts";
+
+export type { StatusInfo } from "./sign_in.ts";
+export { KEY_WITHDRAWN } from "./token_signin.ts";
 
 /** The largest export package part read: a bound on the memory one part may take (the package is decrypted whole). */
 const MAX_PART_BYTES = 128 * 1024 * 1024;
-/** open-api.json (POST /auth/ksef-token, /invoices/exports, 400): the publicKeyId sent is unknown or withdrawn. */
-export const KEY_WITHDRAWN = 21470;
 
 /** The client's knobs, with documented defaults in source.ts; tests shrink them. */
 export interface KsefClientTuning {
@@ -42,8 +45,8 @@ export interface KsefClientOptions extends KsefClientTuning {
   /** The API root, e.g. `https://api-test.ksef.mf.gov.pl/v2` (srodowiska.md). */
   baseUrl: string;
   nip: string;
-  /** The KSeF token (tokeny-ksef.md); a secret. */
-  token: string;
+  /** How it signs in: a KSeF token (tokeny-ksef.md; a secret) or a sign-in method (xadesSignIn()). */
+  signIn: string | SignInMethod;
   pacer: Pacer;
   now: () => number;
   /** Resolves after `ms` or when `signal` aborts. */
@@ -61,30 +64,32 @@ interface TokenInfo {
 interface SendOptions {
   bearer?: string;
   body?: unknown;
+  /** An XML body sent as these exact bytes (POST /auth/xades-signature: the bytes signed are the bytes sent). */
+  xml?: Uint8Array;
   /** Answers that the caller handles itself (others below 500 fail the run). */
   accept?: readonly number[];
   /** The media type asked for (open-api.json: JSON everywhere but GET /invoices/ksef/{n}, which answers application/xml). */
   mediaType?: string;
 }
 
-/** A status of an asynchronous KSeF operation (open-api.json StatusInfo). */
-export interface StatusInfo {
-  code: number;
-  description?: string;
-  details?: string[] | null;
-}
-
-/** Talks to one KSeF context (NIP) with one KSeF token. */
+/** Talks to one KSeF context (NIP), signed in one way. */
 export class KsefClient {
   #o: KsefClientOptions;
   #fetch: typeof fetch;
   #certs: PublicKeyCertificate[] | null = null;
   #access: TokenInfo | null = null;
   #refresh: TokenInfo | null = null;
+  #signIn: SignInMethod;
 
   constructor(options: KsefClientOptions) {
     this.#o = options;
     this.#fetch = options.fetch ?? fetch;
+    this.#signIn = typeof options.signIn === "string" ? tokenSignIn(options.signIn) : options.signIn;
+  }
+
+  /** How this client signs in: "token" or "certificate". */
+  get signInKind(): "token" | "certificate" {
+    return this.#signIn.kind;
   }
 
   /** The public-key certificates (GET /security/public-key-certificates), fetched once per client and after `forgetCertificates()`. */
@@ -115,10 +120,10 @@ export class KsefClient {
         else this.#access = this.#refresh = null;
         continue;
       }
-      if (res.status === 401) throw ksefError(KSEF_ERROR.tokenRejected, "KSeF refuses the access it granted: check that the KSeF token is still active (tokeny-ksef.md) and generate a new one if it was revoked");
+      if (res.status === 401) throw this.#signIn.refused(this.#o.now());
       if (res.status === 403) {
         await res.body?.cancel();
-        throw ksefError(KSEF_ERROR.permissionDenied, `The KSeF token has no permission for ${method} ${_pathName(path)}: generate a token with the InvoiceRead permission (tokeny-ksef.md) for NIP ${this.#o.nip}`);
+        throw this.#signIn.forbidden(`${method} ${_pathName(path)}`, this.#o.nip);
       }
       return res;
     }
@@ -188,32 +193,24 @@ export class KsefClient {
     return this.#access!.token;
   }
 
-  // uwierzytelnianie.md §1 (challenge), §2.2 (token|timestamp encrypted, POST /auth/ksef-token), §3 (poll
-  // GET /auth/{referenceNumber} with the authentication token), §4 (POST /auth/token/redeem, once).
+  // uwierzytelnianie.md §1 (challenge), §2 (the sign-in method's start), §3 (poll GET /auth/{referenceNumber} with
+  // the authentication token), §4 (POST /auth/token/redeem, once).
   async #authenticate(signal: AbortSignal): Promise<void> {
-    let init: Response;
-    for (let attempt = 0; ; attempt++) {
-      const challenge = (await _json(await this.#send("auth", "POST", "/auth/challenge", {}, signal))) as { challenge?: string; timestamp?: string; timestampMs?: number };
-      if (typeof challenge.challenge !== "string" || typeof challenge.timestamp !== "string") throw ksefError(KSEF_ERROR.protocol, "KSeF sent a challenge without challenge or timestamp");
-      const cert = pickCertificate(await this.certificates(signal), "KsefTokenEncryption", this.#o.now());
-      // open-api.json AuthenticationChallengeResponse.timestampMs is the value to encrypt; older answers had only `timestamp`.
-      const millis = typeof challenge.timestampMs === "number" && Number.isSafeInteger(challenge.timestampMs) ? challenge.timestampMs : challengeMillis(challenge.timestamp);
-      const request: Record<string, unknown> = {
-        challenge: challenge.challenge,
-        contextIdentifier: { type: "Nip", value: this.#o.nip },
-        encryptedToken: encryptKsefToken(cert, this.#o.token, millis),
-      };
-      // klucze-publiczne-do-szyfrowania.md §4.2: name the key used, so that a withdrawn one is refused with 21470.
-      if (cert.publicKeyId) request.publicKeyId = cert.publicKeyId;
-      init = await this.#send("auth", "POST", "/auth/ksef-token", { body: request, accept: [400] }, signal);
-      if (init.status !== 400) break;
-      const error = await _json(init, true);
-      if (!exceptionCodes(error).includes(KEY_WITHDRAWN)) {
-        throw ksefError(KSEF_ERROR.tokenRejected, `KSeF refused the authentication request (${describeException(error)}): check the token and NIP in sources.json`);
-      }
-      if (attempt > 0) throw ksefError(KSEF_ERROR.certificateExpired, `KSeF refuses the key it publishes for KsefTokenEncryption even after fetching the certificates again (${describeException(error)}): KSeF is rotating its keys; retry the sync later`);
-      this.forgetCertificates();
-    }
+    const io: SignInIo = {
+      nip: this.#o.nip,
+      now: this.#o.now,
+      challenge: async (sig) => {
+        const c = (await _json(await this.#send("auth", "POST", "/auth/challenge", {}, sig))) as { challenge?: string; timestamp?: string; timestampMs?: number };
+        if (typeof c.challenge !== "string" || typeof c.timestamp !== "string") throw ksefError(KSEF_ERROR.protocol, "KSeF sent a challenge without challenge or timestamp");
+        // open-api.json AuthenticationChallengeResponse.timestampMs is the value to encrypt; older answers had only `timestamp`.
+        const timestampMs = typeof c.timestampMs === "number" && Number.isSafeInteger(c.timestampMs) ? c.timestampMs : challengeMillis(c.timestamp);
+        return { challenge: c.challenge, timestampMs } satisfies Challenge;
+      },
+      post: (path, body, sig) => this.#send("auth", "POST", path, { ...("xml" in body ? { xml: body.xml } : { body: body.json }), accept: [400] }, sig),
+      certificates: (sig) => this.certificates(sig),
+      forgetCertificates: () => this.forgetCertificates(),
+    };
+    const init = await this.#signIn.start(io, signal);
     const started = (await _json(init)) as { referenceNumber?: string; authenticationToken?: unknown };
     if (typeof started.referenceNumber !== "string") throw ksefError(KSEF_ERROR.protocol, "KSeF started an authentication without a reference number");
     const auth = _tokenInfo(started.authenticationToken);
@@ -221,7 +218,7 @@ export class KsefClient {
       const res = await this.#send("auth", "GET", `/auth/${encodeURIComponent(started.referenceNumber!)}`, { bearer: auth.token }, signal);
       return ((await _json(res)) as { status?: StatusInfo }).status;
     }, signal);
-    _authOutcome(status, this.#o.nip);
+    if (status.code !== 200) throw this.#signIn.failed(status, this.#o.nip, this.#o.now());
     const tokens = (await _json(await this.#send("auth", "POST", "/auth/token/redeem", { bearer: auth.token }, signal))) as { accessToken?: unknown; refreshToken?: unknown };
     this.#access = _tokenInfo(tokens.accessToken);
     this.#refresh = _tokenInfo(tokens.refreshToken);
@@ -257,9 +254,10 @@ export class KsefClient {
         const headers: Record<string, string> = group === null ? {} : { accept: s.mediaType ?? "application/json", "x-error-format": "problem-details" };
         if (s.bearer) headers.authorization = `Bearer ${s.bearer}`;
         if (s.body !== undefined) headers["content-type"] = "application/json";
+        if (s.xml !== undefined) headers["content-type"] = "application/xml";
         res = await this.#fetch(url, {
           method, headers, redirect: "error",
-          body: s.body === undefined ? null : JSON.stringify(s.body),
+          body: (s.xml as Uint8Array<ArrayBuffer> | undefined) ?? (s.body === undefined ? null : JSON.stringify(s.body)),
           signal: AbortSignal.any([signal, AbortSignal.timeout(this.#o.requestTimeoutMs)]),
         });
       } catch (e) {
@@ -295,23 +293,6 @@ export class KsefClient {
     if (shown) await this.#o.onWait(null);
     if (signal.aborted) throw signal.reason ?? new Error("aborted");
   }
-}
-
-// open-api.json AuthenticationOperationStatusResponse codes: 200 success; 415 no permissions in the context;
-// 425 revoked; 450 wrong/expired/revoked/inactive token; 460 certificate errors; 470 the authorisation methods
-// of a deceased person; 480 blocked on a suspected security incident; 500 unknown; 550 cancelled.
-function _authOutcome(status: StatusInfo, nip: string): void {
-  if (status.code === 200) return;
-  const what = [status.description, ...(status.details ?? [])].filter(Boolean).join(": ").slice(0, 300);
-  if (status.code === 450 || status.code === 425) throw ksefError(KSEF_ERROR.tokenRejected, `KSeF rejected the KSeF token (${status.code} ${what}): generate a new token in KSeF and put it into sources.json`);
-  if (status.code === 415) throw ksefError(KSEF_ERROR.wrongNip, `The KSeF token has no permissions in the context of NIP ${nip} (415 ${what}): check "nip" in sources.json, or grant the token's owner rights for that NIP`);
-  // 470 and 480 have no run error code of their own in the contract: the closest, a refused token, with a message
-  // that says what only the user can do about them.
-  if (status.code === 470) throw ksefError(KSEF_ERROR.tokenRejected, `KSeF refuses the token because the authorisation methods it stems from are those of a deceased person (470 ${what}): a person with rights in the context of NIP ${nip} must generate a new KSeF token for sources.json`);
-  if (status.code === 480) throw ksefError(KSEF_ERROR.tokenRejected, `KSeF blocked authentication with this token on a suspected security incident (480 ${what}): retrying will not help; contact the Ministry of Finance through KSeF's contact form`);
-  if (status.code === 460) throw ksefError(KSEF_ERROR.certificateExpired, `KSeF refused a certificate (460 ${what}): retry later; if it persists, KSeF's keys are being rotated`);
-  if (status.code === 500 || status.code === 550) throw ksefError(KSEF_ERROR.unavailable, `KSeF could not finish the authentication (${status.code} ${what}): retry the sync later`);
-  throw ksefError(KSEF_ERROR.protocol, `KSeF ended the authentication with status ${status.code} (${what})`);
 }
 
 function _tokenInfo(v: unknown): TokenInfo {

@@ -1,15 +1,19 @@
 /**
  * The `ksef` entries of `sources.json` (README, "KSeF"): `{"name", "type": "ksef",
- * "environment": "test" | "demo" | "prod" | "<base URL>", "nip", "token",
+ * "environment": "test" | "demo" | "prod" | "<base URL>", "nip", "certificate", "key", "key_passphrase_env",
+ * "key_passphrase_file", "pkcs12", "subject_identifier", "token",
  * "subjects", "since", "min_interval", "send", "send_mode", "offline_certificate", "offline_key",
  * "offline_when_unavailable"}`, checked at startup so a typo fails with a
  * message that names the field instead of failing every sync. Environments are srodowiska.md's.
  * @module
  */
+import { isAbsolute, resolve } from "node:path";
 import { isValidTenantId } from "../../../lib/contracts/ids.ts";
 import type { KsefQrEnvironment } from "../../../lib/formats/pdf/ksef_link.ts";
 import { parseDuration } from "../../../lib/jobs/webhooks/retry_schedule.ts";
 import { SUBJECT_TYPES, type SubjectType } from "../receive/export.ts";
+import type { SignerFiles } from "./credentials.ts";
+import type { PassphraseSource } from "./key_files.ts";
 
 /**
  * srodowiska.md (and open-api.json `servers` for the test one): the API roots of the public KSeF 2.0 environments.
@@ -57,7 +61,15 @@ export interface KsefSourceConfig {
   name: string;
   baseUrl: string;
   nip: string;
+  /** How the source signs in to KSeF (README "KSeF"): exactly one of a token, a certificate and key, a PKCS#12. */
+  credentials: KsefCredentials;
+  /**
+   * The KSeF token when `credentials.kind` is "token", else "" (kept for the token sign-in as it was; sign-in with
+   * a certificate goes by `credentials`).
+   */
   token: string;
+  /** Where the passphrase of `key`, `pkcs12` or an encrypted `offline_key` comes from; paths as written. */
+  keyPassphrase?: PassphraseSource;
   subjects: SubjectType[];
   /** Where a first sync starts (ms), when the entry says; else 3 months back (source.ts). */
   since?: number;
@@ -67,11 +79,44 @@ export interface KsefSourceConfig {
   send: boolean;
   /** How they go: online sessions, batch sessions, or chosen by how many wait (README "Sending to KSeF"). */
   sendMode: SendMode;
-  /** The KSeF certificate of type Offline that signs KOD II (README "Offline invoices"): PEM files as written. */
+  /** The KSeF certificate of type Offline that signs KOD II (README "Offline invoices"): paths as written. */
   offlineCertificate?: string;
   offlineKey?: string;
   /** Uploads are issued offline by themselves once KSeF has not answered for this long (ms). */
   offlineWhenUnavailableMs?: number;
+}
+
+/**
+ * How a `ksef` source signs in. File paths are as written in sources.json (relative ones are relative to its
+ * directory: credentialFiles() resolves them); the passphrase is never here, only where it comes from.
+ */
+export type KsefCredentials =
+  | { kind: "token"; token: string }
+  | { kind: "certificate"; certificateFile: string; keyFile: string; passphrase?: PassphraseSource; subjectIdentifier: SubjectIdentifier }
+  | { kind: "pkcs12"; pkcs12File: string; passphrase?: PassphraseSource; subjectIdentifier: SubjectIdentifier };
+
+/**
+ * The values of `subject_identifier`, the first the default: how `AuthTokenRequest` names who signs in
+ * (uwierzytelnianie.md, `SubjectIdentifierType` certificateSubject or certificateFingerprint).
+ */
+export const SUBJECT_IDENTIFIERS = ["certificate_subject", "certificate_fingerprint"] as const;
+export type SubjectIdentifier = (typeof SUBJECT_IDENTIFIERS)[number];
+
+/**
+ * The files of a certificate sign-in with paths resolved against `dir` (the directory of sources.json), for
+ * loadFileSigner(); null for a token sign-in.
+ */
+export function credentialFiles(credentials: KsefCredentials, dir: string): SignerFiles | null {
+  if (credentials.kind === "token") return null;
+  const passphrase = credentials.passphrase === undefined ? {} : { passphrase: resolvePassphraseSource(credentials.passphrase, dir) };
+  return credentials.kind === "pkcs12"
+    ? { pkcs12File: resolve(dir, credentials.pkcs12File), ...passphrase }
+    : { certificateFile: resolve(dir, credentials.certificateFile), keyFile: resolve(dir, credentials.keyFile), ...passphrase };
+}
+
+/** `source` with a passphrase file's path resolved against `dir`. */
+export function resolvePassphraseSource(source: PassphraseSource, dir: string): PassphraseSource {
+  return "file" in source && !isAbsolute(source.file) ? { file: resolve(dir, source.file) } : source;
 }
 
 /** The values of `send_mode`, the first the default. */
@@ -124,10 +169,7 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
   } else fail(`"environment" must be "test", "demo", "prod" or the API's base URL (e.g. https://api-test.ksef.mf.gov.pl/v2)`);
   const nip = entry.nip;
   if (typeof nip !== "string" || !isValidNip(nip)) fail(`"nip" must be the 10-digit NIP of the company (digits only, valid check digit)`);
-  const token = entry.token;
-  if (typeof token !== "string" || token.length < 16 || token.length > 1024) fail(`"token" must be the KSeF token generated in KSeF (see README, "KSeF")`);
-  const own = tokenNip(token as string);
-  if (own !== null && own !== nip) fail(`"token" belongs to NIP ${own}, not to "nip" ${nip as string}: use a token generated in the context of NIP ${nip as string}`);
+  const { credentials, keyPassphrase } = _credentials(entry, nip as string, fail);
   let subjects = DEFAULT_SUBJECTS;
   if (entry.subjects !== undefined) {
     const s = entry.subjects;
@@ -149,16 +191,58 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
   if (!SEND_MODES.includes(sendMode as SendMode)) fail(`"send_mode" must be ${SEND_MODES.map((m) => JSON.stringify(m)).join(", ")}`);
   const offline = _offlineFields(entry, fail);
   return {
-    name: name as string, baseUrl, nip: nip as string, token: token as string, subjects, minIntervalMs,
+    name: name as string, baseUrl, nip: nip as string, credentials, token: credentials.kind === "token" ? credentials.token : "",
+    ...(keyPassphrase === undefined ? {} : { keyPassphrase }), subjects, minIntervalMs,
     send: entry.send === true, sendMode: sendMode as SendMode,
     ...(since === undefined ? {} : { since }), ...offline,
   };
 }
 
+/** The sign-in fields (README "KSeF"): exactly one way, each field checked with a message naming it. */
+function _credentials(entry: Record<string, unknown>, nip: string, fail: (msg: string) => never): { credentials: KsefCredentials; keyPassphrase?: PassphraseSource } {
+  const has = (f: string) => entry[f] !== undefined;
+  const ways = [has("token"), has("certificate") || has("key"), has("pkcs12")].filter(Boolean).length;
+  if (ways === 0) fail(`sign-in is missing: give "certificate" and "key", or "pkcs12", or "token" (see README, "KSeF")`);
+  if (ways > 1) fail(`"token", "certificate" with "key", and "pkcs12" are three ways to sign in: give exactly one`);
+  let keyPassphrase: PassphraseSource | undefined;
+  if (has("key_passphrase_env") && has("key_passphrase_file")) fail(`"key_passphrase_env" and "key_passphrase_file" are two ways to give one passphrase: give one`);
+  if (has("key_passphrase_env")) {
+    const v = entry.key_passphrase_env;
+    // The NAME of a variable: a passphrase written here by mistake would be kept in sources.json (and is not echoed).
+    if (typeof v !== "string" || !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(v)) fail(`"key_passphrase_env" must be the name of the environment variable that holds the passphrase (letters, digits, "_"), not the passphrase`);
+    keyPassphrase = { env: v as string };
+  }
+  if (has("key_passphrase_file")) keyPassphrase = { file: _pemPath(entry.key_passphrase_file) ?? fail(`"key_passphrase_file" must be the path of a file holding the passphrase, absolute or relative to the directory of sources.json`) };
+  if (keyPassphrase !== undefined && !has("key") && !has("pkcs12") && !has("offline_key")) {
+    fail(`"${has("key_passphrase_env") ? "key_passphrase_env" : "key_passphrase_file"}" is the passphrase of "key", "pkcs12" or "offline_key": give one of them, or remove it`);
+  }
+  if (has("token")) {
+    if (has("subject_identifier")) fail(`"subject_identifier" goes with "certificate" or "pkcs12", not with "token"`);
+    const token = entry.token;
+    if (typeof token !== "string" || token.length < 16 || token.length > 1024) fail(`"token" must be the KSeF token generated in KSeF (see README, "KSeF")`);
+    const own = tokenNip(token as string);
+    if (own !== null && own !== nip) fail(`"token" belongs to NIP ${own}, not to "nip" ${nip}: use a token generated in the context of NIP ${nip}`);
+    return { credentials: { kind: "token", token: token as string }, ...(keyPassphrase === undefined ? {} : { keyPassphrase }) };
+  }
+  const subjectIdentifier = (entry.subject_identifier ?? SUBJECT_IDENTIFIERS[0]) as SubjectIdentifier;
+  if (!SUBJECT_IDENTIFIERS.includes(subjectIdentifier)) fail(`"subject_identifier" must be ${SUBJECT_IDENTIFIERS.map((m) => JSON.stringify(m)).join(" or ")}`);
+  const passphrase = keyPassphrase === undefined ? {} : { passphrase: keyPassphrase };
+  const more = { ...passphrase, subjectIdentifier };
+  if (has("pkcs12")) {
+    const pkcs12File = _pemPath(entry.pkcs12) ?? fail(`"pkcs12" must be the path of a PKCS#12 file (.p12, .pfx) holding the certificate and its key, absolute or relative to the directory of sources.json`);
+    if (keyPassphrase === undefined) fail(`"pkcs12" needs its passphrase: give "key_passphrase_env" (the name of an environment variable) or "key_passphrase_file"`);
+    return { credentials: { kind: "pkcs12", pkcs12File, ...more }, ...passphrase };
+  }
+  if (!has("certificate") || !has("key")) fail(`"certificate" and "key" go together: the certificate and its private key`);
+  const certificateFile = _pemPath(entry.certificate) ?? fail(`"certificate" must be the path of the certificate (PEM or DER), absolute or relative to the directory of sources.json`);
+  const keyFile = _pemPath(entry.key) ?? fail(`"key" must be the path of the certificate's private key (PEM or DER), absolute or relative to the directory of sources.json`);
+  return { credentials: { kind: "certificate", certificateFile, keyFile, ...more }, ...passphrase };
+}
+
 /** The offline fields (README "Offline invoices"): each with its check and the message naming it. */
 const _OFFLINE_FIELDS = [
-  { field: "offline_certificate", key: "offlineCertificate", read: _pemPath, must: "the path of the KSeF certificate of type Offline (PEM), absolute or relative to the directory of sources.json" },
-  { field: "offline_key", key: "offlineKey", read: _pemPath, must: "the path of the certificate's private key (unencrypted PEM), absolute or relative to the directory of sources.json" },
+  { field: "offline_certificate", key: "offlineCertificate", read: _pemPath, must: "the path of the KSeF certificate of type Offline (PEM or DER), absolute or relative to the directory of sources.json" },
+  { field: "offline_key", key: "offlineKey", read: _pemPath, must: "the path of the certificate's private key (PEM or DER; if encrypted, its passphrase in \"key_passphrase_env\" or \"key_passphrase_file\"), absolute or relative to the directory of sources.json" },
   { field: "offline_when_unavailable", key: "offlineWhenUnavailableMs", read: (v: unknown) => { const ms = _durationMs(v); return ms !== null && ms > 0 ? ms : null; }, must: `a duration such as "15m" or "1h" (units ms, s, m, h, d)` },
 ] as const;
 

@@ -9,15 +9,20 @@ import { SourceError } from "../../../lib/contracts/document_source.ts";
 
 /** The error codes of the ksef source. */
 export const KSEF_ERROR = {
-  /** KSeF refused the token (status 450: wrong, revoked or inactive). */
+  /** KSeF refused the token (status 450: wrong, revoked or inactive; after 31 December 2026 every token). */
   tokenRejected: "KSEF_TOKEN_REJECTED",
+  /**
+   * KSeF refused the signed sign-in request or its certificate (9105 invalid signature, 21115 invalid certificate,
+   * status 460: untrusted, revoked, suspended or expired certificate; 470, 480 for a certificate's owner).
+   */
+  certificateRejected: "KSEF_CERTIFICATE_REJECTED",
   /** The token works but lacks the InvoiceRead permission (HTTP 403 on the invoice endpoints). */
   permissionDenied: "KSEF_PERMISSION_DENIED",
   /** The configured NIP is not the token's context (or KSeF finds no permissions there: status 415). */
   wrongNip: "KSEF_WRONG_NIP",
   /** 5xx, timeouts or network errors after every retry. */
   unavailable: "KSEF_UNAVAILABLE",
-  /** No public-key certificate for the needed usage is valid now. */
+  /** No public-key certificate of KSeF's for the needed usage is valid now, or our own sign-in certificate has ended. */
   certificateExpired: "KSEF_CERTIFICATE_EXPIRED",
   /** A package did not decrypt, did not match its hash, or is not a readable ZIP. */
   packageUndecryptable: "KSEF_PACKAGE_UNDECRYPTABLE",

@@ -30,6 +30,10 @@ export interface InvoiceMetadata {
   vatAmount?: number;
   grossAmount?: number;
   currency?: string;
+  /** open-api.json FormCode: which form the invoice is (FA, FA_RR, PEF), which sets a document's format before its XML. */
+  formCode?: { systemCode?: string; schemaVersion?: string; value?: string };
+  /** open-api.json InvoiceType (Vat, Kor, …, VatRr, KorVatRr, VatPef, KorPef). */
+  invoiceType?: string;
 }
 
 /** open-api.json InvoicePackage. */

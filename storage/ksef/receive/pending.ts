@@ -61,6 +61,17 @@ function _xmlItem(inv: InvoiceMetadata, xml: Uint8Array, ack: () => Promise<void
   return { external_id: inv.ksefNumber, ksef_number: inv.ksefNumber, xml, metadata: null, ack, reject: async () => {} };
 }
 
+/** open-api.json FormCode systemCode (InvoiceMetadata.formCode) → the document's format. */
+const _FORMATS: Readonly<Record<string, string>> = {
+  "FA (2)": "ksef-fa2", "FA (3)": "ksef-fa3", "FA_RR (1)": "ksef-fa-rr1", "PEF (3)": "ksef-pef3", "PEF_KOR (3)": "ksef-pef3",
+};
+
+/** open-api.json InvoiceType → the document's type (a PEF correction, KorPef, is a UBL CreditNote). */
+const _TYPES: Readonly<Record<string, string>> = {
+  Vat: "invoice", Zal: "invoice", Roz: "invoice", Upr: "invoice", VatPef: "invoice", VatPefSp: "invoice", VatRr: "invoice",
+  Kor: "correction", KorZal: "correction", KorRoz: "correction", KorVatRr: "correction", KorPef: "credit_note",
+};
+
 /**
  * The document JSON fields of KSeF's InvoiceMetadata. open-api.json: `vatAmount` is "Łączna kwota VAT wyrażona w
  * PLN", while `netAmount` and `grossAmount` are the invoice's own totals. A document's totals carry one currency
@@ -70,7 +81,11 @@ function _xmlItem(inv: InvoiceMetadata, xml: Uint8Array, ack: () => Promise<void
 export function metadataFields(inv: InvoiceMetadata): Record<string, unknown> {
   const money = (v: number | undefined): string | null => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(2) : null);
   const pln = inv.currency === "PLN";
+  const system = inv.formCode?.systemCode;
+  const type = inv.invoiceType;
   return {
+    format: system !== undefined && Object.hasOwn(_FORMATS, system) ? _FORMATS[system] : null,
+    type: type !== undefined && Object.hasOwn(_TYPES, type) ? _TYPES[type] : null,
     number: inv.invoiceNumber ?? null, issue_date: inv.issueDate ?? null, currency: inv.currency ?? null,
     seller: { name: inv.seller?.name ?? null, tax_id: inv.seller?.nip ?? null },
     buyer: { name: inv.buyer?.name ?? null, tax_id: inv.buyer?.identifier?.value ?? null },

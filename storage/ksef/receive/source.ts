@@ -20,6 +20,7 @@ import { abortableSleep, type DocumentSource, type SourceItem } from "../../../l
 import { writeFileAtomic } from "../../atomic.ts";
 import { KsefClient, type KsefClientOptions, type KsefClientTuning } from "../connection/client.ts";
 import { defaultMinInterval, ksefQrEnvironmentOf } from "../connection/config.ts";
+import { chooseSignIn, type SignInOptions } from "../connection/sign_in_choice.ts";
 import { KSEF_ERROR, ksefError } from "../connection/errors.ts";
 import { runExport, type InvoiceMetadata, type SubjectType } from "./export.ts";
 import { Pacer, type EndpointGroup, type PacingHistory, type RateLimit } from "../connection/pacing.ts";
@@ -31,13 +32,12 @@ export interface KsefTuning extends KsefClientTuning {
   limits: Partial<Record<EndpointGroup, RateLimit>>;
 }
 
-/** Options of a ksef source. */
-export interface KsefSourceOptions {
+/** Options of a ksef source: how it signs in (a signer, or a KSeF token until 31 December 2026) and what it reads. */
+export interface KsefSourceOptions extends SignInOptions {
   name: string;
   /** The API root (srodowiska.md), e.g. `https://api-test.ksef.mf.gov.pl/v2`. */
   baseUrl: string;
   nip: string;
-  token: string;
   subjects: readonly SubjectType[];
   /** The tenant's submissions are sent to KSeF through this source (`"send": true`; the sender is send/). */
   send?: boolean;
@@ -91,6 +91,7 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
   const tuning = { ...DEFAULT_TUNING, ...o.tuning };
   const now = o.now ?? Date.now;
   const minIntervalMs = o.minIntervalMs ?? defaultMinInterval(o.baseUrl);
+  const signIn = chooseSignIn(o);
 
   function load(): State {
     const empty: State = { positions: {}, completed: {}, pacing: {}, pending: {} };
@@ -115,7 +116,7 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
         writeFileAtomic(o.stateFile, JSON.stringify(state));
       };
       const options: KsefClientOptions = {
-        baseUrl: o.baseUrl.replace(/\/+$/, ""), nip: o.nip, token: o.token, pacer, now, sleep: o.sleep ?? abortableSleep,
+        baseUrl: o.baseUrl.replace(/\/+$/, ""), nip: o.nip, signIn, pacer, now, sleep: o.sleep ?? abortableSleep,
         ...tuning, onWait: async (until) => context?.waiting(until),
         ...(o.fetch ? { fetch: o.fetch } : {}),
       };

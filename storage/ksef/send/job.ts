@@ -6,12 +6,14 @@
  * queued or sending and the tenant is tried again after a backoff.
  * @module
  */
+import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { abortableSleep } from "../../../lib/contracts/document_source.ts";
 import type { Storage } from "../../../lib/contracts/storage.ts";
 import type { Logger } from "../../../lib/observe/log.ts";
 import { KsefClient } from "../connection/client.ts";
 import { Pacer } from "../connection/pacing.ts";
+import { chooseSignIn, type SignInOptions } from "../connection/sign_in_choice.ts";
 import type { SendMode } from "../connection/config.ts";
 import type { OfflineCertificateFiles } from "../offline/offline_certificate.ts";
 import { DEFAULT_TUNING } from "../receive/source.ts";
@@ -25,12 +27,14 @@ import { TenantSender } from "./tenant_sender.ts";
 import { warnNearDeadlines } from "./deadline_warnings.ts";
 import { DEFAULT_DEADLINE_NEAR_MS } from "../../../lib/ksef/deadline_near.ts";
 
-/** A tenant's sending configuration: its `ksef` source with `"send": true`. */
-export interface KsefSendConfig {
+/**
+ * A tenant's sending configuration: its `ksef` source with `"send": true`. It signs in with `signer` (a certificate
+ * and its key: the files' signer or an embedder's own) when given, else with `token` (until 31 December 2026).
+ */
+export interface KsefSendConfig extends SignInOptions {
   tenant: string;
   baseUrl: string;
   nip: string;
-  token: string;
   /** How invoices go (default "auto"). */
   sendMode?: SendMode;
   /** The KSeF certificate of type Offline and its key (absolute paths), when the tenant issues offline invoices. */
@@ -113,11 +117,13 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
   const http = o.http ?? (o.fetch ? fetchTransport(o.fetch) : nodeTransport());
 
   function senderOf(c: KsefSendConfig): _Tenant {
-    const key = `${c.baseUrl}\u0000${c.nip}\u0000${c.token}\u0000${c.sendMode ?? "auto"}`;
+    // The same sign-in keeps its client (and sessions): the token, or the certificate and how it is named.
+    const who = c.signer ? `${_fingerprint(c.signer.certificate)}\u0000${c.subjectIdentifier ?? ""}` : c.token ?? "";
+    const key = `${c.baseUrl}\u0000${c.nip}\u0000${who}\u0000${c.sendMode ?? "auto"}`;
     const known = tenants.get(c.tenant);
     if (known && known.key === key) return known;
     const client = new KsefClient({
-      ...DEFAULT_TUNING, baseUrl: c.baseUrl.replace(/\/+$/, ""), nip: c.nip, token: c.token, pacer: new Pacer(), now, sleep,
+      ...DEFAULT_TUNING, baseUrl: c.baseUrl.replace(/\/+$/, ""), nip: c.nip, signIn: chooseSignIn(c), pacer: new Pacer(), now, sleep,
       onWait: async () => {}, ...(o.fetch ? { fetch: o.fetch } : {}),
     });
     const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, http });
@@ -223,4 +229,8 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
       if (!o.http) http.close();
     },
   };
+}
+
+function _fingerprint(der: Uint8Array): string {
+  return createHash("sha256").update(der).digest("hex");
 }

@@ -97,8 +97,10 @@ export class OnlineApi {
         this.#client.dropAccessToken();
         continue;
       }
-      if (answer.status === 401) throw new KsefAccessDenied("KSeF refuses the access it granted: check that the KSeF token is still active");
-      if (answer.status === 403) throw new KsefAccessDenied(`KSeF refuses ${method} ${_pathName(path)}: the KSeF token needs the InvoiceWrite permission to send invoices`);
+      // Said of what signs in: the token, or the certificate's subject (README "KSeF").
+      const who = this.#client.signInKind === "token" ? "the KSeF token" : "the sign-in certificate's subject";
+      if (answer.status === 401) throw new KsefAccessDenied(`KSeF refuses the access it granted: check that ${who === "the KSeF token" ? "the KSeF token is still active" : "the sign-in certificate is not revoked and its subject still has rights"}`);
+      if (answer.status === 403) throw new KsefAccessDenied(`KSeF refuses ${method} ${_pathName(path)}: ${who} needs the InvoiceWrite permission to send invoices`);
       return answer;
     }
   }

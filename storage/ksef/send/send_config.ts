@@ -1,13 +1,14 @@
 /**
  * Which tenants send to KSeF (README "Sending to KSeF"): those whose `ksef` entry in `sources.json` has
  * `"send": true`. A tenant has at most one sending entry: two would send every invoice twice (or race for its
- * KSeF number), so such a file is refused, naming the tenant. The paths of the Offline certificate and key are
- * taken relative to the directory of `sources.json` (the data directory) unless absolute.
+ * KSeF number), so such a file is refused, naming the tenant. The paths of the Offline certificate and key (and
+ * of a passphrase file) are taken relative to the directory of `sources.json` (the data directory) unless absolute.
  * @module
  */
 import { resolve } from "node:path";
-import type { KsefSourceConfig } from "../connection/config.ts";
+import { resolvePassphraseSource, type KsefSourceConfig } from "../connection/config.ts";
 import type { KsefSendConfig } from "./job.ts";
+import { configuredSignIn } from "../connection/sign_in_choice.ts";
 
 /**
  * The sending configurations of a `sources.json` as readSourcesFile checked it (each ksef entry parsed by
@@ -21,10 +22,13 @@ export function sendingConfigs(all: Readonly<Record<string, readonly { type: str
       const c = e.config as KsefSourceConfig;
       if (!c.send) return [];
       const offline = c.offlineCertificate !== undefined && c.offlineKey !== undefined
-        ? { offline: { certificateFile: resolve(dir, c.offlineCertificate), keyFile: resolve(dir, c.offlineKey) } }
+        ? { offline: {
+          certificateFile: resolve(dir, c.offlineCertificate), keyFile: resolve(dir, c.offlineKey),
+          ...(c.keyPassphrase === undefined ? {} : { passphrase: resolvePassphraseSource(c.keyPassphrase, dir) }),
+        } }
         : {};
       const when = c.offlineWhenUnavailableMs === undefined ? {} : { offlineWhenUnavailableMs: c.offlineWhenUnavailableMs };
-      return [{ tenant, baseUrl: c.baseUrl, nip: c.nip, token: c.token, sendMode: c.sendMode, name: c.name, ...offline, ...when }];
+      return [{ tenant, baseUrl: c.baseUrl, nip: c.nip, ...configuredSignIn(c, dir), sendMode: c.sendMode, name: c.name, ...offline, ...when }];
     });
     if (sending.length > 1) {
       throw new RangeError(`sources.json ${tenant}: ${sending.map((c) => JSON.stringify(c.name)).join(" and ")} both have "send": true; a tenant sends to KSeF through one ksef source only`);

@@ -68,7 +68,7 @@ export function createKsefSendHook(o: KsefSendHookOptions): KsefSendHook {
     offlineCertificate(tenant) {
       const c = configOf(tenant);
       const cert = c ? o.certificates.usable(c) : null;
-      return c && cert ? { contextId: c.nip, certificateSerial: cert.serialNumber, privateKey: cert.privateKey } : null;
+      return c && cert ? { contextId: c.nip, certificateSerial: cert.serialNumber, signer: cert.signer } : null;
     },
     issuesOffline(tenant) {
       const c = configOf(tenant);

@@ -1,5 +1,5 @@
 /**
- * The online sessions of one sending tenant (sesja-interaktywna.md): at most one per form code (FA(2), FA(3)),
+ * The online sessions of one sending tenant (sesja-interaktywna.md): at most one per form code (FA(2), FA(3), FA_RR(1)),
  * opened when the first invoice waits, reused for the ones after it, and closed after 5 idle minutes, before its
  * `validUntil`, or at the per-session limit. Each session gets a fresh AES-256 key and IV, the key wrapped with
  * KSeF's SymmetricKeyEncryption certificate (RSA-OAEP SHA-256, open-api.json EncryptionInfo; a 21470 for a
@@ -13,10 +13,15 @@ import { newPackageKey, pickCertificate, sha256Base64 } from "../connection/cryp
 import { KEY_WITHDRAWN, type KsefClient } from "../connection/client.ts";
 import { answerError, answerJson, type KsefAnswer, type OnlineApi } from "./online_api.ts";
 
-/** open-api.json OpenOnlineSessionRequest.formCode: the supported FA schemas. */
+/**
+ * open-api.json OpenOnlineSessionRequest.formCode (and OpenBatchSessionRequest's): the forms this service sends.
+ * FA_RR(1)'s value is FA_RR, as its XSD's TKodFormularza says (api-changelog.md 2.3.0 corrected it from RR).
+ * PEF(3) is sent by Peppol service providers only (PefInvoiceWrite), so it has none here.
+ */
 export const FORM_CODES: Readonly<Partial<Record<InvoiceFormat, { systemCode: string; schemaVersion: string; value: string }>>> = {
   "ksef-fa2": { systemCode: "FA (2)", schemaVersion: "1-0E", value: "FA" },
   "ksef-fa3": { systemCode: "FA (3)", schemaVersion: "1-0E", value: "FA" },
+  "ksef-fa-rr1": { systemCode: "FA_RR (1)", schemaVersion: "1-1E", value: "FA_RR" },
 };
 
 /** The session knobs; tests shrink them. */

@@ -114,7 +114,7 @@ describe("UBL and CII sections", () => {
     ]);
     assert.deepEqual(inv.totals, {
       line_net: "1436.50", allowances: "100.00", charges: "100.00", net: "1436.50", tax: "365.28",
-      tax_in_tax_currency: null, gross: "1801.78", prepaid: "1000.00", rounding: null, payable: "801.78",
+      tax_in_tax_currency: null, net_in_tax_currency: null, gross: "1801.78", gross_in_tax_currency: null, gross_in_words: null, prepaid: "1000.00", rounding: null, payable: "801.78",
     });
     assert.deepEqual([inv.references.contract, inv.references.order, inv.delivery?.address?.city], ["Contract321", "123", "DeliveryCity"]);
     assert.equal(inv.annotations, null);

@@ -103,7 +103,7 @@ describe("renderInvoicePdf()", () => {
         payment: {
           ...blankPayment(), means: { code: "58", text: null }, terms: "Net 30 days",
           due_dates: [{ date: "2026-12-20", description: null, quantity: null, unit: null, start_event: null }],
-          accounts: [{ number: "DE89370400440532013000", name: null, bic: null, bank_name: null, description: null, bank_own_account: null, factor: false }],
+          accounts: [{ number: "DE89370400440532013000", name: null, bic: null, bank_name: null, description: null, bank_own_account: null, factor: false, held_by: null }],
         },
       }),
       expected: [

@@ -6,8 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import {
-  buildKsefCertificateLink, ksefCertificateLinkPayload, verifyKsefCertificateLink, type KsefCertificateLinkInput,
+  buildKsefCertificateLink, ksefCertificateLinkPayload, signKsefCertificateLink, verifyKsefCertificateLink, type KsefCertificateLinkInput,
 } from "../../../lib/formats/pdf/ksef_certificate_link.ts";
+import type { SignatureAlgorithm, Signer } from "../../../lib/formats/xades/signer.ts";
 import { makeOfflineCertificate } from "../../support/offline_certificates.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kod2-"));
@@ -101,5 +102,28 @@ describe("KOD II", () => {
     assert.throws(() => ksefCertificateLinkPayload({ ...EXAMPLE, certificateSerial: "01:F2" }), /hexadecimal/);
     assert.throws(() => ksefCertificateLinkPayload({ ...EXAMPLE, sellerNip: " " }), /must not be empty/);
     assert.equal(ksefCertificateLinkPayload({ ...EXAMPLE, certificateSerial: "01f20a5d352ae590" }), ksefCertificateLinkPayload(EXAMPLE));
+  });
+
+  test("signKsefCertificateLink() signs through a Signer, asking RSA keys for RSASSA-PSS and EC keys for ECDSA P1363", async () => {
+    for (const [files, keyType, expected] of [[rsa, "rsa", "rsa-pss-sha256"], [ec, "ec", "ecdsa-p256-sha256"]] as const) {
+      const asked: SignatureAlgorithm[] = [];
+      const key = keyOf(files);
+      // A signer of the embedder's kind (an HSM's): it signs what it is given with the algorithm it is asked for.
+      const signer: Signer = {
+        certificate: certOf(files).raw, keyType,
+        sign: async (data, algorithm) => {
+          asked.push(algorithm);
+          const options = algorithm === "rsa-pss-sha256"
+            ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }
+            : { key, dsaEncoding: "ieee-p1363" as const };
+          return (await import("node:crypto")).sign("sha256", data, options);
+        },
+      };
+      const link = await signKsefCertificateLink({ ...EXAMPLE, signer });
+      assert.deepEqual(asked, [expected]);
+      assert.ok(link.startsWith(`https://${ksefCertificateLinkPayload(EXAMPLE)}/`));
+      assert.equal(verifyKsefCertificateLink(link, certOf(files).publicKey), true, keyType);
+      if (keyType === "ec") assert.equal(split(link).signature.length, 64);
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The XML Schema validator against an independent one, `xmllint --schema` (libxml2): valid
- * samples of FA(2), FA(3), UBL and CII are mutated the ways invoices go wrong (missing required
+ * samples of FA(2), FA(3), UBL and CII, and the FA_RR(1) and PEF(3) test documents, are mutated the ways invoices go wrong (missing required
  * element, wrong order, bad enumeration, pattern, too many digits, over-long text, duplicated
  * element, ...) and both verdicts compared. Skips when xmllint is absent (CI installs it).
  */
@@ -17,8 +17,12 @@ import { readSchemaFiles } from "../../../storage/schemas/schema_files.ts";
 import { fixturePath } from "../../support/server.ts";
 import { hasXmllint, oracleSchemas, serializeXml, xmllintVerdicts, xmllintVersion } from "../../support/xsd_oracle.ts";
 
-type Entry = "fa2" | "fa3" | "ublInvoice" | "ublCreditNote" | "cii";
-const BASES: { file: string; entry: Entry; format: "ksef-fa2" | "ksef-fa3" | "ubl" | "cii" }[] = [
+type Entry = "fa2" | "fa3" | "faRr" | "pefInvoice" | "pefCreditNote" | "ublInvoice" | "ublCreditNote" | "cii";
+const BASES: { file: string; entry: Entry; format: "ksef-fa2" | "ksef-fa3" | "ksef-fa-rr1" | "ksef-pef3" | "ubl" | "cii" }[] = [
+  // The project's own FA_RR(1) and PEF(3) test documents (test/fixtures/ksef-rr/, ksef-pef/), beside the samples.
+  { file: "../ksef-rr/fa_rr1_vat_rr.xml", entry: "faRr", format: "ksef-fa-rr1" },
+  { file: "../ksef-pef/pef3_invoice.xml", entry: "pefInvoice", format: "ksef-pef3" },
+  { file: "../ksef-pef/pef3_kor_credit_note.xml", entry: "pefCreditNote", format: "ksef-pef3" },
   { file: "ksef-fa2/FA_2_Przyklad_20.xml", entry: "fa2", format: "ksef-fa2" },
   { file: "ksef-fa2/FA_2_Przyklad_4_EUR.xml", entry: "fa2", format: "ksef-fa2" },
   { file: "ksef-fa3/FA_3_complex.xml", entry: "fa3", format: "ksef-fa3" },
@@ -92,7 +96,7 @@ describe("the XML Schema validator agrees with xmllint --schema", { skip: hasXml
     rmSync(work, { recursive: true, force: true });
   });
 
-  test(`on ${BASES.length * PER_BASE} mutated FA(2), FA(3), UBL and CII invoices`, () => {
+  test(`on ${BASES.length * PER_BASE} mutated FA(2), FA(3), FA_RR(1), PEF(3), UBL and CII invoices`, () => {
     const cases: { file: string; entry: Entry; ours: boolean; what: string; message: string }[] = [];
     let n = 0;
     for (const base of BASES) {

@@ -37,6 +37,7 @@ export function lineDetails(ctx: RenderContext, line: InvoiceLine, withNotes: bo
   }
   add(L.gtu, line.gtu);
   add(L.procedure, line.procedure);
+  add(L.qualityClass, line.quality_class);
   add(L.origin, line.origin_country);
   for (const a of line.attributes) if (a.name !== null || a.value !== null) parts.push(a.name === null ? a.value ?? "" : `${a.name}: ${a.value ?? ""}`);
   if (line.period !== null) add(L.period, [line.period.start, line.period.end].filter((s) => s !== null).join(" – "));

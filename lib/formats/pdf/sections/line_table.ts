@@ -36,6 +36,11 @@ const _MONEY: readonly _Money[] = [
 const _PRINT_ORDER: readonly _Money["key"][] = ["net_price", "price_with_vat", "discount", "net_amount", "amount_with_vat", "vat_amount"];
 /** The name column keeps at least this width (about 30 characters at 8 pt). */
 const _NAME_MIN = 130;
+/**
+ * FA_RR(1) lines always have all four amounts (P_7, P_8, P_10, P_11) and short produce names ("Pszenica"):
+ * a narrower name column keeps the four in one table.
+ */
+const _NAME_MIN_RR = 118;
 const _NO_W = 24;
 const _QTY_W = 46;
 const _UNIT_W = 34;
@@ -60,7 +65,7 @@ export function drawLineTable(ctx: RenderContext, lines: readonly InvoiceLine[],
   const rate = has((l) => l.vat_rate ?? l.vat_category);
   // UN/ECE unit codes print with their name ("pcs (C62)"), KSeF units are short words.
   const unitW = isKsef(inv) ? _UNIT_W : _UNIT_W_CODED;
-  let room = CONTENT_WIDTH - _NO_W - _NAME_MIN - (qty ? _QTY_W : 0) - (unit ? unitW : 0) - (rate ? _RATE_W : 0);
+  let room = CONTENT_WIDTH - _NO_W - (inv.format === "ksef-fa-rr1" ? _NAME_MIN_RR : _NAME_MIN) - (qty ? _QTY_W : 0) - (unit ? unitW : 0) - (rate ? _RATE_W : 0);
   const shown: _Money[] = [];
   const keyed: _Money[] = [];
   for (const m of _MONEY) {

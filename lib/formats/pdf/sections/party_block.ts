@@ -38,7 +38,7 @@ export function partyLines(ctx: RenderContext, p: Party, width: number, heading:
   for (const c of p.contacts) {
     fields.push([L.contact, c.name], [L.department, c.department], [L.phone, c.phone], [L.email, c.email], [L.fax, c.fax]);
   }
-  fields.push([L.status, codeWords(p.status, ctx.lang, "status")], [L.customerNumber, p.customer_number], [L.buyerId, p.buyer_id]);
+  fields.push([L.status, codeWords(p.status, ctx.lang, "status")], [L.customerNumber, p.customer_number], [L.supplierNumber, p.supplier_number], [L.buyerId, p.buyer_id]);
   if (p.jst === true) fields.push([L.jst, L.yes]);
   if (p.gv === true) fields.push([L.gv, L.yes]);
   const block = fieldBlock(ctx, fields, width);

@@ -16,13 +16,15 @@ import { formatDecimal, formatMoney } from "../format.ts";
 export function paymentLines(ctx: RenderContext, width: number): StyledLine[] {
   const { invoice: inv, labels: L, lang } = ctx;
   const p = inv.payment;
-  const fields: Field[] = [];
+  // FA_RR's P_12_2, the amount in words, belongs with the money due: it opens the block.
+  const fields: Field[] = [[L.grossInWords, inv.totals.gross_in_words]];
   if (p !== null) {
     for (const d of p.due_dates) fields.push([L.dueDate, _dueDate(ctx, d)]);
     if (p.means !== null) fields.push([L.means, p.means.text !== null && paymentMeansName(inv, p.means.code, lang) === p.means.code ? `${p.means.text} (${p.means.code})` : paymentMeansName(inv, p.means.code, lang)]);
     fields.push([L.meansText, p.means_text]);
     for (const a of p.accounts) {
-      fields.push([a.factor ? L.factorAccount : L.account, a.number], [L.accountName, a.name], [L.bank, a.bank_name], [L.bic, a.bic],
+      const label = a.factor ? L.factorAccount : a.held_by === "seller" ? L.farmerAccount : a.held_by === "buyer" ? L.buyerAccount : L.account;
+      fields.push([label, a.number], [L.accountName, a.name], [L.bank, a.bank_name], [L.bic, a.bic],
         [L.accountDesc, a.description], [L.ownAccount, codeWords(a.bank_own_account, lang, "ownAccount")]);
     }
     fields.push([L.terms, p.terms], [L.remittance, p.remittance_info]);
@@ -33,6 +35,7 @@ export function paymentLines(ctx: RenderContext, width: number): StyledLine[] {
     for (const pp of p.partial_payments) fields.push([L.partialPayments, _partial(ctx, pp)]);
     if (p.discount !== null) fields.push([L.cashDiscount, [p.discount.conditions, p.discount.amount].filter((s) => s !== null).join(" – ")]);
     fields.push([L.paymentLink, p.link], [L.ksefPaymentId, p.ksef_payment_id]);
+    for (const d of p.proof_documents) fields.push([L.proofOfPayment, [d.number, d.date].filter((s) => s !== null).join(", ")]);
   }
   for (const a of inv.advance_payments) fields.push([L.advancePayments, _partial(ctx, a)]);
   const body = fieldBlock(ctx, fields, width, 8.5);

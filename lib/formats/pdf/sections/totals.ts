@@ -94,10 +94,13 @@ function _totals(ctx: RenderContext): [string, string, boolean][] {
   if (t.line_net !== null && t.line_net !== t.net) add(L.lineNet, t.line_net);
   add(L.allowancesTotal, t.allowances);
   add(L.chargesTotal, t.charges);
+  const taxCur = inv.tax_currency ?? "PLN";
   add(L.totalNet, t.net);
+  if (t.net_in_tax_currency !== null) add(`${L.totalNet} (${taxCur})`, t.net_in_tax_currency, false, taxCur);
   add(L.totalTax, t.tax);
-  if (t.tax_in_tax_currency !== null) add(`${L.totalTax} (${inv.tax_currency ?? "PLN"})`, t.tax_in_tax_currency, false, inv.tax_currency ?? "PLN");
+  if (t.tax_in_tax_currency !== null) add(`${L.totalTax} (${taxCur})`, t.tax_in_tax_currency, false, taxCur);
   add(L.totalGross, t.gross, true);
+  if (t.gross_in_tax_currency !== null) add(`${L.totalGross} (${taxCur})`, t.gross_in_tax_currency, false, taxCur);
   add(L.prepaid, t.prepaid);
   add(L.rounding, t.rounding);
   return rows;

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { buildKsefCertificateLink, verifyKsefCertificateLink } from "../../../../lib/formats/pdf/ksef_certificate_link.ts";
+import { buildKsefCertificateLink, signKsefCertificateLink, verifyKsefCertificateLink } from "../../../../lib/formats/pdf/ksef_certificate_link.ts";
 import { loadOfflineCertificate } from "../../../../storage/ksef/offline/offline_certificate.ts";
 import { makeOfflineCertificate } from "../../../support/offline_certificates.ts";
 
@@ -111,5 +112,29 @@ describe("loadOfflineCertificate()", () => {
       assert.equal(msg, expected, what);
       for (const s of secrets) assert.ok(!msg.includes(s.slice(0, 16)), `${what}: key material in the message`);
     }
+  });
+
+  test("loadOfflineCertificate() takes a DER certificate and an encrypted or DER key, and its signer signs KOD II", async () => {
+    const der = { certificateFile: join(dir, "ec.crt.der"), keyFile: join(dir, "ec.key.der") };
+    execFileSync("openssl", ["x509", "-in", ec.certificateFile, "-outform", "DER", "-out", der.certificateFile]);
+    execFileSync("openssl", ["ec", "-in", ec.keyFile, "-outform", "DER", "-out", der.keyFile], { stdio: "pipe" });
+    const encrypted = join(dir, "rsa.enc.pem");
+    execFileSync("openssl", ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", rsa.keyFile, "-out", encrypted, "-passout", "pass:offline pass"]);
+    writeFileSync(join(dir, "offline-pass.txt"), "offline pass\n");
+    const cases = [
+      { files: der, serial: "0A1B2C3D", certificateFile: ec.certificateFile },
+      { files: { ...rsa, keyFile: encrypted, passphrase: { file: join(dir, "offline-pass.txt") } }, serial: "01F20A5D352AE590", certificateFile: rsa.certificateFile },
+    ];
+    for (const { files, serial, certificateFile } of cases) {
+      const c = loadOfflineCertificate(files, now);
+      assert.equal(c.serialNumber, serial);
+      const link = await signKsefCertificateLink({
+        environment: "test", contextType: "Nip", contextId: "5265877635", sellerNip: "5265877635",
+        certificateSerial: c.serialNumber, xmlSha256: new Uint8Array(32).fill(7), signer: c.signer,
+      });
+      assert.equal(verifyKsefCertificateLink(link, new X509Certificate(readFileSync(certificateFile)).publicKey), true);
+    }
+    assert.equal(failure(() => loadOfflineCertificate({ ...rsa, keyFile: encrypted, passphrase: { env: "NO_SUCH_PASSPHRASE_VARIABLE" } }, now)),
+      "key_passphrase_env: the environment variable NO_SUCH_PASSPHRASE_VARIABLE is not set");
   });
 });

@@ -9,7 +9,7 @@ import { buildBatchPackage, MAX_PARTS } from "../../../../storage/ksef/send/batc
 import { MemoryStorage } from "../../../../storage/memory.ts";
 import { SimKeys } from "../../../support/ksef_simulator_keys.ts";
 
-const dir = join(import.meta.dirname, "../../../../fixtures/samples/ksef-fa3");
+const dir = join(import.meta.dirname, "../../../fixtures/samples/ksef-fa3");
 const invoices = readdirSync(dir).filter((f) => f.endsWith(".xml")).sort().map((f) => readFileSync(join(dir, f)));
 const keys = new SimKeys();
 const cert = { ...keys.published().find((c) => (c.usage as string[]).includes("SymmetricKeyEncryption"))! } as never;

@@ -51,18 +51,20 @@ export interface SendSetup {
 }
 
 /** Starts the simulator, the server and the sender. */
-export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online", batchOptions: BatchOptions = {}, extra: Pick<KsefSendConfig, "offline" | "offlineWhenUnavailableMs"> & { now?: () => number } = {}): Promise<SendSetup> {
-  const { now, ...offline } = extra;
+export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online", batchOptions: BatchOptions = {}, extra: Pick<KsefSendConfig, "offline" | "offlineWhenUnavailableMs" | "signer" | "subjectIdentifier"> & { now?: () => number } = {}): Promise<SendSetup> {
+  const { now, signer, subjectIdentifier, ...offline } = extra;
+  // A signer signs in with its certificate (KSeF grants its subject's NIP the same permissions); else the token.
+  const signIn = signer ? { signer, ...(subjectIdentifier ? { subjectIdentifier } : {}) } : { token: TOKEN };
   const side = onlineSessions(online);
   const batch = batchSessions(side, batchOptions);
   const sim = await startKsefSimulator({ tokens: [
     { token: TOKEN, nip: NIP, permissions },
     { token: BUYER_TOKEN, nip: BUYER_NIP, permissions: ["InvoiceRead"] },
-  ], routes: [...batch.routes, ...side.routes], rawRoutes: batch.rawRoutes, limitGroup: (m, p) => batch.limitGroup(m, p) ?? side.limitGroup(m, p) });
+  ], certificates: [{ nip: NIP, permissions }], routes: [...batch.routes, ...side.routes], rawRoutes: batch.rawRoutes, limitGroup: (m, p) => batch.limitGroup(m, p) ?? side.limitGroup(m, p) });
   const sending = new Set(["acme", "beta"]);
   let sender: KsefSender | null = null;
   // As server.ts has it: the tenants' configurations, their Offline certificates, the hook the API asks.
-  const configs = (): KsefSendConfig[] => [...sending].map((tenant) => ({ tenant, baseUrl: sim.url, nip: NIP, token: TOKEN, sendMode, ...offline }));
+  const configs = (): KsefSendConfig[] => [...sending].map((tenant) => ({ tenant, baseUrl: sim.url, nip: NIP, ...signIn, sendMode, ...offline }));
   const certificates = new OfflineCertificates();
   certificates.load(configs());
   const server: TestServer = await startServer({

@@ -1,0 +1,151 @@
+/**
+ * Reads a PKCS#12 file (RFC 7292; `.p12`, `.pfx`) in DER or BER (ber.ts): checks its MAC (§5.1, HMAC with the PKCS#12 KDF and
+ * SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512) and takes out its private keys (keyBag, pkcs8ShroudedKeyBag) and
+ * X.509 certificates (certBag), decrypting PBES2 bags and encryptedData (pbes2.ts): what OpenSSL 3 writes by
+ * default. Legacy encryption (RC2, 3DES) is a KeyDecryptError "legacy-cipher"; public-key protected contents
+ * (envelopedData), CRL and secret bags, and PBMAC1 (RFC 9579) are not read. It does not pick the key's
+ * certificate: the caller compares public keys.
+ * @module
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { berToDer } from "../asn1/ber.ts";
+import { concatBytes } from "../asn1/der_writer.ts";
+import { child, children, content, contextTag, DerError, encoding, parseDer, readOctetString, readOid, readSmallInt, TAG, type DerNode } from "../asn1/der.ts";
+import { decryptPbes2, decryptShroudedKey, KeyDecryptError, MAX_KDF_ITERATIONS } from "../pkcs8/pbes2.ts";
+import { bmpPassword, PKCS12_MAC_ID, pkcs12Kdf } from "./kdf.ts";
+
+/** What a PKCS#12 file holds: private keys as PKCS#8 DER and certificates as DER, each with its localKeyId. */
+export interface Pkcs12Contents {
+  keys: Pkcs12Item[];
+  certificates: Pkcs12Item[];
+}
+
+/** One key or certificate and the attributes that pair them. */
+export interface Pkcs12Item {
+  der: Uint8Array;
+  /** PKCS#9 localKeyId (RFC 2985 §5.5.2), when the bag has it. */
+  localKeyId?: Uint8Array;
+  /** PKCS#9 friendlyName, when the bag has it. */
+  friendlyName?: string;
+}
+
+/** The most bags read from one file: a key, its certificate and a chain fit many times over. */
+export const MAX_PKCS12_BAGS = 256;
+
+const _OID = {
+  DATA: "1.2.840.113549.1.7.1",
+  ENCRYPTED_DATA: "1.2.840.113549.1.7.6",
+  KEY_BAG: "1.2.840.113549.1.12.10.1.1",
+  SHROUDED_KEY_BAG: "1.2.840.113549.1.12.10.1.2",
+  CERT_BAG: "1.2.840.113549.1.12.10.1.3",
+  SAFE_CONTENTS_BAG: "1.2.840.113549.1.12.10.1.6",
+  X509_CERTIFICATE: "1.2.840.113549.1.9.22.1",
+  LOCAL_KEY_ID: "1.2.840.113549.1.9.21",
+  FRIENDLY_NAME: "1.2.840.113549.1.9.20",
+  PBMAC1: "1.2.840.113549.1.5.14",
+} as const;
+/** Digest OIDs of the MAC (RFC 8017 App. A.2.4, RFC 5754 §2). */
+const _MAC_HASHES: Readonly<Record<string, { hash: string; bytes: number }>> = {
+  "1.3.14.3.2.26": { hash: "sha1", bytes: 20 },
+  "2.16.840.1.101.3.4.2.4": { hash: "sha224", bytes: 28 },
+  "2.16.840.1.101.3.4.2.1": { hash: "sha256", bytes: 32 },
+  "2.16.840.1.101.3.4.2.2": { hash: "sha384", bytes: 48 },
+  "2.16.840.1.101.3.4.2.3": { hash: "sha512", bytes: 64 },
+};
+
+/**
+ * The keys and certificates of the PFX `der`, opened with `passphrase`. KeyDecryptError for a wrong passphrase,
+ * legacy or unsupported protection; DerError for bytes that are not a DER PKCS#12 file.
+ */
+export function readPkcs12(der: Uint8Array, passphrase: string): Pkcs12Contents {
+  const pfx = children(_parse(der), TAG.SEQUENCE);
+  if (readSmallInt(child(pfx, 0), 255) !== 3) throw new DerError("PFX version is not 3");
+  const authSafe = children(child(pfx, 1, TAG.SEQUENCE));
+  if (readOid(child(authSafe, 0)) !== _OID.DATA) throw new KeyDecryptError("unsupported", "PFX is protected by public-key integrity, not a passphrase");
+  const safeBytes = readOctetString(child(children(child(authSafe, 1, contextTag(0))), 0));
+  const macData = pfx[2];
+  if (macData === undefined) throw new KeyDecryptError("unsupported", "PFX has no MAC, so its passphrase cannot be checked");
+  _verifyMac(macData, safeBytes, passphrase);
+  const out: Pkcs12Contents = { keys: [], certificates: [] };
+  let bags = 0;
+  for (const info of children(_parse(safeBytes), TAG.SEQUENCE)) {
+    const parts = children(info, TAG.SEQUENCE);
+    const type = readOid(child(parts, 0));
+    const body = child(children(child(parts, 1, contextTag(0))), 0);
+    let safeContents: Uint8Array;
+    if (type === _OID.DATA) safeContents = readOctetString(body);
+    else if (type === _OID.ENCRYPTED_DATA) {
+      // EncryptedData (RFC 5652 §8): version, EncryptedContentInfo { contentType, algorithm, [0] IMPLICIT content }.
+      const eci = children(child(children(body, TAG.SEQUENCE), 1, TAG.SEQUENCE));
+      const encrypted = eci[2];
+      let bytes: Uint8Array;
+      if (encrypted?.tag === contextTag(0, false)) bytes = content(encrypted);
+      // BER writers may split the IMPLICIT OCTET STRING into segments (X.690 §8.7.3): [0] constructed.
+      else if (encrypted?.tag === contextTag(0, true)) bytes = concatBytes(children(encrypted).map(readOctetString));
+      else throw new DerError("PKCS#12 encryptedData has no content");
+      safeContents = decryptPbes2(child(eci, 1, TAG.SEQUENCE), bytes, passphrase);
+    } else throw new KeyDecryptError("unsupported", `PFX content of type ${type} (e.g. public-key encrypted) is not read`);
+    bags = _readSafeContents(_parse(safeContents), passphrase, out, bags);
+  }
+  return out;
+}
+
+/** BER or DER, read through berToDer(): RFC 7292 allows BER, and DER passes through it unchanged. */
+function _parse(bytes: Uint8Array): DerNode {
+  return parseDer(berToDer(bytes));
+}
+
+function _verifyMac(node: DerNode, data: Uint8Array, passphrase: string): void {
+  const mac = children(node, TAG.SEQUENCE);
+  const digestInfo = children(child(mac, 0, TAG.SEQUENCE));
+  const algOid = readOid(child(children(child(digestInfo, 0, TAG.SEQUENCE)), 0));
+  if (algOid === _OID.PBMAC1) throw new KeyDecryptError("unsupported", "PFX MAC is PBMAC1, which is not read");
+  const alg = _MAC_HASHES[algOid];
+  if (alg === undefined) throw new KeyDecryptError("unsupported", `PFX MAC uses an unknown digest (${algOid})`);
+  const expected = readOctetString(child(digestInfo, 1));
+  const salt = readOctetString(child(mac, 1));
+  const iterations = mac[2] === undefined ? 1 : readSmallInt(mac[2], Number.MAX_SAFE_INTEGER);
+  if (iterations < 1 || iterations > MAX_KDF_ITERATIONS) throw new KeyDecryptError("unsupported", `PFX MAC iteration count ${iterations} is outside 1-${MAX_KDF_ITERATIONS}`);
+  const key = pkcs12Kdf(alg.hash, PKCS12_MAC_ID, bmpPassword(passphrase), salt, iterations, alg.bytes);
+  const actual = createHmac(alg.hash, key).update(data).digest();
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) throw new KeyDecryptError("wrong-passphrase", "the passphrase is wrong (or the file is damaged)");
+}
+
+function _readSafeContents(node: DerNode, passphrase: string, out: Pkcs12Contents, count: number): number {
+  for (const bag of children(node, TAG.SEQUENCE)) {
+    if (++count > MAX_PKCS12_BAGS) throw new DerError(`PFX has more than ${MAX_PKCS12_BAGS} bags`);
+    const parts = children(bag, TAG.SEQUENCE);
+    const type = readOid(child(parts, 0));
+    const value = child(children(child(parts, 1, contextTag(0))), 0);
+    const attrs = parts[2] === undefined ? {} : _attributes(parts[2]);
+    if (type === _OID.KEY_BAG) out.keys.push({ der: encoding(value), ...attrs });
+    else if (type === _OID.SHROUDED_KEY_BAG) {
+      const info = children(value, TAG.SEQUENCE);
+      out.keys.push({ der: decryptShroudedKey(child(info, 0, TAG.SEQUENCE), readOctetString(child(info, 1)), passphrase), ...attrs });
+    } else if (type === _OID.CERT_BAG) {
+      const cert = children(value, TAG.SEQUENCE);
+      if (readOid(child(cert, 0)) !== _OID.X509_CERTIFICATE) continue; // SDSI certificates: not X.509
+      out.certificates.push({ der: readOctetString(child(children(child(cert, 1, contextTag(0))), 0)), ...attrs });
+    } else if (type === _OID.SAFE_CONTENTS_BAG) count = _readSafeContents(value, passphrase, out, count);
+    // CRL and secret bags hold nothing a signer needs.
+  }
+  return count;
+}
+
+function _attributes(node: DerNode): { localKeyId?: Uint8Array; friendlyName?: string } {
+  const out: { localKeyId?: Uint8Array; friendlyName?: string } = {};
+  for (const attr of children(node, TAG.SET)) {
+    const parts = children(attr, TAG.SEQUENCE);
+    const oid = readOid(child(parts, 0));
+    const first = children(child(parts, 1, TAG.SET))[0];
+    if (first === undefined) continue;
+    if (oid === _OID.LOCAL_KEY_ID && first.tag === TAG.OCTET_STRING) out.localKeyId = content(first);
+    if (oid === _OID.FRIENDLY_NAME && first.tag === TAG.BMP_STRING) {
+      const c = content(first);
+      let s = "";
+      for (let i = 0; i + 1 < c.length; i += 2) s += String.fromCharCode((c[i]! << 8) | c[i + 1]!);
+      out.friendlyName = s;
+    }
+  }
+  return out;
+}

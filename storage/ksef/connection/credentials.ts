@@ -1,0 +1,217 @@
+/**
+ * The built-in file signer (README "KSeF"): a KSeF or qualified certificate and its private key from files, as a
+ * `Signer` for KSeF sign-in (XAdES) and KOD II (kody-qr.md), plus the certificate's facts (subject, serial,
+ * validity, SHA-256 fingerprint, KSeF type). Checked at load, each failure a RangeError naming the file: a key of a
+ * kind KSeF does not take (certyfikaty-KSeF.md §3: RSA of 2048 bits or more, EC P-256), a key that is not the
+ * certificate's, a wrong passphrase, a certificate not yet valid or ended. It does not ask KSeF about revocation.
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import { constants, createHash, createPublicKey, sign as cryptoSign, type KeyObject } from "node:crypto";
+import { statSync } from "node:fs";
+import { DerError } from "../../../lib/formats/asn1/der.ts";
+import { describeKsefSigningKey } from "../../../lib/formats/pdf/ksef_certificate_link.ts";
+import { formatName, parseCertificate, type CertificateInfo, type NameAttribute } from "../../../lib/formats/x509/certificate.ts";
+import type { SignatureAlgorithm, Signer } from "../../../lib/formats/xades/signer.ts";
+import { readCertificates, readPassphrase, readPkcs12File, readPrivateKey, type PassphraseSource } from "./key_files.ts";
+
+/** How long before its end a certificate is reported as ending soon: 30 days, time to request the next one in KSeF. */
+export const CERTIFICATE_WARNING_MS = 30 * 86_400_000;
+/** kody-qr.md, "Algorytmy podpisu": RSASSA-PSS with a 32-byte salt. */
+const _PSS_SALT_BYTES = 32;
+
+/** The files of a signer: a certificate and its key, or a PKCS#12 holding both; paths as the process sees them. */
+export type SignerFiles =
+  | { certificateFile: string; keyFile: string; passphrase?: PassphraseSource }
+  | { pkcs12File: string; passphrase?: PassphraseSource };
+
+/** How loadFileSigner() reads and names things. */
+export interface LoadSignerOptions {
+  /** The time the certificate must be valid at (ms). */
+  now: number;
+  /** Where `key_passphrase_env` is looked up; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The sources.json field names the messages use; default `certificate`, `key`, `pkcs12`. */
+  fields?: { certificate?: string; key?: string; pkcs12?: string };
+  /** What the key is for, as failures say it: default "sign in to KSeF" (e.g. "sign KOD II"). */
+  purpose?: string;
+  /** What an ended certificate's message adds (e.g. "request a new KSeF certificate of type Offline"). */
+  renewHint?: string;
+  /** What an encrypted key without a passphrase is told; default: give `key_passphrase_env` or `key_passphrase_file`. */
+  encryptedHint?: string;
+  /** How close to its end a certificate is reported in `warnings`; default 30 days. */
+  warnWithinMs?: number;
+  /**
+   * The KSeF certificate type the use needs (sign-in: Authentication; KOD II: Offline). A certificate whose key
+   * usage shows the other type is a warning, not a failure: ksefCertificateType() reads a convention, not a rule.
+   */
+  expectType?: "Authentication" | "Offline";
+}
+
+/**
+ * The facts of a signing certificate. `ksefType` is read from the key usage, as certyfikaty-KSeF.md gives it
+ * (Authentication: digitalSignature alone; Offline: nonRepudiation alone), and only for a certificate whose serial
+ * has the 8 bytes (16 hex digits) of KSeF's serials (open-api.json `certificateSerialNumber`): a qualified
+ * signature certificate also has nonRepudiation alone, and is no KSeF certificate. null when not told.
+ */
+export interface CertificateFacts {
+  /** The subject, e.g. `CN=Jan Kowalski, SN=Kowalski, serialNumber=TINPL-5265877635, C=PL`, and its attributes. */
+  subject: string;
+  subjectAttributes: NameAttribute[];
+  issuer: string;
+  /** The serial number, upper-case hex without a sign octet (KSeF's form: `01F20A5D352AE590`), and in decimal. */
+  serialNumber: string;
+  serialDecimal: string;
+  /** Validity, ms since the epoch. */
+  notBefore: number;
+  notAfter: number;
+  /** SHA-256 of the certificate's DER, upper-case hex (the `certificateFingerprint` subject identifier). */
+  sha256Fingerprint: string;
+  ksefType: "Authentication" | "Offline" | null;
+  /** The certificate's key: its kind and size when KSeF takes it (RSA of 2048 bits or more, EC P-256), else null. */
+  keyType: "rsa" | "ec" | null;
+  keyBits: number | null;
+}
+
+/** A Signer over files, with its certificate's facts and the keys (KeyObjects: never printed by accident). */
+export interface FileSigner extends Signer {
+  readonly facts: CertificateFacts;
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+  /** Things the operator should know that do not stop it working (ending soon, a key file others can read). */
+  readonly warnings: string[];
+}
+
+/** Reads and checks the files; RangeError naming the file at fault when they cannot sign. */
+export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): FileSigner {
+  const env = options.env ?? process.env;
+  const passphrase = files.passphrase === undefined ? undefined : readPassphrase(files.passphrase, env);
+  const purpose = options.purpose ?? "sign in to KSeF";
+  let certField: string, certPath: string, keyField: string, keyPath: string;
+  let privateKey: KeyObject;
+  let candidates: Uint8Array[];
+  if ("pkcs12File" in files) {
+    certField = keyField = options.fields?.pkcs12 ?? "pkcs12";
+    certPath = keyPath = files.pkcs12File;
+    if (passphrase === undefined) throw new RangeError(`${certField} ${certPath} needs its passphrase: give "key_passphrase_env" or "key_passphrase_file"`);
+    const p12 = readPkcs12File(certField, certPath, passphrase);
+    if (p12.keys.length > 1) throw new RangeError(`${certField} ${certPath} holds ${p12.keys.length} private keys: export the one to sign with alone`);
+    privateKey = p12.keys[0]!;
+    candidates = p12.certificates;
+  } else {
+    certField = options.fields?.certificate ?? "certificate";
+    keyField = options.fields?.key ?? "key";
+    certPath = files.certificateFile;
+    keyPath = files.keyFile;
+    candidates = readCertificates(certField, certPath);
+    privateKey = readPrivateKey(keyField, keyPath, {
+      ...(passphrase === undefined ? {} : { passphrase }),
+      encryptedHint: options.encryptedHint ?? `give its passphrase with "key_passphrase_env" or "key_passphrase_file"`,
+    });
+  }
+  const kind = describeKsefSigningKey(privateKey);
+  if ("error" in kind) throw new RangeError(`${keyField} ${keyPath}: ${kind.error} cannot ${purpose}`);
+  // The certificate is the one whose public key is the key's: a PEM chain or a PKCS#12 may hold CA certificates too.
+  const spki = createPublicKey(privateKey).export({ type: "spki", format: "der" });
+  let certificate: Uint8Array | undefined;
+  let info: CertificateInfo | undefined;
+  for (const der of candidates) {
+    let parsed: CertificateInfo;
+    try {
+      parsed = parseCertificate(der);
+    } catch (e) {
+      if (e instanceof DerError) throw new RangeError(`${certField} ${certPath} holds a certificate that cannot be read (${e.message})`);
+      throw e;
+    }
+    if (Buffer.from(parsed.spki).equals(spki)) {
+      certificate = der;
+      info = parsed;
+      break;
+    }
+  }
+  if (certificate === undefined || info === undefined) {
+    throw new RangeError("pkcs12File" in files
+      ? `${certField} ${certPath} holds no certificate of its private key`
+      : `${keyField} ${keyPath} is not the private key of ${certField} ${certPath}`);
+  }
+  const when = (ms: number) => new Date(ms).toISOString();
+  const hint = options.renewHint === undefined ? "" : `: ${options.renewHint}`;
+  if (!(info.notAfter > options.now)) throw new RangeError(`${certField} ${certPath} expired on ${when(info.notAfter)}${hint}`);
+  if (!(info.notBefore <= options.now)) throw new RangeError(`${certField} ${certPath} is valid only from ${when(info.notBefore)}`);
+  const warnings: string[] = [];
+  if (info.notAfter - options.now < (options.warnWithinMs ?? CERTIFICATE_WARNING_MS)) warnings.push(`${certField} ${certPath} expires on ${when(info.notAfter)}${hint}`);
+  if (_readableByOthers(keyPath)) warnings.push(`${keyField} ${keyPath} can be read by other users of this machine: chmod 600 it`);
+  const facts = _facts(certificate, info);
+  if (options.expectType !== undefined && facts.ksefType !== null && facts.ksefType !== options.expectType) {
+    warnings.push(`${certField} ${certPath} looks like a KSeF certificate of type ${facts.ksefType} (by its key usage), which cannot ${purpose}: use one of type ${options.expectType}`);
+  }
+  return { ...createKeySigner(certificate, privateKey), facts, privateKey, publicKey: createPublicKey(privateKey), warnings };
+}
+
+/**
+ * The facts of a certificate alone (DER), e.g. for a command that shows a certificate file; DerError when it is
+ * not one. It checks nothing: validity and key are loadFileSigner()'s to judge.
+ */
+export function describeCertificate(der: Uint8Array): CertificateFacts {
+  return _facts(der, parseCertificate(der));
+}
+
+function _facts(der: Uint8Array, info: CertificateInfo): CertificateFacts {
+  let key: { kind: "rsa" | "ec"; bits: number } | { error: string };
+  try {
+    key = describeKsefSigningKey(createPublicKey({ key: Buffer.from(info.spki), format: "der", type: "spki" }));
+  } catch {
+    key = { error: "a key this runtime cannot read" };
+  }
+  return {
+    subject: formatName(info.subject), subjectAttributes: info.subject, issuer: formatName(info.issuer),
+    serialNumber: info.serialHex, serialDecimal: info.serialDecimal, notBefore: info.notBefore, notAfter: info.notAfter,
+    sha256Fingerprint: createHash("sha256").update(der).digest("hex").toUpperCase(),
+    ksefType: ksefCertificateType(info),
+    keyType: "error" in key ? null : key.kind, keyBits: "error" in key ? null : key.bits,
+  };
+}
+
+/** A Signer over a key held in memory, for `certificate` (DER); the key must be one describeKsefSigningKey() takes. */
+export function createKeySigner(certificate: Uint8Array, privateKey: KeyObject): Signer {
+  const kind = describeKsefSigningKey(privateKey);
+  if ("error" in kind) throw new RangeError(`A signer cannot use ${kind.error}`);
+  const keyType = kind.kind;
+  return {
+    certificate,
+    keyType,
+    sign(data: Uint8Array, algorithm: SignatureAlgorithm): Promise<Uint8Array> {
+      return new Promise((resolve) => resolve(_sign(privateKey, keyType, data, algorithm)));
+    },
+  };
+}
+
+/** The KSeF certificate type the certificate's key usage shows (see CertificateFacts), or null. */
+export function ksefCertificateType(info: CertificateInfo): "Authentication" | "Offline" | null {
+  if (info.keyUsage === null || info.serialHex.length !== 16) return null;
+  const usage = info.keyUsage.join(",");
+  return usage === "digitalSignature" ? "Authentication" : usage === "nonRepudiation" ? "Offline" : null;
+}
+
+function _sign(key: KeyObject, keyType: "rsa" | "ec", data: Uint8Array, algorithm: SignatureAlgorithm): Uint8Array {
+  switch (algorithm) {
+    case "rsa-pkcs1-sha256":
+    case "rsa-pss-sha256":
+      if (keyType !== "rsa") break;
+      return cryptoSign("sha256", data, algorithm === "rsa-pkcs1-sha256"
+        ? { key, padding: constants.RSA_PKCS1_PADDING }
+        : { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: _PSS_SALT_BYTES });
+    case "ecdsa-p256-sha256":
+      if (keyType !== "ec") break;
+      // IEEE P1363 (r || s), the form XML-DSig (RFC 4050 §3.3) and KOD II (kody-qr.md) take.
+      return cryptoSign("sha256", data, { key, dsaEncoding: "ieee-p1363" });
+    default:
+      throw new RangeError(`Unknown signature algorithm: ${String(algorithm)}`);
+  }
+  throw new RangeError(`${keyType === "rsa" ? "An RSA" : "An EC"} key cannot sign ${algorithm}`);
+}
+
+function _readableByOthers(path: string): boolean {
+  if (process.platform === "win32") return false; // modes mean nothing there
+  return (statSync(path).mode & 0o077) !== 0;
+}

@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import { execFileSync, execSync } from "node:child_process";
+import { constants, createPublicKey, verify, X509Certificate } from "node:crypto";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { describeCertificate, loadFileSigner, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
+import { PKCS12_CONVERT_COMMAND, PKCS8_CONVERT_COMMAND } from "../../../../storage/ksef/connection/key_files.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "credentials-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const PASS = "Zażółć gęślą jaźń 42!";
+const env = { KSEF_KEY_PASS: PASS };
+const DAY = 86_400_000;
+const f = (name: string) => join(dir, name);
+
+function openssl(...args: string[]): void {
+  execFileSync("openssl", args, { stdio: "pipe" });
+}
+
+/** A self-signed certificate and its key (PKCS#8 PEM), with KSeF's key usage for `type`. */
+function makeCertificate(name: string, key: string[], o: { usage: string; serial: string; subj?: string; days?: number }): void {
+  openssl("req", "-x509", ...key, "-nodes", "-keyout", f(`${name}.key.pem`), "-out", f(`${name}.crt.pem`), "-days", String(o.days ?? 30),
+    "-subj", o.subj ?? "/CN=Jan Kowalski/SN=Kowalski/serialNumber=TINPL-5265877635/C=PL", "-set_serial", o.serial,
+    "-addext", `keyUsage=critical,${o.usage}`);
+  chmodSync(f(`${name}.key.pem`), 0o600);
+}
+
+const RSA = ["-newkey", "rsa:2048"];
+const P256 = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"];
+makeCertificate("rsa", RSA, { usage: "digitalSignature", serial: "0x01F20A5D352AE590" });
+makeCertificate("ec", P256, { usage: "nonRepudiation", serial: "0x0A1B2C3D4E5F6071" });
+makeCertificate("ca", P256, { usage: "keyCertSign", serial: "0x77", subj: "/CN=Some CA/C=PL" });
+// Every form of the RSA key and of the EC key.
+openssl("pkey", "-in", f("rsa.key.pem"), "-outform", "DER", "-out", f("rsa.key.der"));
+openssl("pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", f("rsa.key.pem"), "-out", f("rsa.enc.pem"), "-passout", `pass:${PASS}`);
+openssl("pkcs8", "-topk8", "-v2", "aes-128-cbc", "-v2prf", "hmacWithSHA1", "-in", f("ec.key.pem"), "-outform", "DER", "-out", f("ec.enc.der"), "-passout", `pass:${PASS}`);
+openssl("rsa", "-in", f("rsa.key.pem"), "-traditional", "-out", f("rsa.pkcs1.pem"));
+openssl("rsa", "-in", f("rsa.key.pem"), "-traditional", "-outform", "DER", "-out", f("rsa.pkcs1.der"));
+openssl("ec", "-in", f("ec.key.pem"), "-out", f("ec.sec1.pem"));
+openssl("ec", "-in", f("ec.key.pem"), "-outform", "DER", "-out", f("ec.sec1.der"));
+openssl("rsa", "-in", f("rsa.key.pem"), "-traditional", "-aes256", "-passout", `pass:${PASS}`, "-out", f("rsa.traditional-enc.pem"));
+openssl("x509", "-in", f("rsa.crt.pem"), "-outform", "DER", "-out", f("rsa.crt.der"));
+writeFileSync(f("chain.crt.pem"), readFileSync(f("ca.crt.pem"), "utf8") + readFileSync(f("ec.crt.pem"), "utf8"));
+// PKCS#12 as OpenSSL 3 writes it by default (PBES2, AES-256-CBC, HMAC-SHA-256 MAC), with a CA certificate before the key's.
+openssl("pkcs12", "-export", "-inkey", f("rsa.key.pem"), "-in", f("rsa.crt.pem"), "-out", f("rsa.p12"), "-passout", `pass:${PASS}`);
+openssl("pkcs12", "-export", "-inkey", f("ec.key.pem"), "-in", f("ec.crt.pem"), "-certfile", f("ca.crt.pem"), "-out", f("ec.p12"), "-passout", `pass:${PASS}`);
+openssl("pkcs12", "-export", "-inkey", f("ec.key.pem"), "-in", f("ec.crt.pem"), "-macalg", "sha1", "-keypbe", "aes-128-cbc", "-certpbe", "aes-256-cbc", "-out", f("ec-sha1.p12"), "-passout", `pass:${PASS}`);
+openssl("pkcs12", "-export", "-legacy", "-inkey", f("rsa.key.pem"), "-in", f("rsa.crt.pem"), "-out", f("legacy.p12"), "-passout", `pass:${PASS}`);
+writeFileSync(f("pass.txt"), `${PASS}\n`);
+const passFile = { file: f("pass.txt") };
+const now = Date.now(); // after the certificates are made: their notBefore is this second or earlier
+
+/** Every secret a message must not hold: the passphrase and 16-character pieces of each key file's base64. */
+const secrets = [PASS, ...["rsa.key.pem", "ec.key.pem", "rsa.enc.pem"].flatMap((name) =>
+  readFileSync(f(name), "utf8").split("\n").filter((l) => !l.startsWith("-----") && l.length >= 16).map((l) => l.slice(0, 16))),
+  ...["rsa.p12", "rsa.key.der"].map((name) => readFileSync(f(name)).toString("base64").slice(40, 56))];
+
+/** The RangeError `fn` throws, checked to carry no secret in its message or any property. */
+function failure(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof RangeError, String(e));
+    const all = [e.message, String(e.stack), JSON.stringify(e), ...Object.getOwnPropertyNames(e).map((k) => String((e as unknown as Record<string, unknown>)[k]))].join("\n");
+    for (const s of secrets) assert.ok(!all.includes(s), `a secret in: ${e.message}`);
+    return e.message;
+  }
+  assert.fail("did not throw");
+}
+
+describe("loadFileSigner()", () => {
+  test("loadFileSigner() reads every key form and signs with each algorithm of its key type", async () => {
+    const rsaCert = f("rsa.crt.pem");
+    const ecCert = f("ec.crt.pem");
+    const cases: { what: string; files: SignerFiles; keyType: "rsa" | "ec" }[] = [
+      { what: "PKCS#8 PEM", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, keyType: "rsa" },
+      { what: "PKCS#8 DER, certificate DER", files: { certificateFile: f("rsa.crt.der"), keyFile: f("rsa.key.der") }, keyType: "rsa" },
+      { what: "encrypted PKCS#8 PEM, passphrase from the environment", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { env: "KSEF_KEY_PASS" } }, keyType: "rsa" },
+      { what: "encrypted PKCS#8 DER (AES-128, HMAC-SHA-1), passphrase from a file", files: { certificateFile: ecCert, keyFile: f("ec.enc.der"), passphrase: passFile }, keyType: "ec" },
+      { what: "PKCS#1 PEM", files: { certificateFile: rsaCert, keyFile: f("rsa.pkcs1.pem") }, keyType: "rsa" },
+      { what: "PKCS#1 DER", files: { certificateFile: rsaCert, keyFile: f("rsa.pkcs1.der") }, keyType: "rsa" },
+      { what: "SEC1 PEM", files: { certificateFile: ecCert, keyFile: f("ec.sec1.pem") }, keyType: "ec" },
+      { what: "SEC1 DER", files: { certificateFile: ecCert, keyFile: f("ec.sec1.der") }, keyType: "ec" },
+      { what: "a PEM chain with a CA certificate first", files: { certificateFile: f("chain.crt.pem"), keyFile: f("ec.key.pem") }, keyType: "ec" },
+      { what: "PKCS#12 RSA", files: { pkcs12File: f("rsa.p12"), passphrase: { env: "KSEF_KEY_PASS" } }, keyType: "rsa" },
+      { what: "PKCS#12 EC with a CA certificate", files: { pkcs12File: f("ec.p12"), passphrase: passFile }, keyType: "ec" },
+      { what: "PKCS#12 with a SHA-1 MAC and AES-128 key", files: { pkcs12File: f("ec-sha1.p12"), passphrase: passFile }, keyType: "ec" },
+    ];
+    for (const { what, files, keyType } of cases) {
+      const s = loadFileSigner(files, { now, env });
+      assert.equal(s.keyType, keyType, what);
+      const certFile = keyType === "rsa" ? rsaCert : ecCert;
+      const x509 = new X509Certificate(readFileSync(certFile));
+      assert.deepEqual(Buffer.from(s.certificate), x509.raw, `${what}: the key's own certificate`);
+      const data = new TextEncoder().encode("qr-test.ksef.mf.gov.pl/certificate/Nip/5265877635");
+      const pub = x509.publicKey;
+      if (keyType === "rsa") {
+        assert.ok(verify("sha256", data, { key: pub, padding: constants.RSA_PKCS1_PADDING }, await s.sign(data, "rsa-pkcs1-sha256")), what);
+        assert.ok(verify("sha256", data, { key: pub, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, await s.sign(data, "rsa-pss-sha256")), what);
+        await assert.rejects(s.sign(data, "ecdsa-p256-sha256"), /An RSA key cannot sign ecdsa-p256-sha256/);
+      } else {
+        const sig = await s.sign(data, "ecdsa-p256-sha256");
+        assert.equal(sig.length, 64, `${what}: r || s`);
+        assert.ok(verify("sha256", data, { key: pub, dsaEncoding: "ieee-p1363" }, sig), what);
+        await assert.rejects(s.sign(data, "rsa-pss-sha256"), /An EC key cannot sign rsa-pss-sha256/);
+      }
+    }
+  });
+
+  test("loadFileSigner()'s PSS signature is what openssl verifies with MGF1-SHA-256 and a 32-byte salt", async () => {
+    const s = loadFileSigner({ certificateFile: f("rsa.crt.pem"), keyFile: f("rsa.key.pem") }, { now });
+    writeFileSync(f("data.bin"), "payload");
+    writeFileSync(f("sig.bin"), await s.sign(new TextEncoder().encode("payload"), "rsa-pss-sha256"));
+    writeFileSync(f("rsa.pub.pem"), createPublicKey(readFileSync(f("rsa.crt.pem"))).export({ type: "spki", format: "pem" }));
+    const out = execFileSync("openssl", ["dgst", "-sha256", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32", "-sigopt", "rsa_mgf1_md:sha256",
+      "-verify", f("rsa.pub.pem"), "-signature", f("sig.bin"), f("data.bin")], { encoding: "utf8" });
+    assert.match(out, /Verified OK/);
+  });
+
+  test("loadFileSigner() gives the certificate's facts as openssl reads them, and its KSeF type from its key usage", () => {
+    const rsa = loadFileSigner({ certificateFile: f("rsa.crt.pem"), keyFile: f("rsa.key.pem") }, { now }).facts;
+    const x509 = new X509Certificate(readFileSync(f("rsa.crt.pem")));
+    assert.equal(rsa.serialNumber, "01F20A5D352AE590");
+    assert.equal(rsa.serialDecimal, BigInt("0x01F20A5D352AE590").toString());
+    assert.equal(rsa.subject, "CN=Jan Kowalski, SN=Kowalski, serialNumber=TINPL-5265877635, C=PL");
+    assert.deepEqual(rsa.subjectAttributes.map((a) => a.oid), ["2.5.4.3", "2.5.4.4", "2.5.4.5", "2.5.4.6"]);
+    assert.equal(rsa.sha256Fingerprint, x509.fingerprint256.replace(/:/g, ""));
+    assert.equal(rsa.notAfter, Date.parse(x509.validTo));
+    assert.equal(rsa.notBefore, Date.parse(x509.validFrom));
+    assert.equal(rsa.ksefType, "Authentication");
+    assert.deepEqual([rsa.keyType, rsa.keyBits], ["rsa", 2048]);
+    const ec = loadFileSigner({ certificateFile: f("ec.crt.pem"), keyFile: f("ec.key.pem") }, { now }).facts;
+    assert.equal(ec.ksefType, "Offline");
+    assert.deepEqual([ec.keyType, ec.keyBits], ["ec", 256]);
+    // A certificate whose serial is not KSeF's 16 hex digits (a qualified one) has no KSeF type, whatever its usage.
+    makeCertificate("qualified", P256, { usage: "nonRepudiation", serial: "0x0102030405060708090A0B0C" });
+    assert.equal(loadFileSigner({ certificateFile: f("qualified.crt.pem"), keyFile: f("qualified.key.pem") }, { now: Date.now() }).facts.ksefType, null);
+  });
+
+  test("loadFileSigner() refuses each unusable file with a message naming it and nothing secret", () => {
+    makeCertificate("rsa1024", ["-newkey", "rsa:1024"], { usage: "digitalSignature", serial: "0x01" });
+    makeCertificate("p384", ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384"], { usage: "digitalSignature", serial: "0x02" });
+    writeFileSync(f("wrong-pass.txt"), "not it\n");
+    writeFileSync(f("garbage.der"), new Uint8Array(300).fill(0x30));
+    const rsaCert = f("rsa.crt.pem");
+    const cases: { what: string; files: SignerFiles; at?: number; expected: string | RegExp }[] = [
+      { what: "wrong passphrase, encrypted PEM", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { file: f("wrong-pass.txt") } }, expected: `key ${f("rsa.enc.pem")}: the passphrase is wrong` },
+      { what: "wrong passphrase, encrypted DER", files: { certificateFile: f("ec.crt.pem"), keyFile: f("ec.enc.der"), passphrase: { file: f("wrong-pass.txt") } }, expected: `key ${f("ec.enc.der")}: the passphrase is wrong` },
+      { what: "wrong passphrase, PKCS#12", files: { pkcs12File: f("rsa.p12"), passphrase: { file: f("wrong-pass.txt") } }, expected: `pkcs12 ${f("rsa.p12")}: the passphrase is wrong (or the file is damaged)` },
+      { what: "encrypted key, no passphrase", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem") }, expected: `key ${f("rsa.enc.pem")} is encrypted: give its passphrase with "key_passphrase_env" or "key_passphrase_file"` },
+      { what: "PKCS#12, no passphrase", files: { pkcs12File: f("rsa.p12") }, expected: /^pkcs12 .*rsa\.p12 needs its passphrase/ },
+      { what: "traditional encrypted PEM", files: { certificateFile: rsaCert, keyFile: f("rsa.traditional-enc.pem"), passphrase: passFile }, expected: `key ${f("rsa.traditional-enc.pem")} is encrypted the traditional OpenSSL way: convert it with ${PKCS8_CONVERT_COMMAND}` },
+      { what: "legacy PKCS#12", files: { pkcs12File: f("legacy.p12"), passphrase: passFile }, expected: `pkcs12 ${f("legacy.p12")} is encrypted with a legacy cipher (RC2 or 3DES): convert it with ${PKCS12_CONVERT_COMMAND}` },
+      { what: "not PKCS#12", files: { pkcs12File: f("rsa.crt.pem"), passphrase: passFile }, expected: /^pkcs12 .*rsa\.crt\.pem is not a PKCS#12 file \(\.p12, \.pfx\): if it is one, rewrite it with openssl pkcs12/ },
+      { what: "another key", files: { certificateFile: rsaCert, keyFile: f("ec.key.pem") }, expected: `key ${f("ec.key.pem")} is not the private key of certificate ${rsaCert}` },
+      { what: "only a CA certificate", files: { certificateFile: f("ca.crt.pem"), keyFile: f("ec.key.pem") }, expected: /is not the private key of certificate/ },
+      { what: "expired", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, at: now + 31 * DAY, expected: /^certificate .*rsa\.crt\.pem expired on \d{4}-/ },
+      { what: "not yet valid", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, at: now - 2 * DAY, expected: /^certificate .*rsa\.crt\.pem is valid only from \d{4}-/ },
+      { what: "RSA 1024", files: { certificateFile: f("rsa1024.crt.pem"), keyFile: f("rsa1024.key.pem") }, expected: `key ${f("rsa1024.key.pem")}: an RSA key of 1024 bits (KSeF needs 2048 or more) cannot sign in to KSeF` },
+      { what: "P-384", files: { certificateFile: f("p384.crt.pem"), keyFile: f("p384.key.pem") }, expected: /^key .*p384\.key\.pem: an EC key on secp384r1 \(KSeF needs P-256\)/ },
+      { what: "no such key file", files: { certificateFile: rsaCert, keyFile: f("none.pem") }, expected: `key ${f("none.pem")} cannot be read: ENOENT` },
+      { what: "garbage DER key", files: { certificateFile: rsaCert, keyFile: f("garbage.der") }, expected: `key ${f("garbage.der")} is not a DER private key (PKCS#8, PKCS#1 or SEC1)` },
+      { what: "garbage DER certificate", files: { certificateFile: f("garbage.der"), keyFile: f("rsa.key.pem") }, expected: /^certificate .*garbage\.der holds a certificate that cannot be read/ },
+      { what: "a key as the certificate", files: { certificateFile: f("rsa.key.pem"), keyFile: f("rsa.key.pem") }, expected: `certificate ${f("rsa.key.pem")} is not a PEM certificate (-----BEGIN CERTIFICATE-----)` },
+      { what: "unset variable", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { env: "NO_SUCH_VARIABLE" } }, expected: "key_passphrase_env: the environment variable NO_SUCH_VARIABLE is not set" },
+      { what: "missing passphrase file", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { file: f("none.txt") } }, expected: `key_passphrase_file ${f("none.txt")} cannot be read: ENOENT` },
+    ];
+    for (const { what, files, at, expected } of cases) {
+      const msg = failure(() => loadFileSigner(files, { now: at ?? now, env }));
+      if (typeof expected === "string") assert.equal(msg, expected, what);
+      else assert.match(msg, expected, what);
+    }
+  });
+
+  test("the conversion commands the refusals give turn the refused files into ones that load", () => {
+    const sh = (cmd: string) => execSync(`set -o pipefail; ${cmd}`, { cwd: dir, stdio: "pipe", shell: "/bin/bash", env: { ...process.env, P: PASS } });
+    // The commands prompt for passphrases; the test gives them as -passin/-passout arguments instead.
+    sh(PKCS12_CONVERT_COMMAND.replace("OLD.p12", "legacy.p12").replaceAll("OLD.pem", "legacy.pem")
+      .replace("-out legacy.pem", "-out legacy.pem -passin env:P -passout env:P").replace("-out NEW.p12", "-out converted.p12 -passin env:P -passout env:P"));
+    assert.equal(loadFileSigner({ pkcs12File: f("converted.p12"), passphrase: passFile }, { now }).keyType, "rsa");
+    sh(`${PKCS8_CONVERT_COMMAND.replace("OLD.key.pem", "rsa.traditional-enc.pem").replace("NEW.key.pem", "converted.key.pem")} -passin env:P -passout env:P`);
+    assert.equal(loadFileSigner({ certificateFile: f("rsa.crt.pem"), keyFile: f("converted.key.pem"), passphrase: passFile }, { now }).keyType, "rsa");
+  });
+
+  test("loadFileSigner() warns about a certificate near its end and a key file others can read", () => {
+    const files = { certificateFile: f("rsa.crt.pem"), keyFile: f("rsa.key.pem") };
+    assert.deepEqual(loadFileSigner(files, { now }).warnings, [`certificate ${f("rsa.crt.pem")} expires on ${new Date(new X509Certificate(readFileSync(f("rsa.crt.pem"))).validTo).toISOString()}`]);
+    assert.deepEqual(loadFileSigner(files, { now, warnWithinMs: DAY }).warnings, []);
+    chmodSync(f("rsa.pkcs1.pem"), 0o644);
+    assert.ok(loadFileSigner({ ...files, keyFile: f("rsa.pkcs1.pem") }, { now, warnWithinMs: DAY }).warnings.includes(`key ${f("rsa.pkcs1.pem")} can be read by other users of this machine: chmod 600 it`));
+  });
+
+  test("loadFileSigner() warns when the certificate's key usage shows the other KSeF type than the use needs", () => {
+    const rsa = { certificateFile: f("rsa.crt.pem"), keyFile: f("rsa.key.pem") }; // digitalSignature: Authentication
+    const ec = { certificateFile: f("ec.crt.pem"), keyFile: f("ec.key.pem") }; // nonRepudiation: Offline
+    const o = { now, warnWithinMs: DAY };
+    assert.deepEqual(loadFileSigner(rsa, { ...o, expectType: "Authentication" }).warnings, []);
+    assert.deepEqual(loadFileSigner(ec, { ...o, expectType: "Authentication" }).warnings,
+      [`certificate ${f("ec.crt.pem")} looks like a KSeF certificate of type Offline (by its key usage), which cannot sign in to KSeF: use one of type Authentication`]);
+    assert.deepEqual(loadFileSigner(rsa, { ...o, expectType: "Offline", purpose: "sign KOD II" }).warnings,
+      [`certificate ${f("rsa.crt.pem")} looks like a KSeF certificate of type Authentication (by its key usage), which cannot sign KOD II: use one of type Offline`]);
+  });
+});
+
+test("describeCertificate() gives a certificate's facts without its key, its key null when KSeF would not take it", () => {
+  const der = (name: string) => new X509Certificate(readFileSync(f(name))).raw;
+  const ec = describeCertificate(der("ec.crt.pem"));
+  assert.deepEqual([ec.serialNumber, ec.ksefType, ec.keyType, ec.keyBits], ["0A1B2C3D4E5F6071", "Offline", "ec", 256]);
+  assert.equal(ec.sha256Fingerprint, new X509Certificate(der("ec.crt.pem")).fingerprint256.replace(/:/g, ""));
+  makeCertificate("small", ["-newkey", "rsa:1024"], { usage: "digitalSignature", serial: "0x03" });
+  const small = describeCertificate(der("small.crt.pem"));
+  assert.deepEqual([small.keyType, small.keyBits, small.ksefType], [null, null, null]);
+});

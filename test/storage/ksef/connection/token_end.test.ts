@@ -1,0 +1,89 @@
+/**
+ * The end of KSeF tokens said before it bites (README "KSeF"): a server with a ksef source on a token warns at
+ * startup and on /readyz that KSeF takes tokens until 31 December 2026 and what to use instead; after that date (the
+ * source's clock) a token's refusal says that tokens ended and how to move to a certificate. The token never shows.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { signInWarnings } from "../../../../storage/ksef/connection/sign_in_choice.ts";
+import { KSEF_TOKENS_END_MS } from "../../../../storage/ksef/connection/token_signin.ts";
+import { SOURCE_TYPES } from "../../../../storage/registry.ts";
+import { readSourcesFile } from "../../../../storage/sources/sources_file.ts";
+import { startChild } from "../../../support/child.ts";
+import { startServer } from "../../../support/server.ts";
+import { NIP, setup, TOKEN } from "../receive/ksef_setup.ts";
+
+const SECRET = TOKEN.split("|")[2]!;
+
+function dataWithTokenSource(): string {
+  const dir = mkdtempSync(join(tmpdir(), "ksef-token-end-"));
+  writeFileSync(join(dir, "sources.json"), JSON.stringify({ acme: [{ name: "ksef", type: "ksef", environment: "test", nip: NIP, token: TOKEN }] }));
+  return dir;
+}
+
+test("a server with a ksef source on a token warns at startup and on /readyz that tokens end on 31 December 2026", async () => {
+  const data = dataWithTokenSource();
+  const server = await startChild(["--data", data, "--demo", "off"]);
+  try {
+    const line = server.stdout().split("\n").find((l) => l.includes("31 December 2026"));
+    assert.ok(line, server.stdout());
+    const logged = JSON.parse(line) as { level: string; warning: string };
+    assert.equal(logged.level, "warn");
+    assert.match(logged.warning, /^acme: KSeF source "ksef" signs in with a KSeF token, which KSeF takes only until 31 December 2026: sign in with a certificate instead: put "certificate" and "key" \(or "pkcs12"\)/);
+    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { status: string; warnings?: string[] };
+    assert.equal(ready.status, "ready");
+    assert.deepEqual(ready.warnings, [logged.warning]);
+    assert.ok(!server.stdout().includes(SECRET), "the token is not logged");
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.exited;
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
+test("a server whose ksef sources sign in with certificates has no token warning on /readyz", async () => {
+  const server = await startServer({ warnings: () => signInWarnings({ acme: [{ type: "ksef", config: { name: "ksef", credentials: { kind: "certificate", certificateFile: "none.pem", keyFile: "none.pem", subjectIdentifier: "certificate_subject" } } as never }] }, ".", Date.now()) });
+  try {
+    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { status: string; warnings?: string[] };
+    assert.deepEqual(ready, { status: "ready" });
+  } finally {
+    await server.close();
+  }
+});
+
+test("after 31 December 2026, /readyz says KSeF no longer takes the source's token", async () => {
+  const data = dataWithTokenSource();
+  const after = KSEF_TOKENS_END_MS + 86_400_000;
+  const server = await startServer({ warnings: () => signInWarnings(readSourcesFile(data, SOURCE_TYPES), data, after) });
+  try {
+    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { warnings: string[] };
+    assert.equal(ready.warnings.length, 1);
+    assert.match(ready.warnings[0]!, /no longer takes since 31 December 2026: sign in with a certificate instead/);
+  } finally {
+    await server.close();
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
+for (const c of [
+  { what: "before the end, a refused token says only what KSeF said", now: Date.parse("2026-12-30T12:00:00Z"), ended: false },
+  { what: "after 31 December 2026, a refused token says that tokens ended and how to move to a certificate", now: KSEF_TOKENS_END_MS + 1, ended: true },
+]) {
+  test(c.what, async () => {
+    const s = await setup({}, { now: () => c.now, subjects: ["Subject1"], since: c.now - 86_400_000 });
+    try {
+      s.sim.failNextAuthentication(450);
+      const run = await s.sync();
+      const error = run.error as { code: string; message: string };
+      assert.equal(error.code, "KSEF_TOKEN_REJECTED");
+      if (c.ended) assert.match(error.message, /^KSeF no longer takes KSeF tokens \(they ended on 31 December 2026\): sign in with a certificate instead: put "certificate" and "key" \(or "pkcs12"\).* KSeF said: KSeF rejected the KSeF token \(450 /);
+      else assert.match(error.message, /^KSeF rejected the KSeF token \(450 /);
+      assert.ok(!JSON.stringify(run).includes(SECRET));
+    } finally {
+      await s.close();
+    }
+  });
+}

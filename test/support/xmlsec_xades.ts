@@ -1,0 +1,71 @@
+/**
+ * An enveloped XAdES-BES signature over a KSeF `AuthTokenRequest` made by `xmlsec1 --sign` from a template, not by
+ * this project's code (lib/formats/xades): a second signer for tests, so that the simulator's checks
+ * (ksef_simulator_xades.ts) are proven against a signature that the project did not make. Shaped as
+ * auth/podpis-xades.md asks: exclusive C14N, SHA-256, `SignedProperties` with SigningTime and SigningCertificate.
+ */
+import { execFile } from "node:child_process";
+import { createHash, X509Certificate } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { XadesTools } from "../../storage/ksef/connection/xades_signin.ts";
+
+const run = promisify(execFile);
+const DS = "http://www.w3.org/2000/09/xmldsig#";
+const EXC = "http://www.w3.org/2001/10/xml-exc-c14n#";
+const SHA256 = "http://www.w3.org/2001/04/xmlenc#sha256";
+
+/** What the template may leave out or change, for tests of the simulator's checks. */
+export interface XmlsecXadesOptions {
+  /** Leave out SignedProperties (and its reference). */
+  noSignedProperties?: boolean;
+  /** The SigningCertificate digest of another certificate. */
+  wrongCertDigest?: boolean;
+}
+
+/** Signs `unsigned` (an AuthTokenRequest without a signature) with the PEM key `keyFile` and certificate `der`. */
+export async function xmlsecSignAuthRequest(unsigned: Uint8Array, keyFile: string, der: Uint8Array, signingTime: Date, o: XmlsecXadesOptions = {}): Promise<Uint8Array> {
+  const cert = new X509Certificate(der);
+  const method = cert.publicKey.asymmetricKeyType === "ec" ? "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256" : "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
+  const digest = createHash("sha256").update(o.wrongCertDigest ? Buffer.from("another certificate") : der).digest("base64");
+  const props = o.noSignedProperties ? "" : `<ds:Object><xades:QualifyingProperties xmlns:xades="http://uri.etsi.org/01903/v1.3.2#" Target="#Signature-1"><xades:SignedProperties Id="SignedProperties-1"><xades:SignedSignatureProperties><xades:SigningTime>${signingTime.toISOString()}</xades:SigningTime><xades:SigningCertificate><xades:Cert><xades:CertDigest><ds:DigestMethod Algorithm="${SHA256}"/><ds:DigestValue>${digest}</ds:DigestValue></xades:CertDigest><xades:IssuerSerial><ds:X509IssuerName>${_escape(cert.issuer.split("\n").reverse().join(", "))}</ds:X509IssuerName><ds:X509SerialNumber>${BigInt(`0x${cert.serialNumber}`).toString()}</ds:X509SerialNumber></xades:IssuerSerial></xades:Cert></xades:SigningCertificate></xades:SignedSignatureProperties></xades:SignedProperties></xades:QualifyingProperties></ds:Object>`;
+  const propsRef = o.noSignedProperties ? "" : `<ds:Reference Type="http://uri.etsi.org/01903#SignedProperties" URI="#SignedProperties-1"><ds:Transforms><ds:Transform Algorithm="${EXC}"/></ds:Transforms><ds:DigestMethod Algorithm="${SHA256}"/><ds:DigestValue></ds:DigestValue></ds:Reference>`;
+  const signature = `<ds:Signature xmlns:ds="${DS}" Id="Signature-1"><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="${EXC}"/><ds:SignatureMethod Algorithm="${method}"/><ds:Reference URI=""><ds:Transforms><ds:Transform Algorithm="${DS}enveloped-signature"/><ds:Transform Algorithm="${EXC}"/></ds:Transforms><ds:DigestMethod Algorithm="${SHA256}"/><ds:DigestValue></ds:DigestValue></ds:Reference>${propsRef}</ds:SignedInfo><ds:SignatureValue></ds:SignatureValue><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${Buffer.from(der).toString("base64")}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>${props}</ds:Signature>`;
+  const text = new TextDecoder().decode(unsigned);
+  const end = text.lastIndexOf("</");
+  const dir = mkdtempSync(join(tmpdir(), "xmlsec-sign-"));
+  try {
+    writeFileSync(join(dir, "t.xml"), text.slice(0, end) + signature + text.slice(end));
+    await run("xmlsec1", ["--sign", "--privkey-pem", keyFile, "--id-attr:Id", "SignedProperties", "--output", join(dir, "s.xml"), join(dir, "t.xml")]);
+    return new Uint8Array(readFileSync(join(dir, "s.xml")));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function _escape(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;");
+}
+
+/** An `AuthTokenRequest` as auth/subject-identifier-type-*.md shows it, for xmlsecXadesTools(). */
+function _authTokenRequest(o: { challenge: string; context: { type: "Nip"; value: string }; subjectIdentifierType: string }): Uint8Array {
+  return new TextEncoder().encode(`<?xml version="1.0" encoding="utf-8"?>\n<AuthTokenRequest xmlns="http://ksef.mf.gov.pl/auth/token/2.0"><Challenge>${o.challenge}</Challenge><ContextIdentifier><Nip>${o.context.value}</Nip></ContextIdentifier><SubjectIdentifierType>${o.subjectIdentifierType}</SubjectIdentifierType></AuthTokenRequest>`);
+}
+
+/**
+ * XadesTools (storage/ksef/connection/xades_signin.ts) that sign with xmlsec1 and the unencrypted PEM `keyFile`
+ * instead of the Signer: the sign-in flow with a signature this project did not make. `spoil` changes the signed
+ * bytes before they are sent (a tampered signature), `before` the request before it is signed (another challenge).
+ */
+export function xmlsecXadesTools(keyFile: string, o: XmlsecXadesOptions & { before?: (unsigned: string) => string; spoil?: (signed: string) => string } = {}): XadesTools {
+  return {
+    authTokenRequestXml: _authTokenRequest,
+    async signEnveloped(unsigned, signer, { signingTime }) {
+      const input = o.before ? new TextEncoder().encode(o.before(new TextDecoder().decode(unsigned))) : unsigned;
+      const signed = await xmlsecSignAuthRequest(input, keyFile, signer.certificate, signingTime, o);
+      return o.spoil ? new TextEncoder().encode(o.spoil(new TextDecoder().decode(signed))) : signed;
+    },
+  };
+}
