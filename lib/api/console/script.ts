@@ -514,7 +514,6 @@ export const CONSOLE_JS: string = String.raw`"use strict";
         var pdfKey = s.links.pdf + "|" + (k ? k.status : "");
         if (pdfKey !== shownPdf) { shownPdf = pdfKey; clear(pdfBox).appendChild(pdfFrame(s.links.pdf)); }
         box.appendChild(pdfBox);
-        if (!k || k.status === "accepted" || (k.status === "rejected")) state.settled = true;
       });
     }
     every(WATCH_MS, view, load);
