@@ -14,6 +14,7 @@ import { checkListings, COLLIDING_TAX_IDS, seedListingData } from "./listing_ref
 import { documentBatchContract } from "./storage_contract_batch.ts";
 import { ksefSendContract } from "./storage_contract_ksef.ts";
 import { storageRecordsContract } from "./storage_contract_records.ts";
+import { summaryContract } from "./storage_contract_summary.ts";
 
 const dec = new TextDecoder();
 const parse = (b: Uint8Array): Record<string, unknown> => JSON.parse(dec.decode(b)) as Record<string, unknown>;
@@ -42,6 +43,7 @@ export function storageContract(name: string, make: () => Promise<Storage>, reop
   storageRecordsContract(name, make, fields);
   documentBatchContract(name, make, fields);
   ksefSendContract(name, make, reopen);
+  summaryContract(name, make, fields, reopen);
   describe(`storage contract: ${name}`, () => {
     test("upsertDocument creates, keeps unchanged input unchanged, and updates on new XML", async () => {
       const s = await make();
