@@ -49,7 +49,7 @@ export { KSEF_QR_HOSTS, ksefQrHost, ksefVerificationLink, type KsefQrEnvironment
 export type { SignatureAlgorithm, Signer } from "./formats/xades/signer.ts";
 export { buildCsr, csrToPem, enrollmentSubject, type CertificateEnrollmentData, type CsrOptions } from "./formats/pkcs10/csr.ts";
 export { generateCsrKeyPair, type CsrKeyPair } from "./formats/pkcs10/key_pair.ts";
-export { parseCertificate, formatName, type CertificateInfo, type KeyUsage, type NameAttribute } from "./formats/x509/certificate.ts";
+export { KEY_USAGES, parseCertificate, formatName, type CertificateInfo, type KeyUsage, type NameAttribute } from "./formats/x509/certificate.ts";
 export { buildKsefCertificateLink, KSEF_CONTEXT_TYPES, ksefCertificateLinkPayload, signKsefCertificateLink, verifyKsefCertificateLink, type KsefCertificateLinkInput, type KsefContextType, type KsefSignedLinkInput } from "./formats/pdf/ksef_certificate_link.ts";
 export { addPolishWorkingDays, easterSunday, endOfWarsawDay, isPolishWorkingDay, polishPublicHolidays, warsawDate } from "./ksef/working_days.ts";
 export { offlineDeadline, type KsefFailure, type OfflineDeadline, type OfflineIssue } from "./ksef/offline_deadline.ts";
