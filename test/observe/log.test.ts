@@ -63,6 +63,21 @@ test("createJsonLogger() writes time, level and msg first, then the fields, one 
   ]);
 });
 
+test("createJsonLogger() writes each field as JSON.stringify would, whatever its value", () => {
+  const lines: string[] = [];
+  const logger = createJsonLogger("info", (l) => lines.push(l), () => 0);
+  const fields: Record<string, unknown> = {
+    plain: "req_01ABC", quote: 'say "hi"', backslash: "a\\b", control: "tab\there\u0000", del: "\u007f", polish: "Łódź",
+    lone: "\ud800", pair: "😀", zero: 0, minus: -0, float: 1.5, small: 1e-7, big: 1e21, nan: NaN, inf: -Infinity,
+    yes: true, no: false, none: null, gone: undefined, fn: () => 1, nested: { a: [1, "x"] }, date: new Date(0), "k\"ey": 1, 7: "seven",
+  };
+  logger.info("all", fields);
+  const rest = JSON.stringify(fields).slice(1, -1);
+  assert.equal(lines[0], `{"time":"1970-01-01T00:00:00.000Z","level":"info","msg":"all",${rest}}\n`);
+  logger.info('a "quoted" msg\n');
+  assert.equal(lines[1], `{"time":"1970-01-01T00:00:00.000Z","level":"info","msg":${JSON.stringify('a "quoted" msg\n')}}\n`);
+});
+
 test("createJsonLogger() gives each line the time it was written", () => {
   const lines: string[] = [];
   let now = Date.UTC(2026, 0, 1);
