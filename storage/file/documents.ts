@@ -6,9 +6,9 @@
  * @module
  */
 import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
-import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
+import { encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
-import { DOC_CODE, DOC_HASH, docColumns, externalIdHash, parseRecord } from "./columns.ts";
+import { DOC_CODE, DOC_HASH, docColumns, externalIdHash, parseRecord, readByOrdinalId } from "./columns.ts";
 import { DocumentIndex, type DocumentIndexOptions } from "./document_index.ts";
 import { HashIndex } from "./hash_index.ts";
 import { RecordLog } from "./record_log.ts";
@@ -112,11 +112,7 @@ export class FileDocuments {
 
   /** The document with this id, or null. */
   get(id: string): Stored<DocumentRecord> | null {
-    const o = decodeOrdinalId("doc", id);
-    if (o < 0 || o >= this.log.count) return null;
-    const json = this.log.read(o);
-    const record = parseRecord<DocumentRecord>(json);
-    return record.id === id ? { record, json } : null;
+    return readByOrdinalId<DocumentRecord>(this.log, "doc", id);
   }
 
   /** The change feed from `after` (TenantStore.documentChanges): with an index, a page is full whenever enough documents match. */

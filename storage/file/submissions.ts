@@ -8,7 +8,7 @@ import { businessKey, submissionKey, matchesSubmissionFilter, newSubmission, sub
 import { FORMAT_CODES, TYPE_CODES } from "../../lib/contracts/document_filter.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, IdempotencyTag, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord } from "../../lib/contracts/storage.ts";
-import { idemMeta, KSEF_STATUS_CODES, parseRecord, SUB_CODE, SUB_HASH, subColumns, subColumnsOf, walkFeed } from "./columns.ts";
+import { idemMeta, KSEF_STATUS_CODES, parseRecord, readByOrdinalId, SUB_CODE, SUB_HASH, subColumns, subColumnsOf, walkFeed } from "./columns.ts";
 import { hash32 } from "./hash32.ts";
 import { HashIndex } from "./hash_index.ts";
 import type { IdempotencyFiles } from "./idempotency.ts";
@@ -95,11 +95,7 @@ export class FileSubmissions {
 
   /** The submission with this id, or null. */
   get(id: string): Stored<SubmissionRecord> | null {
-    const o = decodeOrdinalId("sub", id);
-    if (o < 0 || o >= this.log.count) return null;
-    const json = this.log.read(o);
-    const record = parseRecord<SubmissionRecord>(json);
-    return record.id === id ? { record, json } : null;
+    return readByOrdinalId<SubmissionRecord>(this.log, "sub", id);
   }
 
   /** The change feed from `after`, filtered by the slots' code columns. */
