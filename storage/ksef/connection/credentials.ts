@@ -111,6 +111,12 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
   }
   const kind = describeKsefSigningKey(privateKey);
   if ("error" in kind) throw new RangeError(`${keyField} ${keyPath}: ${kind.error} cannot ${purpose}`);
+  // An RSA-PSS key (openssl genpkey -algorithm RSA-PSS) signs only with PSS padding. Sign-in's XAdES signature is
+  // RSA PKCS#1 v1.5 or ECDSA (podpis-xades.md), so such a key would fail every sign-in; KOD II is RSASSA-PSS
+  // (kody-qr.md, "Algorytmy podpisu") and works with it.
+  if (privateKey.asymmetricKeyType === "rsa-pss" && options.expectType !== "Offline") {
+    throw new RangeError(`${keyField} ${keyPath}: an RSA-PSS key cannot ${purpose} (KSeF's XAdES signature uses RSA PKCS#1 v1.5 or ECDSA): use a plain RSA or EC P-256 key`);
+  }
   // The certificate is the one whose public key is the key's: a PEM chain or a PKCS#12 may hold CA certificates too.
   const spki = createPublicKey(privateKey).export({ type: "spki", format: "der" });
   let certificate: Uint8Array | undefined;

@@ -31,6 +31,7 @@ const RSA = ["-newkey", "rsa:2048"];
 const P256 = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"];
 makeCertificate("rsa", RSA, { usage: "digitalSignature", serial: "0x01F20A5D352AE590" });
 makeCertificate("ec", P256, { usage: "nonRepudiation", serial: "0x0A1B2C3D4E5F6071" });
+makeCertificate("pss", ["-newkey", "rsa-pss", "-pkeyopt", "rsa_keygen_bits:2048"], { usage: "nonRepudiation", serial: "0x0B1B2C3D4E5F6071" });
 makeCertificate("ca", P256, { usage: "keyCertSign", serial: "0x77", subj: "/CN=Some CA/C=PL" });
 // Every form of the RSA key and of the EC key.
 openssl("pkey", "-in", f("rsa.key.pem"), "-outform", "DER", "-out", f("rsa.key.der"));
@@ -159,6 +160,7 @@ describe("loadFileSigner()", () => {
       { what: "expired", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, at: now + 31 * DAY, expected: /^certificate .*rsa\.crt\.pem expired on \d{4}-/ },
       { what: "not yet valid", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, at: now - 2 * DAY, expected: /^certificate .*rsa\.crt\.pem is valid only from \d{4}-/ },
       { what: "RSA 1024", files: { certificateFile: f("rsa1024.crt.pem"), keyFile: f("rsa1024.key.pem") }, expected: `key ${f("rsa1024.key.pem")}: an RSA key of 1024 bits (KSeF needs 2048 or more) cannot sign in to KSeF` },
+      { what: "RSA-PSS key", files: { certificateFile: f("pss.crt.pem"), keyFile: f("pss.key.pem") }, expected: `key ${f("pss.key.pem")}: an RSA-PSS key cannot sign in to KSeF (KSeF's XAdES signature uses RSA PKCS#1 v1.5 or ECDSA): use a plain RSA or EC P-256 key` },
       { what: "P-384", files: { certificateFile: f("p384.crt.pem"), keyFile: f("p384.key.pem") }, expected: /^key .*p384\.key\.pem: an EC key on secp384r1 \(KSeF needs P-256\)/ },
       { what: "no such key file", files: { certificateFile: rsaCert, keyFile: f("none.pem") }, expected: `key ${f("none.pem")} cannot be read: ENOENT` },
       { what: "garbage DER key", files: { certificateFile: rsaCert, keyFile: f("garbage.der") }, expected: `key ${f("garbage.der")} is not a DER private key (PKCS#8, PKCS#1 or SEC1)` },
@@ -202,6 +204,12 @@ describe("loadFileSigner()", () => {
     assert.deepEqual(loadFileSigner(rsa, { ...o, expectType: "Offline", purpose: "sign KOD II" }).warnings,
       [`certificate ${f("rsa.crt.pem")} looks like a KSeF certificate of type Authentication (by its key usage), which cannot sign KOD II: use one of type Offline`]);
   });
+});
+
+test("loadFileSigner() takes an RSA-PSS key for KOD II, whose signature is PSS", async () => {
+  const s = loadFileSigner({ certificateFile: f("pss.crt.pem"), keyFile: f("pss.key.pem") }, { now, expectType: "Offline", purpose: "sign KOD II" });
+  const data = new TextEncoder().encode("payload");
+  assert.ok(verify("sha256", data, { key: s.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, await s.sign(data, "rsa-pss-sha256")));
 });
 
 test("describeCertificate() gives a certificate's facts without its key, its key null when KSeF would not take it", () => {
