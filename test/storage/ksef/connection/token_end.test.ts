@@ -87,3 +87,31 @@ for (const c of [
     }
   });
 }
+
+for (const c of [
+  { what: "after 31 December 2026, a 404 to the token sign-in says that tokens ended", fail: (s: Awaited<ReturnType<typeof setup>>) => {
+    s.sim.beforeRequest = (_method, path) => {
+      if (path.endsWith("/auth/ksef-token")) s.sim.failNext(1, 404);
+    };
+  }, said: /KSeF said: KSeF answered HTTP 404 to POST \/auth\/ksef-token/, code: "KSEF_TOKEN_REJECTED" },
+  { what: "after 31 December 2026, an authentication ended with 415 says that tokens ended", fail: (s: Awaited<ReturnType<typeof setup>>) => s.sim.failNextAuthentication(415), said: /KSeF said: The KSeF token has no permissions in the context of NIP \d+ \(415 /, code: "KSEF_TOKEN_REJECTED" },
+  { what: "after 31 December 2026, a 5xx stays KSEF_UNAVAILABLE and still says that tokens ended", fail: (s: Awaited<ReturnType<typeof setup>>) => s.sim.failNextAuthentication(500), said: /KSeF said: KSeF could not finish the authentication \(500 /, code: "KSEF_UNAVAILABLE" },
+]) {
+  test(c.what, async () => {
+    const now = KSEF_TOKENS_END_MS + 1;
+    const s = await setup({}, { now: () => now, subjects: ["Subject1"], since: now - 86_400_000 });
+    try {
+      c.fail(s);
+      const run = await s.sync();
+      const error = run.error as { code: string; message: string };
+      assert.equal(error.code, c.code);
+      assert.match(error.message, /^KSeF no longer takes KSeF tokens \(they ended on 31 December 2026\): sign in with a certificate instead/);
+      assert.match(error.message, c.said);
+      assert.ok(!JSON.stringify(run).includes(SECRET));
+      // A 404 is not in open-api.json: it stands for whatever KSeF answers once the token sign-in is gone.
+      if (c.code === "KSEF_TOKEN_REJECTED" && c.said.source.includes("404")) assert.match(s.sim.takeViolations().join("\n"), /404/);
+    } finally {
+      await s.close();
+    }
+  });
+}
