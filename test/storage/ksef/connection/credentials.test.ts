@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { execFileSync, execSync } from "node:child_process";
 import { constants, createPublicKey, verify, X509Certificate } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { describeCertificate, loadFileSigner, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
+import { createSignerCache, describeCertificate, loadFileSigner, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
 import { PKCS12_CONVERT_COMMAND, PKCS8_CONVERT_COMMAND } from "../../../../storage/ksef/connection/key_files.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "credentials-"));
@@ -210,6 +210,36 @@ test("loadFileSigner() takes an RSA-PSS key for KOD II, whose signature is PSS",
   const s = loadFileSigner({ certificateFile: f("pss.crt.pem"), keyFile: f("pss.key.pem") }, { now, expectType: "Offline", purpose: "sign KOD II" });
   const data = new TextEncoder().encode("payload");
   assert.ok(verify("sha256", data, { key: s.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, await s.sign(data, "rsa-pss-sha256")));
+});
+
+test("loadFileSigner() decrypts unchanged files once, and again when a file or the passphrase changes", () => {
+  const cache = createSignerCache();
+  copyFileSync(f("rsa.p12"), f("cached.p12"));
+  writeFileSync(f("cached-pass.txt"), PASS);
+  const files = { pkcs12File: f("cached.p12"), passphrase: { file: f("cached-pass.txt") } };
+  const first = loadFileSigner(files, { now, cache });
+  const second = loadFileSigner(files, { now: now + DAY, cache, warnWithinMs: 0 });
+  assert.equal(cache.loads, 1);
+  assert.equal(second.privateKey, first.privateKey);
+  // Warnings and validity are the call's own, at its `now`, from the cached facts.
+  assert.equal(first.warnings.length, 1);
+  assert.deepEqual(second.warnings, []);
+  assert.match(failure(() => loadFileSigner(files, { now: now + 31 * DAY, cache })), /expired on/);
+  assert.equal(cache.loads, 1);
+  const t = statSync(f("cached.p12")).mtimeMs / 1000 + 5;
+  utimesSync(f("cached.p12"), t, t);
+  loadFileSigner(files, { now, cache });
+  assert.equal(cache.loads, 2, "a touched file is read again");
+  writeFileSync(f("cached-pass.txt"), "not it");
+  assert.match(failure(() => loadFileSigner(files, { now, cache })), /the passphrase is wrong/);
+  assert.match(failure(() => loadFileSigner(files, { now, cache })), /the passphrase is wrong/);
+  assert.equal(cache.loads, 3, "a failure is remembered too, until something changes");
+  const byEnv = { pkcs12File: f("cached.p12"), passphrase: { env: "KSEF_KEY_PASS" } };
+  loadFileSigner(byEnv, { now, cache, env });
+  loadFileSigner(byEnv, { now, cache, env });
+  assert.equal(cache.loads, 4);
+  assert.match(failure(() => loadFileSigner(byEnv, { now, cache, env: { KSEF_KEY_PASS: "other" } })), /the passphrase is wrong/);
+  assert.equal(cache.loads, 5, "another value of the variable is another passphrase");
 });
 
 test("describeCertificate() gives a certificate's facts without its key, its key null when KSeF would not take it", () => {
