@@ -143,13 +143,29 @@ async function ksefCommand(c: Extract<Command, { kind: "ksef" }>, config: Config
  */
 function configuredSources(dataDir: string, uploadLimit: number, logger: Logger): (tenant: string) => DocumentSource[] {
   let good = readConfiguredSources(dataDir, uploadLimit);
+  const once = logOnChange(logger);
   return (tenant) => {
+    const errors: string[] = [];
     try {
-      good = readConfiguredSources(dataDir, uploadLimit);
+      // After startup one entry that cannot be made (a tenant's certificate that ended) fails only its own runs.
+      good = readConfiguredSources(dataDir, uploadLimit, SOURCE_TYPES, (e) => errors.push(e.message));
     } catch (e) {
-      logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
+      errors.push(`sources.json is invalid: the last valid configuration stays in force: ${(e as Error).message}`);
     }
+    once(errors);
     return Object.hasOwn(good, tenant) ? good[tenant]! : []; // "constructor" is a valid tenant id, not a key of every object
+  };
+}
+
+/**
+ * Logs each of a re-read's problems once while it lasts: sources are read on every request that needs them, and
+ * the same message on each would bury everything else. A problem that goes away and comes back is logged again.
+ */
+function logOnChange(logger: Logger): (errors: readonly string[]) => void {
+  let seen = new Set<string>();
+  return (errors) => {
+    for (const error of errors) if (!seen.has(error)) logger.error("sources.json: a source cannot be used", { error });
+    seen = new Set(errors);
   };
 }
 
@@ -165,12 +181,15 @@ function configuredSending(dataDir: string, logger: Logger, certificates: Offlin
   };
   let good = read();
   for (const warning of certificates.warnings(good)) logger.warn("KSeF Offline certificate", { warning });
+  const once = logOnChange(logger);
   return () => {
+    const errors: string[] = [];
     try {
       good = read();
     } catch (e) {
-      logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
+      errors.push(`sources.json is invalid: the last valid configuration stays in force: ${(e as Error).message}`);
     }
+    once(errors);
     return good;
   };
 }
