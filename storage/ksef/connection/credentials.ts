@@ -102,7 +102,8 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
   }
   const when = (ms: number) => new Date(ms).toISOString();
   const hint = options.renewHint === undefined ? "" : `: ${options.renewHint}`;
-  if (!(info.notAfter > options.now)) throw new RangeError(`${certField} ${certPath} expired on ${when(info.notAfter)}${hint}`);
+  // RFC 5280 §4.1.2.5: the validity period includes notAfter itself.
+  if (!(options.now <= info.notAfter)) throw new RangeError(`${certField} ${certPath} expired on ${when(info.notAfter)}${hint}`);
   if (!(info.notBefore <= options.now)) throw new RangeError(`${certField} ${certPath} is valid only from ${when(info.notBefore)}`);
   const warnings: string[] = [];
   if (info.notAfter - options.now < (options.warnWithinMs ?? CERTIFICATE_WARNING_MS)) warnings.push(`${certField} ${certPath} expires on ${when(info.notAfter)}${hint}`);

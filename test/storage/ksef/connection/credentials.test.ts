@@ -206,6 +206,16 @@ describe("loadFileSigner()", () => {
   });
 });
 
+test("loadFileSigner() takes a certificate at its notAfter and its notBefore, and not a millisecond outside", () => {
+  const files = { certificateFile: f("rsa.crt.pem"), keyFile: f("rsa.key.pem") };
+  const x = new X509Certificate(readFileSync(f("rsa.crt.pem")));
+  const [from, to] = [Date.parse(x.validFrom), Date.parse(x.validTo)];
+  assert.equal(loadFileSigner(files, { now: to }).facts.notAfter, to);
+  assert.equal(loadFileSigner(files, { now: from }).facts.notBefore, from);
+  assert.match(failure(() => loadFileSigner(files, { now: to + 1 })), /expired on/);
+  assert.match(failure(() => loadFileSigner(files, { now: from - 1 })), /is valid only from/);
+});
+
 test("loadFileSigner() takes an RSA-PSS key for KOD II, whose signature is PSS", async () => {
   const s = loadFileSigner({ certificateFile: f("pss.crt.pem"), keyFile: f("pss.key.pem") }, { now, expectType: "Offline", purpose: "sign KOD II" });
   const data = new TextEncoder().encode("payload");
