@@ -224,7 +224,7 @@ describe("a ksef source signed in with a certificate", () => {
       source: () => ({ now: () => Date.now() - 2 * 3_600_000 }),
     },
     { what: "a revoked certificate", code: "KSEF_CERTIFICATE_REJECTED", says: /460 .*Certyfikat odwołany/, cert: () => ec, revoke: true, source: () => ({}) },
-    { what: "a certificate without permissions in the context", code: "KSEF_CERTIFICATE_REJECTED", says: /415/, cert: () => other, source: () => ({}) },
+    { what: "a certificate without permissions in the context", code: "KSEF_WRONG_NIP", says: /415/, cert: () => other, source: () => ({}) },
     {
       what: "a certificate whose subject lacks InvoiceRead", code: "KSEF_PERMISSION_DENIED", says: /InvoiceRead/, cert: () => rsa, source: () => ({}),
       sim: { certificates: [{ nip: NIP, permissions: ["InvoiceWrite"] }] },
@@ -289,7 +289,7 @@ test("a sign-in certificate that ends within 30 days is a warning on /readyz, na
 describe("every documented end of a certificate sign-in fails the run with a code a user can act on", () => {
   // open-api.json AuthenticationOperationStatusResponse: the statuses an operation may end with.
   const statuses = [
-    { status: 415, code: "KSEF_CERTIFICATE_REJECTED", says: /no permissions .* NIP 5265877635/ },
+    { status: 415, code: "KSEF_WRONG_NIP", says: /no permissions .* NIP 5265877635/ },
     { status: 425, code: "KSEF_CERTIFICATE_REJECTED", says: /revoked the session/ },
     { status: 450, code: "KSEF_CERTIFICATE_REJECTED", says: /server clock/ },
     { status: 460, code: "KSEF_CERTIFICATE_REJECTED", says: /untrusted, revoked, suspended or ended/ },
