@@ -164,7 +164,7 @@ function _load(files: SignerFiles, passphrase: string | undefined, purpose: stri
   const kind = describeKsefSigningKey(privateKey);
   if ("error" in kind) throw new RangeError(`${keyField} ${keyPath}: ${kind.error} cannot ${purpose}`);
   // The certificate is the one whose public key is the key's: a PEM chain or a PKCS#12 may hold CA certificates too.
-  const spki = createPublicKey(privateKey).export({ type: "spki", format: "der" });
+  const publicKey = createPublicKey(privateKey);
   let certificate: Uint8Array | undefined;
   let info: CertificateInfo | undefined;
   for (const der of candidates) {
@@ -175,7 +175,7 @@ function _load(files: SignerFiles, passphrase: string | undefined, purpose: stri
       if (e instanceof DerError) throw new RangeError(`${certField} ${certPath} holds a certificate that cannot be read (${e.message})`);
       throw e;
     }
-    if (Buffer.from(parsed.spki).equals(spki)) {
+    if (_isKeyOf(parsed.spki, publicKey)) {
       certificate = der;
       info = parsed;
       break;
@@ -188,7 +188,7 @@ function _load(files: SignerFiles, passphrase: string | undefined, purpose: stri
   }
   return {
     certField, certPath, keyField, keyPath, info, facts: _facts(certificate, info), privateKey,
-    publicKey: createPublicKey(privateKey), signer: createKeySigner(certificate, privateKey), readableByOthers: _readableByOthers(keyPath),
+    publicKey, signer: createKeySigner(certificate, privateKey), readableByOthers: _readableByOthers(keyPath),
   };
 }
 
@@ -253,6 +253,22 @@ function _sign(key: KeyObject, keyType: "rsa" | "ec", data: Uint8Array, algorith
       throw new RangeError(`Unknown signature algorithm: ${String(algorithm)}`);
   }
   throw new RangeError(`${keyType === "rsa" ? "An RSA" : "An EC"} key cannot sign ${algorithm}`);
+}
+
+/**
+ * Whether the certificate's SubjectPublicKeyInfo is `publicKey`, compared as keys, not bytes: the same EC key may be
+ * written with a compressed or an uncompressed point (SEC 1 §2.3.3), an RSA key's parameters with or without NULL.
+ */
+function _isKeyOf(spki: Uint8Array, publicKey: KeyObject): boolean {
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: Buffer.from(spki), format: "der", type: "spki" });
+  } catch {
+    return false; // a key this runtime cannot read: not one it can sign with either
+  }
+  // Keys of two types are not compared: Node's equals() then leaves an error on OpenSSL's queue, which the next
+  // key operation (another file's createPrivateKey) reports as its own ("different key types").
+  return key.asymmetricKeyType === publicKey.asymmetricKeyType && key.equals(publicKey);
 }
 
 function _readableByOthers(path: string): boolean {

@@ -216,6 +216,15 @@ test("loadFileSigner() takes a certificate at its notAfter and its notBefore, an
   assert.match(failure(() => loadFileSigner(files, { now: from - 1 })), /is valid only from/);
 });
 
+test("loadFileSigner() matches the key and the certificate as keys: a certificate with the EC point compressed is the key's", () => {
+  openssl("ec", "-in", f("ec.key.pem"), "-pubout", "-conv_form", "compressed", "-out", f("ec-compressed.pub.pem"));
+  openssl("req", "-new", "-key", f("ec.key.pem"), "-subj", "/CN=Compressed", "-out", f("ec.csr"));
+  openssl("x509", "-req", "-in", f("ec.csr"), "-signkey", f("ec.key.pem"), "-force_pubkey", f("ec-compressed.pub.pem"), "-days", "2", "-out", f("ec-compressed.crt.pem"));
+  const s = loadFileSigner({ certificateFile: f("ec-compressed.crt.pem"), keyFile: f("ec.key.pem") }, { now });
+  assert.equal(s.facts.subject, "CN=Compressed");
+  assert.match(failure(() => loadFileSigner({ certificateFile: f("ec-compressed.crt.pem"), keyFile: f("rsa.key.pem") }, { now })), /is not the private key of certificate/);
+});
+
 test("loadFileSigner() takes an RSA-PSS key for KOD II, whose signature is PSS", async () => {
   const s = loadFileSigner({ certificateFile: f("pss.crt.pem"), keyFile: f("pss.key.pem") }, { now, expectType: "Offline", purpose: "sign KOD II" });
   const data = new TextEncoder().encode("payload");
