@@ -11,7 +11,7 @@ import { PKCS12_CONVERT_COMMAND, PKCS8_CONVERT_COMMAND } from "../../../../stora
 const dir = mkdtempSync(join(tmpdir(), "credentials-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const PASS = "Zażółć gęślą jaźń 42!";
-const env = { KSEF_KEY_PASS: PASS };
+const env = { KSEF_KEY_PASS: PASS, EMPTY_VARIABLE: "" };
 const DAY = 86_400_000;
 const f = (name: string) => join(dir, name);
 
@@ -167,6 +167,8 @@ describe("loadFileSigner()", () => {
       { what: "garbage DER certificate", files: { certificateFile: f("garbage.der"), keyFile: f("rsa.key.pem") }, expected: /^certificate .*garbage\.der holds a certificate that cannot be read/ },
       { what: "a key as the certificate", files: { certificateFile: f("rsa.key.pem"), keyFile: f("rsa.key.pem") }, expected: `certificate ${f("rsa.key.pem")} is not a PEM certificate (-----BEGIN CERTIFICATE-----)` },
       { what: "unset variable", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { env: "NO_SUCH_VARIABLE" } }, expected: "key_passphrase_env: the environment variable NO_SUCH_VARIABLE is not set" },
+      { what: "empty variable", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { env: "EMPTY_VARIABLE" } }, expected: "key_passphrase_env: the environment variable EMPTY_VARIABLE is empty" },
+      { what: "the passphrase itself as the variable's name", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { env: PASS } }, expected: "key_passphrase_env: the environment variable named in key_passphrase_env is not set" },
       { what: "missing passphrase file", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { file: f("none.txt") } }, expected: `key_passphrase_file ${f("none.txt")} cannot be read: ENOENT` },
     ];
     for (const { what, files, at, expected } of cases) {
