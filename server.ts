@@ -39,7 +39,7 @@ import { readSchemaFiles } from "./storage/schemas/schema_files.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
 import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/ksef/send/job.ts";
-import { sendingConfigs } from "./storage/ksef/send/send_config.ts";
+import { sendingConfigs, type SendingConfigsOptions } from "./storage/ksef/send/send_config.ts";
 import { readSourcesFile } from "./storage/sources/sources_file.ts";
 import { signInWarnings } from "./storage/ksef/connection/sign_in_choice.ts";
 import { createKsefSendHook, OfflineCertificates } from "./storage/ksef/send/send_hook.ts";
@@ -174,8 +174,8 @@ function logOnChange(logger: Logger): (errors: readonly string[]) => void {
  * A bad file (or two sending entries for one tenant) stops the server at startup; later, the last good one stays.
  */
 function configuredSending(dataDir: string, logger: Logger, certificates: OfflineCertificates): () => KsefSendConfig[] {
-  const read = (): KsefSendConfig[] => {
-    const configs = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES), dataDir);
+  const read = (tolerate?: SendingConfigsOptions): KsefSendConfig[] => {
+    const configs = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES), dataDir, tolerate);
     certificates.load(configs); // a certificate or key that cannot sign KOD II is refused, naming the file
     return configs;
   };
@@ -185,7 +185,8 @@ function configuredSending(dataDir: string, logger: Logger, certificates: Offlin
   return () => {
     const errors: string[] = [];
     try {
-      good = read();
+      // After startup one tenant's sign-in files that fail keep that tenant's last configuration, not everyone's.
+      good = read({ previous: good, onEntryError: (e) => errors.push(e.message) });
     } catch (e) {
       errors.push(`sources.json is invalid: the last valid configuration stays in force: ${(e as Error).message}`);
     }
