@@ -39,7 +39,7 @@ import { readSchemaFiles } from "./storage/schemas/schema_files.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
 import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/ksef/send/job.ts";
-import { sendingConfigs } from "./storage/ksef/send/send_config.ts";
+import { sendingConfigs, type SendingConfigsOptions } from "./storage/ksef/send/send_config.ts";
 import { readSourcesFile } from "./storage/sources/sources_file.ts";
 import { signInWarnings } from "./storage/ksef/connection/sign_in_choice.ts";
 import { createKsefSendHook, OfflineCertificates } from "./storage/ksef/send/send_hook.ts";
@@ -143,13 +143,29 @@ async function ksefCommand(c: Extract<Command, { kind: "ksef" }>, config: Config
  */
 function configuredSources(dataDir: string, uploadLimit: number, logger: Logger): (tenant: string) => DocumentSource[] {
   let good = readConfiguredSources(dataDir, uploadLimit);
+  const once = logOnChange(logger);
   return (tenant) => {
+    const errors: string[] = [];
     try {
-      good = readConfiguredSources(dataDir, uploadLimit);
+      // After startup one entry that cannot be made (a tenant's certificate that ended) fails only its own runs.
+      good = readConfiguredSources(dataDir, uploadLimit, SOURCE_TYPES, (e) => errors.push(e.message));
     } catch (e) {
-      logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
+      errors.push(`sources.json is invalid: the last valid configuration stays in force: ${(e as Error).message}`);
     }
+    once(errors);
     return Object.hasOwn(good, tenant) ? good[tenant]! : []; // "constructor" is a valid tenant id, not a key of every object
+  };
+}
+
+/**
+ * Logs each of a re-read's problems once while it lasts: sources are read on every request that needs them, and
+ * the same message on each would bury everything else. A problem that goes away and comes back is logged again.
+ */
+function logOnChange(logger: Logger): (errors: readonly string[]) => void {
+  let seen = new Set<string>();
+  return (errors) => {
+    for (const error of errors) if (!seen.has(error)) logger.error("sources.json: a source cannot be used", { error });
+    seen = new Set(errors);
   };
 }
 
@@ -158,19 +174,23 @@ function configuredSources(dataDir: string, uploadLimit: number, logger: Logger)
  * A bad file (or two sending entries for one tenant) stops the server at startup; later, the last good one stays.
  */
 function configuredSending(dataDir: string, logger: Logger, certificates: OfflineCertificates): () => KsefSendConfig[] {
-  const read = (): KsefSendConfig[] => {
-    const configs = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES), dataDir);
+  const read = (tolerate?: SendingConfigsOptions): KsefSendConfig[] => {
+    const configs = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES), dataDir, tolerate);
     certificates.load(configs); // a certificate or key that cannot sign KOD II is refused, naming the file
     return configs;
   };
   let good = read();
   for (const warning of certificates.warnings(good)) logger.warn("KSeF Offline certificate", { warning });
+  const once = logOnChange(logger);
   return () => {
+    const errors: string[] = [];
     try {
-      good = read();
+      // After startup one tenant's sign-in files that fail keep that tenant's last configuration, not everyone's.
+      good = read({ previous: good, onEntryError: (e) => errors.push(e.message) });
     } catch (e) {
-      logger.error("sources.json is invalid: the last valid configuration stays in force", { error: (e as Error).message });
+      errors.push(`sources.json is invalid: the last valid configuration stays in force: ${(e as Error).message}`);
     }
+    once(errors);
     return good;
   };
 }

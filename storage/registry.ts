@@ -8,12 +8,13 @@
  * @module
  */
 import { join } from "node:path";
-import type { DocumentSource, SourceType } from "../lib/contracts/document_source.ts";
+import { SourceError, type DocumentSource, type SourceType } from "../lib/contracts/document_source.ts";
 import type { Storage } from "../lib/contracts/storage.ts";
 import { FileStorage } from "./file/store.ts";
 import { PostgresStorage, type PgPool } from "./postgres/store.ts";
 import { httpSource, parseHttpSourceConfig, type HttpSourceConfig } from "./sources/http.ts";
-import { parseKsefSourceConfig, type KsefSourceConfig } from "./ksef/connection/config.ts";
+import { ksefQrEnvironmentOf, parseKsefSourceConfig, type KsefSourceConfig } from "./ksef/connection/config.ts";
+import { KSEF_ERROR } from "./ksef/connection/errors.ts";
 import { ksefSource } from "./ksef/receive/source.ts";
 import { configuredSignIn } from "./ksef/connection/sign_in_choice.ts";
 import { readSourcesFile } from "./sources/sources_file.ts";
@@ -84,11 +85,44 @@ export const SOURCE_TYPES: Readonly<Record<string, SourceType<{ name: string }>>
 /**
  * The sources of `<data>/sources.json` by tenant, each tenant's positions in `tenants/<tenant>/sources/`; throws
  * RangeError naming the entry at fault (an unknown type among them). `uploadLimit` is the server's UPLOAD_LIMIT.
+ * With `onEntryError` (a server after startup), an entry whose source cannot be made (a ksef certificate that
+ * ended, a key file edited away) does not fail the file: it becomes a source whose runs fail with that message,
+ * `onEntryError` hears of it, and every other entry, of every tenant, takes effect as usual.
  */
-export function readConfiguredSources(dataDir: string, uploadLimit: number, types = SOURCE_TYPES): Record<string, DocumentSource[]> {
+export function readConfiguredSources(dataDir: string, uploadLimit: number, types = SOURCE_TYPES, onEntryError?: (error: RangeError) => void): Record<string, DocumentSource[]> {
   const all = readSourcesFile(dataDir, types);
   return Object.fromEntries(Object.entries(all).map(([tenant, entries]) => {
     const context = { stateDir: join(dataDir, "tenants", tenant, "sources"), uploadLimit, configDir: dataDir };
-    return [tenant, entries.map((e) => types[e.type]!.create(e.config, context))];
+    return [tenant, entries.map((e) => {
+      try {
+        return types[e.type]!.create(e.config, context);
+      } catch (error) {
+        if (onEntryError === undefined || !(error instanceof RangeError)) throw error;
+        const failed = new RangeError(`sources.json ${tenant}: source "${e.config.name}": ${error.message}`);
+        onEntryError(failed);
+        return _failingSource(e, failed);
+      }
+    })];
   }));
+}
+
+/**
+ * A source that cannot be made, as a source whose runs fail saying why. A ksef source's certificate that ended (or
+ * is not yet valid) is KSEF_CERTIFICATE_EXPIRED; any other file it cannot sign in with, KSEF_CERTIFICATE_REJECTED
+ * (the source cannot sign in; the message names the file). It keeps the entry's KSeF environment, which its
+ * documents' QR codes need.
+ */
+function _failingSource(e: { type: string; config: { name: string } }, error: RangeError): DocumentSource {
+  const ksef = e.type === "ksef" ? e.config as KsefSourceConfig : null;
+  const code = ksef === null ? "SOURCE_NOT_CONFIGURED"
+    : / expired on |is valid only from /.test(error.message) ? KSEF_ERROR.certificateExpired : KSEF_ERROR.certificateRejected;
+  return {
+    name: e.config.name,
+    type: e.type,
+    ...(ksef === null ? {} : { ksef: { qrEnvironment: ksefQrEnvironmentOf(ksef.baseUrl), sends: ksef.send === true } }),
+    // deno-lint-ignore require-yield
+    async *pull() {
+      throw new SourceError(code, error.message);
+    },
+  };
 }

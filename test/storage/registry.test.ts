@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { FileStorage } from "../../storage/file/store.ts";
-import type { SourceItem } from "../../lib/contracts/document_source.ts";
+import { SourceError, type SourceItem } from "../../lib/contracts/document_source.ts";
+import { makeKsefCertificate } from "../support/ksef_certificates.ts";
 import { openStorage, readConfiguredSources, SOURCE_TYPES, STORAGE_SCHEMES } from "../../storage/registry.ts";
 
 test("openStorage() opens the file store without a DATABASE_URL", async () => {
@@ -48,6 +49,32 @@ test("a configured http source takes no document larger than the server's upload
     assert.match(items[0]!.error!.message, /larger than 1000 bytes/);
   } finally {
     upstream.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("after startup, a ksef entry whose certificate ended fails only its own runs; the other entries and tenants take effect", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "registry-"));
+  try {
+    const DAY = 86_400_000;
+    const ended = makeKsefCertificate(dir, "ended", { nip: "5265877635", notBefore: new Date(Date.now() - 3 * DAY), notAfter: new Date(Date.now() - DAY) });
+    writeFileSync(join(dir, "sources.json"), JSON.stringify({
+      acme: [{ name: "ksef", type: "ksef", environment: "test", nip: "5265877635", certificate: ended.certificateFile, key: ended.keyFile }, { name: "erp", type: "http", url: "http://127.0.0.1:9", token: "itk_x" }],
+      beta: [{ name: "erp", type: "http", url: "http://127.0.0.1:9", token: "itk_y" }],
+    }));
+    // At startup (no onEntryError) the file is refused, naming the certificate.
+    assert.throws(() => readConfiguredSources(dir, 1000), (e) => e instanceof RangeError && e.message.includes("ended.crt.pem expired on"));
+    const heard: string[] = [];
+    const all = readConfiguredSources(dir, 1000, SOURCE_TYPES, (e) => heard.push(e.message));
+    assert.deepEqual(heard.length, 1);
+    assert.match(heard[0]!, /^sources\.json acme: source "ksef": certificate .*ended\.crt\.pem expired on /);
+    assert.deepEqual(all.acme!.map((s) => [s.name, s.type]), [["ksef", "ksef"], ["erp", "http"]]);
+    assert.deepEqual(all.beta!.map((s) => s.name), ["erp"]);
+    assert.equal(all.acme![0]!.ksef?.qrEnvironment, "test");
+    await assert.rejects(async () => {
+      for await (const _ of all.acme![0]!.pull(new AbortController().signal)) { /* nothing comes */ }
+    }, (e) => e instanceof SourceError && e.code === "KSEF_CERTIFICATE_EXPIRED" && e.message === heard[0]);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

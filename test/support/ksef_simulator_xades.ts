@@ -2,9 +2,10 @@
  * POST /auth/xades-signature of the KSeF simulator (uwierzytelnianie.md §2.1, auth/podpis-xades.md, open-api.json).
  * The signature is verified by `xmlsec1`, not by this project's code: the body goes to a temporary file and
  * `xmlsec1 --verify` checks it with the certificate of its own X509Certificate as the trusted key, only same-document
- * references. Then what KSeF checks itself: the challenge is one issued and unused (400 21111), one signature whose
- * reference covers the whole document (`URI=""`), SignedProperties with SigningTime and a SigningCertificate digest
- * of the certificate (400 9105 otherwise), the certificate's dates and a revocation list (status 460 with KSeF's
+ * references. Then what KSeF checks itself (400 9105 otherwise, _shapeProblem()): the signature the root's last
+ * child, exclusive C14N, RSA or ECDSA with SHA-256 (not RSA-PSS, not SHA-1), one reference to the whole document and
+ * one to SignedProperties with SigningTime and SigningCertificate (SHA-256 digest, issuer/serial of the
+ * certificate); the challenge is one issued and unused (400 21111), the certificate's dates and a revocation list (status 460 with KSeF's
  * details), and who signs in: `certificateSubject` reads the NIP from organizationIdentifier (`VATPL-…`) or
  * serialNumber (`TINPL-…`/`NIP-…`) as podpis-xades.md's patterns do; `certificateFingerprint` looks up a registered
  * SHA-256 fingerprint. A signer without permissions in the context ends with 415.
@@ -14,6 +15,8 @@ import { createHash, X509Certificate } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseXml } from "../../lib/formats/xml/parse.ts";
+import type { XmlElement } from "../../lib/formats/xml/tree.ts";
 import type { SimAuth } from "./ksef_simulator_auth.ts";
 import type { SimContext, SimRequest } from "./ksef_simulator.ts";
 
@@ -65,15 +68,8 @@ export class SimXades {
       return ctx.badRequest(21115, "Nieprawidłowy certyfikat."), true;
     }
     if (!(await _xmlsecVerifies(r.body, cert))) return ctx.badRequest(9105, "Nieprawidłowy podpis."), true;
-    // The enveloped reference must cover the whole document, and SignedProperties must be signed and name this certificate.
-    const whole = /<(?:\w+:)?Reference URI="">/.test(xml);
-    const propsRef = /<(?:\w+:)?Reference[^>]*Type="http:\/\/uri\.etsi\.org\/01903#SignedProperties"/.test(xml);
-    const signingTime = one(/<(?:\w+:)?SigningTime>([^<]+)</);
-    const certDigest = one(/<(?:\w+:)?CertDigest>[\s\S]*?<(?:\w+:)?DigestValue>([^<]+)</);
-    const sha256 = createHash("sha256").update(cert.raw).digest("base64");
-    if (!whole || !propsRef || !signingTime || Number.isNaN(Date.parse(signingTime)) || certDigest !== sha256) {
-      return ctx.badRequest(9105, "Nieprawidłowy podpis.", ["Podpis nie spełnia wymagań XAdES-BES (SignedProperties: SigningTime, SigningCertificate)."]), true;
-    }
+    const wrong = _shapeProblem(r.body, cert);
+    if (wrong !== null) return ctx.badRequest(9105, "Nieprawidłowy podpis.", [wrong]), true;
     // Used once, and only a challenge this simulator issued.
     if (this.#auth.takeChallenge(challenge) === undefined) return ctx.badRequest(21111, "Nieprawidłowe wyzwanie autoryzacyjne."), true;
     const now = Date.now();
@@ -90,6 +86,57 @@ export class SimXades {
     this.#auth.begin(ctx, { nip: contextNip, permissions: found.permissions, certificate: Buffer.from(cert.raw) }, 200, "xades");
     return true;
   };
+}
+
+const _DS = "http://www.w3.org/2000/09/xmldsig#";
+const _XADES = "http://uri.etsi.org/01903/v1.3.2#";
+const _EXC = "http://www.w3.org/2001/10/xml-exc-c14n#";
+const _ENVELOPED = "http://www.w3.org/2000/09/xmldsig#enveloped-signature";
+const _SHA256 = "http://www.w3.org/2001/04/xmlenc#sha256";
+// podpis-xades.md lists more, but KSeF refuses RSA-PSS and SHA-1 in practice: what it takes is these.
+const _SIGNATURE_METHODS = new Set(["http://www.w3.org/2001/04/xmldsig-more#rsa-sha256", "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256"]);
+
+/**
+ * What KSeF checks of a signature that verifies (auth/podpis-xades.md, README "KSeF"), or null: `ds:Signature` the
+ * root's last child; exclusive C14N for SignedInfo; RSA or ECDSA with SHA-256; one reference to the whole document
+ * (`URI=""`: enveloped-signature, then exclusive C14N) and one to SignedProperties (exclusive C14N), both SHA-256;
+ * SignedProperties with SigningTime and SigningCertificate: the certificate's SHA-256 digest and its issuer/serial.
+ */
+function _shapeProblem(body: Buffer, cert: X509Certificate): string | null {
+  let root: XmlElement;
+  try {
+    root = parseXml(new Uint8Array(body)).root;
+  } catch {
+    return "Dokument nie jest poprawnym XML.";
+  }
+  const attr = (e: XmlElement | undefined, name: string) => e?.attrs.find((a) => a.ns === "" && a.local === name)?.value;
+  const kid = (e: XmlElement | undefined, ns: string, local: string) => e?.children.filter((c) => c.ns === ns && c.local === local) ?? [];
+  const signature = root.children.at(-1);
+  if (signature?.ns !== _DS || signature.local !== "Signature") return "Podpis musi być ostatnim elementem dokumentu.";
+  const signedInfo = kid(signature, _DS, "SignedInfo")[0];
+  if (attr(kid(signedInfo, _DS, "CanonicalizationMethod")[0], "Algorithm") !== _EXC) return "Nieobsługiwany algorytm kanonikalizacji.";
+  if (!_SIGNATURE_METHODS.has(attr(kid(signedInfo, _DS, "SignatureMethod")[0], "Algorithm") ?? "")) return "Nieobsługiwany algorytm podpisu.";
+  const refs = kid(signedInfo, _DS, "Reference");
+  const transforms = (ref: XmlElement) => kid(kid(ref, _DS, "Transforms")[0], _DS, "Transform").map((t) => attr(t, "Algorithm"));
+  const whole = refs.filter((ref) => attr(ref, "URI") === "");
+  const props = refs.filter((ref) => attr(ref, "Type") === "http://uri.etsi.org/01903#SignedProperties");
+  if (whole.length !== 1 || props.length !== 1 || refs.length !== 2) return "Podpis musi obejmować cały dokument i SignedProperties.";
+  if (transforms(whole[0]!).join(" ") !== `${_ENVELOPED} ${_EXC}`) return "Nieobsługiwane przekształcenia referencji dokumentu.";
+  if (![_EXC, ""].includes(transforms(props[0]!).join(" "))) return "Nieobsługiwane przekształcenia referencji SignedProperties.";
+  if (refs.some((ref) => attr(kid(ref, _DS, "DigestMethod")[0], "Algorithm") !== _SHA256)) return "Nieobsługiwany algorytm skrótu.";
+  const signed = kid(kid(kid(signature, _DS, "Object")[0], _XADES, "QualifyingProperties")[0], _XADES, "SignedProperties")[0];
+  const ssp = kid(signed, _XADES, "SignedSignatureProperties")[0];
+  const signingTime = kid(ssp, _XADES, "SigningTime")[0]?.text;
+  const certEl = kid(kid(ssp, _XADES, "SigningCertificate")[0], _XADES, "Cert")[0];
+  const certDigest = kid(certEl, _XADES, "CertDigest")[0];
+  const issuerSerial = kid(certEl, _XADES, "IssuerSerial")[0];
+  const xadesProblem = "Podpis nie spełnia wymagań XAdES-BES (SignedProperties: SigningTime, SigningCertificate).";
+  if (!signingTime || Number.isNaN(Date.parse(signingTime))) return xadesProblem;
+  if (attr(kid(certDigest, _DS, "DigestMethod")[0], "Algorithm") !== _SHA256) return xadesProblem;
+  if (kid(certDigest, _DS, "DigestValue")[0]?.text.trim() !== createHash("sha256").update(cert.raw).digest("base64")) return xadesProblem;
+  const serial = kid(issuerSerial, _DS, "X509SerialNumber")[0]?.text.trim();
+  if (issuerSerial === undefined || serial !== BigInt(`0x${cert.serialNumber}`).toString()) return xadesProblem;
+  return null;
 }
 
 // auth/podpis-xades.md: organizationIdentifier (2.5.4.97) `(VATPL).*?(\d{10})`, serialNumber (2.5.4.5) `(TINPL|NIP).*?(\d{10})`.

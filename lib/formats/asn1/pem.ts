@@ -13,28 +13,58 @@ export interface PemBlock {
   hasHeaders: boolean;
 }
 
-const _BLOCK = /-----BEGIN ([A-Z0-9 ]{1,64})-----([\s\S]*?)-----END \1-----/g;
+const _BEGIN = "-----BEGIN ";
+const _DASHES = "-----";
+const _LABEL = /^[A-Z0-9 ]{1,64}$/;
 
-/** Every PEM block of `text`, in order; blocks whose base64 is broken are skipped. */
-export function decodePem(text: string): PemBlock[] {
+/**
+ * Every PEM block of `text`, in order; blocks whose base64 is broken are skipped. A scan with indexOf, each
+ * character looked at a bounded number of times: a BEGIN line without its END ends the scan, since no END found
+ * after it could be found after a later BEGIN of the same label either (a regular expression would search to the
+ * end again from every such line: quadratic in the file). `steps`, when given, counts the searches (tests).
+ */
+export function decodePem(text: string, steps?: { count: number }): PemBlock[] {
   const out: PemBlock[] = [];
-  for (const m of text.matchAll(_BLOCK)) {
-    let body = m[2]!;
-    const hasHeaders = /^[\t ]*[A-Za-z-]+:/m.test(body);
-    if (hasHeaders) body = body.replace(/^[\t ]*[A-Za-z-]+:.*$/gm, "");
-    const b64 = body.replace(/\s+/g, "");
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) continue;
-    let bin: string;
-    try {
-      bin = atob(b64);
-    } catch {
+  const find = (what: string, from: number): number => {
+    if (steps) steps.count++;
+    return text.indexOf(what, from);
+  };
+  for (let pos = 0; ;) {
+    const begin = find(_BEGIN, pos);
+    if (begin < 0) break;
+    const labelStart = begin + _BEGIN.length;
+    const labelEnd = find(_DASHES, labelStart);
+    if (labelEnd < 0) break;
+    const label = text.slice(labelStart, labelEnd);
+    if (!_LABEL.test(label)) {
+      pos = labelStart;
       continue;
     }
-    const der = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) der[i] = bin.charCodeAt(i);
-    out.push({ label: m[1]!, der, hasHeaders });
+    const bodyStart = labelEnd + _DASHES.length;
+    const end = find(`-----END ${label}-----`, bodyStart);
+    if (end < 0) break;
+    pos = end + label.length + 14; // "-----END " + label + "-----"
+    const block = _decodeBlock(label, text.slice(bodyStart, end));
+    if (block !== null) out.push(block);
   }
   return out;
+}
+
+function _decodeBlock(label: string, text: string): PemBlock | null {
+  let body = text;
+  const hasHeaders = /^[\t ]*[A-Za-z-]+:/m.test(body);
+  if (hasHeaders) body = body.replace(/^[\t ]*[A-Za-z-]+:.*$/gm, "");
+  const b64 = body.replace(/\s+/g, "");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return null;
+  let bin: string;
+  try {
+    bin = atob(b64);
+  } catch {
+    return null;
+  }
+  const der = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) der[i] = bin.charCodeAt(i);
+  return { label, der, hasHeaders };
 }
 
 /** True when `bytes` look like PEM text rather than DER (DER of these formats starts with a SEQUENCE, 0x30). */

@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { berToDer } from "../asn1/ber.ts";
 import { concatBytes } from "../asn1/der_writer.ts";
 import { child, children, content, contextTag, DerError, encoding, parseDer, readOctetString, readOid, readSmallInt, TAG, type DerNode } from "../asn1/der.ts";
-import { decryptPbes2, decryptShroudedKey, KeyDecryptError, MAX_KDF_ITERATIONS } from "../pkcs8/pbes2.ts";
+import { chargeKdf, decryptPbes2, decryptShroudedKey, KeyDecryptError, MAX_KDF_ITERATIONS, pbes2Iterations, type KdfBudget } from "../pkcs8/pbes2.ts";
 import { bmpPassword, PKCS12_MAC_ID, pkcs12Kdf } from "./kdf.ts";
 
 /** What a PKCS#12 file holds: private keys as PKCS#8 DER and certificates as DER, each with its localKeyId. */
@@ -31,6 +31,14 @@ export interface Pkcs12Item {
 
 /** The most bags read from one file: a key, its certificate and a chain fit many times over. */
 export const MAX_PKCS12_BAGS = 256;
+/** The most ContentInfos of an AuthenticatedSafe (RFC 7292 §5.1): OpenSSL writes 2 (certificates, key). */
+export const MAX_PKCS12_CONTENTS = 16;
+/**
+ * The most key-derivation iterations one file may ask for in all (the MAC's, each encrypted content's, each
+ * shrouded key's): two derivations at MAX_KDF_ITERATIONS. Without it, 256 bags of 2,000,000 each would hold the
+ * process for minutes.
+ */
+export const MAX_PKCS12_KDF_ITERATIONS = 4_000_000;
 
 const _OID = {
   DATA: "1.2.840.113549.1.7.1",
@@ -65,29 +73,48 @@ export function readPkcs12(der: Uint8Array, passphrase: string): Pkcs12Contents 
   const safeBytes = readOctetString(child(children(child(authSafe, 1, contextTag(0))), 0));
   const macData = pfx[2];
   if (macData === undefined) throw new KeyDecryptError("unsupported", "PFX has no MAC, so its passphrase cannot be checked");
-  _verifyMac(macData, safeBytes, passphrase);
+  const infos = children(_parse(safeBytes), TAG.SEQUENCE).map((info) => {
+    const parts = children(info, TAG.SEQUENCE);
+    return { type: readOid(child(parts, 0)), body: child(children(child(parts, 1, contextTag(0))), 0) };
+  });
+  if (infos.length > MAX_PKCS12_CONTENTS) throw new DerError(`PFX has more than ${MAX_PKCS12_CONTENTS} contents`);
+  // The iterations visible before any derivation (the MAC's, each encryptedData's) are counted first, so that a file
+  // asking too much is refused at once; shrouded keys, inside encrypted contents, are charged as they come.
+  const budget: KdfBudget = { left: MAX_PKCS12_KDF_ITERATIONS };
+  let planned = _macIterations(macData);
+  for (const { type, body } of infos) if (type === _OID.ENCRYPTED_DATA) planned += pbes2Iterations(_encryptedContentInfo(body)[1]!);
+  if (planned > budget.left) throw new KeyDecryptError("unsupported", `PFX asks for ${planned} key-derivation iterations in all, more than ${MAX_PKCS12_KDF_ITERATIONS}`);
+  _verifyMac(macData, safeBytes, passphrase, budget);
   const out: Pkcs12Contents = { keys: [], certificates: [] };
   let bags = 0;
-  for (const info of children(_parse(safeBytes), TAG.SEQUENCE)) {
-    const parts = children(info, TAG.SEQUENCE);
-    const type = readOid(child(parts, 0));
-    const body = child(children(child(parts, 1, contextTag(0))), 0);
+  for (const { type, body } of infos) {
     let safeContents: Uint8Array;
     if (type === _OID.DATA) safeContents = readOctetString(body);
     else if (type === _OID.ENCRYPTED_DATA) {
-      // EncryptedData (RFC 5652 §8): version, EncryptedContentInfo { contentType, algorithm, [0] IMPLICIT content }.
-      const eci = children(child(children(body, TAG.SEQUENCE), 1, TAG.SEQUENCE));
+      const eci = _encryptedContentInfo(body);
       const encrypted = eci[2];
       let bytes: Uint8Array;
       if (encrypted?.tag === contextTag(0, false)) bytes = content(encrypted);
       // BER writers may split the IMPLICIT OCTET STRING into segments (X.690 §8.7.3): [0] constructed.
       else if (encrypted?.tag === contextTag(0, true)) bytes = concatBytes(children(encrypted).map(readOctetString));
       else throw new DerError("PKCS#12 encryptedData has no content");
-      safeContents = decryptPbes2(child(eci, 1, TAG.SEQUENCE), bytes, passphrase);
+      safeContents = decryptPbes2(child(eci, 1, TAG.SEQUENCE), bytes, passphrase, budget);
     } else throw new KeyDecryptError("unsupported", `PFX content of type ${type} (e.g. public-key encrypted) is not read`);
-    bags = _readSafeContents(_parse(safeContents), passphrase, out, bags);
+    bags = _readSafeContents(_parse(safeContents), passphrase, out, bags, budget);
   }
   return out;
+}
+
+// EncryptedData (RFC 5652 §8): version, EncryptedContentInfo { contentType, algorithm, [0] IMPLICIT content }.
+function _encryptedContentInfo(body: DerNode): DerNode[] {
+  const eci = children(child(children(body, TAG.SEQUENCE), 1, TAG.SEQUENCE));
+  child(eci, 1, TAG.SEQUENCE);
+  return eci;
+}
+
+function _macIterations(node: DerNode): number {
+  const mac = children(node, TAG.SEQUENCE);
+  return mac[2] === undefined ? 1 : readSmallInt(mac[2], Number.MAX_SAFE_INTEGER);
 }
 
 /** BER or DER, read through berToDer(): RFC 7292 allows BER, and DER passes through it unchanged. */
@@ -95,7 +122,7 @@ function _parse(bytes: Uint8Array): DerNode {
   return parseDer(berToDer(bytes));
 }
 
-function _verifyMac(node: DerNode, data: Uint8Array, passphrase: string): void {
+function _verifyMac(node: DerNode, data: Uint8Array, passphrase: string, budget: KdfBudget): void {
   const mac = children(node, TAG.SEQUENCE);
   const digestInfo = children(child(mac, 0, TAG.SEQUENCE));
   const algOid = readOid(child(children(child(digestInfo, 0, TAG.SEQUENCE)), 0));
@@ -106,12 +133,13 @@ function _verifyMac(node: DerNode, data: Uint8Array, passphrase: string): void {
   const salt = readOctetString(child(mac, 1));
   const iterations = mac[2] === undefined ? 1 : readSmallInt(mac[2], Number.MAX_SAFE_INTEGER);
   if (iterations < 1 || iterations > MAX_KDF_ITERATIONS) throw new KeyDecryptError("unsupported", `PFX MAC iteration count ${iterations} is outside 1-${MAX_KDF_ITERATIONS}`);
+  chargeKdf(budget, iterations);
   const key = pkcs12Kdf(alg.hash, PKCS12_MAC_ID, bmpPassword(passphrase), salt, iterations, alg.bytes);
   const actual = createHmac(alg.hash, key).update(data).digest();
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) throw new KeyDecryptError("wrong-passphrase", "the passphrase is wrong (or the file is damaged)");
 }
 
-function _readSafeContents(node: DerNode, passphrase: string, out: Pkcs12Contents, count: number): number {
+function _readSafeContents(node: DerNode, passphrase: string, out: Pkcs12Contents, count: number, budget: KdfBudget): number {
   for (const bag of children(node, TAG.SEQUENCE)) {
     if (++count > MAX_PKCS12_BAGS) throw new DerError(`PFX has more than ${MAX_PKCS12_BAGS} bags`);
     const parts = children(bag, TAG.SEQUENCE);
@@ -121,12 +149,12 @@ function _readSafeContents(node: DerNode, passphrase: string, out: Pkcs12Content
     if (type === _OID.KEY_BAG) out.keys.push({ der: encoding(value), ...attrs });
     else if (type === _OID.SHROUDED_KEY_BAG) {
       const info = children(value, TAG.SEQUENCE);
-      out.keys.push({ der: decryptShroudedKey(child(info, 0, TAG.SEQUENCE), readOctetString(child(info, 1)), passphrase), ...attrs });
+      out.keys.push({ der: decryptShroudedKey(child(info, 0, TAG.SEQUENCE), readOctetString(child(info, 1)), passphrase, budget), ...attrs });
     } else if (type === _OID.CERT_BAG) {
       const cert = children(value, TAG.SEQUENCE);
       if (readOid(child(cert, 0)) !== _OID.X509_CERTIFICATE) continue; // SDSI certificates: not X.509
       out.certificates.push({ der: readOctetString(child(children(child(cert, 1, contextTag(0))), 0)), ...attrs });
-    } else if (type === _OID.SAFE_CONTENTS_BAG) count = _readSafeContents(value, passphrase, out, count);
+    } else if (type === _OID.SAFE_CONTENTS_BAG) count = _readSafeContents(value, passphrase, out, count, budget);
     // CRL and secret bags hold nothing a signer needs.
   }
   return count;

@@ -47,8 +47,32 @@ const _AES_CBC: Readonly<Record<string, { cipher: string; keyLength: number }>> 
 // PBES1 (RFC 8018 §6.1, 1.2.840.113549.1.5.{1,3,4,6,10,11}) and PKCS#12 PBE (RFC 7292 App. C, 1.2.840.113549.1.12.1.{1-6}).
 const _LEGACY = /^1\.2\.840\.113549\.1\.(5\.(1|3|4|6|10|11)|12\.1\.[1-6])$/;
 
-/** Decrypts `encrypted` (the bytes) protected by the algorithm `algorithm` (an AlgorithmIdentifier) with `passphrase`. */
-export function decryptPbes2(algorithm: DerNode, encrypted: Uint8Array, passphrase: string): Uint8Array {
+/** What a file may still spend on key derivations, in iterations; each derivation takes its count from `left`. */
+export interface KdfBudget {
+  left: number;
+}
+
+/** Takes `iterations` from `budget`, or KeyDecryptError "unsupported" when it has not that many left. */
+export function chargeKdf(budget: KdfBudget | undefined, iterations: number): void {
+  if (budget === undefined) return;
+  if (iterations > budget.left) throw new KeyDecryptError("unsupported", "the file asks for more key-derivation iterations in all than are allowed");
+  budget.left -= iterations;
+}
+
+/** The PBKDF2 iteration count of a PBES2 AlgorithmIdentifier, read without deriving; 0 when it is not PBES2. */
+export function pbes2Iterations(algorithm: DerNode): number {
+  const alg = children(algorithm, TAG.SEQUENCE);
+  if (readOid(child(alg, 0)) !== OID.PBES2) return 0;
+  const kdf = children(child(children(child(alg, 1, TAG.SEQUENCE)), 0, TAG.SEQUENCE));
+  if (readOid(child(kdf, 0)) !== OID.PBKDF2) return 0;
+  return readSmallInt(child(children(child(kdf, 1, TAG.SEQUENCE)), 1), Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * Decrypts `encrypted` (the bytes) protected by the algorithm `algorithm` (an AlgorithmIdentifier) with
+ * `passphrase`; the derivation's iterations are taken from `budget` first, when given.
+ */
+export function decryptPbes2(algorithm: DerNode, encrypted: Uint8Array, passphrase: string, budget?: KdfBudget): Uint8Array {
   const alg = children(algorithm, TAG.SEQUENCE);
   const oid = readOid(child(alg, 0));
   if (_LEGACY.test(oid)) throw new KeyDecryptError("legacy-cipher", `encrypted with a legacy cipher (${oid})`);
@@ -67,6 +91,7 @@ export function decryptPbes2(algorithm: DerNode, encrypted: Uint8Array, passphra
   const salt = readOctetString(child(p, 0)); // RFC 8018 A.2: `specified` salt; otherSource is reserved
   const iterations = readSmallInt(child(p, 1), Number.MAX_SAFE_INTEGER);
   if (iterations < 1 || iterations > MAX_KDF_ITERATIONS) throw new KeyDecryptError("unsupported", `PBKDF2 iteration count ${iterations} is outside 1-${MAX_KDF_ITERATIONS}`);
+  chargeKdf(budget, iterations);
   let k = 2;
   if (p[k]?.tag === TAG.INTEGER) {
     if (readSmallInt(p[k]!, 64) !== aes.keyLength) throw new DerError("PBKDF2 key length does not match the cipher");
@@ -107,8 +132,8 @@ export function decryptPrivateKeyInfo(der: Uint8Array, passphrase: string): Uint
 }
 
 /** Decrypts a key and checks that the result is a PrivateKeyInfo (RFC 5958 §2) by its outline. */
-export function decryptShroudedKey(algorithm: DerNode, encrypted: Uint8Array, passphrase: string): Uint8Array {
-  const plain = decryptPbes2(algorithm, encrypted, passphrase);
+export function decryptShroudedKey(algorithm: DerNode, encrypted: Uint8Array, passphrase: string, budget?: KdfBudget): Uint8Array {
+  const plain = decryptPbes2(algorithm, encrypted, passphrase, budget);
   try {
     const info = children(parseDer(plain), TAG.SEQUENCE);
     readSmallInt(child(info, 0), 1);

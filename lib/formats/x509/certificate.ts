@@ -5,7 +5,7 @@
  * nonRepudiation). It does not verify the issuer's signature or a chain: KSeF does that when it is used.
  * @module
  */
-import { child, children, content, contextTag, DerError, encoding, parseDer, readBigInt, readBitString, readIntegerBytes, readOid, readString, readTime, TAG, type DerNode } from "../asn1/der.ts";
+import { child, children, content, contextTag, DerError, encoding, parseDer, readBitString, readIntegerBytes, readOid, readString, readTime, TAG, type DerNode } from "../asn1/der.ts";
 
 /** One attribute of a name: its OID, and its text. */
 export interface NameAttribute {
@@ -50,7 +50,12 @@ export function parseCertificate(der: Uint8Array): CertificateInfo {
   const serialBytes = readIntegerBytes(child(tbs, i++));
   const start = serialBytes[0] === 0 && serialBytes.length > 1 ? 1 : 0;
   const serialHex = [...serialBytes.subarray(start)].map((b) => b.toString(16).padStart(2, "0")).join("").toUpperCase();
-  const serialDecimal = (serialBytes[0]! & 0x80) === 0 ? readBigInt(child(tbs, i - 1)).toString() : `-${serialHex}`;
+  // A negative serial (RFC 5280 §4.1.2.2 forbids it, some CAs wrote them) in decimal as X.690 §8.3.3 reads it:
+  // two's complement. XAdES's X509SerialNumber is this integer in decimal.
+  let serial = 0n;
+  for (const b of serialBytes) serial = (serial << 8n) | BigInt(b);
+  if ((serialBytes[0]! & 0x80) !== 0) serial -= 1n << BigInt(8 * serialBytes.length);
+  const serialDecimal = serial.toString();
   i++; // signature algorithm
   const issuer = readName(child(tbs, i++, TAG.SEQUENCE));
   const validity = children(child(tbs, i++, TAG.SEQUENCE), TAG.SEQUENCE);

@@ -200,7 +200,8 @@ export function parseKsefSourceConfig(entry: Record<string, unknown>, where: str
 
 /** The sign-in fields (README "KSeF"): exactly one way, each field checked with a message naming it. */
 function _credentials(entry: Record<string, unknown>, nip: string, fail: (msg: string) => never): { credentials: KsefCredentials; keyPassphrase?: PassphraseSource } {
-  const has = (f: string) => entry[f] !== undefined;
+  // JSON's null is "not given" (a field emptied in an editor or by a template), as an absent field.
+  const has = (f: string) => entry[f] !== undefined && entry[f] !== null;
   const ways = [has("token"), has("certificate") || has("key"), has("pkcs12")].filter(Boolean).length;
   if (ways === 0) fail(`sign-in is missing: give "certificate" and "key", or "pkcs12", or "token" (see README, "KSeF")`);
   if (ways > 1) fail(`"token", "certificate" with "key", and "pkcs12" are three ways to sign in: give exactly one`);
@@ -212,7 +213,7 @@ function _credentials(entry: Record<string, unknown>, nip: string, fail: (msg: s
     if (typeof v !== "string" || !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(v)) fail(`"key_passphrase_env" must be the name of the environment variable that holds the passphrase (letters, digits, "_"), not the passphrase`);
     keyPassphrase = { env: v as string };
   }
-  if (has("key_passphrase_file")) keyPassphrase = { file: _pemPath(entry.key_passphrase_file) ?? fail(`"key_passphrase_file" must be the path of a file holding the passphrase, absolute or relative to the directory of sources.json`) };
+  if (has("key_passphrase_file")) keyPassphrase = { file: _filePath(entry.key_passphrase_file) ?? fail(`"key_passphrase_file" must be the path of a file holding the passphrase, absolute or relative to the directory of sources.json`) };
   if (keyPassphrase !== undefined && !has("key") && !has("pkcs12") && !has("offline_key")) {
     fail(`"${has("key_passphrase_env") ? "key_passphrase_env" : "key_passphrase_file"}" is the passphrase of "key", "pkcs12" or "offline_key": give one of them, or remove it`);
   }
@@ -229,20 +230,20 @@ function _credentials(entry: Record<string, unknown>, nip: string, fail: (msg: s
   const passphrase = keyPassphrase === undefined ? {} : { passphrase: keyPassphrase };
   const more = { ...passphrase, subjectIdentifier };
   if (has("pkcs12")) {
-    const pkcs12File = _pemPath(entry.pkcs12) ?? fail(`"pkcs12" must be the path of a PKCS#12 file (.p12, .pfx) holding the certificate and its key, absolute or relative to the directory of sources.json`);
+    const pkcs12File = _filePath(entry.pkcs12) ?? fail(`"pkcs12" must be the path of a PKCS#12 file (.p12, .pfx) holding the certificate and its key, absolute or relative to the directory of sources.json`);
     if (keyPassphrase === undefined) fail(`"pkcs12" needs its passphrase: give "key_passphrase_env" (the name of an environment variable) or "key_passphrase_file"`);
     return { credentials: { kind: "pkcs12", pkcs12File, ...more }, ...passphrase };
   }
   if (!has("certificate") || !has("key")) fail(`"certificate" and "key" go together: the certificate and its private key`);
-  const certificateFile = _pemPath(entry.certificate) ?? fail(`"certificate" must be the path of the certificate (PEM or DER), absolute or relative to the directory of sources.json`);
-  const keyFile = _pemPath(entry.key) ?? fail(`"key" must be the path of the certificate's private key (PEM or DER), absolute or relative to the directory of sources.json`);
+  const certificateFile = _filePath(entry.certificate) ?? fail(`"certificate" must be the path of the certificate (PEM or DER), absolute or relative to the directory of sources.json`);
+  const keyFile = _filePath(entry.key) ?? fail(`"key" must be the path of the certificate's private key (PEM or DER), absolute or relative to the directory of sources.json`);
   return { credentials: { kind: "certificate", certificateFile, keyFile, ...more }, ...passphrase };
 }
 
 /** The offline fields (README "Offline invoices"): each with its check and the message naming it. */
 const _OFFLINE_FIELDS = [
-  { field: "offline_certificate", key: "offlineCertificate", read: _pemPath, must: "the path of the KSeF certificate of type Offline (PEM or DER), absolute or relative to the directory of sources.json" },
-  { field: "offline_key", key: "offlineKey", read: _pemPath, must: "the path of the certificate's private key (PEM or DER; if encrypted, its passphrase in \"key_passphrase_env\" or \"key_passphrase_file\"), absolute or relative to the directory of sources.json" },
+  { field: "offline_certificate", key: "offlineCertificate", read: _filePath, must: "the path of the KSeF certificate of type Offline (PEM or DER), absolute or relative to the directory of sources.json" },
+  { field: "offline_key", key: "offlineKey", read: _filePath, must: "the path of the certificate's private key (PEM or DER; if encrypted, its passphrase in \"key_passphrase_env\" or \"key_passphrase_file\"), absolute or relative to the directory of sources.json" },
   { field: "offline_when_unavailable", key: "offlineWhenUnavailableMs", read: (v: unknown) => { const ms = _durationMs(v); return ms !== null && ms > 0 ? ms : null; }, must: `a duration such as "15m" or "1h" (units ms, s, m, h, d)` },
 ] as const;
 
@@ -260,7 +261,7 @@ function _offlineFields(entry: Record<string, unknown>, fail: (msg: string) => n
   return out as _Offline;
 }
 
-function _pemPath(v: unknown): string | null {
+function _filePath(v: unknown): string | null {
   return typeof v === "string" && v.trim() !== "" && !v.includes("\u0000") ? v : null;
 }
 

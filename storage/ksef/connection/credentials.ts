@@ -13,6 +13,7 @@ import { DerError } from "../../../lib/formats/asn1/der.ts";
 import { describeKsefSigningKey } from "../../../lib/formats/pdf/ksef_certificate_link.ts";
 import { formatName, parseCertificate, type CertificateInfo, type NameAttribute } from "../../../lib/formats/x509/certificate.ts";
 import type { SignatureAlgorithm, Signer } from "../../../lib/formats/xades/signer.ts";
+import { SignerCache } from "./signer_cache.ts";
 import { readCertificates, readPassphrase, readPkcs12File, readPrivateKey, type PassphraseSource } from "./key_files.ts";
 
 /** How long before its end a certificate is reported as ending soon: 30 days, time to request the next one in KSeF. */
@@ -46,6 +47,8 @@ export interface LoadSignerOptions {
    * usage shows the other type is a warning, not a failure: ksefCertificateType() reads a convention, not a rule.
    */
   expectType?: "Authentication" | "Offline";
+  /** Where loaded files are kept while unchanged; default the process's own (signer_cache.ts). */
+  cache?: SignerCache<LoadedFiles>;
 }
 
 /**
@@ -87,6 +90,55 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
   const env = options.env ?? process.env;
   const passphrase = files.passphrase === undefined ? undefined : readPassphrase(files.passphrase, env);
   const purpose = options.purpose ?? "sign in to KSeF";
+  const paths = "pkcs12File" in files ? [files.pkcs12File] : [files.certificateFile, files.keyFile];
+  const what = JSON.stringify([options.fields ?? null, purpose, options.encryptedHint ?? null, "pkcs12File" in files]);
+  const l = (options.cache ?? _cache).get(what, paths, passphrase, () => _load(files, passphrase, purpose, options));
+  const { certField, certPath, keyField, keyPath, info } = l;
+  // An RSA-PSS key (openssl genpkey -algorithm RSA-PSS) signs only with PSS padding. Sign-in's XAdES signature is
+  // RSA PKCS#1 v1.5 or ECDSA (podpis-xades.md), so such a key would fail every sign-in; KOD II is RSASSA-PSS
+  // (kody-qr.md, "Algorytmy podpisu") and works with it.
+  if (l.privateKey.asymmetricKeyType === "rsa-pss" && options.expectType !== "Offline") {
+    throw new RangeError(`${keyField} ${keyPath}: an RSA-PSS key cannot ${purpose} (KSeF's XAdES signature uses RSA PKCS#1 v1.5 or ECDSA): use a plain RSA or EC P-256 key`);
+  }
+  const when = (ms: number) => new Date(ms).toISOString();
+  const hint = options.renewHint === undefined ? "" : `: ${options.renewHint}`;
+  // RFC 5280 §4.1.2.5: the validity period includes notAfter itself.
+  if (!(options.now <= info.notAfter)) throw new RangeError(`${certField} ${certPath} expired on ${when(info.notAfter)}${hint}`);
+  if (!(info.notBefore <= options.now)) throw new RangeError(`${certField} ${certPath} is valid only from ${when(info.notBefore)}`);
+  const warnings: string[] = [];
+  if (info.notAfter - options.now < (options.warnWithinMs ?? CERTIFICATE_WARNING_MS)) warnings.push(`${certField} ${certPath} expires on ${when(info.notAfter)}${hint}`);
+  if (l.readableByOthers) warnings.push(`${keyField} ${keyPath} can be read by other users of this machine: chmod 600 it`);
+  const facts = l.facts;
+  if (options.expectType !== undefined && facts.ksefType !== null && facts.ksefType !== options.expectType) {
+    warnings.push(`${certField} ${certPath} looks like a KSeF certificate of type ${facts.ksefType} (by its key usage), which cannot ${purpose}: use one of type ${options.expectType}`);
+  }
+  return { ...l.signer, facts, privateKey: l.privateKey, publicKey: l.publicKey, warnings };
+}
+
+/** A cache of loaded files for loadFileSigner()'s `cache` option (tests count its `loads`). */
+export function createSignerCache(): SignerCache<LoadedFiles> {
+  return new SignerCache<LoadedFiles>();
+}
+
+/** What reading the files gives, before the checks that depend on the time and the use. */
+export interface LoadedFiles {
+  certField: string;
+  certPath: string;
+  keyField: string;
+  keyPath: string;
+  info: CertificateInfo;
+  facts: CertificateFacts;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  signer: Signer;
+  readableByOthers: boolean;
+}
+
+// The process's cache: every caller (sources, senders, /readyz, the expiry watch) asks for the same few signers,
+// and reading them again costs a key derivation each time (signer_cache.ts).
+const _cache = createSignerCache();
+
+function _load(files: SignerFiles, passphrase: string | undefined, purpose: string, options: LoadSignerOptions): LoadedFiles {
   let certField: string, certPath: string, keyField: string, keyPath: string;
   let privateKey: KeyObject;
   let candidates: Uint8Array[];
@@ -112,7 +164,7 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
   const kind = describeKsefSigningKey(privateKey);
   if ("error" in kind) throw new RangeError(`${keyField} ${keyPath}: ${kind.error} cannot ${purpose}`);
   // The certificate is the one whose public key is the key's: a PEM chain or a PKCS#12 may hold CA certificates too.
-  const spki = createPublicKey(privateKey).export({ type: "spki", format: "der" });
+  const publicKey = createPublicKey(privateKey);
   let certificate: Uint8Array | undefined;
   let info: CertificateInfo | undefined;
   for (const der of candidates) {
@@ -123,7 +175,7 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
       if (e instanceof DerError) throw new RangeError(`${certField} ${certPath} holds a certificate that cannot be read (${e.message})`);
       throw e;
     }
-    if (Buffer.from(parsed.spki).equals(spki)) {
+    if (_isKeyOf(parsed.spki, publicKey)) {
       certificate = der;
       info = parsed;
       break;
@@ -134,18 +186,10 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
       ? `${certField} ${certPath} holds no certificate of its private key`
       : `${keyField} ${keyPath} is not the private key of ${certField} ${certPath}`);
   }
-  const when = (ms: number) => new Date(ms).toISOString();
-  const hint = options.renewHint === undefined ? "" : `: ${options.renewHint}`;
-  if (!(info.notAfter > options.now)) throw new RangeError(`${certField} ${certPath} expired on ${when(info.notAfter)}${hint}`);
-  if (!(info.notBefore <= options.now)) throw new RangeError(`${certField} ${certPath} is valid only from ${when(info.notBefore)}`);
-  const warnings: string[] = [];
-  if (info.notAfter - options.now < (options.warnWithinMs ?? CERTIFICATE_WARNING_MS)) warnings.push(`${certField} ${certPath} expires on ${when(info.notAfter)}${hint}`);
-  if (_readableByOthers(keyPath)) warnings.push(`${keyField} ${keyPath} can be read by other users of this machine: chmod 600 it`);
-  const facts = _facts(certificate, info);
-  if (options.expectType !== undefined && facts.ksefType !== null && facts.ksefType !== options.expectType) {
-    warnings.push(`${certField} ${certPath} looks like a KSeF certificate of type ${facts.ksefType} (by its key usage), which cannot ${purpose}: use one of type ${options.expectType}`);
-  }
-  return { ...createKeySigner(certificate, privateKey), facts, privateKey, publicKey: createPublicKey(privateKey), warnings };
+  return {
+    certField, certPath, keyField, keyPath, info, facts: _facts(certificate, info), privateKey,
+    publicKey, signer: createKeySigner(certificate, privateKey), readableByOthers: _readableByOthers(keyPath),
+  };
 }
 
 /**
@@ -209,6 +253,22 @@ function _sign(key: KeyObject, keyType: "rsa" | "ec", data: Uint8Array, algorith
       throw new RangeError(`Unknown signature algorithm: ${String(algorithm)}`);
   }
   throw new RangeError(`${keyType === "rsa" ? "An RSA" : "An EC"} key cannot sign ${algorithm}`);
+}
+
+/**
+ * Whether the certificate's SubjectPublicKeyInfo is `publicKey`, compared as keys, not bytes: the same EC key may be
+ * written with a compressed or an uncompressed point (SEC 1 §2.3.3), an RSA key's parameters with or without NULL.
+ */
+function _isKeyOf(spki: Uint8Array, publicKey: KeyObject): boolean {
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: Buffer.from(spki), format: "der", type: "spki" });
+  } catch {
+    return false; // a key this runtime cannot read: not one it can sign with either
+  }
+  // Keys of two types are not compared: Node's equals() then leaves an error on OpenSSL's queue, which the next
+  // key operation (another file's createPrivateKey) reports as its own ("different key types").
+  return key.asymmetricKeyType === publicKey.asymmetricKeyType && key.equals(publicKey);
 }
 
 function _readableByOthers(path: string): boolean {

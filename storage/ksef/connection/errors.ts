@@ -18,7 +18,7 @@ export const KSEF_ERROR = {
   certificateRejected: "KSEF_CERTIFICATE_REJECTED",
   /** The token works but lacks the InvoiceRead permission (HTTP 403 on the invoice endpoints). */
   permissionDenied: "KSEF_PERMISSION_DENIED",
-  /** The configured NIP is not the token's context (or KSeF finds no permissions there: status 415). */
+  /** KSeF finds no permissions for the token or the certificate's subject in the configured NIP's context (status 415). */
   wrongNip: "KSEF_WRONG_NIP",
   /** 5xx, timeouts or network errors after every retry. */
   unavailable: "KSEF_UNAVAILABLE",

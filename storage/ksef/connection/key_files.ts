@@ -120,7 +120,11 @@ export function readPkcs12File(field: string, path: string, passphrase: string):
 export function readPassphrase(source: PassphraseSource, env: Readonly<Record<string, string | undefined>>): string {
   if ("env" in source) {
     const value = env[source.env];
-    if (value === undefined || value === "") throw new RangeError(`key_passphrase_env: the environment variable ${source.env} is not set`);
+    // The name is echoed only when it looks like one (POSIX.1-2017 §8.1's portable names): a passphrase put in
+    // key_passphrase_env by mistake would otherwise land in the log.
+    const name = /^[A-Z_][A-Z0-9_]*$/.test(source.env) ? `the environment variable ${source.env}` : "the environment variable named in key_passphrase_env";
+    if (value === undefined) throw new RangeError(`key_passphrase_env: ${name} is not set`);
+    if (value === "") throw new RangeError(`key_passphrase_env: ${name} is empty`);
     return value;
   }
   let bytes: Uint8Array;

@@ -65,8 +65,10 @@ export function signInWarnings(all: Readonly<Record<string, readonly { type: str
       const files = credentialFiles(c.credentials, dir);
       // A certificate's end is the expiry watch's to say (30, 7 and 1 days before, with the command that renews it).
       return files ? loadFileSigner(files, { now, warnWithinMs: 0 }).warnings.map((w) => `${tenant}: KSeF source "${e.config.name}": ${w}`) : [];
-    } catch {
-      return [];
+    } catch (e) {
+      // A file that cannot sign in (RangeError) is the source's to report, naming it; anything else is a bug to see.
+      if (e instanceof RangeError) return [];
+      throw e;
     }
   }));
 }

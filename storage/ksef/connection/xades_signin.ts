@@ -78,7 +78,8 @@ export function xadesSignIn(o: XadesSignInOptions): SignInMethod {
     failed(status, nip) {
       const what = statusText(status);
       const c = status.code;
-      if (c === 415) return ksefError(KSEF_ERROR.certificateRejected, `KSeF finds no permissions for ${who} in the context of NIP ${nip} (415 ${what}): check "nip" in sources.json, or grant the certificate's subject rights for that NIP in KSeF`);
+      // 415 is the context's, not the certificate's: KSEF_WRONG_NIP, as for a token (errors.ts).
+      if (c === 415) return ksefError(KSEF_ERROR.wrongNip, `KSeF finds no permissions for ${who} in the context of NIP ${nip} (415 ${what}): check "nip" in sources.json, or grant the certificate's subject rights for that NIP in KSeF`);
       if (c === 460) return ksefError(KSEF_ERROR.certificateRejected, `KSeF refused ${who} (460 ${what}): an untrusted, revoked, suspended or ended certificate cannot sign in; get a new one (README "KSeF", "Certificates")`);
       if (c === 425) return ksefError(KSEF_ERROR.certificateRejected, `KSeF cancelled the sign-in with ${who} (425 ${what}): a user revoked the session in KSeF; the next sync signs in again`);
       if (c === 450) return ksefError(KSEF_ERROR.certificateRejected, `KSeF refused the sign-in with ${who} (450 ${what}): retry the sync; if it persists, check the server clock`);

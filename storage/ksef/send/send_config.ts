@@ -10,17 +10,39 @@ import { resolvePassphraseSource, type KsefSourceConfig } from "../connection/co
 import type { KsefSendConfig } from "./job.ts";
 import { configuredSignIn } from "../connection/sign_in_choice.ts";
 
+/** How sendingConfigs() treats an entry whose sign-in files cannot be used, after startup. */
+export interface SendingConfigsOptions {
+  /** Hears of the entry's failure (a RangeError naming the tenant, the source and the file). */
+  onEntryError: (error: RangeError) => void;
+  /** The configurations last in force: the tenant keeps its own from there, and every other tenant is unaffected. */
+  previous: readonly KsefSendConfig[];
+}
+
 /**
  * The sending configurations of a `sources.json` as readSourcesFile checked it (each ksef entry parsed by
- * parseKsefSourceConfig); RangeError for two sending entries of one tenant.
+ * parseKsefSourceConfig); RangeError for two sending entries of one tenant. With `tolerate` (after startup), an
+ * entry whose sign-in files fail (a certificate that ended) keeps the tenant's previous configuration, if any.
  */
-export function sendingConfigs(all: Readonly<Record<string, readonly { type: string; config: { name: string } }[]>>, dir: string): KsefSendConfig[] {
+export function sendingConfigs(all: Readonly<Record<string, readonly { type: string; config: { name: string } }[]>>, dir: string, tolerate?: SendingConfigsOptions): KsefSendConfig[] {
   const out: KsefSendConfig[] = [];
   for (const [tenant, entries] of Object.entries(all)) {
+    const kept: KsefSendConfig[] = [];
+    const signIn = (c: KsefSourceConfig) => {
+      try {
+        return configuredSignIn(c, dir);
+      } catch (e) {
+        if (tolerate === undefined || !(e instanceof RangeError)) throw e;
+        tolerate.onEntryError(new RangeError(`sources.json ${tenant}: source "${c.name}": ${e.message}`));
+        kept.push(...tolerate.previous.filter((p) => p.tenant === tenant));
+        return null;
+      }
+    };
     const sending = entries.flatMap((e) => {
       if (e.type !== "ksef") return [];
       const c = e.config as KsefSourceConfig;
       if (!c.send) return [];
+      const signInOptions = signIn(c);
+      if (signInOptions === null) return [];
       const offline = c.offlineCertificate !== undefined && c.offlineKey !== undefined
         ? { offline: {
           certificateFile: resolve(dir, c.offlineCertificate), keyFile: resolve(dir, c.offlineKey),
@@ -28,12 +50,13 @@ export function sendingConfigs(all: Readonly<Record<string, readonly { type: str
         } }
         : {};
       const when = c.offlineWhenUnavailableMs === undefined ? {} : { offlineWhenUnavailableMs: c.offlineWhenUnavailableMs };
-      return [{ tenant, baseUrl: c.baseUrl, nip: c.nip, ...configuredSignIn(c, dir), sendMode: c.sendMode, name: c.name, ...offline, ...when }];
+      return [{ tenant, baseUrl: c.baseUrl, nip: c.nip, ...signInOptions, sendMode: c.sendMode, name: c.name, ...offline, ...when }];
     });
     if (sending.length > 1) {
       throw new RangeError(`sources.json ${tenant}: ${sending.map((c) => JSON.stringify(c.name)).join(" and ")} both have "send": true; a tenant sends to KSeF through one ksef source only`);
     }
     for (const { name: _name, ...c } of sending) out.push(c);
+    out.push(...kept);
   }
   return out;
 }

@@ -33,7 +33,8 @@ export class OfflineCertificates {
   usable(c: KsefSendConfig): OfflineCertificate | null {
     const cert = c.offline ? this.#loaded.get(_key(c)) : undefined;
     const now = this.#now();
-    return cert && cert.validFrom <= now && now < cert.validTo ? cert : null;
+    // RFC 5280 §4.1.2.5: the validity period includes notAfter itself.
+    return cert && cert.validFrom <= now && now <= cert.validTo ? cert : null;
   }
 
   /** The loaded certificates' warnings (ending soon, a key file others can read), naming the tenant. */

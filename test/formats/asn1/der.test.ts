@@ -145,4 +145,21 @@ describe("DER", () => {
     const headers = decodePem("-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-256-CBC,00\n\nMAA=\n-----END RSA PRIVATE KEY-----\n");
     assert.deepEqual(headers.map((b) => [b.label, b.hasHeaders, [...b.der]]), [["RSA PRIVATE KEY", true, [0x30, 0]]]);
   });
+
+  test("decodePem() reads 8,000 BEGIN lines without an END in a bounded number of searches, not one scan per line", () => {
+    const der = derSequence([derInteger(1)]);
+    const block = encodePem("CERTIFICATE", der);
+    const cases = [
+      { what: "unterminated BEGIN lines after a block", text: block + "-----BEGIN CERTIFICATE-----\nMAA=\n".repeat(8000), blocks: 1, maxSteps: 10 },
+      { what: "BEGIN lines of labels PEM does not have", text: "-----BEGIN bad label-----\n".repeat(8000) + block, blocks: 1, maxSteps: 3 * 8000 + 10 },
+      { what: "8,000 blocks", text: block.repeat(8000), blocks: 8000, maxSteps: 3 * 8000 + 10 },
+    ];
+    for (const { what, text, blocks, maxSteps } of cases) {
+      const steps = { count: 0 };
+      const out = decodePem(text, steps);
+      assert.equal(out.length, blocks, what);
+      assert.deepEqual(out[0], { label: "CERTIFICATE", der, hasHeaders: false }, what);
+      assert.ok(steps.count > 0 && steps.count <= maxSteps, `${what}: ${steps.count} searches`);
+    }
+  });
 });

@@ -8,7 +8,7 @@ import { after, describe, test } from "node:test";
 import { children, content, DerError, parseDer, type DerNode } from "../../../lib/formats/asn1/der.ts";
 import { derContext, derInteger, derOctetString, derOid, derSequence } from "../../../lib/formats/asn1/der_writer.ts";
 import { decodePem } from "../../../lib/formats/asn1/pem.ts";
-import { readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
+import { MAX_PKCS12_CONTENTS, readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
 import { decryptPrivateKeyInfo, KeyDecryptError } from "../../../lib/formats/pkcs8/pbes2.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pkcs12-"));
@@ -110,6 +110,41 @@ describe("readPkcs12()", () => {
     const started = performance.now();
     assert.equal(reason(() => readPkcs12(derSequence([derInteger(3), authSafe, mac]), PASS)), "unsupported");
     assert.ok(performance.now() - started < 1000);
+  });
+
+  /** A PFX whose AuthenticatedSafe holds `contents` (ContentInfos) and whose MAC says `macIterations`; the MAC is not valid. */
+  const craftedPfx = (contents: Uint8Array[], macIterations: number) => {
+    const authSafe = derSequence([derOid("1.2.840.113549.1.7.1"), derContext(0, derOctetString(derSequence(contents)))]);
+    const mac = derSequence([derSequence([derSequence([derOid("2.16.840.1.101.3.4.2.1")]), derOctetString(new Uint8Array(32))]), derOctetString(new Uint8Array(8)), derInteger(macIterations)]);
+    return derSequence([derInteger(3), authSafe, mac]);
+  };
+  /** An encryptedData ContentInfo under PBES2 (PBKDF2-HMAC-SHA-256, AES-256-CBC) with `iterations`. */
+  const encryptedContent = (iterations: number) => {
+    const pbkdf2 = derSequence([derOid("1.2.840.113549.1.5.12"), derSequence([derOctetString(new Uint8Array(8)), derInteger(iterations), derSequence([derOid("1.2.840.113549.2.9")])])]);
+    const alg = derSequence([derOid("1.2.840.113549.1.5.13"), derSequence([pbkdf2, derSequence([derOid("2.16.840.1.101.3.4.1.42"), derOctetString(new Uint8Array(16))])])]);
+    const eci = derSequence([derOid("1.2.840.113549.1.7.1"), alg, derContext(0, new Uint8Array(16), true)]);
+    return derSequence([derOid("1.2.840.113549.1.7.6"), derContext(0, derSequence([derInteger(0), eci]))]);
+  };
+  const plainContent = () => derSequence([derOid("1.2.840.113549.1.7.1"), derContext(0, derOctetString(derSequence([])))]);
+
+  test("readPkcs12() refuses more than 16 contents in the AuthenticatedSafe, before its MAC", () => {
+    assert.equal(MAX_PKCS12_CONTENTS, 16);
+    // The MAC is not valid: a refusal for anything else than the count would be "wrong-passphrase".
+    assert.throws(() => readPkcs12(craftedPfx(Array.from({ length: 17 }, plainContent), 1), PASS), (e) => e instanceof DerError && /more than 16 contents/.test(e.message));
+    assert.equal(reason(() => readPkcs12(craftedPfx(Array.from({ length: 16 }, plainContent), 1), PASS)), "wrong-passphrase");
+  });
+
+  test("readPkcs12() refuses a file whose derivations add up to more than 4,000,000 iterations, before deriving any", () => {
+    // Each count alone is allowed (2,000,000 at most); together they are not. The MAC is not valid, so a file that
+    // got as far as deriving would be "wrong-passphrase".
+    const cases = [
+      { what: "three encrypted contents", pfx: craftedPfx([encryptedContent(1_500_000), encryptedContent(1_500_000), encryptedContent(1_500_000)], 1) },
+      { what: "the MAC and two encrypted contents", pfx: craftedPfx([encryptedContent(2_000_000), encryptedContent(1)], 2_000_000) },
+    ];
+    for (const { what, pfx } of cases) {
+      assert.throws(() => readPkcs12(pfx, PASS), (e) => e instanceof KeyDecryptError && e.reason === "unsupported" && /key-derivation iterations in all/.test(e.message), what);
+    }
+    assert.equal(reason(() => readPkcs12(craftedPfx([encryptedContent(1), encryptedContent(1)], 1), PASS)), "wrong-passphrase");
   });
 
   test("readPkcs12() throws only DerError or KeyDecryptError on damaged and truncated files", () => {

@@ -40,6 +40,12 @@ test("parseCertificate() reads serial, names, validity, key and key usage as nod
   }
 });
 
+test("parseCertificate() gives a negative serial in decimal as openssl prints it", () => {
+  const info = parseCertificate(make("negative", { serial: "-300" }));
+  assert.equal(info.serialDecimal, "-300");
+  assert.equal(info.serialHex, "FED4"); // the DER INTEGER's two's complement octets
+});
+
 test("parseCertificate() reads a validity past 2049 as GeneralizedTime and names with their attributes in order", () => {
   const der = make("long", { serial: "0x07", days: 40 * 365, subj: "/CN=Łukasz Żółć/GN=Łukasz/SN=Żółć/serialNumber=TINPL-5265877635/C=PL/organizationIdentifier=VATPL-5265877635" });
   const info = parseCertificate(der);

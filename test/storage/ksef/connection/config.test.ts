@@ -77,6 +77,8 @@ test("parseKsefSourceConfig() takes exactly one way to sign in: a token, a certi
   assert.deepEqual(parseKsefSourceConfig({ ...bare, pkcs12: "/etc/ksef/auth.p12", key_passphrase_file: "pass.txt" }, "acme[0]").credentials, {
     kind: "pkcs12", pkcs12File: "/etc/ksef/auth.p12", passphrase: { file: "pass.txt" }, subjectIdentifier: "certificate_subject",
   });
+  // null is a field not given: a certificate sign-in with "token": null and "pkcs12": null is one way, not three.
+  assert.deepEqual(parseKsefSourceConfig({ ...cert, token: null, pkcs12: null, key_passphrase_file: null }, "acme[0]").credentials, c.credentials);
   const refused = [
     { what: "none", input: bare, expected: /sign-in is missing: give "certificate" and "key", or "pkcs12", or "token"/ },
     { what: "token and certificate", input: { ...cert, token: entry("test").token }, expected: /give exactly one/ },

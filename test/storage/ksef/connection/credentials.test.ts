@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
 import { execFileSync, execSync } from "node:child_process";
 import { constants, createPublicKey, verify, X509Certificate } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { describeCertificate, loadFileSigner, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
+import { createSignerCache, describeCertificate, loadFileSigner, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
 import { PKCS12_CONVERT_COMMAND, PKCS8_CONVERT_COMMAND } from "../../../../storage/ksef/connection/key_files.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "credentials-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const PASS = "Zażółć gęślą jaźń 42!";
-const env = { KSEF_KEY_PASS: PASS };
+const env = { KSEF_KEY_PASS: PASS, EMPTY_VARIABLE: "" };
 const DAY = 86_400_000;
 const f = (name: string) => join(dir, name);
 
@@ -31,6 +31,7 @@ const RSA = ["-newkey", "rsa:2048"];
 const P256 = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"];
 makeCertificate("rsa", RSA, { usage: "digitalSignature", serial: "0x01F20A5D352AE590" });
 makeCertificate("ec", P256, { usage: "nonRepudiation", serial: "0x0A1B2C3D4E5F6071" });
+makeCertificate("pss", ["-newkey", "rsa-pss", "-pkeyopt", "rsa_keygen_bits:2048"], { usage: "nonRepudiation", serial: "0x0B1B2C3D4E5F6071" });
 makeCertificate("ca", P256, { usage: "keyCertSign", serial: "0x77", subj: "/CN=Some CA/C=PL" });
 // Every form of the RSA key and of the EC key.
 openssl("pkey", "-in", f("rsa.key.pem"), "-outform", "DER", "-out", f("rsa.key.der"));
@@ -159,12 +160,15 @@ describe("loadFileSigner()", () => {
       { what: "expired", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, at: now + 31 * DAY, expected: /^certificate .*rsa\.crt\.pem expired on \d{4}-/ },
       { what: "not yet valid", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, at: now - 2 * DAY, expected: /^certificate .*rsa\.crt\.pem is valid only from \d{4}-/ },
       { what: "RSA 1024", files: { certificateFile: f("rsa1024.crt.pem"), keyFile: f("rsa1024.key.pem") }, expected: `key ${f("rsa1024.key.pem")}: an RSA key of 1024 bits (KSeF needs 2048 or more) cannot sign in to KSeF` },
+      { what: "RSA-PSS key", files: { certificateFile: f("pss.crt.pem"), keyFile: f("pss.key.pem") }, expected: `key ${f("pss.key.pem")}: an RSA-PSS key cannot sign in to KSeF (KSeF's XAdES signature uses RSA PKCS#1 v1.5 or ECDSA): use a plain RSA or EC P-256 key` },
       { what: "P-384", files: { certificateFile: f("p384.crt.pem"), keyFile: f("p384.key.pem") }, expected: /^key .*p384\.key\.pem: an EC key on secp384r1 \(KSeF needs P-256\)/ },
       { what: "no such key file", files: { certificateFile: rsaCert, keyFile: f("none.pem") }, expected: `key ${f("none.pem")} cannot be read: ENOENT` },
       { what: "garbage DER key", files: { certificateFile: rsaCert, keyFile: f("garbage.der") }, expected: `key ${f("garbage.der")} is not a DER private key (PKCS#8, PKCS#1 or SEC1)` },
       { what: "garbage DER certificate", files: { certificateFile: f("garbage.der"), keyFile: f("rsa.key.pem") }, expected: /^certificate .*garbage\.der holds a certificate that cannot be read/ },
       { what: "a key as the certificate", files: { certificateFile: f("rsa.key.pem"), keyFile: f("rsa.key.pem") }, expected: `certificate ${f("rsa.key.pem")} is not a PEM certificate (-----BEGIN CERTIFICATE-----)` },
       { what: "unset variable", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { env: "NO_SUCH_VARIABLE" } }, expected: "key_passphrase_env: the environment variable NO_SUCH_VARIABLE is not set" },
+      { what: "empty variable", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { env: "EMPTY_VARIABLE" } }, expected: "key_passphrase_env: the environment variable EMPTY_VARIABLE is empty" },
+      { what: "the passphrase itself as the variable's name", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { env: PASS } }, expected: "key_passphrase_env: the environment variable named in key_passphrase_env is not set" },
       { what: "missing passphrase file", files: { certificateFile: rsaCert, keyFile: f("rsa.enc.pem"), passphrase: { file: f("none.txt") } }, expected: `key_passphrase_file ${f("none.txt")} cannot be read: ENOENT` },
     ];
     for (const { what, files, at, expected } of cases) {
@@ -202,6 +206,61 @@ describe("loadFileSigner()", () => {
     assert.deepEqual(loadFileSigner(rsa, { ...o, expectType: "Offline", purpose: "sign KOD II" }).warnings,
       [`certificate ${f("rsa.crt.pem")} looks like a KSeF certificate of type Authentication (by its key usage), which cannot sign KOD II: use one of type Offline`]);
   });
+});
+
+test("loadFileSigner() takes a certificate at its notAfter and its notBefore, and not a millisecond outside", () => {
+  const files = { certificateFile: f("rsa.crt.pem"), keyFile: f("rsa.key.pem") };
+  const x = new X509Certificate(readFileSync(f("rsa.crt.pem")));
+  const [from, to] = [Date.parse(x.validFrom), Date.parse(x.validTo)];
+  assert.equal(loadFileSigner(files, { now: to }).facts.notAfter, to);
+  assert.equal(loadFileSigner(files, { now: from }).facts.notBefore, from);
+  assert.match(failure(() => loadFileSigner(files, { now: to + 1 })), /expired on/);
+  assert.match(failure(() => loadFileSigner(files, { now: from - 1 })), /is valid only from/);
+});
+
+test("loadFileSigner() matches the key and the certificate as keys: a certificate with the EC point compressed is the key's", () => {
+  openssl("ec", "-in", f("ec.key.pem"), "-pubout", "-conv_form", "compressed", "-out", f("ec-compressed.pub.pem"));
+  openssl("req", "-new", "-key", f("ec.key.pem"), "-subj", "/CN=Compressed", "-out", f("ec.csr"));
+  openssl("x509", "-req", "-in", f("ec.csr"), "-signkey", f("ec.key.pem"), "-force_pubkey", f("ec-compressed.pub.pem"), "-days", "2", "-out", f("ec-compressed.crt.pem"));
+  const s = loadFileSigner({ certificateFile: f("ec-compressed.crt.pem"), keyFile: f("ec.key.pem") }, { now });
+  assert.equal(s.facts.subject, "CN=Compressed");
+  assert.match(failure(() => loadFileSigner({ certificateFile: f("ec-compressed.crt.pem"), keyFile: f("rsa.key.pem") }, { now })), /is not the private key of certificate/);
+});
+
+test("loadFileSigner() takes an RSA-PSS key for KOD II, whose signature is PSS", async () => {
+  const s = loadFileSigner({ certificateFile: f("pss.crt.pem"), keyFile: f("pss.key.pem") }, { now, expectType: "Offline", purpose: "sign KOD II" });
+  const data = new TextEncoder().encode("payload");
+  assert.ok(verify("sha256", data, { key: s.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, await s.sign(data, "rsa-pss-sha256")));
+});
+
+test("loadFileSigner() decrypts unchanged files once, and again when a file or the passphrase changes", () => {
+  const cache = createSignerCache();
+  copyFileSync(f("rsa.p12"), f("cached.p12"));
+  writeFileSync(f("cached-pass.txt"), PASS);
+  const files = { pkcs12File: f("cached.p12"), passphrase: { file: f("cached-pass.txt") } };
+  const first = loadFileSigner(files, { now, cache });
+  const second = loadFileSigner(files, { now: now + DAY, cache, warnWithinMs: 0 });
+  assert.equal(cache.loads, 1);
+  assert.equal(second.privateKey, first.privateKey);
+  // Warnings and validity are the call's own, at its `now`, from the cached facts.
+  assert.equal(first.warnings.length, 1);
+  assert.deepEqual(second.warnings, []);
+  assert.match(failure(() => loadFileSigner(files, { now: now + 31 * DAY, cache })), /expired on/);
+  assert.equal(cache.loads, 1);
+  const t = statSync(f("cached.p12")).mtimeMs / 1000 + 5;
+  utimesSync(f("cached.p12"), t, t);
+  loadFileSigner(files, { now, cache });
+  assert.equal(cache.loads, 2, "a touched file is read again");
+  writeFileSync(f("cached-pass.txt"), "not it");
+  assert.match(failure(() => loadFileSigner(files, { now, cache })), /the passphrase is wrong/);
+  assert.match(failure(() => loadFileSigner(files, { now, cache })), /the passphrase is wrong/);
+  assert.equal(cache.loads, 3, "a failure is remembered too, until something changes");
+  const byEnv = { pkcs12File: f("cached.p12"), passphrase: { env: "KSEF_KEY_PASS" } };
+  loadFileSigner(byEnv, { now, cache, env });
+  loadFileSigner(byEnv, { now, cache, env });
+  assert.equal(cache.loads, 4);
+  assert.match(failure(() => loadFileSigner(byEnv, { now, cache, env: { KSEF_KEY_PASS: "other" } })), /the passphrase is wrong/);
+  assert.equal(cache.loads, 5, "another value of the variable is another passphrase");
 });
 
 test("describeCertificate() gives a certificate's facts without its key, its key null when KSeF would not take it", () => {

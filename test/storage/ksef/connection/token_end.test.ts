@@ -4,7 +4,7 @@
  * source's clock) a token's refusal says that tokens ended and how to move to a certificate. The token never shows.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -13,6 +13,7 @@ import { KSEF_TOKENS_END_MS } from "../../../../storage/ksef/connection/token_si
 import { SOURCE_TYPES } from "../../../../storage/registry.ts";
 import { readSourcesFile } from "../../../../storage/sources/sources_file.ts";
 import { startChild } from "../../../support/child.ts";
+import { makeKsefCertificate } from "../../../support/ksef_certificates.ts";
 import { startServer } from "../../../support/server.ts";
 import { NIP, setup, TOKEN } from "../receive/ksef_setup.ts";
 
@@ -45,12 +46,34 @@ test("a server with a ksef source on a token warns at startup and on /readyz tha
 });
 
 test("a server whose ksef sources sign in with certificates has no token warning on /readyz", async () => {
-  const server = await startServer({ warnings: () => signInWarnings({ acme: [{ type: "ksef", config: { name: "ksef", credentials: { kind: "certificate", certificateFile: "none.pem", keyFile: "none.pem", subjectIdentifier: "certificate_subject" } } as never }] }, ".", Date.now()) });
+  const dir = mkdtempSync(join(tmpdir(), "ksef-token-end-cert-"));
+  const cert = makeKsefCertificate(dir, "seal", { nip: NIP });
+  const entry = { type: "ksef", config: { name: "ksef", credentials: { kind: "certificate", certificateFile: cert.certificateFile, keyFile: cert.keyFile, subjectIdentifier: "certificate_subject" } } as never };
+  // The files are read (a certificate a year long, its key file 600): no warning of any kind, none swallowed.
+  assert.deepEqual(signInWarnings({ acme: [entry] }, dir, Date.now()), []);
+  const server = await startServer({ warnings: () => signInWarnings({ acme: [entry] }, dir, Date.now()) });
   try {
     const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { status: string; warnings?: string[] };
     assert.deepEqual(ready, { status: "ready" });
   } finally {
     await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("signInWarnings() says a certificate's key file that others can read, and lets errors other than a file's through", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ksef-token-end-cert-"));
+  try {
+    const cert = makeKsefCertificate(dir, "seal", { nip: NIP });
+    chmodSync(cert.keyFile, 0o644);
+    const entry = (credentials: unknown) => ({ type: "ksef", config: { name: "ksef", credentials } as never });
+    assert.deepEqual(signInWarnings({ acme: [entry({ kind: "certificate", certificateFile: cert.certificateFile, keyFile: cert.keyFile, subjectIdentifier: "certificate_subject" })] }, dir, Date.now()),
+      [`acme: KSeF source "ksef": key ${cert.keyFile} can be read by other users of this machine: chmod 600 it`]);
+    // A file that cannot be read is the source's failure to report; a malformed entry is a bug, not a quiet [].
+    assert.deepEqual(signInWarnings({ acme: [entry({ kind: "certificate", certificateFile: join(dir, "none.pem"), keyFile: join(dir, "none.pem"), subjectIdentifier: "certificate_subject" })] }, dir, Date.now()), []);
+    assert.throws(() => signInWarnings({ acme: [entry({ kind: "certificate", subjectIdentifier: "certificate_subject" })] }, dir, Date.now()), TypeError);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
@@ -82,6 +105,34 @@ for (const c of [
       if (c.ended) assert.match(error.message, /^KSeF no longer takes KSeF tokens \(they ended on 31 December 2026\): sign in with a certificate instead: put "certificate" and "key" \(or "pkcs12"\).* KSeF said: KSeF rejected the KSeF token \(450 /);
       else assert.match(error.message, /^KSeF rejected the KSeF token \(450 /);
       assert.ok(!JSON.stringify(run).includes(SECRET));
+    } finally {
+      await s.close();
+    }
+  });
+}
+
+for (const c of [
+  { what: "after 31 December 2026, a 404 to the token sign-in says that tokens ended", fail: (s: Awaited<ReturnType<typeof setup>>) => {
+    s.sim.beforeRequest = (_method, path) => {
+      if (path.endsWith("/auth/ksef-token")) s.sim.failNext(1, 404);
+    };
+  }, said: /KSeF said: KSeF answered HTTP 404 to POST \/auth\/ksef-token/, code: "KSEF_TOKEN_REJECTED" },
+  { what: "after 31 December 2026, an authentication ended with 415 says that tokens ended", fail: (s: Awaited<ReturnType<typeof setup>>) => s.sim.failNextAuthentication(415), said: /KSeF said: The KSeF token has no permissions in the context of NIP \d+ \(415 /, code: "KSEF_TOKEN_REJECTED" },
+  { what: "after 31 December 2026, a 5xx stays KSEF_UNAVAILABLE and still says that tokens ended", fail: (s: Awaited<ReturnType<typeof setup>>) => s.sim.failNextAuthentication(500), said: /KSeF said: KSeF could not finish the authentication \(500 /, code: "KSEF_UNAVAILABLE" },
+]) {
+  test(c.what, async () => {
+    const now = KSEF_TOKENS_END_MS + 1;
+    const s = await setup({}, { now: () => now, subjects: ["Subject1"], since: now - 86_400_000 });
+    try {
+      c.fail(s);
+      const run = await s.sync();
+      const error = run.error as { code: string; message: string };
+      assert.equal(error.code, c.code);
+      assert.match(error.message, /^KSeF no longer takes KSeF tokens \(they ended on 31 December 2026\): sign in with a certificate instead/);
+      assert.match(error.message, c.said);
+      assert.ok(!JSON.stringify(run).includes(SECRET));
+      // A 404 is not in open-api.json: it stands for whatever KSeF answers once the token sign-in is gone.
+      if (c.code === "KSEF_TOKEN_REJECTED" && c.said.source.includes("404")) assert.match(s.sim.takeViolations().join("\n"), /404/);
     } finally {
       await s.close();
     }

@@ -218,13 +218,27 @@ describe("a ksef source signed in with a certificate", () => {
       what: "a SigningCertificate digest of another certificate", code: "KSEF_CERTIFICATE_REJECTED", says: /9105/, cert: () => rsa,
       source: () => ({ xadesTools: xmlsecXadesTools(rsa.keyFile, { wrongCertDigest: true }) }),
     },
+    // Signatures that xmlsec1 verifies but KSeF refuses (its documented 9105): each re-signed from a changed template.
+    ...([
+      { what: "an RSA-SHA-1 SignatureMethod", o: { signatureMethod: "http://www.w3.org/2000/09/xmldsig#rsa-sha1" }, says: /Nieobsługiwany algorytm podpisu/ },
+      { what: "SHA-1 reference digests", o: { digestMethod: "http://www.w3.org/2000/09/xmldsig#sha1" }, says: /Nieobsługiwany algorytm skrótu/ },
+      { what: "inclusive C14N for SignedInfo", o: { canonicalization: "http://www.w3.org/TR/2001/REC-xml-c14n-20010315" }, says: /kanonikalizacji/ },
+      { what: "inclusive C14N in the document's reference", o: { wholeTransform: "http://www.w3.org/TR/2001/REC-xml-c14n-20010315" }, says: /przekształcenia referencji dokumentu/ },
+      { what: "the signature as the root's first child", o: { signatureFirst: true }, says: /ostatnim elementem/ },
+      { what: "a SHA-1 CertDigest", o: { certDigestSha1: true }, says: /XAdES-BES/ },
+      { what: "no IssuerSerial", o: { noIssuerSerial: true }, says: /XAdES-BES/ },
+      { what: "another serial in IssuerSerial", o: { serialNumber: "1" }, says: /XAdES-BES/ },
+    ] as const).map((c) => ({
+      what: `a signature with ${c.what}`, code: "KSEF_CERTIFICATE_REJECTED", says: /9105/, detail: c.says, cert: () => rsa,
+      source: () => ({ xadesTools: xmlsecXadesTools(rsa.keyFile, c.o) }),
+    })),
     { what: "a certificate that has ended", code: "KSEF_CERTIFICATE_EXPIRED", says: /ended on/, cert: () => ended, source: () => ({}) },
     {
       what: "a certificate KSeF finds ended (the server's clock behind)", code: "KSEF_CERTIFICATE_REJECTED", says: /460 .*Nieważny certyfikat/, cert: () => justEnded,
       source: () => ({ now: () => Date.now() - 2 * 3_600_000 }),
     },
     { what: "a revoked certificate", code: "KSEF_CERTIFICATE_REJECTED", says: /460 .*Certyfikat odwołany/, cert: () => ec, revoke: true, source: () => ({}) },
-    { what: "a certificate without permissions in the context", code: "KSEF_CERTIFICATE_REJECTED", says: /415/, cert: () => other, source: () => ({}) },
+    { what: "a certificate without permissions in the context", code: "KSEF_WRONG_NIP", says: /415/, cert: () => other, source: () => ({}) },
     {
       what: "a certificate whose subject lacks InvoiceRead", code: "KSEF_PERMISSION_DENIED", says: /InvoiceRead/, cert: () => rsa, source: () => ({}),
       sim: { certificates: [{ nip: NIP, permissions: ["InvoiceWrite"] }] },
@@ -240,6 +254,8 @@ describe("a ksef source signed in with a certificate", () => {
         const error = run.error as { code: string; message: string };
         assert.equal(error.code, f.code, error.message);
         assert.match(error.message, f.says);
+        // The simulator's own words (its 400's details): the check that refused it, after xmlsec1 verified it.
+        if ("detail" in f) assert.match(JSON.stringify(t.sim.log.filter((e) => e.path.endsWith("/auth/xades-signature")).at(-1)?.body), f.detail);
         assertNoKey(t.log.join("\n") + JSON.stringify(run), f.cert());
       } finally {
         await t.close();
@@ -289,7 +305,7 @@ test("a sign-in certificate that ends within 30 days is a warning on /readyz, na
 describe("every documented end of a certificate sign-in fails the run with a code a user can act on", () => {
   // open-api.json AuthenticationOperationStatusResponse: the statuses an operation may end with.
   const statuses = [
-    { status: 415, code: "KSEF_CERTIFICATE_REJECTED", says: /no permissions .* NIP 5265877635/ },
+    { status: 415, code: "KSEF_WRONG_NIP", says: /no permissions .* NIP 5265877635/ },
     { status: 425, code: "KSEF_CERTIFICATE_REJECTED", says: /revoked the session/ },
     { status: 450, code: "KSEF_CERTIFICATE_REJECTED", says: /server clock/ },
     { status: 460, code: "KSEF_CERTIFICATE_REJECTED", says: /untrusted, revoked, suspended or ended/ },

@@ -76,3 +76,30 @@ test("the server refuses to start with an Offline certificate that cannot serve,
     rmSync(data, { recursive: true, force: true });
   }
 });
+
+test("after startup, a sending entry whose certificate ended keeps its tenant's last configuration; other tenants take effect", async () => {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { makeKsefCertificate } = await import("../../../support/ksef_certificates.ts");
+  const dir = mkdtempSync(join(tmpdir(), "ksef-send-config-"));
+  try {
+    const DAY = 86_400_000;
+    const ended = makeKsefCertificate(dir, "ended", { nip: "5260250274", notBefore: new Date(Date.now() - 3 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const { token: _token, ...noToken } = entry("ksef", { send: true });
+    const all = {
+      acme: [parsed({ ...noToken, certificate: ended.certificateFile, key: ended.keyFile })],
+      beta: [parsed(entry("ksef", { send: true, send_mode: "online" }))],
+    };
+    assert.throws(() => sendingConfigs(all, dir), /ended\.crt\.pem expired on/, "at startup the file is refused");
+    const previous = sendingConfigs({ acme: [parsed(entry("ksef", { send: true }))], beta: [parsed(entry("ksef", { send: true }))] }, dir);
+    const heard: string[] = [];
+    const now = sendingConfigs(all, dir, { previous, onEntryError: (e) => heard.push(e.message) });
+    assert.equal(heard.length, 1);
+    assert.match(heard[0]!, /^sources\.json acme: source "ksef": certificate .*ended\.crt\.pem expired on /);
+    assert.deepEqual(now.map((c) => [c.tenant, c.sendMode]), [["acme", "auto"], ["beta", "online"]]);
+    assert.equal(now[0], previous[0], "acme keeps its last configuration");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
