@@ -40,8 +40,8 @@ test("a certificate ending in 5 days fires the 30- and 7-day notices once each a
   const make = (log: Logger) => new CertificateExpiryWatch({ dataDir: data, logger: log, now: () => now, certificates: () => watchedCertificates(readSourcesFile(data, SOURCE_TYPES), data, now) });
   const first = recordingLogger();
   const watch = make(first.logger);
-  assert.deepEqual(watch.check().map((n) => n.threshold), [30, 7]);
-  assert.deepEqual(watch.check(), [], "not again in the same process");
+  assert.deepEqual(await (await watch.check()).map((n) => n.threshold), [30, 7]);
+  assert.deepEqual(await watch.check(), [], "not again in the same process");
   const n = first.warnings[0]!;
   assert.deepEqual({ ...n, not_after: undefined }, { tenant: "acme", threshold_days: 30, source: "ksef", type: "authentication", serial, subject: n.subject, not_after: undefined, days_left: 4 });
   assert.match(n.subject as string, /organizationIdentifier=VATPL-5265877635/);
@@ -50,18 +50,18 @@ test("a certificate ending in 5 days fires the 30- and 7-day notices once each a
 
   const restarted = recordingLogger();
   now = start + 3 * DAY; // 2 days left: nothing new
-  assert.deepEqual(make(restarted.logger).check(), []);
+  assert.deepEqual(await make(restarted.logger).check(), []);
   now = start + 4.5 * DAY; // half a day left: the 1-day notice, once
-  assert.deepEqual(make(restarted.logger).check().map((x) => [x.threshold, x.payload.days_left]), [[1, 0]]);
-  assert.deepEqual(make(restarted.logger).check(), []);
+  assert.deepEqual(await (await make(restarted.logger).check()).map((x) => [x.threshold, x.payload.days_left]), [[1, 0]]);
+  assert.deepEqual(await make(restarted.logger).check(), []);
   assert.equal(restarted.warnings.length, 1);
 });
 
-test("a certificate far from its end fires nothing and warns of nothing", () => {
+test("a certificate far from its end fires nothing and warns of nothing", async () => {
   const { data } = dataWith("far", new Date(Date.now() + 90 * DAY));
   const log = recordingLogger();
   const watch = new CertificateExpiryWatch({ dataDir: data, logger: log.logger, certificates: () => watchedCertificates({ acme: [{ type: "ksef", config: { name: "ksef", credentials: { kind: "certificate", certificateFile: "auth.crt.pem", keyFile: "auth.key.pem", subjectIdentifier: "certificate_subject" } } as never }] }, data, Date.now()) });
-  assert.deepEqual(watch.check(), []);
+  assert.deepEqual(await watch.check(), []);
   assert.deepEqual(watch.warnings(), []);
   assert.equal(watch.gauges()[0]!.value, 89);
 });
