@@ -40,7 +40,7 @@ test("a certificate ending in 5 days fires the 30- and 7-day notices once each a
   const make = (log: Logger) => new CertificateExpiryWatch({ dataDir: data, logger: log, now: () => now, certificates: () => watchedCertificates(readSourcesFile(data, SOURCE_TYPES), data, now) });
   const first = recordingLogger();
   const watch = make(first.logger);
-  assert.deepEqual(await (await watch.check()).map((n) => n.threshold), [30, 7]);
+  assert.deepEqual((await watch.check()).map((n) => n.threshold), [30, 7]);
   assert.deepEqual(await watch.check(), [], "not again in the same process");
   const n = first.warnings[0]!;
   assert.deepEqual({ ...n, not_after: undefined }, { tenant: "acme", threshold_days: 30, source: "ksef", type: "authentication", serial, subject: n.subject, not_after: undefined, days_left: 4 });
@@ -52,7 +52,7 @@ test("a certificate ending in 5 days fires the 30- and 7-day notices once each a
   now = start + 3 * DAY; // 2 days left: nothing new
   assert.deepEqual(await make(restarted.logger).check(), []);
   now = start + 4.5 * DAY; // half a day left: the 1-day notice, once
-  assert.deepEqual(await (await make(restarted.logger).check()).map((x) => [x.threshold, x.payload.days_left]), [[1, 0]]);
+  assert.deepEqual((await make(restarted.logger).check()).map((x) => [x.threshold, x.payload.days_left]), [[1, 0]]);
   assert.deepEqual(await make(restarted.logger).check(), []);
   assert.equal(restarted.warnings.length, 1);
 });
