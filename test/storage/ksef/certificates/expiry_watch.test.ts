@@ -57,6 +57,30 @@ test("a certificate ending in 5 days fires the 30- and 7-day notices once each a
   assert.equal(restarted.warnings.length, 1);
 });
 
+test("a notice is recorded as sent only once notify() has taken it: a failing notify leaves it due, a later check sends it", async () => {
+  const start = Date.now();
+  const { data } = dataWith("notify", new Date(start + 5 * DAY));
+  const { readSourcesFile } = await import("../../../../storage/sources/sources_file.ts");
+  const { SOURCE_TYPES } = await import("../../../../storage/registry.ts");
+  const told: [number, number][] = [];
+  let failAt: number | null = 7;
+  const watch = new CertificateExpiryWatch({
+    dataDir: data, logger: recordingLogger().logger, now: () => start,
+    certificates: () => watchedCertificates(readSourcesFile(data, SOURCE_TYPES), data, start),
+    // Stands for the server's append to the notices feed; the state file is written only after it resolves.
+    notify: async (n, at) => {
+      if (n.threshold === failAt) throw new Error("storage down");
+      told.push([n.threshold, at]);
+    },
+  });
+  await assert.rejects(watch.check(), /storage down/);
+  assert.deepEqual(told, [[30, start]]);
+  failAt = null;
+  assert.deepEqual((await watch.check()).map((n) => n.threshold), [7], "the 7-day notice stayed due; the 30-day one was recorded");
+  assert.deepEqual(told, [[30, start], [7, start]]);
+  assert.deepEqual(await watch.check(), []);
+});
+
 test("a certificate far from its end fires nothing and warns of nothing", async () => {
   const { data } = dataWith("far", new Date(Date.now() + 90 * DAY));
   const log = recordingLogger();
