@@ -206,7 +206,9 @@ function configuredExpiryWatch(dataDir: string, logger: Logger, storage: Storage
   return new CertificateExpiryWatch({
     dataDir, logger,
     // The webhook event, durable in the source's tenant's notices feed, which the delivery worker reads (README "Webhooks").
-    notify: (n, at) => storage.tenant(n.tenant).appendNotice({ type: "ksef.certificate_expiring", created_at: new Date(at).toISOString(), data: n.payload }),
+    notify: (n, at) => storage.tenant(n.tenant).appendNotice({
+      key: n.key, due_at: new Date(n.dueAt).toISOString(), type: "ksef.certificate_expiring", created_at: new Date(at).toISOString(), data: n.payload,
+    }),
     certificates: () => {
       // Read at most once a minute: /readyz and /metrics ask often, and a PKCS#12 costs its key derivation.
       if (cache && Date.now() - cache.at < EXPIRY_READ_MS) return cache.certs;

@@ -227,6 +227,14 @@ export type Collection = "documents" | "submissions" | "runs" | "notices";
 
 /** One entry of the `notices` feed: a webhook event that no record's change stands for (README "Webhooks"). */
 export interface NoticeRecord {
+  /**
+   * Identifies the notice, e.g. a certificate and a threshold. With `due_at` it makes the event id, so a notice
+   * appended twice (a crash after the append, before its sender recorded it) is one event to a receiver that
+   * deduplicates by `webhook-id` (README "Webhooks").
+   */
+  key: string;
+  /** When the notice became due (ISO time), the same however late it is appended. */
+  due_at: string;
   /** The event type, e.g. "ksef.certificate_expiring". */
   type: string;
   /** When it was noticed (ISO time): the event's timestamp. */

@@ -12,7 +12,7 @@ const dec = new TextDecoder();
 
 function notice(serial: string, daysLeft: number): NoticeRecord {
   return {
-    type: "ksef.certificate_expiring", created_at: "2026-11-29T03:00:00.000Z",
+    key: `acme/ksef/authentication/${serial}/${daysLeft}`, due_at: "2026-11-28T03:00:00.000Z", type: "ksef.certificate_expiring", created_at: "2026-11-29T03:00:00.000Z",
     data: { source: "ksef", type: "authentication", serial, subject: "CN=Firma", not_after: "2026-12-04T03:00:00.000Z", days_left: daysLeft },
   };
 }

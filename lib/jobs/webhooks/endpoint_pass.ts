@@ -65,10 +65,11 @@ export function eventOf(tenant: string, collection: Collection, change: RawChang
   let data: unknown = record;
   if (collection === "notices") {
     // A notice is its event (README "Webhooks"): its type, time and data as appended.
+    // Its id comes from the notice's key and due time, not its feed position: a notice appended again after a
+    // crash keeps its event id.
     const notice = record as unknown as NoticeRecord;
-    type = notice.type as WebhookEventType;
-    time = notice.created_at;
-    data = notice.data;
+    const seed = createHash("sha256").update(`${tenant}\u0000notices\u0000${notice.key}`).digest();
+    return { id: deterministicId("evt", Date.parse(notice.due_at), seed), type: notice.type as WebhookEventType, timestamp: notice.created_at, data: notice.data };
   } else if (collection === "documents") {
     type = change.first ? "document.created" : "document.updated";
     time = record.updated_at as string;
