@@ -193,6 +193,7 @@ export class FileTenantStore implements TenantStore {
     this.#documents.log.flush();
     this.#submissions.log.flush();
     this.#runs.log.flush();
+    this.#notices.log.flush();
   }
 
   async putBlob(bytes: Uint8Array): Promise<BlobInfo> {
