@@ -11,6 +11,7 @@ import { documentRoutes } from "./api/documents/routes.ts";
 import { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 import type { ApiRoute, AppServices, Context, KsefSendHook, RequestBody } from "./api/context.ts";
 import { createDocsPage } from "./api/docs/docs_route.ts";
+import { CONSOLE_CSP, createConsoleAssets } from "./api/console/console_route.ts";
 import { MAX_EXPANDED_LIST_BYTES } from "./api/invoice_expand.ts";
 import { ShaCache } from "./api/sha_cache.ts";
 import { SharedBuilds } from "./api/shared_builds.ts";
@@ -24,6 +25,7 @@ import type { CheckedInvoice } from "./formats/validation/read_and_validate.ts";
 import type { ValidationReport } from "./formats/validation/invoice_validation.ts";
 import { deliveryRoutes } from "./api/webhooks/deliveries.ts";
 import { syncRoutes } from "./api/sync/routes.ts";
+import { summaryRoutes } from "./api/summary.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
 import type { SourceFactory } from "./contracts/document_source.ts";
 import { newId } from "./contracts/ids.ts";
@@ -169,14 +171,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (!options.checkUploadOffThread || !options.validateOffThread) services.schemas?.compileAll();
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes];
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes, ...summaryRoutes];
   const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
   const openapi = JSON.stringify(openapiDoc);
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
   let draining = false;
   const isDraining = () => draining;
   const handleApi = _apiHandler(options, services, routes, openapiDoc as unknown as Record<string, unknown>, isDraining);
-  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc), ...(options.ksefSend?.warnings || options.warnings ? { warnings: () => [...(options.warnings?.() ?? []), ...(options.ksefSend?.warnings?.() ?? [])] } : {}) });
+  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc), console: createConsoleAssets(), ...(options.ksefSend?.warnings || options.warnings ? { warnings: () => [...(options.warnings?.() ?? []), ...(options.ksefSend?.warnings?.() ?? [])] } : {}) });
   const outages = new OutageLog(now);
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {
@@ -194,6 +196,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       }
     } catch (caught) {
       res = errorResponse(caught, req, { request_id: facts.requestId, correlation_id: facts.correlationId, route: facts.route }, logger, outages);
+    }
+    // Every answer under /console (errors too: a 404, 405 or 400 there is a page of this origin) has its policy.
+    if (req.path === "/console" || req.path.startsWith("/console/")) {
+      res = { ...res, headers: { ...res.headers, "content-security-policy": CONSOLE_CSP, "referrer-policy": "no-referrer" } };
     }
     return finishResponse(req, res, facts, draining, metrics, logger);
   }

@@ -34,7 +34,7 @@ export { createCursorCodec, type CursorCodec } from "./api/cursor.ts";
 
 // XML, invoices, multipart, PDF
 export { parseXml, XML_PARSE_LIMITS, XmlError, type XmlParseOptions } from "./formats/xml/parse.ts";
-export type { XmlAttribute, XmlDocument, XmlElement } from "./formats/xml/tree.ts";
+export type { XmlAttribute, XmlComment, XmlContent, XmlDocument, XmlElement, XmlProcessingInstruction } from "./formats/xml/tree.ts";
 export { readInvoice, requireSubmissionFields } from "./formats/invoice/read.ts";
 export { InvoiceError } from "./formats/invoice/errors.ts";
 export { MultipartError, type MultipartErrorKind } from "./formats/multipart/errors.ts";
@@ -49,7 +49,7 @@ export { KSEF_QR_HOSTS, ksefQrHost, ksefVerificationLink, type KsefQrEnvironment
 export type { SignatureAlgorithm, Signer } from "./formats/xades/signer.ts";
 export { buildCsr, csrToPem, enrollmentSubject, type CertificateEnrollmentData, type CsrOptions } from "./formats/pkcs10/csr.ts";
 export { generateCsrKeyPair, type CsrKeyPair } from "./formats/pkcs10/key_pair.ts";
-export { parseCertificate, formatName, type CertificateInfo, type NameAttribute } from "./formats/x509/certificate.ts";
+export { KEY_USAGES, parseCertificate, formatName, type CertificateInfo, type KeyUsage, type NameAttribute } from "./formats/x509/certificate.ts";
 export { buildKsefCertificateLink, KSEF_CONTEXT_TYPES, ksefCertificateLinkPayload, signKsefCertificateLink, verifyKsefCertificateLink, type KsefCertificateLinkInput, type KsefContextType, type KsefSignedLinkInput } from "./formats/pdf/ksef_certificate_link.ts";
 export { addPolishWorkingDays, easterSunday, endOfWarsawDay, isPolishWorkingDay, polishPublicHolidays, warsawDate } from "./ksef/working_days.ts";
 export { offlineDeadline, type KsefFailure, type OfflineDeadline, type OfflineIssue } from "./ksef/offline_deadline.ts";

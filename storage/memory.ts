@@ -17,6 +17,7 @@ import { attemptPage, keptAttempts } from "../lib/contracts/delivery_log.ts";
 import { dayNumber, matchesFilter } from "../lib/contracts/document_filter.ts";
 import { selectPage } from "../lib/contracts/page_selection.ts";
 import { LocalLeases } from "../lib/contracts/local_leases.ts";
+import { CountTally, documentCountKeys, submissionCountKeys } from "../lib/contracts/summary_counts.ts";
 
 const enc = new TextEncoder();
 
@@ -51,6 +52,7 @@ class _MemoryTenant implements TenantStore {
   #delivery = new Map<string, DeliveryState>();
   #attempts = new Map<string, { log: DeliveryAttempt[]; seq: number }>();
   #redeliveries = new Map<string, Redelivery[]>();
+  #counts = new CountTally();
 
   #change(c: Collection, json: string | Uint8Array, first: boolean): void {
     const raw = this.#raw[c];
@@ -106,6 +108,7 @@ class _MemoryTenant implements TenantStore {
       xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
       received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
     };
+    this.#counts.move(old && documentCountKeys(old), documentCountKeys(doc));
     this.#docs[at] = { record: doc, json: enc.encode(documentJson(doc)), seq: this.#docFeed.length };
     this.#docFeed.push(at);
     this.#change("documents", this.#docs[at]!.json, !old);
@@ -136,6 +139,7 @@ class _MemoryTenant implements TenantStore {
     if (dup) return { duplicateOf: dup.record.id };
     const sub = newSubmission(encodeOrdinalId("sub", Date.parse(now), this.#subs.length), input, now);
     const json = submissionJson(sub);
+    this.#counts.move(null, submissionCountKeys(sub));
     this.#subs.push({ record: sub, json: enc.encode(json), seq: this.#subFeed.length });
     this.#subFeed.push(this.#subs.length - 1);
     this.#change("submissions", json, true);
@@ -156,6 +160,7 @@ class _MemoryTenant implements TenantStore {
     const at = this.#subs.findIndex((s) => s.record.id === id);
     if (at < 0) return null;
     const sub = withKsef(this.#subs[at]!.record, ksef);
+    this.#counts.move(submissionCountKeys(this.#subs[at]!.record), submissionCountKeys(sub));
     const json = enc.encode(submissionJson(sub));
     this.#subs[at] = { record: sub, json, seq: this.#subFeed.length };
     this.#subFeed.push(at);
@@ -195,6 +200,15 @@ class _MemoryTenant implements TenantStore {
   async getRun(id: string) {
     const r = this.#runs.find((x) => x.id === id);
     return r ? structuredClone(r) : null;
+  }
+
+  async lastRun(source: string) {
+    const r = this.#runs.findLast((x) => x.source === source);
+    return r ? structuredClone(r) : null;
+  }
+
+  async summaryCounts(keys: readonly string[], prefixes: readonly string[]) {
+    return this.#counts.read(keys, prefixes);
   }
 
   async activeRuns() {

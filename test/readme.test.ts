@@ -143,7 +143,11 @@ console.log([
       await runLine(`export TOKEN=${token}`, -1);
       for (const [i, line] of lines.entries()) {
         // Retrying a delivery needs one: wait for the first to reach the receiver (the worker polls every 250 ms).
-        if (line.startsWith("EVT=")) await deliveries(() => received.length > 0);
+        if (line.startsWith("EVT=")) {
+          await deliveries(() => received.length > 0);
+          // The worker logs the attempt once the receiver has answered: wait (bounded) until the log lists it.
+          await runLine('for i in $(seq 200); do curl -s -H "$T" "$A/webhooks/$WHK/deliveries" | grep -q event_id && break; sleep 0.05; done', -2);
+        }
         const r = await runLine(line, i);
         assert.equal(r.code, 0, `${line}\n${r.output}${r.errors}`);
         assert.equal(r.errors, "", line);

@@ -97,5 +97,5 @@ export function idempotencyTag(ctx: Context, respond: IdempotencyTag["respond"])
  * operation in the OpenAPI document, kept beside the route it describes.
  */
 export type ApiRoute =
-  | { method: string; pattern: string; scope: Scope; body?: "json" | "multipart" | "upload"; openapi: ApiOperation; handle(ctx: Context): Promise<ApiResponse> }
+  | { method: string; pattern: string; scope: Scope | readonly Scope[]; body?: "json" | "multipart" | "upload"; openapi: ApiOperation; handle(ctx: Context): Promise<ApiResponse> }
   | { method: string; pattern: string; scope: null; openapi: ApiOperation; handle(ctx: PublicContext): Promise<ApiResponse> };

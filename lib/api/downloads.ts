@@ -7,7 +7,10 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { Context } from "./context.ts";
+import type { ApiRoute, Context } from "./context.ts";
+import type { Scope } from "../auth/tokens.ts";
+import type { ErrorCode } from "./errors.ts";
+import { DOWNLOAD_PARAMS, download } from "./openapi/operation.ts";
 import { downloadResponse } from "../http/download.ts";
 import { badRequest } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
@@ -105,4 +108,33 @@ export function sourceQrEnvironment(ctx: Context, sourceName: string): KsefQrEnv
 export function tenantQrEnvironment(ctx: Context): KsefQrEnvironment {
   const sources = ctx.app.sources(ctx.tenant.tenant);
   return (sources.find((s) => s.ksef?.sends === true) ?? sources.find((s) => s.ksef !== undefined))?.ksef?.qrEnvironment ?? "prod";
+}
+
+/** What the `/xml` and `/pdf` routes of one resource say of themselves beyond what they share. */
+export interface DownloadRoutesOptions {
+  /** The resource's item path, e.g. `/api/v1/documents/:id`: the routes are it plus `/xml` and `/pdf`. */
+  pattern: string;
+  scope: Scope;
+  tag: string;
+  /** The id's name in components.parameters, e.g. `DocumentId`. */
+  idParam: string;
+  /** The resource in operation ids and summaries: `Document` gives getDocumentXml and "Download a document's XML". */
+  resource: string;
+  /** Error codes both routes give beyond those every operation of their kind gives. */
+  errors: ErrorCode[];
+  xml: { handle(ctx: Context): Promise<ApiResponse>; description: string };
+  pdf: { handle(ctx: Context): Promise<ApiResponse>; description: string };
+}
+
+/** A resource's two download routes: the XML as stored and its PDF rendering (in `lang`), both raw files with ranges. */
+export function downloadRoutes(o: DownloadRoutesOptions): ApiRoute[] {
+  const noun = o.resource.toLowerCase();
+  const route = (kind: "Xml" | "Pdf", what: string, params: string[], d: DownloadRoutesOptions["xml"]): ApiRoute => ({
+    method: "GET", pattern: `${o.pattern}/${kind.toLowerCase()}`, scope: o.scope, handle: d.handle,
+    openapi: {
+      id: `get${o.resource}${kind}`, tag: o.tag, summary: `Download a ${noun}'s ${what}`, description: d.description,
+      params: [o.idParam, ...params, ...DOWNLOAD_PARAMS], ok: download(kind), errors: o.errors,
+    },
+  });
+  return [route("Xml", "XML", [], o.xml), route("Pdf", "PDF rendering", ["Lang"], o.pdf)];
 }

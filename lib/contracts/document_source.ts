@@ -62,6 +62,8 @@ export interface KsefSourceInfo {
 export interface DocumentSource {
   /** The name clients use in `{"source": …}` and that documents carry. */
   readonly name: string;
+  /** Its kind, as `sources.json` names it (`inbox`, `http`, `ksef`); the summary shows it (absent: `custom`). */
+  readonly type?: string;
   /** Set by a source connected to KSeF; absent for others (their invoices' QR codes use production's host). */
   readonly ksef?: KsefSourceInfo;
   /** Items since the last acknowledged one. Throwing fails the run (UPSTREAM_ERROR, or a SourceError's own code). */

@@ -389,6 +389,15 @@ export interface TenantStore {
   getRun(id: string): Promise<SyncRunRecord | null>;
   /** Runs that are queued or running (for resumption at startup). */
   activeRuns(): Promise<SyncRunRecord[]>;
+  /** The newest run of a source (by request), or null; its cost does not grow with the documents. */
+  lastRun(source: string): Promise<SyncRunRecord | null>;
+
+  /**
+   * Counters kept as records are written (lib/contracts/summary_counts.ts names them and says what counts under
+   * each): the values of `keys`, and of every counter whose name starts with one of `prefixes`. Absent = 0. Reads
+   * counters, never records, so the summary costs the same at a million documents as at a thousand.
+   */
+  summaryCounts(keys: readonly string[], prefixes: readonly string[]): Promise<Map<string, number>>;
 
   /** Feed length of a collection: the position after its newest change. */
   feedLength(collection: Collection): Promise<number>;

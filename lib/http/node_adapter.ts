@@ -32,6 +32,8 @@ export interface NodeResponseLike {
   readonly destroyed: boolean;
 }
 
+const SLASH = 0x2f;
+
 /** The core's request for a node:http request. */
 export function fromNodeRequest(req: NodeRequestLike): ApiRequest {
   return new _NodeRequest(req);
@@ -42,14 +44,14 @@ class _NodeRequest implements ApiRequest {
   method: string;
   path: string;
   query: URLSearchParams;
-  body: AsyncIterable<Uint8Array>;
   remoteAddress: string;
   #req: NodeRequestLike;
 
   constructor(req: NodeRequestLike) {
     let url = req.url ?? "/";
     // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/path`); the path is what routes.
-    if (/^https?:\/\//i.test(url)) {
+    // The origin form (a leading "/") is nearly every request, and is told apart without a regular expression.
+    if (url.charCodeAt(0) !== SLASH && /^https?:\/\//i.test(url)) {
       const at = url.indexOf("/", url.indexOf("//") + 2);
       url = at < 0 ? "/" : url.slice(at);
     }
@@ -57,11 +59,16 @@ class _NodeRequest implements ApiRequest {
     this.method = (req.method ?? "GET").toUpperCase();
     this.path = q < 0 ? url : url.slice(0, q);
     this.query = new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
-    // A reader that stops early (a body over its limit) must not destroy the request: that would close the socket
-    // under a client still sending, which then sees a broken pipe instead of the 413 (toNodeListener drains it).
-    this.body = typeof req.iterator === "function" ? { [Symbol.asyncIterator]: () => req.iterator!({ destroyOnReturn: false }) } : req;
     this.remoteAddress = req.socket.remoteAddress ?? "";
     this.#req = req;
+  }
+
+  // Made when a route reads it (most requests have none): not an object and a closure per request.
+  get body(): AsyncIterable<Uint8Array> {
+    const req = this.#req;
+    // A reader that stops early (a body over its limit) must not destroy the request: that would close the socket
+    // under a client still sending, which then sees a broken pipe instead of the 413 (toNodeListener drains it).
+    return typeof req.iterator === "function" ? { [Symbol.asyncIterator]: () => req.iterator!({ destroyOnReturn: false }) } : req;
   }
 
   header(name: string): string | null {

@@ -38,14 +38,40 @@ export function createJsonLogger(level: LogLevel, write: (line: string) => void,
         write(`${JSON.stringify({ time: iso, level: l, msg, ...fields })}\n`);
         return;
       }
-      const rest = fields ? JSON.stringify(fields) : "{}";
-      write(`{"time":"${iso}${levelMember}${JSON.stringify(msg)}${rest.length > 2 ? "," : ""}${rest.slice(1)}\n`);
+      write(`{"time":"${iso}${levelMember}${_string(msg)}${fields ? _members(fields) : ""}}\n`);
     };
   };
   return {
     debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error"),
     enabled: (l) => LOG_LEVELS.indexOf(l) >= min,
   };
+}
+
+// Text that JSON.stringify would escape, or outside ASCII: such strings go through it, the rest are quoted as they are.
+const _NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
+
+function _string(s: string): string {
+  return _NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/**
+ * `,"name":value` for each member, the same text JSON.stringify gives, in less than half its time for the flat
+ * fields a request line has (ids, a route, numbers): it is written once per request. Objects and anything
+ * else that is not a string, finite number, boolean or null are left to JSON.stringify (toJSON included).
+ */
+function _members(fields: Record<string, unknown>): string {
+  let out = "";
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    const v = fields[key];
+    let text: string | undefined;
+    if (typeof v === "string") text = _string(v);
+    else if (typeof v === "number") text = Number.isFinite(v) ? String(v) : "null";
+    else if (typeof v === "boolean" || v === null) text = String(v);
+    else text = JSON.stringify(v); // undefined, functions and symbols: no member, as in JSON.stringify
+    if (text !== undefined) out += `,${_string(key)}:${text}`;
+  }
+  return out;
 }
 
 /** The stream a bounded writer writes to (process.stdout fits): it says how much it still holds. */
@@ -132,7 +158,9 @@ export function batchedLogOutput(out: LogOutput, o: BatchedLogOptions): BatchedL
     const text = held.length === 1 ? held[0]! : held.join("");
     held = [];
     heldLength = 0;
-    if (text.length * 3 <= maxWrite) return void out.write(text); // 3 bytes of UTF-8 at most per UTF-16 unit
+    // 3 bytes of UTF-8 at most per UTF-16 unit; past that, a turn's lines (a few KB of ASCII, at a line per
+    // request) are measured rather than copied into a Buffer and cut, which cost a listing request 0.3 µs.
+    if (text.length <= maxWrite && (text.length * 3 <= maxWrite || Buffer.byteLength(text) <= maxWrite)) return void out.write(text);
     const bytes = Buffer.from(text);
     for (let at = 0; at < bytes.length;) {
       let end = at + maxWrite >= bytes.length ? bytes.length : bytes.lastIndexOf(NEWLINE, at + maxWrite - 1) + 1;

@@ -1,11 +1,12 @@
 /**
  * The routes outside `/api/v1/` (the OpenAPI document): `/healthz` (the process answers),
  * `/readyz` (storage usable; 503 while draining; `warnings` the operator should act on, such as a KSeF Offline
- * or sign-in certificate ending soon, or a KSeF source still on a token, which KSeF takes until 31 December 2026), `/metrics` (Prometheus text)
- * and `/docs` (the reference page). They need no token and carry no correlation id.
+ * or sign-in certificate ending soon, or a KSeF source still on a token, which KSeF takes until 31 December 2026), `/metrics` (Prometheus text),
+ * `/docs` (the reference page) and `/console` with its files (README "Console"). They need no token and carry no correlation id.
  * @module
  */
 import { docsResponse, type DocsPage } from "../api/docs/docs_route.ts";
+import { consoleResponse, type ConsoleAssets } from "../api/console/console_route.ts";
 import type { Storage } from "../contracts/storage.ts";
 import { ApiError, badRequest, notFound } from "../http/errors.ts";
 import { json } from "../http/respond.ts";
@@ -19,6 +20,8 @@ export interface OpsRoutesOptions {
   draining: () => boolean;
   /** The reference page, rendered once at startup. */
   docs: DocsPage;
+  /** The console's page and files (README "Console"), built once at startup. */
+  console?: ConsoleAssets;
   /** What the operator should know that does not stop the service (README "Offline invoices"). */
   warnings?: () => string[];
 }
@@ -26,7 +29,7 @@ export interface OpsRoutesOptions {
 /** Answers an operations request; `route` is the path when it names one. */
 export type OpsHandler = (req: ApiRequest) => { route: string | null; response: Promise<ApiResponse> };
 
-type _Op = "health" | "ready" | "metrics" | "docs";
+type _Op = "health" | "ready" | "metrics" | "docs" | "console";
 const OPS: Record<string, _Op> = { "/healthz": "health", "/readyz": "ready", "/metrics": "metrics", "/docs": "docs" };
 
 /** The operations routes. */
@@ -36,6 +39,10 @@ export function createOpsRoutes(options: OpsRoutesOptions): OpsHandler {
       throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here`, { allow: ["GET", "HEAD"] }, { allow: "GET, HEAD" });
     }
     if (op === "health") return json(200, { status: "ok" });
+    if (op === "console") {
+      for (const name of req.query.keys()) throw badRequest(name, "unknown parameter", `Unknown query parameter: ${name.slice(0, 64)}`);
+      return consoleResponse(options.console!, req)!;
+    }
     if (op === "docs") {
       // The page takes no parameters: one there is refused as under /api/v1/ (it would otherwise be ignored).
       for (const name of req.query.keys()) throw badRequest(name, "unknown parameter", `Unknown query parameter: ${name.slice(0, 64)}`);
@@ -52,7 +59,7 @@ export function createOpsRoutes(options: OpsRoutesOptions): OpsHandler {
     return json(200, warnings.length === 0 ? { status: "ready" } : { status: "ready", warnings });
   }
   return (req) => {
-    const op = OPS[req.path];
+    const op = OPS[req.path] ?? (options.console?.has(req.path) ? "console" : undefined);
     if (!op) return { route: null, response: Promise.reject(notFound("No such endpoint")) };
     return { route: req.path, response: answer(req, op) };
   };

@@ -9,9 +9,16 @@ import { ApiError } from "../http/errors.ts";
 import type { ApiRequest } from "../http/types.ts";
 import { unauthenticated } from "./authenticate.ts";
 
-/** The token, when it may use a route that needs `scope`; throws 401 or 403 otherwise. */
-export function requireScope(token: TokenRecord | null, scope: Scope, req: ApiRequest): TokenRecord {
+/**
+ * The token, when it may use a route that needs `scope` (or, for a list, any one of them: the summary shows the
+ * parts its token may read); throws 401 or 403 otherwise.
+ */
+export function requireScope(token: TokenRecord | null, scope: Scope | readonly Scope[], req: ApiRequest): TokenRecord {
   if (!token) throw unauthenticated(req);
+  if (typeof scope !== "string") {
+    if (scope.some((s) => token.scopes.includes(s))) return token;
+    throw new ApiError("FORBIDDEN", `This token lacks all of the scopes ${scope.join(", ")}`, { required_scope: scope[0]!, any_of: [...scope] });
+  }
   if (!token.scopes.includes(scope)) {
     throw new ApiError("FORBIDDEN", `This token lacks the ${scope} scope`, { required_scope: scope });
   }

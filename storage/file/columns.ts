@@ -5,7 +5,8 @@
  * @module
  */
 import { businessKey } from "../../lib/contracts/record_json.ts";
-import type { ChangePage, DocumentRecord, IdempotencyRecord, IdempotencyTag, SubmissionRecord, SyncRunRecord, WebhookRecord } from "../../lib/contracts/storage.ts";
+import type { ChangePage, DocumentRecord, IdempotencyRecord, IdempotencyTag, Stored, SubmissionRecord, SyncRunRecord, WebhookRecord } from "../../lib/contracts/storage.ts";
+import { decodeOrdinalId, type IdPrefix } from "../../lib/contracts/ids.ts";
 import { hash32 } from "./hash32.ts";
 import { dayNumber, FORMAT_CODES, NULL_DAY, TYPE_CODES } from "../../lib/contracts/document_filter.ts";
 import type { RecordLog, SlotColumns } from "./record_log.ts";
@@ -15,6 +16,18 @@ const dec = new TextDecoder();
 /** Parses a record's JSON bytes. */
 export function parseRecord<T>(bytes: Uint8Array): T {
   return JSON.parse(dec.decode(bytes)) as T;
+}
+
+/**
+ * The record whose id is `id`, in a log whose ids encode their ordinal (documents, submissions), or null: an id
+ * that decodes to a slot holding another record (forged, or of another tenant) finds nothing.
+ */
+export function readByOrdinalId<T extends { id: string }>(log: RecordLog, prefix: IdPrefix, id: string): Stored<T> | null {
+  const o = decodeOrdinalId(prefix, id);
+  if (o < 0 || o >= log.count) return null;
+  const json = log.read(o);
+  const record = parseRecord<T>(json);
+  return record.id === id ? { record, json } : null;
 }
 
 export const RUN_STATUS = { queued: 1, running: 2, succeeded: 3, failed: 4 } as const;

@@ -6,12 +6,13 @@
  * @module
  */
 import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
-import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
+import { encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
-import { DOC_HASH, docColumns, externalIdHash, parseRecord } from "./columns.ts";
+import { DOC_CODE, DOC_HASH, docColumns, externalIdHash, parseRecord, readByOrdinalId } from "./columns.ts";
 import { DocumentIndex, type DocumentIndexOptions } from "./document_index.ts";
 import { HashIndex } from "./hash_index.ts";
 import { RecordLog } from "./record_log.ts";
+import { COUNT_KEY, CountTally, dayKey } from "../../lib/contracts/summary_counts.ts";
 
 const enc = new TextEncoder();
 
@@ -21,11 +22,35 @@ export class FileDocuments {
   readonly log: RecordLog;
   #byExternalId = new HashIndex();
   #index: DocumentIndex;
+  /** The summary's counters (README "Summary"), derived from the slots at open: the log decides, as for the index. */
+  #counts = new CountTally();
+  /** Another process wrote (WORKERS > 1): counted again from the slots when next read, not on every catch-up. */
+  #countsStale = false;
 
   constructor(dir: string, durable: boolean, indexOptions: DocumentIndexOptions = {}) {
     this.log = new RecordLog(dir, "documents", { durable, columnsOf: docColumns });
     this.#indexIds(0);
     this.#index = new DocumentIndex(this.log, indexOptions);
+    this.#countAll();
+  }
+
+  // The slots hold what the counters need (synced_at as the slot time, xml_available as a code): no record is parsed.
+  #slotKeys(o: number): string[] {
+    const keys: string[] = [COUNT_KEY.documentsTotal, COUNT_KEY.documentsSynced + dayKey(new Date(this.log.timeOf(o)).toISOString())];
+    if (this.log.codeOf(o, DOC_CODE.xmlAvailable) === 0) keys.push(COUNT_KEY.documentsXmlMissing);
+    return keys;
+  }
+
+  #countAll(): void {
+    this.#counts.clear();
+    for (let o = 0; o < this.log.count; o++) this.#counts.move(null, this.#slotKeys(o));
+    this.#countsStale = false;
+  }
+
+  /** The summary's counters, up to date. */
+  get counts(): CountTally {
+    if (this.#countsStale) this.#countAll();
+    return this.#counts;
   }
 
   /** Takes in what other processes appended to a shared directory. */
@@ -33,6 +58,8 @@ export class FileDocuments {
     const changed = new Set<number>();
     this.#indexIds(this.log.catchUp(docColumns, writer, (o) => changed.add(o)));
     for (const o of changed) this.#index.changed(o, () => parseRecord<DocumentRecord>(this.log.read(o)));
+    // Another process's writes replaced versions this one never saw: count again from the slots (memory only).
+    if (changed.size > 0) this.#countsStale = true;
   }
 
   // Adds ordinals from `from` on to the external id index.
@@ -75,7 +102,9 @@ export class FileDocuments {
       updated_at: now,
     };
     const json = enc.encode(documentJson(doc));
+    const before = isNew ? null : this.#slotKeys(ordinal);
     this.log.write(ordinal, json, docColumns(json));
+    if (!this.#countsStale) this.#counts.move(before, this.#slotKeys(ordinal));
     if (isNew) this.#byExternalId.add(key, ordinal);
     this.#index.changed(ordinal, doc);
     return { document: doc, outcome: isNew ? "created" : "updated" };
@@ -83,11 +112,7 @@ export class FileDocuments {
 
   /** The document with this id, or null. */
   get(id: string): Stored<DocumentRecord> | null {
-    const o = decodeOrdinalId("doc", id);
-    if (o < 0 || o >= this.log.count) return null;
-    const json = this.log.read(o);
-    const record = parseRecord<DocumentRecord>(json);
-    return record.id === id ? { record, json } : null;
+    return readByOrdinalId<DocumentRecord>(this.log, "doc", id);
   }
 
   /** The change feed from `after` (TenantStore.documentChanges): with an index, a page is full whenever enough documents match. */

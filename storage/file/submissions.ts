@@ -8,11 +8,12 @@ import { businessKey, submissionKey, matchesSubmissionFilter, newSubmission, sub
 import { FORMAT_CODES, TYPE_CODES } from "../../lib/contracts/document_filter.ts";
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, IdempotencyTag, Stored, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord } from "../../lib/contracts/storage.ts";
-import { idemMeta, KSEF_STATUS_CODES, parseRecord, SUB_CODE, SUB_HASH, subColumns, subColumnsOf, walkFeed } from "./columns.ts";
+import { idemMeta, KSEF_STATUS_CODES, parseRecord, readByOrdinalId, SUB_CODE, SUB_HASH, subColumns, subColumnsOf, walkFeed } from "./columns.ts";
 import { hash32 } from "./hash32.ts";
 import { HashIndex } from "./hash_index.ts";
 import type { IdempotencyFiles } from "./idempotency.ts";
 import { RecordLog } from "./record_log.ts";
+import { CountTally, submissionCountKeys } from "../../lib/contracts/summary_counts.ts";
 
 const enc = new TextEncoder();
 
@@ -25,16 +26,38 @@ export class FileSubmissions {
   #byBusinessKey = new HashIndex();
   /** No submission before this ordinal is queued or sending. */
   #pendingFrom = 0;
+  /**
+   * The summary's counters (README "Summary"), counted from the latest versions at open (the log decides, so they
+   * are right after a crash) and moved on every write.
+   */
+  #counts = new CountTally();
+  /** Another process wrote (WORKERS > 1): counted again when next read, not on every catch-up. */
+  #countsStale = false;
+
+  /** The summary's counters, up to date. */
+  get counts(): CountTally {
+    if (this.#countsStale) this.#countAll();
+    return this.#counts;
+  }
 
   constructor(dir: string, durable: boolean, idem: IdempotencyFiles) {
     this.log = new RecordLog(dir, "submissions", { durable, columnsOf: subColumns });
     this.#idem = idem;
     this.#index(0);
+    this.#countAll();
   }
 
   /** Takes in what other processes appended to a shared directory. */
   catchUp(writer: boolean): void {
-    this.#index(this.log.catchUp(subColumns, writer));
+    let changed = false;
+    this.#index(this.log.catchUp(subColumns, writer, () => (changed = true)));
+    if (changed) this.#countsStale = true;
+  }
+
+  #countAll(): void {
+    this.#counts.clear();
+    for (let o = 0; o < this.log.count; o++) this.#counts.move(null, submissionCountKeys(parseRecord<SubmissionRecord>(this.log.read(o))));
+    this.#countsStale = false;
   }
 
   #index(from: number): void {
@@ -66,16 +89,13 @@ export class FileSubmissions {
     if (meta) this.#idem.put(meta);
     this.#bySha.add(shaHash, ordinal);
     this.#byBusinessKey.add(bkHash, ordinal);
+    if (!this.#countsStale) this.#counts.move(null, submissionCountKeys(sub));
     return { created: sub };
   }
 
   /** The submission with this id, or null. */
   get(id: string): Stored<SubmissionRecord> | null {
-    const o = decodeOrdinalId("sub", id);
-    if (o < 0 || o >= this.log.count) return null;
-    const json = this.log.read(o);
-    const record = parseRecord<SubmissionRecord>(json);
-    return record.id === id ? { record, json } : null;
+    return readByOrdinalId<SubmissionRecord>(this.log, "sub", id);
   }
 
   /** The change feed from `after`, filtered by the slots' code columns. */
@@ -102,6 +122,7 @@ export class FileSubmissions {
     const record = withKsef(old.record, ksef);
     const json = enc.encode(submissionJson(record));
     this.log.write(o, json, subColumnsOf(record));
+    if (!this.#countsStale) this.#counts.move(submissionCountKeys(old.record), submissionCountKeys(record));
     return { record, json };
   }
 

@@ -6,7 +6,8 @@
  */
 import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { IdempotencyTag, SyncRunRecord } from "../../lib/contracts/storage.ts";
-import { idemMeta, parseRecord, RUN_STATUS, runColumns, STATUS_CODE } from "./columns.ts";
+import { idemMeta, parseRecord, RUN_HASH, RUN_STATUS, runColumns, STATUS_CODE } from "./columns.ts";
+import { hash32 } from "./hash32.ts";
 import type { IdempotencyFiles } from "./idempotency.ts";
 import { RecordLog } from "./record_log.ts";
 
@@ -71,5 +72,16 @@ export class FileSyncRuns {
       if (status === RUN_STATUS.queued || status === RUN_STATUS.running) out.push(parseRecord(this.log.read(o)));
     }
     return out;
+  }
+
+  /** The newest run of `source`: the source column is scanned from the newest run backwards (runs, not documents). */
+  last(source: string): SyncRunRecord | null {
+    const h = hash32(source);
+    for (let o = this.log.count - 1; o >= 0; o--) {
+      if (this.log.hashOf(o, RUN_HASH.source) !== h) continue;
+      const run = parseRecord<SyncRunRecord>(this.log.read(o));
+      if (run.source === source) return run;
+    }
+    return null;
   }
 }

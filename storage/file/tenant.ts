@@ -284,6 +284,18 @@ export class FileTenantStore implements TenantStore {
     return this.#runs.active();
   }
 
+  async lastRun(source: string): Promise<SyncRunRecord | null> {
+    await this.#look();
+    return this.#runs.last(source);
+  }
+
+  async summaryCounts(keys: readonly string[], prefixes: readonly string[]): Promise<Map<string, number>> {
+    await this.#look();
+    const docs = this.#documents.counts.read(keys, prefixes);
+    for (const [k, n] of this.#submissions.counts.read(keys, prefixes)) docs.set(k, n);
+    return docs;
+  }
+
   #log(c: Collection): RecordLog {
     return c === "documents" ? this.#documents.log : c === "submissions" ? this.#submissions.log : c === "runs" ? this.#runs.log : this.#notices.log;
   }

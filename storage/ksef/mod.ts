@@ -16,6 +16,7 @@ export type { PassphraseSource } from "./connection/key_files.ts";
 export { SUBJECT_TYPES, type SubjectType } from "./receive/export.ts";
 export { KSEF_ERROR, type KsefErrorCode } from "./connection/errors.ts";
 export { createKsefSender, SEND_LEASE_MS, type KsefSendConfig, type KsefSender, type KsefSenderOptions } from "./send/job.ts";
+export { fileAvailability, memoryAvailability, type KsefAvailability } from "./send/availability.ts";
 export { sendingConfigs } from "./send/send_config.ts";
 export { fetchTransport, HttpTimeout, nodeTransport, type HttpAnswer, type HttpExchange, type HttpTransport } from "./connection/http.ts";
 export type { OnlineApiTuning, SendGroup } from "./send/online_api.ts";

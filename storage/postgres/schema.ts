@@ -287,6 +287,67 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 7,
+    name: "the summary's counters, kept by triggers; runs by source",
+    statements: [
+      // Counters per tenant and name (lib/contracts/summary_counts.ts names them): the summary reads a few rows,
+      // never the records (README "Summary"). Triggers move them in the transaction that writes the record, so they
+      // are exactly as durable as it; the same rules as the TypeScript functions, in SQL.
+      `CREATE TABLE summary_counts (
+        tenant text NOT NULL,
+        key text NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (tenant, key)
+      )`,
+      `CREATE FUNCTION summary_hour(t text) RETURNS text STABLE LANGUAGE sql AS
+        $$ SELECT to_char(t::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24') $$`,
+      `CREATE FUNCTION document_count_keys(synced timestamptz, xml boolean) RETURNS text[] STABLE LANGUAGE sql AS
+        $$ SELECT ARRAY['doc:total', 'doc:synced:' || to_char(synced AT TIME ZONE 'UTC', 'YYYY-MM-DD')]
+          || CASE WHEN xml THEN ARRAY[]::text[] ELSE ARRAY['doc:xml_missing'] END $$`,
+      `CREATE FUNCTION submission_count_keys(j jsonb) RETURNS text[] STABLE LANGUAGE sql AS
+        $$ SELECT array_remove(ARRAY[
+          'sub:received:' || summary_hour(j->>'created_at'),
+          'sub:status:' || coalesce(j->'ksef'->>'status', 'not_sent'),
+          CASE WHEN jsonb_typeof(j->'ksef') = 'object' THEN 'sub:mode:' || coalesce(j->'ksef'->>'mode', 'online') END,
+          CASE WHEN j->'ksef'->>'status' = 'accepted' THEN 'sub:accepted:' || summary_hour(j->'ksef'->>'updated_at') END,
+          CASE WHEN j->'ksef'->>'status' = 'rejected' THEN 'sub:rejected:' || summary_hour(j->'ksef'->>'updated_at') END,
+          CASE WHEN j->'ksef'->>'mode' = 'offline' AND j->'ksef'->>'status' <> 'accepted' AND j->'ksef'->>'deadline' IS NOT NULL
+            THEN 'sub:offline_open:' || (j->'ksef'->>'deadline') END
+        ], NULL) $$`,
+      `CREATE FUNCTION summary_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+          tenant_id text;
+          before text[] := ARRAY[]::text[];
+          after text[] := ARRAY[]::text[];
+        BEGIN
+          IF TG_OP <> 'INSERT' THEN
+            tenant_id := OLD.tenant;
+            IF TG_TABLE_NAME = 'documents' THEN before := document_count_keys(OLD.synced_at, OLD.xml_available);
+            ELSE before := submission_count_keys(OLD.json::jsonb); END IF;
+          END IF;
+          IF TG_OP <> 'DELETE' THEN
+            tenant_id := NEW.tenant;
+            IF TG_TABLE_NAME = 'documents' THEN after := document_count_keys(NEW.synced_at, NEW.xml_available);
+            ELSE after := submission_count_keys(NEW.json::jsonb); END IF;
+          END IF;
+          INSERT INTO summary_counts AS c (tenant, key, n)
+            SELECT tenant_id, k, sum(d) FROM (SELECT unnest(before) AS k, -1 AS d UNION ALL SELECT unnest(after), 1) x
+            GROUP BY k HAVING sum(d) <> 0
+            ON CONFLICT (tenant, key) DO UPDATE SET n = c.n + EXCLUDED.n;
+          RETURN NULL;
+        END $$`,
+      `CREATE TRIGGER documents_summary_counts AFTER INSERT OR UPDATE OR DELETE ON documents FOR EACH ROW EXECUTE FUNCTION summary_counts_move()`,
+      `CREATE TRIGGER submissions_summary_counts AFTER INSERT OR UPDATE OR DELETE ON submissions FOR EACH ROW EXECUTE FUNCTION summary_counts_move()`,
+      `INSERT INTO summary_counts (tenant, key, n)
+        SELECT tenant, k, count(*) FROM documents, unnest(document_count_keys(synced_at, xml_available)) AS k GROUP BY 1, 2`,
+      `INSERT INTO summary_counts (tenant, key, n)
+        SELECT tenant, k, count(*) FROM submissions, unnest(submission_count_keys(json::jsonb)) AS k GROUP BY 1, 2
+        ON CONFLICT (tenant, key) DO UPDATE SET n = summary_counts.n + EXCLUDED.n`,
+      // The newest run of a source (the summary's last_run), without reading the tenant's other runs.
+      `CREATE INDEX runs_by_source ON runs (tenant, source, ord)`,
+    ],
+  },
+  {
+    version: 8,
     name: "the notices feed (webhook events that belong to no record)",
     statements: [
       // The column's CHECK of migration 1 has PostgreSQL's default name, <table>_<column>_check.

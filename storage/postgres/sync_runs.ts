@@ -59,4 +59,10 @@ export class PostgresSyncRuns {
     const r = await this.#scope.pool.query("SELECT json FROM runs WHERE tenant = $1 AND status IN ('queued', 'running') ORDER BY ord", [this.#scope.tenant]);
     return r.rows.map((row) => JSON.parse(String(row.json)) as SyncRunRecord);
   }
+
+  /** The newest run of a source (runs_by_source, migration 7). */
+  async last(source: string): Promise<SyncRunRecord | null> {
+    const r = await this.#scope.pool.query("SELECT json FROM runs WHERE tenant = $1 AND source = $2 ORDER BY ord DESC LIMIT 1", [this.#scope.tenant, source]);
+    return r.rows[0] ? (JSON.parse(String(r.rows[0].json)) as SyncRunRecord) : null;
+  }
 }

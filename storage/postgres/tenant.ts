@@ -150,6 +150,18 @@ export class PostgresTenantStore implements TenantStore {
     return this.#runs.active();
   }
 
+  async lastRun(source: string): Promise<SyncRunRecord | null> {
+    return this.#runs.last(source);
+  }
+
+  async summaryCounts(keys: readonly string[], prefixes: readonly string[]): Promise<Map<string, number>> {
+    const r = await this.#pool.query(
+      `SELECT key, n FROM summary_counts WHERE tenant = $1 AND (key = ANY($2::text[]) OR key LIKE ANY($3::text[])) AND n <> 0`,
+      [this.tenant, [...keys], prefixes.map((p) => `${p.replace(/[\\%_]/g, "\\$&")}%`)],
+    );
+    return new Map(r.rows.map((row) => [String(row.key), numberOf(row.n)]));
+  }
+
   async feedLength(collection: Collection): Promise<number> {
     const r = await this.#pool.query("SELECT length FROM feeds WHERE tenant = $1 AND collection = $2", [this.tenant, collection]);
     return numberOf(r.rows[0]?.length ?? 0);

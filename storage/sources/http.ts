@@ -155,6 +155,7 @@ export function httpSource(options: HttpSourceOptions): DocumentSource {
 
   return {
     name: options.name,
+    type: "http",
     async *pull(signal, context) {
       let cursor = existsSync(options.positionFile) ? readFileSync(options.positionFile, "utf8").trim() : "";
       for (;;) {

@@ -100,6 +100,7 @@ export function inboxSource(root: string, tenant: string): DocumentSource {
   const dir = join(root, tenant);
   return {
     name: "inbox",
+    type: "inbox",
     async *pull(signal) {
       await mkdir(dir, { recursive: true });
       const names = new Set<string>();

@@ -140,7 +140,8 @@ describe("the OpenAPI document", () => {
     assert.equal(routes.size, s.app.routes.length);
     for (const r of s.app.routes) {
       const op = (doc.paths as Record<string, Record<string, Json>>)[r.pattern.replace(/:([A-Za-z_]+)/g, "{$1}")]![r.method.toLowerCase()]!;
-      assert.deepEqual(op.security, r.scope === null ? [] : [{ ApiToken: [r.scope] }], `${r.method} ${r.pattern}: scope`);
+      const security = r.scope === null ? [] : typeof r.scope === "string" ? [{ ApiToken: [r.scope] }] : r.scope.map((sc) => ({ ApiToken: [sc] }));
+      assert.deepEqual(op.security, security, `${r.method} ${r.pattern}: scope`);
     }
   });
 

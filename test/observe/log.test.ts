@@ -63,6 +63,21 @@ test("createJsonLogger() writes time, level and msg first, then the fields, one 
   ]);
 });
 
+test("createJsonLogger() writes each field as JSON.stringify would, whatever its value", () => {
+  const lines: string[] = [];
+  const logger = createJsonLogger("info", (l) => lines.push(l), () => 0);
+  const fields: Record<string, unknown> = {
+    plain: "req_01ABC", quote: 'say "hi"', backslash: "a\\b", control: "tab\there\u0000", del: "\u007f", polish: "Łódź",
+    lone: "\ud800", pair: "😀", zero: 0, minus: -0, float: 1.5, small: 1e-7, big: 1e21, nan: NaN, inf: -Infinity,
+    yes: true, no: false, none: null, gone: undefined, fn: () => 1, nested: { a: [1, "x"] }, date: new Date(0), "k\"ey": 1, 7: "seven",
+  };
+  logger.info("all", fields);
+  const rest = JSON.stringify(fields).slice(1, -1);
+  assert.equal(lines[0], `{"time":"1970-01-01T00:00:00.000Z","level":"info","msg":"all",${rest}}\n`);
+  logger.info('a "quoted" msg\n');
+  assert.equal(lines[1], `{"time":"1970-01-01T00:00:00.000Z","level":"info","msg":${JSON.stringify('a "quoted" msg\n')}}\n`);
+});
+
 test("createJsonLogger() gives each line the time it was written", () => {
   const lines: string[] = [];
   let now = Date.UTC(2026, 0, 1);
@@ -108,6 +123,21 @@ test("batchedLogOutput() holds a turn's lines and writes them at its end, in who
   out.write("next turn\n");
   assert.equal(r.endOfTurn(), 1, "the next turn schedules its own flush");
   assert.equal(r.writes.at(-1), "next turn\n");
+});
+
+test("batchedLogOutput() writes a turn within maxWrite bytes at once, and cuts one within maxWrite characters but not bytes", () => {
+  const r = recordingOutput();
+  const out = batchedLogOutput(r.out, { schedule: r.schedule, maxWrite: 100 });
+  const ascii = Array.from({ length: 9 }, (_, i) => `{"i":${i}}\n`.padStart(11, " ")); // 99 bytes
+  for (const l of ascii) out.write(l);
+  r.endOfTurn();
+  assert.deepEqual(r.writes, [ascii.join("")]);
+  const polish = Array.from({ length: 7 }, (_, i) => `{"ł":"${i}ąę"}\n`); // 84 characters, 105 bytes
+  for (const l of polish) out.write(l);
+  r.endOfTurn();
+  const cut = r.writes.slice(1);
+  assert.equal(cut.join(""), polish.join(""));
+  assert.ok(cut.length === 2 && cut.every((w) => Buffer.byteLength(w) <= 100 && w.endsWith("\n")), cut.map((w) => Buffer.byteLength(w)).join(", "));
 });
 
 test("batchedLogOutput() writes a line longer than maxWrite alone and whole, and writes at once past maxPending", () => {

@@ -15,6 +15,7 @@ import { documentBatchContract } from "./storage_contract_batch.ts";
 import { ksefSendContract } from "./storage_contract_ksef.ts";
 import { noticesContract } from "./storage_contract_notices.ts";
 import { storageRecordsContract } from "./storage_contract_records.ts";
+import { summaryContract } from "./storage_contract_summary.ts";
 
 const dec = new TextDecoder();
 const parse = (b: Uint8Array): Record<string, unknown> => JSON.parse(dec.decode(b)) as Record<string, unknown>;
@@ -43,6 +44,7 @@ export function storageContract(name: string, make: () => Promise<Storage>, reop
   storageRecordsContract(name, make, fields);
   documentBatchContract(name, make, fields);
   ksefSendContract(name, make, reopen);
+  summaryContract(name, make, fields, reopen);
   noticesContract(name, make, reopen);
   describe(`storage contract: ${name}`, () => {
     test("upsertDocument creates, keeps unchanged input unchanged, and updates on new XML", async () => {

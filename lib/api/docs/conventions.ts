@@ -107,16 +107,19 @@ export function conventionSections(doc: Json, view: SchemaView): ConventionSecti
   ];
 }
 
-/** Scope → the operations that need it, from the document's `x-required-scope`. */
+/** Scope → the operations that need it, from the document's `x-required-scope` (and `x-any-of-scopes`: any one grants). */
 function _scopeTable(doc: Json): string {
   const byScope = new Map<string, string[]>();
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(item)) {
       const scope = op["x-required-scope"];
-      if (typeof scope !== "string" || typeof op.operationId !== "string") continue;
-      const list = byScope.get(scope) ?? [];
-      list.push(link(anchorId("op", op.operationId), `${escapeHtml(method.toUpperCase())} ${escapeHtml(path)}`));
-      byScope.set(scope, list);
+      const scopes = typeof scope === "string" ? [scope] : Array.isArray(op["x-any-of-scopes"]) ? (op["x-any-of-scopes"] as unknown[]).filter((x): x is string => typeof x === "string") : [];
+      if (typeof op.operationId !== "string") continue;
+      for (const s of scopes) {
+        const list = byScope.get(s) ?? [];
+        list.push(link(anchorId("op", op.operationId), `${escapeHtml(method.toUpperCase())} ${escapeHtml(path)}`));
+        byScope.set(s, list);
+      }
     }
   }
   const rows = [...byScope].sort(([a], [b]) => a.localeCompare(b)).map(([scope, ops]) => `<tr><td>${code(scope)}</td><td>${ops.join("<br>")}</td></tr>`);

@@ -50,9 +50,13 @@ export class OperationView {
     const id = operationAnchor(String(op.operationId));
     const scope = op["x-required-scope"];
     const publicOp = Array.isArray(op.security) && op.security.length === 0;
+    // An operation that takes any one of several scopes (the summary: a part per scope held).
+    const anyOf = Array.isArray(op["x-any-of-scopes"]) ? (op["x-any-of-scopes"] as unknown[]).filter((x): x is string => typeof x === "string") : [];
     const access = place.webhook
       ? '<span class="badge">sent to your endpoint</span>'
-      : typeof scope === "string" ? `<span class="badge scope">scope ${code(scope)}</span>` : publicOp ? '<span class="badge public">public: no token</span>' : "";
+      : typeof scope === "string" ? `<span class="badge scope">scope ${code(scope)}</span>`
+      : anyOf.length > 0 ? `<span class="badge scope">any scope of ${anyOf.map((x) => code(x)).join(", ")}</span>`
+      : publicOp ? '<span class="badge public">public: no token</span>' : "";
     const params = ((op.parameters ?? []) as Json[]).map((p) => this.deref(p));
     const body = op.requestBody ? this.deref(op.requestBody as Json) : undefined;
     const responses = Object.entries((op.responses ?? {}) as Record<string, Json>)

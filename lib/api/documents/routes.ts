@@ -4,7 +4,7 @@
  * @module
  */
 import type { ApiRoute, Context } from "../context.ts";
-import { DOCUMENT_FILTERS, DOWNLOAD_PARAMS, download, okJson } from "../openapi/operation.ts";
+import { DOCUMENT_FILTERS, okJson } from "../openapi/operation.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { apiError } from "../errors.ts";
 import { json, listBody } from "../../http/respond.ts";
@@ -12,7 +12,7 @@ import type { ApiResponse } from "../../http/types.ts";
 import type { ChangePage, DocumentFilter, DocumentRecord, Stored, TenantStore } from "../../contracts/storage.ts";
 import { isKsefNumber } from "../../formats/invoice/ksef_number.ts";
 import { parseListQuery } from "../list_query.ts";
-import { pdfResponse, sourceQrEnvironment, xmlDownload } from "../downloads.ts";
+import { downloadRoutes, pdfResponse, sourceQrEnvironment, xmlDownload } from "../downloads.ts";
 import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
@@ -101,21 +101,10 @@ export const documentRoutes: ApiRoute[] = [
     method: "GET", pattern: "/api/v1/documents/:id", scope: "documents:read", handle: getDocument,
     openapi: { id: "getDocument", tag: "Documents", summary: "Get a document", params: ["DocumentId"], ok: { 200: okJson("The document", "Document") }, errors: ["NOT_FOUND"] },
   },
-  {
-    method: "GET", pattern: "/api/v1/documents/:id/xml", scope: "documents:read", handle: downloadXml,
-    openapi: {
-      id: "getDocumentXml", tag: "Documents", summary: "Download a document's XML",
-      description: "The exact bytes received from the source.", params: ["DocumentId", ...DOWNLOAD_PARAMS],
-      ok: download("Xml"), errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
-    },
-  },
-  {
-    method: "GET", pattern: "/api/v1/documents/:id/pdf", scope: "documents:read", handle: downloadPdf,
-    openapi: {
-      id: "getDocumentPdf", tag: "Documents", summary: "Download a document's PDF rendering",
-      description: "An A4 rendering of the invoice, made from its XML (deterministic: same XML, same bytes).",
-      params: ["DocumentId", "Lang", ...DOWNLOAD_PARAMS],
-      ok: download("Pdf"), errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
-    },
-  },
+  ...downloadRoutes({
+    pattern: "/api/v1/documents/:id", scope: "documents:read", tag: "Documents", idParam: "DocumentId", resource: "Document",
+    errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
+    xml: { handle: downloadXml, description: "The exact bytes received from the source." },
+    pdf: { handle: downloadPdf, description: "An A4 rendering of the invoice, made from its XML (deterministic: same XML, same bytes)." },
+  }),
 ];

@@ -122,8 +122,9 @@ function _operation(route: ApiRoute, key: string, op: ApiOperation, params: Reco
     tags: [op.tag],
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
-    security: route.scope === null ? [] : [{ ApiToken: [route.scope] }],
-    ...(route.scope === null ? {} : { "x-required-scope": route.scope }),
+    // A list of scopes is a choice (any one will do): OpenAPI's security requirements are alternatives.
+    security: route.scope === null ? [] : typeof route.scope === "string" ? [{ ApiToken: [route.scope] }] : route.scope.map((s) => ({ ApiToken: [s] })),
+    ...(route.scope === null ? {} : typeof route.scope === "string" ? { "x-required-scope": route.scope } : { "x-any-of-scopes": [...route.scope] }),
     parameters,
     ...(body ? { requestBody: body } : {}),
     responses: { ...ok, ..._errorResponses(_codes(route, op), new Set(post ? op.errors : []), shared) },

@@ -410,6 +410,55 @@ export function schemas(): Record<string, Json> {
         links: _links("documents/sync", "sync", false),
       }, ["error"]),
     },
+    Summary: {
+      description: "One tenant's state at a glance (README \"Summary\"): each part only when the token has its scope",
+      ..._object({
+        submissions: {
+          description: "With `submissions:read`",
+          ..._object({
+            by_status: { description: "Submissions by `ksef.status`; `not_sent` for those never sent to KSeF", ..._object({ queued: COUNT, sending: COUNT, accepted: COUNT, rejected: COUNT, not_sent: COUNT }) },
+            by_mode: { description: "Submissions sent to KSeF by how they were issued", ..._object({ online: COUNT, offline: COUNT }) },
+            offline_overdue: { ...COUNT, description: "Offline submissions KSeF has not accepted whose deadline day has ended" },
+            offline_deadline_near: { ...COUNT, description: "Offline submissions KSeF has not accepted whose deadline is near (the window of `submission.ksef_deadline_near`)" },
+            per_hour: {
+              type: "array", minItems: 48, maxItems: 48, description: "The last 48 UTC hours, oldest first: submissions received, and KSeF verdicts given, in each",
+              items: _object({ hour: ref("Timestamp"), received: COUNT, accepted: COUNT, rejected: COUNT }),
+            },
+            ksef_sessions: {
+              type: "array", description: "The KSeF sessions with invoices in flight",
+              items: _object({ type: { type: "string", enum: ["online", "batch"] }, reference: STRING, opened_at: ref("Timestamp"), invoices: COUNT }),
+            },
+          }),
+        },
+        documents: {
+          description: "With `documents:read`",
+          ..._object({
+            total: COUNT,
+            invalid: { type: ["integer", "null"], minimum: 0, description: "Documents whose `validation.valid` is false; null while the store keeps no verdicts of synced documents" },
+            xml_missing: COUNT,
+            per_day: {
+              type: "array", minItems: 30, maxItems: 30, description: "The last 30 UTC days, oldest first: documents last synced on each",
+              items: _object({ day: DATE, synced: COUNT }),
+            },
+            sources: {
+              type: "array", description: "Each configured source with its newest sync run",
+              items: _object({ source: STRING, type: { type: "string", examples: ["inbox", "http", "ksef"] }, last_run: { oneOf: [ref("SyncRun"), { type: "null" }] } }),
+            },
+          }),
+        },
+        webhooks: {
+          type: "array", description: "With `webhooks:read`: each endpoint's delivery health",
+          items: _object({
+            id: ref("WebhookId"), url: STRING, status: { type: "string", enum: ["enabled", "disabled"] }, consecutive_failures: COUNT,
+            last_error: {
+              type: ["object", "null"], required: ["status", "message"], additionalProperties: false,
+              properties: { status: { type: ["integer", "null"] }, message: STRING },
+            },
+            next_attempt_at: _orNull(TIMESTAMP),
+          }),
+        },
+      }, ["submissions", "documents", "webhooks"]),
+    },
     WebhookEventName: { type: "string", enum: [...WEBHOOK_EVENT_TYPES, ALL_EVENTS], description: "`*` subscribes to every event type" },
     WebhookRequest: {
       type: "object", required: ["url", "events"],

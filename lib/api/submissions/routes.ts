@@ -4,7 +4,7 @@
  * and download its exact bytes or its PDF rendering.
  * @module
  */
-import { pdfResponse, tenantQrEnvironment, xmlDownload } from "../downloads.ts";
+import { downloadRoutes, pdfResponse, tenantQrEnvironment, xmlDownload } from "../downloads.ts";
 import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
@@ -112,22 +112,15 @@ export const submissionRoutes: ApiRoute[] = [
     method: "GET", pattern: "/api/v1/submissions/:id", scope: "submissions:read", handle: getSubmission,
     openapi: { id: "getSubmission", tag: "Submissions", summary: "Get a submission", params: ["SubmissionId"], ok: { 200: okJson("The submission", "Submission") }, errors: ["NOT_FOUND"] },
   },
-  {
-    method: "GET", pattern: "/api/v1/submissions/:id/xml", scope: "submissions:read", handle: downloadXml,
-    openapi: {
-      id: "getSubmissionXml", tag: "Submissions", summary: "Download a submission's XML",
-      description: "The exact uploaded bytes.", params: ["SubmissionId", ...DOWNLOAD_PARAMS],
-      ok: download("Xml"), errors: ["NOT_FOUND"],
-    },
-  },
-  {
-    method: "GET", pattern: "/api/v1/submissions/:id/pdf", scope: "submissions:read", handle: downloadPdf,
-    openapi: {
-      id: "getSubmissionPdf", tag: "Submissions", summary: "Download a submission's PDF rendering",
+  ...downloadRoutes({
+    pattern: "/api/v1/submissions/:id", scope: "submissions:read", tag: "Submissions", idParam: "SubmissionId", resource: "Submission",
+    errors: ["NOT_FOUND"],
+    xml: { handle: downloadXml, description: "The exact uploaded bytes." },
+    pdf: {
+      handle: downloadPdf,
       description: "Once KSeF accepted the submission, the rendering shows its KSeF number. A KSeF invoice carries KOD I (the link to the invoice in KSeF), labelled with its KSeF number once known and `OFFLINE` before for an offline invoice, which also carries KOD II labelled `CERTYFIKAT` (the certificate link signed with the tenant's KSeF certificate of type Offline, README \"Offline invoices\").",
-      params: ["SubmissionId", "Lang", ...DOWNLOAD_PARAMS], ok: download("Pdf"), errors: ["NOT_FOUND"],
     },
-  },
+  }),
   {
     method: "GET", pattern: "/api/v1/submissions/:id/upo", scope: "submissions:read", handle: downloadUpo,
     openapi: {

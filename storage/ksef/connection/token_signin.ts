@@ -10,7 +10,7 @@ import { describeException, exceptionCodes, KSEF_ERROR, ksefError } from "./erro
 import { statusText, type SignInMethod } from "./sign_in.ts";
 
 /** The first moment KSeF no longer takes KSeF tokens: 1 January 2027, 00:00 in Poland (UTC+1 in winter). */
-export const KSEF_TOKENS_END_MS = Date.UTC(2026, 11, 31, 23, 0, 0);
+export const KSEF_TOKENS_END_MS: number = Date.UTC(2026, 11, 31, 23, 0, 0);
 /** open-api.json (POST /auth/ksef-token, /invoices/exports, 400): the publicKeyId sent is unknown or withdrawn. */
 export const KEY_WITHDRAWN = 21470;
 

@@ -105,6 +105,7 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
 
   return {
     name: o.name,
+    type: "ksef",
     ksef: { qrEnvironment: ksefQrEnvironmentOf(o.baseUrl), sends: o.send === true },
     async *pull(signal, context) {
       const state = load();

@@ -105,72 +105,17 @@ interface _Tenant {
 
 /** Builds the job. */
 export function createKsefSender(o: KsefSenderOptions): KsefSender {
-  const now = o.now ?? Date.now;
-  const sleep = o.sleep ?? abortableSleep;
   const abort = new AbortController();
   // Every request in flight listens to it (64 UPO downloads at once in a batch): not a leak.
   setMaxListeners(0, abort.signal);
-  const tenants = new Map<string, _Tenant>();
-  const backoff = o.tuning?.backoffMs ?? BACKOFF_MS;
+  const job: _Job = {
+    o, now: o.now ?? Date.now, sleep: o.sleep ?? abortableSleep, abort, tenants: new Map(), backoff: o.tuning?.backoffMs ?? BACKOFF_MS,
+    http: o.http ?? (o.fetch ? fetchTransport(o.fetch) : nodeTransport()), availability: o.availability ?? memoryAvailability(),
+  };
+  const { now, sleep, tenants, http, availability } = job;
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
-  const http = o.http ?? (o.fetch ? fetchTransport(o.fetch) : nodeTransport());
-  const availability = o.availability ?? memoryAvailability();
-
-  function senderOf(c: KsefSendConfig): _Tenant {
-    // The same sign-in keeps its client (and sessions): the token, or the certificate and how it is named.
-    const who = c.signer ? `${_fingerprint(c.signer.certificate)}\u0000${c.subjectIdentifier ?? ""}` : c.token ?? "";
-    const key = `${c.baseUrl}\u0000${c.nip}\u0000${who}\u0000${c.sendMode ?? "auto"}`;
-    const known = tenants.get(c.tenant);
-    if (known && known.key === key) return known;
-    const client = new KsefClient({
-      ...DEFAULT_TUNING, baseUrl: c.baseUrl.replace(/\/+$/, ""), nip: c.nip, signIn: chooseSignIn(c), pacer: new Pacer(), now, sleep,
-      // Every request reports whether KSeF answered (offline_when_unavailable counts from the first that did not).
-      onWait: async () => {}, fetch: observedFetch(o.fetch ?? fetch, c.tenant, availability, now),
-    });
-    const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, http: observedTransport(http, c.tenant, availability, now) });
-    const pool = new SessionPool({ api, client, now, tuning: o.tuning ?? {} });
-    const store = o.storage.tenant(c.tenant);
-    const outcomes = new Outcomes({ store, api, now });
-    const batch = new BatchSessions({ store, api, client, outcomes, now, sleep, tuning: o.tuning ?? {} });
-    const sender = new TenantSender({ store, api, pool, batch, outcomes, mode: c.sendMode ?? "auto", choice: o.tuning ?? {}, now });
-    const t: _Tenant = { key, sender, failures: 0, notBefore: 0, deadlinesCheckedAt: -Infinity };
-    tenants.set(c.tenant, t);
-    return t;
-  }
-
-  async function passTenant(c: KsefSendConfig): Promise<boolean> {
-    const t = senderOf(c);
-    const store = o.storage.tenant(c.tenant);
-    // Offline deadlines are looked at once a minute, also while the tenant backs off: they come near in outages.
-    const backingOff = now() < t.notBefore;
-    const deadlines = now() >= t.deadlinesCheckedAt + DEADLINE_CHECK_MS;
-    if (backingOff && !deadlines) return false;
-    if (!(await store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS))) return false; // another process sends for it
-    if (deadlines) {
-      t.deadlinesCheckedAt = now();
-      await warnNearDeadlines(store, await store.pendingKsefSubmissions(DEADLINE_SCAN_LIMIT), now(), o.deadlineNearMs ?? DEFAULT_DEADLINE_NEAR_MS);
-    }
-    if (backingOff) return false;
-    let renewed = now();
-    t.sender.keepAlive = async () => {
-      if (now() - renewed < RENEW_AFTER_MS) return true;
-      renewed = now();
-      return store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS);
-    };
-    try {
-      const r = await t.sender.pass(abort.signal);
-      t.failures = 0;
-      return r.sent > 0 || r.finished > 0;
-    } catch (e) {
-      if (abort.signal.aborted) return false;
-      const wait = Math.min(backoff[1], backoff[0] * 2 ** t.failures++);
-      t.notBefore = now() + wait;
-      o.logger.warn("sending to KSeF paused", { tenant: c.tenant, error: (e as Error).message, retry_in_ms: wait });
-      return false;
-    }
-  }
 
   async function passAll(): Promise<void> {
     do {
@@ -179,7 +124,7 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
       for (const c of o.configs()) {
         if (abort.signal.aborted) return;
         try {
-          if (await passTenant(c)) progress = true;
+          if (await _passTenant(job, c)) progress = true;
         } catch (e) {
           o.logger.error("sending to KSeF failed", { tenant: c.tenant, error: (e as Error).message });
         }
@@ -228,6 +173,76 @@ export function createKsefSender(o: KsefSenderOptions): KsefSender {
       if (!o.http) http.close();
     },
   };
+}
+
+/** What one sender's steps share: its options, clock, stop signal, the tenants' sender stacks and transports. */
+interface _Job {
+  o: KsefSenderOptions;
+  now: () => number;
+  sleep: typeof abortableSleep;
+  abort: AbortController;
+  tenants: Map<string, _Tenant>;
+  backoff: readonly [number, number];
+  http: HttpTransport;
+  availability: KsefAvailability;
+}
+
+/** A tenant's sender stack (client, online API, sessions, batches, outcomes), made again when its sign-in changes. */
+function _senderOf(job: _Job, c: KsefSendConfig): _Tenant {
+  const { o, now, sleep, tenants, http, availability } = job;
+  // The same sign-in keeps its client (and sessions): the token, or the certificate and how it is named.
+  const who = c.signer ? `${_fingerprint(c.signer.certificate)}\u0000${c.subjectIdentifier ?? ""}` : c.token ?? "";
+  const key = `${c.baseUrl}\u0000${c.nip}\u0000${who}\u0000${c.sendMode ?? "auto"}`;
+  const known = tenants.get(c.tenant);
+  if (known && known.key === key) return known;
+  const client = new KsefClient({
+    ...DEFAULT_TUNING, baseUrl: c.baseUrl.replace(/\/+$/, ""), nip: c.nip, signIn: chooseSignIn(c), pacer: new Pacer(), now, sleep,
+    // Every request reports whether KSeF answered (offline_when_unavailable counts from the first that did not).
+    onWait: async () => {}, fetch: observedFetch(o.fetch ?? fetch, c.tenant, availability, now),
+  });
+  const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, http: observedTransport(http, c.tenant, availability, now) });
+  const pool = new SessionPool({ api, client, now, tuning: o.tuning ?? {} });
+  const store = o.storage.tenant(c.tenant);
+  const outcomes = new Outcomes({ store, api, now });
+  const batch = new BatchSessions({ store, api, client, outcomes, now, sleep, tuning: o.tuning ?? {} });
+  const sender = new TenantSender({ store, api, pool, batch, outcomes, mode: c.sendMode ?? "auto", choice: o.tuning ?? {}, now });
+  const t: _Tenant = { key, sender, failures: 0, notBefore: 0, deadlinesCheckedAt: -Infinity };
+  tenants.set(c.tenant, t);
+  return t;
+}
+
+/** One tenant's turn: its lease, its offline deadlines, its backoff after a failed pass, then the pass. */
+async function _passTenant(job: _Job, c: KsefSendConfig): Promise<boolean> {
+  const { o, now, abort, backoff } = job;
+  const t = _senderOf(job, c);
+  const store = o.storage.tenant(c.tenant);
+  // Offline deadlines are looked at once a minute, also while the tenant backs off: they come near in outages.
+  const backingOff = now() < t.notBefore;
+  const deadlines = now() >= t.deadlinesCheckedAt + DEADLINE_CHECK_MS;
+  if (backingOff && !deadlines) return false;
+  if (!(await store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS))) return false; // another process sends for it
+  if (deadlines) {
+    t.deadlinesCheckedAt = now();
+    await warnNearDeadlines(store, await store.pendingKsefSubmissions(DEADLINE_SCAN_LIMIT), now(), o.deadlineNearMs ?? DEFAULT_DEADLINE_NEAR_MS);
+  }
+  if (backingOff) return false;
+  let renewed = now();
+  t.sender.keepAlive = async () => {
+    if (now() - renewed < RENEW_AFTER_MS) return true;
+    renewed = now();
+    return store.claimLease("ksef-send", o.nodeId, SEND_LEASE_MS);
+  };
+  try {
+    const r = await t.sender.pass(abort.signal);
+    t.failures = 0;
+    return r.sent > 0 || r.finished > 0;
+  } catch (e) {
+    if (abort.signal.aborted) return false;
+    const wait = Math.min(backoff[1], backoff[0] * 2 ** t.failures++);
+    t.notBefore = now() + wait;
+    o.logger.warn("sending to KSeF paused", { tenant: c.tenant, error: (e as Error).message, retry_in_ms: wait });
+    return false;
+  }
 }
 
 function _fingerprint(der: Uint8Array): string {

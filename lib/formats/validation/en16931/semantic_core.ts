@@ -137,7 +137,7 @@ export function checkLines(v: SemanticView, r: Report): void {
     r.check(_notNegative(line.grossPrice, true), "BR-28", el, "The item gross price (BT-148) must not be negative");
     r.check(line.categories.some((c) => c.vat && c.code !== null), "BR-CO-04", el, "An invoice line has no invoiced item VAT category code (BT-151)");
     r.check(twoDecimals(line.net), "BR-DEC-23", el, "The line net amount (BT-131) has more than two decimals");
-    for (const ac of line.allowances) _lineAllowance(ac, r);
+    for (const ac of line.allowances) _allowanceCharge(ac, LINE_ALLOWANCE, LINE_CHARGE, r);
     if (line.period !== null) {
       _periodOrder(v, line.period, "BR-30", "The line period end date (BT-135) must not be before its start date (BT-134)", r);
       r.check(line.period.start !== null || line.period.end !== null, "BR-CO-20", line.period.el, "A line period (BG-26) needs a start date (BT-134) or an end date (BT-135)");
@@ -174,46 +174,70 @@ function _isoDate(text: string | null): string | null {
   return m ? (m[1] as string) : null;
 }
 
-/** BR-31..BR-38, BR-CO-21/22, BR-DEC-01/02/05/06 on document-level allowances and charges. */
-export function checkDocumentAllowances(v: SemanticView, r: Report): void {
-  for (const ac of v.allowances) {
-    if (ac.charge === null) continue;
-    const vatCode = ac.categories.some((c) => c.vat && c.code !== null);
-    const reason = ac.reason !== null || ac.reasonCode !== null;
-    if (ac.charge) {
-      r.check(ac.amount !== null, "BR-36", ac.el, "A document-level charge (BG-21) has no amount (BT-99)");
-      r.check(vatCode, "BR-37", ac.el, "A document-level charge (BG-21) has no VAT category code (BT-102)");
-      r.check(reason, "BR-38", ac.el, "A document-level charge (BG-21) has no reason (BT-104) or reason code (BT-105)");
-      r.check(reason, "BR-CO-22", ac.el, "A document-level charge (BG-21) needs a reason (BT-104), a reason code (BT-105) or both");
-      r.check(twoDecimals(ac.amount), "BR-DEC-05", ac.el, "The document-level charge amount (BT-99) has more than two decimals");
-      r.check(twoDecimals(ac.base), "BR-DEC-06", ac.el, "The document-level charge base amount (BT-100) has more than two decimals");
-    } else {
-      r.check(ac.amount !== null, "BR-31", ac.el, "A document-level allowance (BG-20) has no amount (BT-92)");
-      r.check(vatCode, "BR-32", ac.el, "A document-level allowance (BG-20) has no VAT category code (BT-95)");
-      r.check(reason, "BR-33", ac.el, "A document-level allowance (BG-20) has no reason (BT-97) or reason code (BT-98)");
-      r.check(reason, "BR-CO-21", ac.el, "A document-level allowance (BG-20) needs a reason (BT-97), a reason code (BT-98) or both");
-      r.check(twoDecimals(ac.amount), "BR-DEC-01", ac.el, "The document-level allowance amount (BT-92) has more than two decimals");
-      r.check(twoDecimals(ac.base), "BR-DEC-02", ac.el, "The document-level allowance base amount (BT-93) has more than two decimals");
-    }
-  }
+/**
+ * The rules one kind of allowance or charge is held to, and its messages: EN 16931-1 BG-20 and BG-21 (document
+ * level, which also need a VAT category code), BG-27 and BG-28 (line level).
+ */
+interface AllowanceRules {
+  amount: Rule;
+  vat: Rule | null;
+  reason: Rule;
+  either: Rule;
+  amountDecimals: Rule;
+  baseDecimals: Rule;
 }
 
-function _lineAllowance(ac: AllowanceCharge, r: Report): void {
+/** A rule id and the message it reports. */
+type Rule = readonly [id: string, message: string];
+
+function _allowanceRules(
+  name: string, group: string, terms: { amount: string; base: string; vat?: string; reason: string; reasonCode: string },
+  rules: { amount: string; vat?: string; reason: string; either: string; amountDecimals: string; baseDecimals: string },
+): AllowanceRules {
+  const a = `A ${name} (${group})`;
+  return {
+    amount: [rules.amount, `${a} has no amount (${terms.amount})`],
+    vat: rules.vat && terms.vat ? [rules.vat, `${a} has no VAT category code (${terms.vat})`] : null,
+    reason: [rules.reason, `${a} has no reason (${terms.reason}) or reason code (${terms.reasonCode})`],
+    either: [rules.either, `${a} needs a reason (${terms.reason}), a reason code (${terms.reasonCode}) or both`],
+    amountDecimals: [rules.amountDecimals, `The ${name} amount (${terms.amount}) has more than two decimals`],
+    baseDecimals: [rules.baseDecimals, `The ${name} base amount (${terms.base}) has more than two decimals`],
+  };
+}
+
+const DOCUMENT_ALLOWANCE = _allowanceRules(
+  "document-level allowance", "BG-20", { amount: "BT-92", base: "BT-93", vat: "BT-95", reason: "BT-97", reasonCode: "BT-98" },
+  { amount: "BR-31", vat: "BR-32", reason: "BR-33", either: "BR-CO-21", amountDecimals: "BR-DEC-01", baseDecimals: "BR-DEC-02" },
+);
+const DOCUMENT_CHARGE = _allowanceRules(
+  "document-level charge", "BG-21", { amount: "BT-99", base: "BT-100", vat: "BT-102", reason: "BT-104", reasonCode: "BT-105" },
+  { amount: "BR-36", vat: "BR-37", reason: "BR-38", either: "BR-CO-22", amountDecimals: "BR-DEC-05", baseDecimals: "BR-DEC-06" },
+);
+const LINE_ALLOWANCE = _allowanceRules(
+  "line allowance", "BG-27", { amount: "BT-136", base: "BT-137", reason: "BT-139", reasonCode: "BT-140" },
+  { amount: "BR-41", reason: "BR-42", either: "BR-CO-23", amountDecimals: "BR-DEC-24", baseDecimals: "BR-DEC-25" },
+);
+const LINE_CHARGE = _allowanceRules(
+  "line charge", "BG-28", { amount: "BT-141", base: "BT-142", reason: "BT-144", reasonCode: "BT-145" },
+  { amount: "BR-43", reason: "BR-44", either: "BR-CO-24", amountDecimals: "BR-DEC-27", baseDecimals: "BR-DEC-28" },
+);
+
+/** BR-31..BR-38, BR-CO-21/22, BR-DEC-01/02/05/06 on document-level allowances and charges. */
+export function checkDocumentAllowances(v: SemanticView, r: Report): void {
+  for (const ac of v.allowances) _allowanceCharge(ac, DOCUMENT_ALLOWANCE, DOCUMENT_CHARGE, r);
+}
+
+/** One allowance or charge (an indicator that is neither is left to the syntax rules) against its kind's rules. */
+function _allowanceCharge(ac: AllowanceCharge, allowance: AllowanceRules, charge: AllowanceRules, r: Report): void {
   if (ac.charge === null) return;
+  const k = ac.charge ? charge : allowance;
   const reason = ac.reason !== null || ac.reasonCode !== null;
-  if (ac.charge) {
-    r.check(ac.amount !== null, "BR-43", ac.el, "A line charge (BG-28) has no amount (BT-141)");
-    r.check(reason, "BR-44", ac.el, "A line charge (BG-28) has no reason (BT-144) or reason code (BT-145)");
-    r.check(reason, "BR-CO-24", ac.el, "A line charge (BG-28) needs a reason (BT-144), a reason code (BT-145) or both");
-    r.check(twoDecimals(ac.amount), "BR-DEC-27", ac.el, "The line charge amount (BT-141) has more than two decimals");
-    r.check(twoDecimals(ac.base), "BR-DEC-28", ac.el, "The line charge base amount (BT-142) has more than two decimals");
-  } else {
-    r.check(ac.amount !== null, "BR-41", ac.el, "A line allowance (BG-27) has no amount (BT-136)");
-    r.check(reason, "BR-42", ac.el, "A line allowance (BG-27) has no reason (BT-139) or reason code (BT-140)");
-    r.check(reason, "BR-CO-23", ac.el, "A line allowance (BG-27) needs a reason (BT-139), a reason code (BT-140) or both");
-    r.check(twoDecimals(ac.amount), "BR-DEC-24", ac.el, "The line allowance amount (BT-136) has more than two decimals");
-    r.check(twoDecimals(ac.base), "BR-DEC-25", ac.el, "The line allowance base amount (BT-137) has more than two decimals");
-  }
+  r.check(ac.amount !== null, k.amount[0], ac.el, k.amount[1]);
+  if (k.vat) r.check(ac.categories.some((c) => c.vat && c.code !== null), k.vat[0], ac.el, k.vat[1]);
+  r.check(reason, k.reason[0], ac.el, k.reason[1]);
+  r.check(reason, k.either[0], ac.el, k.either[1]);
+  r.check(twoDecimals(ac.amount), k.amountDecimals[0], ac.el, k.amountDecimals[1]);
+  r.check(twoDecimals(ac.base), k.baseDecimals[0], ac.el, k.baseDecimals[1]);
 }
 
 
