@@ -220,11 +220,15 @@ function configuredSignInWarnings(dataDir: string, logger: Logger): () => string
  * The ksef sources' certificates watched for their end (README "KSeF certificates from the command line"): 30, 7
  * and 1 days before, once each. sources.json is read again on each look; a bad file keeps the last good one.
  */
-function configuredExpiryWatch(dataDir: string, logger: Logger): CertificateExpiryWatch {
+function configuredExpiryWatch(dataDir: string, logger: Logger, storage: Storage): CertificateExpiryWatch {
   let good = readSourcesFile(dataDir, SOURCE_TYPES);
   let cache: { at: number; certs: ReturnType<typeof watchedCertificates> } | null = null;
   return new CertificateExpiryWatch({
     dataDir, logger,
+    // The webhook event, durable in the source's tenant's notices feed, which the delivery worker reads (README "Webhooks").
+    notify: (n, at) => storage.tenant(n.tenant).appendNotice({
+      key: n.key, due_at: new Date(n.dueAt).toISOString(), type: "ksef.certificate_expiring", created_at: new Date(at).toISOString(), data: n.payload,
+    }),
     certificates: () => {
       // Read at most once a minute: /readyz and /metrics ask often, and a PKCS#12 costs its key derivation.
       if (cache && Date.now() - cache.at < EXPIRY_READ_MS) return cache.certs;
@@ -255,9 +259,9 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const certificates = new OfflineCertificates();
   const sending = configuredSending(dataDir, logger, certificates);
   const signInWarned = configuredSignInWarnings(dataDir, logger);
-  const expiry = configuredExpiryWatch(dataDir, logger);
-  metrics.labelledGauge("ksef_certificate_days_left", "Whole days before a ksef source's KSeF certificate ends, by tenant, source and type (authentication, offline).", () => expiry.gauges());
   const storage = await openStorage(config);
+  const expiry = configuredExpiryWatch(dataDir, logger, storage);
+  metrics.labelledGauge("ksef_certificate_days_left", "Whole days before a ksef source's KSeF certificate ends, by tenant, source and type (authentication, offline).", () => expiry.gauges());
   // One sender per tenant among processes and nodes (its lease); HTTP workers only queue (README "Sending to KSeF").
   // KSeF's silences are kept in the data directory, so that every process issues offline alike (offline_when_unavailable).
   const availability = fileAvailability(join(dataDir, "ksef-availability"), (e) => logger.error("KSeF availability not recorded", { error: e.message }));
@@ -346,14 +350,14 @@ async function serve(config: Config): Promise<void> {
   const { app, storage, sender, expiry } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
   // The executing process alone says a certificate's end, so that each notice goes out once; before "listening",
   // so that what a start says comes first.
-  const checkExpiry = () => {
+  const checkExpiry = async () => {
     try {
-      expiry.check();
+      await expiry.check();
     } catch (e) {
       logger.error("KSeF certificate expiry check failed", { error: (e as Error).message });
     }
   };
-  checkExpiry();
+  await checkExpiry();
   const url = config.workers === 1 ? await serveHttp(config, app, storage, logger) : await forkWorkers({
     workers: config.workers, host: config.host, logger,
     async onStopped(listenFailed) {
@@ -372,7 +376,7 @@ async function serve(config: Config): Promise<void> {
   await app.sync.resume();
   app.sync.start(SYNC_POLL_MS);
   sender?.start(KSEF_SEND_POLL_MS);
-  const expiryTimer = setInterval(checkExpiry, EXPIRY_CHECK_MS);
+  const expiryTimer = setInterval(() => void checkExpiry(), EXPIRY_CHECK_MS);
   (expiryTimer as { unref?: () => void }).unref?.(); // Deno's timers are numbers; the server's own work keeps it alive
 
   app.webhooks?.start(WEBHOOK_POLL_MS);

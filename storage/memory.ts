@@ -10,7 +10,7 @@ import { businessKey, submissionKey, documentJson, fieldsOf, matchesSubmissionFi
 import { encodeOrdinalId } from "../lib/contracts/ids.ts";
 import type {
   BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Storage, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore,
+  IdempotencyTag, NoticeRecord, RawChange, Storage, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore,
   Redelivery, UpsertOutcome, WebhookRecord,
 } from "../lib/contracts/storage.ts";
 import { attemptPage, keptAttempts } from "../lib/contracts/delivery_log.ts";
@@ -46,7 +46,7 @@ class _MemoryTenant implements TenantStore {
   #subs: _Entry<SubmissionRecord>[] = [];
   #subFeed: number[] = []; // seq -> index into #subs
   #runs: SyncRunRecord[] = [];
-  #raw: Record<Collection, RawChange[]> = { documents: [], submissions: [], runs: [] };
+  #raw: Record<Collection, RawChange[]> = { documents: [], submissions: [], runs: [], notices: [] };
   #idem = new Map<string, IdempotencyRecord>();
   #webhooks: WebhookRecord[] = [];
   #delivery = new Map<string, DeliveryState>();
@@ -220,6 +220,10 @@ class _MemoryTenant implements TenantStore {
   }
   async rawChanges(c: Collection, from: number, limit: number) {
     return this.#raw[c].slice(from, from + limit);
+  }
+  async appendNotice(notice: NoticeRecord) {
+    this.#change("notices", JSON.stringify(notice), true);
+    return this.#raw.notices.length - 1;
   }
   async getIdempotency(key: string, now: number, maxAgeMs: number) {
     const r = this.#idem.get(key);

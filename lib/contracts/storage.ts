@@ -218,8 +218,30 @@ export interface SkippedPartRecord {
   next_at: string | null;
 }
 
-/** The change feeds that webhooks read (the outbox is the change logs themselves). */
-export type Collection = "documents" | "submissions" | "runs";
+/**
+ * The change feeds that webhooks read (the outbox is the change logs themselves). `notices` holds events that
+ * belong to no record, such as a KSeF certificate nearing its end (README "Webhooks"): each entry is a
+ * `NoticeRecord`, appended once and never changed.
+ */
+export type Collection = "documents" | "submissions" | "runs" | "notices";
+
+/** One entry of the `notices` feed: a webhook event that no record's change stands for (README "Webhooks"). */
+export interface NoticeRecord {
+  /**
+   * Identifies the notice, e.g. a certificate and a threshold. With `due_at` it makes the event id, so a notice
+   * appended twice (a crash after the append, before its sender recorded it) is one event to a receiver that
+   * deduplicates by `webhook-id` (README "Webhooks").
+   */
+  key: string;
+  /** When the notice became due (ISO time), the same however late it is appended. */
+  due_at: string;
+  /** The event type, e.g. "ksef.certificate_expiring". */
+  type: string;
+  /** When it was noticed (ISO time): the event's timestamp. */
+  created_at: string;
+  /** The event's `data`. */
+  data: unknown;
+}
 
 /** One raw change: the version of a record as it was written at feed position `seq`. */
 export interface RawChange {
@@ -274,7 +296,11 @@ export interface WebhookRecord {
 
 /** Where a webhook endpoint's deliveries stand: a position in each feed, and events waiting for a retry. */
 export interface DeliveryState {
-  positions: Record<Collection, number>;
+  /**
+   * The next feed position to read, per feed. `notices` is absent in states saved before that feed existed: read
+   * it from its beginning (0), since every notice in it came after such an endpoint was created.
+   */
+  positions: Record<Exclude<Collection, "notices">, number> & { notices?: number };
   retries: { event_id: string; type: string; collection: Collection; seq: number; attempts: number; next_at: number }[];
   /** The endpoint's health as the resource shows it (README “Webhooks”); absent in states written before it existed. */
   health?: DeliveryHealth;
@@ -377,6 +403,8 @@ export interface TenantStore {
   feedLength(collection: Collection): Promise<number>;
   /** Every change from `from` (superseded versions included), at most `limit`. */
   rawChanges(collection: Collection, from: number, limit: number): Promise<RawChange[]>;
+  /** Appends a notice at the end of the `notices` feed, durably before it resolves; resolves to its position. */
+  appendNotice(notice: NoticeRecord): Promise<number>;
 
   /** The record of an idempotency key, or null when unknown or older than `maxAgeMs`. */
   getIdempotency(key: string, now: number, maxAgeMs: number): Promise<IdempotencyRecord | null>;

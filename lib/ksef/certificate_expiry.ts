@@ -28,6 +28,8 @@ export interface ExpiryNotice {
   threshold: number;
   /** Identifies the notice among those sent: tenant, source, type, serial and threshold. */
   key: string;
+  /** When it became due, ms since the epoch: `threshold` days before the end. */
+  dueAt: number;
   payload: { source: string; type: "authentication" | "offline"; serial: string; subject: string; not_after: string; days_left: number };
 }
 
@@ -45,7 +47,7 @@ export function dueExpiryNotices(certs: readonly WatchedCertificate[], now: numb
       const key = `${c.tenant}/${c.source}/${c.type}/${c.serial}/${threshold}`;
       if (sent.has(key)) continue;
       out.push({
-        tenant: c.tenant, threshold, key,
+        tenant: c.tenant, threshold, key, dueAt: c.notAfter - threshold * _DAY,
         payload: { source: c.source, type: c.type, serial: c.serial, subject: c.subject, not_after: new Date(c.notAfter).toISOString(), days_left: daysLeft(c.notAfter, now) },
       });
     }

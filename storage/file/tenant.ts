@@ -15,13 +15,14 @@ import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import type {
   BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  IdempotencyTag, NoticeRecord, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { LocalLeases } from "../../lib/contracts/local_leases.ts";
 import { BlobDir } from "./blob_dir.ts";
 import type { IdemMeta } from "./columns.ts";
 import { FileDocuments } from "./documents.ts";
 import { IdempotencyFiles } from "./idempotency.ts";
+import { FileNotices } from "./notices.ts";
 import { withFileLockAsync } from "./lock.ts";
 import type { RecordLog } from "./record_log.ts";
 import { FileSubmissions } from "./submissions.ts";
@@ -48,6 +49,7 @@ export class FileTenantStore implements TenantStore {
   #submissions: FileSubmissions;
   #runs: FileSyncRuns;
   #webhooks: FileWebhooks;
+  #notices: FileNotices;
   #idem: IdempotencyFiles;
   #leases = new LocalLeases();
   #dir: string;
@@ -72,14 +74,14 @@ export class FileTenantStore implements TenantStore {
     // Derived blobs (renderings, KSeF's UPOs, batch parts) are packed too: a batch session's thousands of UPOs are a few
     // packs, not a file, a flush and a rename each.
     this.#derived = new BlobDir(join(dir, "derived"), { packed: true });
-    [this.#idem, this.#documents, this.#submissions, this.#runs, this.#webhooks] = this.#open();
+    [this.#idem, this.#documents, this.#submissions, this.#runs, this.#webhooks, this.#notices] = this.#open();
   }
 
   // Opens the collections from the files (at start, and after a failed flush left memory ahead of the files).
-  #open(): [IdempotencyFiles, FileDocuments, FileSubmissions, FileSyncRuns, FileWebhooks] {
+  #open(): [IdempotencyFiles, FileDocuments, FileSubmissions, FileSyncRuns, FileWebhooks, FileNotices] {
     const dir = this.#dir, durable = this.#durable;
     const idem = new IdempotencyFiles(join(dir, "idempotency"));
-    const opened = [idem, new FileDocuments(dir, durable), new FileSubmissions(dir, durable, idem), new FileSyncRuns(dir, durable, idem), new FileWebhooks(dir, durable, idem)] as const;
+    const opened = [idem, new FileDocuments(dir, durable), new FileSubmissions(dir, durable, idem), new FileSyncRuns(dir, durable, idem), new FileWebhooks(dir, durable, idem), new FileNotices(dir, durable)] as const;
     // A crash may fall between a group's effects and their keys' records (flushed after them): the effects carry
     // the records, restore those of the last group.
     for (const log of [opened[2].log, opened[3].log, opened[4].log]) {
@@ -97,6 +99,7 @@ export class FileTenantStore implements TenantStore {
     this.#submissions.catchUp(writer);
     this.#runs.catchUp(writer);
     this.#webhooks.catchUp(writer);
+    this.#notices.catchUp(writer);
   }
 
   // Before a read: waits while a group is unflushed (never shows what a crash could still take back), then, on a
@@ -145,7 +148,7 @@ export class FileTenantStore implements TenantStore {
           results.push({ ok: false, error });
         }
       }
-      const logs = [this.#documents.log, this.#submissions.log, this.#runs.log, this.#webhooks.log];
+      const logs = [this.#documents.log, this.#submissions.log, this.#runs.log, this.#webhooks.log, this.#notices.log];
       await Promise.all(logs.map((log) => log.commit()));
       await this.#idem.commit(); // after the effects: recovery restores keys from effects, never the other way
     };
@@ -159,7 +162,7 @@ export class FileTenantStore implements TenantStore {
       for (const q of group) q.reject(e);
       try {
         this.close();
-        [this.#idem, this.#documents, this.#submissions, this.#runs, this.#webhooks] = this.#open();
+        [this.#idem, this.#documents, this.#submissions, this.#runs, this.#webhooks, this.#notices] = this.#open();
       } catch {
         // reported by the next write
       } finally {
@@ -182,6 +185,7 @@ export class FileTenantStore implements TenantStore {
     this.#submissions.log.close();
     this.#runs.log.close();
     this.#webhooks.log.close();
+    this.#notices.log.close();
   }
 
   /** Makes non-durable bulk writes durable, blocking (benchmarks and imports with `durable: false`). */
@@ -189,6 +193,7 @@ export class FileTenantStore implements TenantStore {
     this.#documents.log.flush();
     this.#submissions.log.flush();
     this.#runs.log.flush();
+    this.#notices.log.flush();
   }
 
   async putBlob(bytes: Uint8Array): Promise<BlobInfo> {
@@ -292,7 +297,7 @@ export class FileTenantStore implements TenantStore {
   }
 
   #log(c: Collection): RecordLog {
-    return c === "documents" ? this.#documents.log : c === "submissions" ? this.#submissions.log : this.#runs.log;
+    return c === "documents" ? this.#documents.log : c === "submissions" ? this.#submissions.log : c === "runs" ? this.#runs.log : this.#notices.log;
   }
 
   async feedLength(c: Collection): Promise<number> {
@@ -304,6 +309,10 @@ export class FileTenantStore implements TenantStore {
     await this.#look();
     const log = this.#log(c);
     return log.rawFeed(from, limit).map((e) => ({ seq: e.seq, json: log.readVersion(e), first: e.first }));
+  }
+
+  async appendNotice(notice: NoticeRecord): Promise<number> {
+    return this.#write(() => this.#notices.append(notice));
   }
 
   async getIdempotency(key: string, now: number, maxAgeMs: number): Promise<IdempotencyRecord | null> {

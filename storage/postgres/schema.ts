@@ -346,6 +346,15 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX runs_by_source ON runs (tenant, source, ord)`,
     ],
   },
+  {
+    version: 8,
+    name: "the notices feed (webhook events that belong to no record)",
+    statements: [
+      // The column's CHECK of migration 1 has PostgreSQL's default name, <table>_<column>_check.
+      `ALTER TABLE feeds DROP CONSTRAINT feeds_collection_check`,
+      `ALTER TABLE feeds ADD CONSTRAINT feeds_collection_check CHECK (collection IN ('documents', 'submissions', 'runs', 'notices'))`,
+    ],
+  },
 ];
 
 /** Applies the migrations that the database lacks; returns the versions applied now. */

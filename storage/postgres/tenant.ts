@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type {
+  NoticeRecord,
   BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
   IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
@@ -15,6 +16,7 @@ import { BlobGroups } from "./blob_group.ts";
 import * as deliveryLog from "./delivery_log.ts";
 import { PostgresDocuments } from "./documents.ts";
 import { PostgresIdempotency } from "./idempotency.ts";
+import { appendNotice } from "./notices.ts";
 import { PostgresSubmissions } from "./submissions.ts";
 import { PostgresSyncRuns } from "./sync_runs.ts";
 import { PostgresWebhooks } from "./webhooks.ts";
@@ -169,6 +171,10 @@ export class PostgresTenantStore implements TenantStore {
     const r = await this.#pool.query("SELECT seq, first, json FROM changes WHERE tenant = $1 AND collection = $2 AND seq >= $3 ORDER BY seq LIMIT $4",
       [this.tenant, collection, Math.max(0, from), limit]);
     return r.rows.map((row) => ({ seq: numberOf(row.seq), json: enc.encode(String(row.json)), first: row.first === true }));
+  }
+
+  async appendNotice(notice: NoticeRecord): Promise<number> {
+    return appendNotice(this.#pool, this.tenant, notice);
   }
 
   async getIdempotency(key: string, now: number, maxAgeMs: number): Promise<IdempotencyRecord | null> {

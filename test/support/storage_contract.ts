@@ -13,6 +13,7 @@ import type { DocumentFields, DocumentInput, Storage } from "../../lib/contracts
 import { checkListings, COLLIDING_TAX_IDS, seedListingData } from "./listing_reference.ts";
 import { documentBatchContract } from "./storage_contract_batch.ts";
 import { ksefSendContract } from "./storage_contract_ksef.ts";
+import { noticesContract } from "./storage_contract_notices.ts";
 import { storageRecordsContract } from "./storage_contract_records.ts";
 import { summaryContract } from "./storage_contract_summary.ts";
 
@@ -44,6 +45,7 @@ export function storageContract(name: string, make: () => Promise<Storage>, reop
   documentBatchContract(name, make, fields);
   ksefSendContract(name, make, reopen);
   summaryContract(name, make, fields, reopen);
+  noticesContract(name, make, reopen);
   describe(`storage contract: ${name}`, () => {
     test("upsertDocument creates, keeps unchanged input unchanged, and updates on new XML", async () => {
       const s = await make();

@@ -358,7 +358,7 @@ export function schemas(): Record<string, Json> {
       description: "Empty, `{}` or `{\"source\": \"<name>\"}`; another field is 400 `unknown parameter`",
     },
     KsefCertificateExpiring: {
-      description: "A ksef source's KSeF certificate nears its end: sent once per certificate at 30, 7 and 1 days left, restarts included (README \"KSeF certificates from the command line\")",
+      description: "A ksef source's KSeF certificate nears its end: sent once per certificate at 30, 7 and 1 days left, restarts included (README \"KSeF certificates from the command line\"); a repeat after a crash keeps its `webhook-id`",
       ..._object({
         source: { type: "string", description: "The ksef source's name in sources.json" },
         type: { type: "string", enum: ["authentication", "offline"], description: "`authentication`: the certificate it signs in with; `offline`: the one that signs KOD II" },

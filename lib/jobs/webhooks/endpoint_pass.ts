@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { deterministicId } from "../../contracts/ids.ts";
 import type { Logger } from "../../observe/log.ts";
 import type { Metrics } from "../../observe/metrics.ts";
-import type { Collection, DeliveryState, RawChange, Redelivery, SyncRunRecord, TenantStore, WebhookRecord } from "../../contracts/storage.ts";
+import type { Collection, DeliveryState, NoticeRecord, RawChange, Redelivery, SyncRunRecord, TenantStore, WebhookRecord } from "../../contracts/storage.ts";
 import { runJson } from "../../contracts/record_json.ts";
 import { reportFailure } from "../background.ts";
 import { applyResume, recordAttempt, statusMessage, type AttemptOf, type AttemptOutcome } from "./delivery_health.ts";
@@ -20,7 +20,7 @@ import { webhookHeaders } from "./signature.ts";
 import { changeWebhook } from "./webhook_change.ts";
 
 /** The change feeds that events come from, in the order a pass reads them. */
-export const COLLECTIONS: Collection[] = ["documents", "submissions", "runs"];
+export const COLLECTIONS: Collection[] = ["documents", "submissions", "runs", "notices"];
 const BATCH = 50; // changes read per feed and endpoint per pass
 /** An endpoint's lease: one node delivers to it at a time; renewed after each attempt (at most 10 s), so 30 s is ample. */
 const ENDPOINT_LEASE_MS = 30_000;
@@ -63,7 +63,14 @@ export function eventOf(tenant: string, collection: Collection, change: RawChang
   let type: WebhookEventType;
   let time: string;
   let data: unknown = record;
-  if (collection === "documents") {
+  if (collection === "notices") {
+    // A notice is its event (README "Webhooks"): its type, time and data as appended.
+    // Its id comes from the notice's key and due time, not its feed position: a notice appended again after a
+    // crash keeps its event id.
+    const notice = record as unknown as NoticeRecord;
+    const seed = createHash("sha256").update(`${tenant}\u0000notices\u0000${notice.key}`).digest();
+    return { id: deterministicId("evt", Date.parse(notice.due_at), seed), type: notice.type as WebhookEventType, timestamp: notice.created_at, data: notice.data };
+  } else if (collection === "documents") {
     type = change.first ? "document.created" : "document.updated";
     time = record.updated_at as string;
   } else if (collection === "submissions") {
@@ -92,9 +99,22 @@ export function eventOf(tenant: string, collection: Collection, change: RawChang
 /** Where a new endpoint starts: after every change made so far. */
 export async function initialDeliveryState(t: TenantStore): Promise<DeliveryState> {
   return {
-    positions: { documents: await t.feedLength("documents"), submissions: await t.feedLength("submissions"), runs: await t.feedLength("runs") },
+    positions: {
+      documents: await t.feedLength("documents"), submissions: await t.feedLength("submissions"), runs: await t.feedLength("runs"),
+      notices: await t.feedLength("notices"),
+    },
     retries: [],
   };
+}
+
+/**
+ * Where an endpoint reads `c` next. A state saved before the notices feed existed has no position in it and
+ * starts at its beginning: the feed came with that version, so every notice in it is younger than the endpoint,
+ * and starting at its end would skip those noticed before the endpoint's first pass since (the certificate
+ * watch checks at startup, before the worker's first pass).
+ */
+export function feedPosition(state: DeliveryState, c: Collection): number {
+  return state.positions[c] ?? 0;
 }
 
 /** Serves one endpoint if no other node does: claims its lease, runs the pass, releases the lease. */
@@ -137,7 +157,7 @@ async function _serveClaimed(w: EndpointPass, t: TenantStore, hook: WebhookRecor
   let moved = false;
   try {
     for (const c of COLLECTIONS) {
-      for (const change of await t.rawChanges(c, state.positions[c], BATCH)) {
+      for (const change of await t.rawChanges(c, feedPosition(state, c), BATCH)) {
         if (w.stopped()) return;
         const ev = eventOf(t.tenant, c, change);
         if (!ev || !eventMatches(hook.events, ev.type)) {

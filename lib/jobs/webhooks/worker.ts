@@ -12,7 +12,7 @@ import type { Storage } from "../../contracts/storage.ts";
 import type { Logger } from "../../observe/log.ts";
 import type { Metrics } from "../../observe/metrics.ts";
 import { reportFailure, repeatEvery } from "../background.ts";
-import { COLLECTIONS, serveEndpoint, type EndpointPass } from "./endpoint_pass.ts";
+import { COLLECTIONS, feedPosition, serveEndpoint, type EndpointPass } from "./endpoint_pass.ts";
 
 export type { WebhookTransport } from "../../contracts/webhook_transport.ts";
 export { ATTEMPT_TIMEOUT_MS, eventOf, initialDeliveryState, type WebhookEvent } from "./endpoint_pass.ts";
@@ -88,7 +88,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
           if (hook.status !== "enabled") continue;
           const s = await t.getDeliveryState(hook.id);
           if (!s) continue;
-          for (const c of COLLECTIONS) n += Math.max(0, (await t.feedLength(c)) - s.positions[c]);
+          for (const c of COLLECTIONS) n += Math.max(0, (await t.feedLength(c)) - feedPosition(s, c));
           n += s.retries.length;
         }
       }

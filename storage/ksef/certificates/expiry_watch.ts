@@ -2,7 +2,8 @@
  * Watches the certificates of every `ksef` source (the Authentication one it signs in with, and the Offline one
  * that signs KOD II) and says their end before it bites (lib/ksef/certificate_expiry.ts): a log warning per
  * notice, /readyz warnings, a days-left gauge per tenant, source and type. Which notices went out is kept in a
- * small state file (written atomically) in the data directory, so each fires once, restarts included.
+ * small state file (written atomically) in the data directory, so each fires once, restarts included. The
+ * webhook event is the `notify` hook's (the server appends it to the tenant's notices feed, README "Webhooks").
  * @module
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -24,8 +25,11 @@ export interface ExpiryWatchOptions {
   certificates: () => WatchedCertificate[];
   now?: () => number;
   logger: Logger;
-  /** Told of each notice as it fires (the webhook event's hook). */
-  notify?: (n: ExpiryNotice) => void;
+  /**
+   * Told of each notice as it fires, with the time it fires at (the webhook event's hook). The notice is recorded
+   * as sent only once this resolves; when it throws, the check stops and the notice fires again at the next one.
+   */
+  notify?: (n: ExpiryNotice, at: number) => Promise<unknown> | void;
 }
 
 /** The watch: check() fires what is due; warnings() and gauges() read the certificates as they are now. */
@@ -38,20 +42,22 @@ export class CertificateExpiryWatch {
     this.#now = o.now ?? Date.now;
   }
 
-  /** Fires the notices due now, once each; returns them. */
-  check(): ExpiryNotice[] {
+  /** Fires the notices due now, once each; resolves to them. */
+  async check(): Promise<ExpiryNotice[]> {
     const now = this.#now();
     const certs = this.#o.certificates();
     const path = join(this.#o.dataDir, EXPIRY_STATE_FILE);
     const sent = _readSent(path);
     const due = dueExpiryNotices(certs, now, new Set(Object.keys(sent)));
     if (due.length === 0) return due;
-    for (const n of due) sent[n.key] = new Date(now).toISOString();
-    // Recorded before they are said: a crash between the two loses a log line, never repeats a webhook.
-    writeFileAtomic(path, `${JSON.stringify(sent)}\n`);
+    // Said before recorded, one at a time (README "Webhooks": at-least-once): the webhook event is durable in the
+    // tenant's notices feed before the state file says it was sent, so a crash between the two repeats it at the
+    // next check (a duplicate) and never loses it.
     for (const n of due) {
+      await this.#o.notify?.(n, now);
+      sent[n.key] = new Date(now).toISOString();
+      writeFileAtomic(path, `${JSON.stringify(sent)}\n`);
       this.#o.logger.warn("ksef.certificate_expiring", { tenant: n.tenant, threshold_days: n.threshold, ...n.payload });
-      this.#o.notify?.(n);
     }
     return due;
   }

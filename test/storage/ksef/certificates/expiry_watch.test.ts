@@ -40,8 +40,8 @@ test("a certificate ending in 5 days fires the 30- and 7-day notices once each a
   const make = (log: Logger) => new CertificateExpiryWatch({ dataDir: data, logger: log, now: () => now, certificates: () => watchedCertificates(readSourcesFile(data, SOURCE_TYPES), data, now) });
   const first = recordingLogger();
   const watch = make(first.logger);
-  assert.deepEqual(watch.check().map((n) => n.threshold), [30, 7]);
-  assert.deepEqual(watch.check(), [], "not again in the same process");
+  assert.deepEqual((await watch.check()).map((n) => n.threshold), [30, 7]);
+  assert.deepEqual(await watch.check(), [], "not again in the same process");
   const n = first.warnings[0]!;
   assert.deepEqual({ ...n, not_after: undefined }, { tenant: "acme", threshold_days: 30, source: "ksef", type: "authentication", serial, subject: n.subject, not_after: undefined, days_left: 4 });
   assert.match(n.subject as string, /organizationIdentifier=VATPL-5265877635/);
@@ -50,18 +50,42 @@ test("a certificate ending in 5 days fires the 30- and 7-day notices once each a
 
   const restarted = recordingLogger();
   now = start + 3 * DAY; // 2 days left: nothing new
-  assert.deepEqual(make(restarted.logger).check(), []);
+  assert.deepEqual(await make(restarted.logger).check(), []);
   now = start + 4.5 * DAY; // half a day left: the 1-day notice, once
-  assert.deepEqual(make(restarted.logger).check().map((x) => [x.threshold, x.payload.days_left]), [[1, 0]]);
-  assert.deepEqual(make(restarted.logger).check(), []);
+  assert.deepEqual((await make(restarted.logger).check()).map((x) => [x.threshold, x.payload.days_left]), [[1, 0]]);
+  assert.deepEqual(await make(restarted.logger).check(), []);
   assert.equal(restarted.warnings.length, 1);
 });
 
-test("a certificate far from its end fires nothing and warns of nothing", () => {
+test("a notice is recorded as sent only once notify() has taken it: a failing notify leaves it due, a later check sends it", async () => {
+  const start = Date.now();
+  const { data } = dataWith("notify", new Date(start + 5 * DAY));
+  const { readSourcesFile } = await import("../../../../storage/sources/sources_file.ts");
+  const { SOURCE_TYPES } = await import("../../../../storage/registry.ts");
+  const told: [number, number][] = [];
+  let failAt: number | null = 7;
+  const watch = new CertificateExpiryWatch({
+    dataDir: data, logger: recordingLogger().logger, now: () => start,
+    certificates: () => watchedCertificates(readSourcesFile(data, SOURCE_TYPES), data, start),
+    // Stands for the server's append to the notices feed; the state file is written only after it resolves.
+    notify: async (n, at) => {
+      if (n.threshold === failAt) throw new Error("storage down");
+      told.push([n.threshold, at]);
+    },
+  });
+  await assert.rejects(watch.check(), /storage down/);
+  assert.deepEqual(told, [[30, start]]);
+  failAt = null;
+  assert.deepEqual((await watch.check()).map((n) => n.threshold), [7], "the 7-day notice stayed due; the 30-day one was recorded");
+  assert.deepEqual(told, [[30, start], [7, start]]);
+  assert.deepEqual(await watch.check(), []);
+});
+
+test("a certificate far from its end fires nothing and warns of nothing", async () => {
   const { data } = dataWith("far", new Date(Date.now() + 90 * DAY));
   const log = recordingLogger();
   const watch = new CertificateExpiryWatch({ dataDir: data, logger: log.logger, certificates: () => watchedCertificates({ acme: [{ type: "ksef", config: { name: "ksef", credentials: { kind: "certificate", certificateFile: "auth.crt.pem", keyFile: "auth.key.pem", subjectIdentifier: "certificate_subject" } } as never }] }, data, Date.now()) });
-  assert.deepEqual(watch.check(), []);
+  assert.deepEqual(await watch.check(), []);
   assert.deepEqual(watch.warnings(), []);
   assert.equal(watch.gauges()[0]!.value, 89);
 });
