@@ -13,6 +13,7 @@ import { codeOf, KSEF_CORRECTION_TYPES, KSEF_INVOICE_KINDS } from "./code_lists.
 import { parseDecimal, sumDecimals } from "./decimal.ts";
 import { documentTypeFromKsef } from "./document_type.ts";
 import { readKsefAnnotations, readKsefAttachments, readKsefFooter } from "./ksef_annex.ts";
+import { readKsefCorrectedInvoice } from "./ksef_corrected.ts";
 import { ksefVatCategory, readKsefLine } from "./ksef_line.ts";
 import { readKsefParty, readKsefThirdParty } from "./ksef_party.ts";
 import { readKsefPayment, readKsefSettlement, readKsefTransactionTerms } from "./ksef_payment.ts";
@@ -196,17 +197,7 @@ function _readFaCorrection(c: XmlElement, v: string | null, ns: string, inv: Inv
   switch (c.local) {
     case "PrzyczynaKorekty": correction.reason = v; break;
     case "TypKorekty": correction.type = codeOf(KSEF_CORRECTION_TYPES, v); break;
-    case "DaneFaKorygowanej": {
-      const f = fieldsOf(c, ns);
-      inv.references.preceding_invoices.push({
-        number: field(f, "NrFaKorygowanej"),
-        issue_date: parseDate(field(f, "DataWystFaKorygowanej")),
-        // NrKSeFN = 1 says the corrected invoice has no KSeF number: that stays null.
-        ksef_number: field(f, "NrKSeFFaKorygowanej"),
-        in_ksef: field(f, "NrKSeF") === "1" ? true : field(f, "NrKSeFN") === "1" ? false : null,
-      });
-      break;
-    }
+    case "DaneFaKorygowanej": inv.references.preceding_invoices.push(readKsefCorrectedInvoice(c, ns)); break;
     case "OkresFaKorygowanej": correction.period = v; break;
     case "NrFaKorygowany": correction.corrected_number = v; break;
     case "Podmiot1K": correction.seller_before = readKsefParty(c, ns); break;

@@ -12,6 +12,7 @@ import { blankInvoice, blankLine, blankPayment, deliveryOf } from "./blank.ts";
 import { codeOf, KSEF_RR_CORRECTION_TYPES, KSEF_RR_INVOICE_KINDS, KSEF_RR_PAYMENT_FORMS } from "./code_lists.ts";
 import { parseDecimal } from "./decimal.ts";
 import { readKsefFooter } from "./ksef_annex.ts";
+import { readKsefCorrectedInvoice } from "./ksef_corrected.ts";
 import { readKsefParty, readKsefThirdParty } from "./ksef_party.ts";
 import { readKsefAccount, readKsefSettlement } from "./ksef_payment.ts";
 import type { Correction, Invoice, InvoiceLine, Payment } from "./model.ts";
@@ -176,16 +177,7 @@ function _readCorrection(c: XmlElement, v: string | null, ns: string, inv: Invoi
   switch (c.local) {
     case "PrzyczynaKorekty": correction.reason = v; break;
     case "TypKorekty": correction.type = codeOf(KSEF_RR_CORRECTION_TYPES, v); break;
-    case "DaneFaKorygowanej": {
-      const f = fieldsOf(c, ns);
-      inv.references.preceding_invoices.push({
-        number: field(f, "NrFaKorygowanej"),
-        issue_date: parseDate(field(f, "DataWystFaKorygowanej")),
-        ksef_number: field(f, "NrKSeFFaKorygowanej"),
-        in_ksef: field(f, "NrKSeF") === "1" ? true : field(f, "NrKSeFN") === "1" ? false : null,
-      });
-      break;
-    }
+    case "DaneFaKorygowanej": inv.references.preceding_invoices.push(readKsefCorrectedInvoice(c, ns)); break;
     case "NrFaKorygowany": correction.corrected_number = v; break;
     case "Podmiot1K": correction.seller_before = readKsefParty(c, ns); break;
     case "Podmiot2K": correction.buyers_before.push(readKsefParty(c, ns)); break;
