@@ -11,13 +11,14 @@ export {
   credentialFiles, isValidNip, KSEF_ENVIRONMENTS, parseKsefSourceConfig, SEND_MODES, SUBJECT_IDENTIFIERS,
   type KsefCredentials, type KsefSourceConfig, type SendMode, type SubjectIdentifier,
 } from "./connection/config.ts";
-export { createKeySigner, loadFileSigner, type CertificateFacts, type FileSigner, type LoadSignerOptions, type SignerFiles } from "./connection/credentials.ts";
+export { createKeySigner, createSignerCache, loadFileSigner, type CertificateFacts, type FileSigner, type LoadedFiles, type LoadSignerOptions, type SignerFiles } from "./connection/credentials.ts";
+export { SignerCache } from "./connection/signer_cache.ts";
 export type { PassphraseSource } from "./connection/key_files.ts";
 export { SUBJECT_TYPES, type SubjectType } from "./receive/export.ts";
 export { KSEF_ERROR, type KsefErrorCode } from "./connection/errors.ts";
 export { createKsefSender, SEND_LEASE_MS, type KsefSendConfig, type KsefSender, type KsefSenderOptions } from "./send/job.ts";
 export { fileAvailability, memoryAvailability, type KsefAvailability } from "./send/availability.ts";
-export { sendingConfigs } from "./send/send_config.ts";
+export { sendingConfigs, type SendingConfigsOptions } from "./send/send_config.ts";
 export { fetchTransport, HttpTimeout, nodeTransport, type HttpAnswer, type HttpExchange, type HttpTransport } from "./connection/http.ts";
 export type { OnlineApiTuning, SendGroup } from "./send/online_api.ts";
 export type { WindowLimit } from "./send/windows.ts";

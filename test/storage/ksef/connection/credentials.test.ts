@@ -222,9 +222,11 @@ test("loadFileSigner() matches the key and the certificate as keys: a certificat
   openssl("ec", "-in", f("ec.key.pem"), "-pubout", "-conv_form", "compressed", "-out", f("ec-compressed.pub.pem"));
   openssl("req", "-new", "-key", f("ec.key.pem"), "-subj", "/CN=Compressed", "-out", f("ec.csr"));
   openssl("x509", "-req", "-in", f("ec.csr"), "-signkey", f("ec.key.pem"), "-force_pubkey", f("ec-compressed.pub.pem"), "-days", "2", "-out", f("ec-compressed.crt.pem"));
-  const s = loadFileSigner({ certificateFile: f("ec-compressed.crt.pem"), keyFile: f("ec.key.pem") }, { now });
+  // Made just now, valid from this second: the file's shared `now` may be earlier.
+  const at = Date.now();
+  const s = loadFileSigner({ certificateFile: f("ec-compressed.crt.pem"), keyFile: f("ec.key.pem") }, { now: at });
   assert.equal(s.facts.subject, "CN=Compressed");
-  assert.match(failure(() => loadFileSigner({ certificateFile: f("ec-compressed.crt.pem"), keyFile: f("rsa.key.pem") }, { now })), /is not the private key of certificate/);
+  assert.match(failure(() => loadFileSigner({ certificateFile: f("ec-compressed.crt.pem"), keyFile: f("rsa.key.pem") }, { now: at })), /is not the private key of certificate/);
 });
 
 test("loadFileSigner() takes an RSA-PSS key for KOD II, whose signature is PSS", async () => {
