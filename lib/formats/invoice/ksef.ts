@@ -12,13 +12,14 @@ import { blankInvoice, deliveryOf } from "./blank.ts";
 import { codeOf, KSEF_CORRECTION_TYPES, KSEF_INVOICE_KINDS } from "./code_lists.ts";
 import { parseDecimal, sumDecimals } from "./decimal.ts";
 import { documentTypeFromKsef } from "./document_type.ts";
-import { readKsefAnnotations, readKsefAttachments, readKsefFooter } from "./ksef_annex.ts";
+import { readKsefAnnotations, readKsefAttachments } from "./ksef_annex.ts";
 import { readKsefCorrectedInvoice } from "./ksef_corrected.ts";
+import { readKsefRootChild } from "./ksef_root.ts";
 import { ksefVatCategory, readKsefLine } from "./ksef_line.ts";
 import { readKsefParty, readKsefThirdParty } from "./ksef_party.ts";
 import { readKsefPayment, readKsefSettlement, readKsefTransactionTerms } from "./ksef_payment.ts";
 import type { Correction, Decimal, ExchangeRate, Invoice, InvoiceLine } from "./model.ts";
-import { attr, children, field, fieldsOf, parseDate, textOf } from "./query.ts";
+import { children, field, fieldsOf, parseDate, textOf } from "./query.ts";
 
 /** Namespace of KSeF FA(2) (FIELDS.md). */
 export const KSEF_FA2_NS = "http://crd.gov.pl/wzor/2023/06/29/12648/";
@@ -58,26 +59,10 @@ export function readKsef(root: XmlElement, format: "ksef-fa2" | "ksef-fa3", line
   const ns = root.ns;
   const inv = blankInvoice(format);
   for (const c of root.children) {
-    if (c.ns !== ns) continue;
+    if (c.ns !== ns || readKsefRootChild(c, ns, inv)) continue;
     switch (c.local) {
-      case "Naglowek": {
-        const f = fieldsOf(c, ns);
-        inv.profile = attr(f.get("KodFormularza") ?? null, "kodSystemowy");
-        inv.created_at = field(f, "DataWytworzeniaFa");
-        inv.system_info = field(f, "SystemInfo");
-        break;
-      }
-      case "Podmiot1": inv.seller = readKsefParty(c, ns); break;
-      case "Podmiot2": inv.buyer = readKsefParty(c, ns); break;
-      case "Podmiot3": inv.third_parties.push(readKsefThirdParty(c, ns)); break;
       case "PodmiotUpowazniony": inv.authorized_party = readKsefThirdParty(c, ns); break;
       case "Fa": if (inv.kind === null) _readFa(c, ns, inv, lines); break;
-      case "Stopka": {
-        const s = readKsefFooter(c, ns);
-        for (const x of s.footer) inv.footer.push(x);
-        for (const x of s.registers) inv.registers.push(x);
-        break;
-      }
       case "Zalacznik": for (const x of readKsefAttachments(c, ns)) inv.attachments.push(x); break;
     }
   }

@@ -11,12 +11,12 @@ import type { XmlElement } from "../xml/tree.ts";
 import { blankInvoice, blankLine, blankPayment, deliveryOf } from "./blank.ts";
 import { codeOf, KSEF_RR_CORRECTION_TYPES, KSEF_RR_INVOICE_KINDS, KSEF_RR_PAYMENT_FORMS } from "./code_lists.ts";
 import { parseDecimal } from "./decimal.ts";
-import { readKsefFooter } from "./ksef_annex.ts";
 import { readKsefCorrectedInvoice } from "./ksef_corrected.ts";
-import { readKsefParty, readKsefThirdParty } from "./ksef_party.ts";
+import { readKsefRootChild } from "./ksef_root.ts";
+import { readKsefParty } from "./ksef_party.ts";
 import { readKsefAccount, readKsefSettlement } from "./ksef_payment.ts";
 import type { Correction, Invoice, InvoiceLine, Payment } from "./model.ts";
-import { attr, field, fieldsOf, parseDate, textOf } from "./query.ts";
+import { field, fieldsOf, parseDate, textOf } from "./query.ts";
 
 /** Namespace of KSeF FA_RR(1) (schemat_FA_RR(1)_v1-1E.xsd, targetNamespace). */
 export const KSEF_FA_RR1_NS = "http://crd.gov.pl/wzor/2026/03/06/14189/";
@@ -29,25 +29,9 @@ export function readKsefRr(root: XmlElement, lines = true): Invoice {
   const ns = root.ns;
   const inv = blankInvoice("ksef-fa-rr1");
   for (const c of root.children) {
-    if (c.ns !== ns) continue;
+    if (c.ns !== ns || readKsefRootChild(c, ns, inv)) continue;
     switch (c.local) {
-      case "Naglowek": {
-        const f = fieldsOf(c, ns);
-        inv.profile = attr(f.get("KodFormularza") ?? null, "kodSystemowy");
-        inv.created_at = field(f, "DataWytworzeniaFa");
-        inv.system_info = field(f, "SystemInfo");
-        break;
-      }
-      case "Podmiot1": inv.seller = readKsefParty(c, ns); break;
-      case "Podmiot2": inv.buyer = readKsefParty(c, ns); break;
-      case "Podmiot3": inv.third_parties.push(readKsefThirdParty(c, ns)); break;
       case "FakturaRR": if (inv.kind === null) _readFakturaRr(c, ns, inv, lines); break;
-      case "Stopka": {
-        const s = readKsefFooter(c, ns);
-        for (const x of s.footer) inv.footer.push(x);
-        for (const x of s.registers) inv.registers.push(x);
-        break;
-      }
     }
   }
   return inv;
