@@ -11,7 +11,8 @@
  */
 
 import { Buffer } from "node:buffer";
-import { constants, sign, verify, type KeyObject } from "node:crypto";
+import { sign, verify, type KeyObject } from "node:crypto";
+import { signatureOptions } from "../xades/key_sign.ts";
 import type { Signer } from "../xades/signer.ts";
 import { ksefQrHost, sha256Base64Url, type KsefQrEnvironment } from "./ksef_link.ts";
 
@@ -21,8 +22,6 @@ export type KsefContextType = (typeof KSEF_CONTEXT_TYPES)[number];
 
 /** kody-qr.md, "Algorytmy podpisu": RSASSA-PSS keys of at least 2048 bits. */
 export const MIN_RSA_BITS = 2048;
-/** kody-qr.md, "Algorytmy podpisu": a 32-byte PSS salt. */
-const _PSS_SALT_BYTES = 32;
 /** Node's name of NIST P-256 (secp256r1), the one curve kody-qr.md and certyfikaty-KSeF.md allow. */
 const _P256 = "prime256v1";
 
@@ -118,7 +117,5 @@ export function describeKsefSigningKey(key: KeyObject): { kind: "rsa" | "ec"; bi
 function _signOptions(key: KeyObject) {
   const kind = describeKsefSigningKey(key);
   if ("error" in kind) throw new RangeError(`KOD II cannot be signed with ${kind.error}`);
-  return kind.kind === "rsa"
-    ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: _PSS_SALT_BYTES }
-    : { key, dsaEncoding: "ieee-p1363" as const };
+  return signatureOptions(key, kind.kind, kind.kind === "rsa" ? "rsa-pss-sha256" : "ecdsa-p256-sha256");
 }

@@ -3,7 +3,8 @@
  * EC recommended), made with node:crypto, with a signer for buildCsr(). Writing the key to a file is the caller's.
  * @module
  */
-import { constants, createPublicKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { signWithKey } from "../xades/key_sign.ts";
 import type { SignatureAlgorithm, Signer } from "../xades/signer.ts";
 
 /** A fresh key pair: the private key (a KeyObject, never printed by accident), its SubjectPublicKeyInfo and a signer. */
@@ -27,14 +28,7 @@ export function generateCsrKeyPair(kind: "rsa" | "ec"): CsrKeyPair {
     publicKey: new Uint8Array(createPublicKey(privateKey).export({ type: "spki", format: "der" })),
     signer: {
       keyType: kind,
-      sign: (data: Uint8Array, algorithm: SignatureAlgorithm) => Promise.resolve(new Uint8Array(sign("sha256", data, _options(privateKey, kind, algorithm)))),
+      sign: (data: Uint8Array, algorithm: SignatureAlgorithm) => Promise.resolve(signWithKey(privateKey, kind, data, algorithm)),
     },
   };
-}
-
-function _options(key: KeyObject, kind: "rsa" | "ec", algorithm: SignatureAlgorithm) {
-  if (algorithm === "ecdsa-p256-sha256" && kind === "ec") return { key, dsaEncoding: "ieee-p1363" as const };
-  if (algorithm === "rsa-pkcs1-sha256" && kind === "rsa") return { key, padding: constants.RSA_PKCS1_PADDING };
-  if (algorithm === "rsa-pss-sha256" && kind === "rsa") return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 };
-  throw new RangeError(`A${kind === "rsa" ? "n RSA" : "n EC"} key cannot sign ${algorithm}`);
 }

@@ -7,19 +7,18 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { constants, createHash, createPublicKey, sign as cryptoSign, type KeyObject } from "node:crypto";
+import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { statSync } from "node:fs";
 import { DerError } from "../../../lib/formats/asn1/der.ts";
 import { describeKsefSigningKey } from "../../../lib/formats/pdf/ksef_certificate_link.ts";
 import { formatName, parseCertificate, type CertificateInfo, type NameAttribute } from "../../../lib/formats/x509/certificate.ts";
+import { signWithKey } from "../../../lib/formats/xades/key_sign.ts";
 import type { SignatureAlgorithm, Signer } from "../../../lib/formats/xades/signer.ts";
 import { SignerCache } from "./signer_cache.ts";
 import { readCertificates, readPassphrase, readPkcs12File, readPrivateKey, type PassphraseSource } from "./key_files.ts";
 
 /** How long before its end a certificate is reported as ending soon: 30 days, time to request the next one in KSeF. */
 export const CERTIFICATE_WARNING_MS = 30 * 86_400_000;
-/** kody-qr.md, "Algorytmy podpisu": RSASSA-PSS with a 32-byte salt. */
-const _PSS_SALT_BYTES = 32;
 
 /** The files of a signer: a certificate and its key, or a PKCS#12 holding both; paths as the process sees them. */
 export type SignerFiles =
@@ -225,7 +224,7 @@ export function createKeySigner(certificate: Uint8Array, privateKey: KeyObject):
     certificate,
     keyType,
     sign(data: Uint8Array, algorithm: SignatureAlgorithm): Promise<Uint8Array> {
-      return new Promise((resolve) => resolve(_sign(privateKey, keyType, data, algorithm)));
+      return new Promise((resolve) => resolve(signWithKey(privateKey, keyType, data, algorithm)));
     },
   };
 }
@@ -235,24 +234,6 @@ export function ksefCertificateType(info: CertificateInfo): "Authentication" | "
   if (info.keyUsage === null || info.serialHex.length !== 16) return null;
   const usage = info.keyUsage.join(",");
   return usage === "digitalSignature" ? "Authentication" : usage === "nonRepudiation" ? "Offline" : null;
-}
-
-function _sign(key: KeyObject, keyType: "rsa" | "ec", data: Uint8Array, algorithm: SignatureAlgorithm): Uint8Array {
-  switch (algorithm) {
-    case "rsa-pkcs1-sha256":
-    case "rsa-pss-sha256":
-      if (keyType !== "rsa") break;
-      return cryptoSign("sha256", data, algorithm === "rsa-pkcs1-sha256"
-        ? { key, padding: constants.RSA_PKCS1_PADDING }
-        : { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: _PSS_SALT_BYTES });
-    case "ecdsa-p256-sha256":
-      if (keyType !== "ec") break;
-      // IEEE P1363 (r || s), the form XML-DSig (RFC 4050 §3.3) and KOD II (kody-qr.md) take.
-      return cryptoSign("sha256", data, { key, dsaEncoding: "ieee-p1363" });
-    default:
-      throw new RangeError(`Unknown signature algorithm: ${String(algorithm)}`);
-  }
-  throw new RangeError(`${keyType === "rsa" ? "An RSA" : "An EC"} key cannot sign ${algorithm}`);
 }
 
 /**
