@@ -61,10 +61,24 @@ describe("a sync run reads items a few at a time while the batch before is store
     const tenant = storage.tenant("acme");
     const stored = new Set<string>();
     let storing = 0;
+    let exhausted = false;
+    // A store that takes a while, as a flush does: until a read starts meanwhile (what overlapping means), the
+    // source has nothing left to read, or 5 s pass (then the assertion below fails). Counting event-loop turns
+    // instead raced with the runner's own yields to the timer phase on a loaded machine.
+    let storeMayEnd: (() => void) | null = null;
     const upsert = tenant.upsertDocuments.bind(tenant);
     tenant.upsertDocuments = async (inputs, now) => {
       storing++;
-      await turns(20); // a store that takes a while, as a flush does
+      if (!exhausted) {
+        await new Promise<void>((resolve) => {
+          const bound = setTimeout(resolve, 5_000);
+          storeMayEnd = () => {
+            clearTimeout(bound);
+            resolve();
+          };
+        });
+      }
+      storeMayEnd = null;
       const out = await upsert(inputs, now);
       for (const i of inputs) stored.add(i.external_id);
       storing--;
@@ -86,12 +100,17 @@ describe("a sync run reads items a few at a time while the batch before is store
             reject: async () => void problems.push(`${id} rejected`),
           };
         }
+        exhausted = true;
+        storeMayEnd?.();
       },
     };
     let reading = 0, most = 0, whileStoring = 0;
     const readFields = async (bytes: Uint8Array): Promise<DocumentFields> => {
       most = Math.max(most, ++reading);
-      if (storing > 0) whileStoring++;
+      if (storing > 0) {
+        whileStoring++;
+        storeMayEnd?.();
+      }
       await turns(2); // a read on another thread answers later
       reading--;
       return fieldsFromInvoice(readInvoiceXml(bytes));
