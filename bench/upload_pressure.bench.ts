@@ -2,13 +2,16 @@
  * Big uploads against other tenants: a real server.ts child. Tenant "calm" reads a cursor page of its documents and
  * another client asks `/healthz`, one request after another, while tenant "big" uploads (a) a 9 MB FA(3), refused
  * (422: over KSeF's 1,000,000-byte file limit), one after another, or (b) six hostile 8 MB XML documents at once
- * (deep nesting, many attributes, a huge text), each refused. The figures: the calm GET's p50/p99/max and
+ * (deep nesting, many attributes, a huge text), each refused. The uploads come from a process of their own
+ * (bench/support_uploader.ts), as another tenant's would: sent from this one, their megabytes would delay this
+ * process's own timers and sockets, and the calm figures would measure the client. The figures: the calm GET's p50/p99/max and
  * `/healthz`'s max in each phase against the same run's baseline without uploads, and the CPU the server's main
  * thread (the event loop) spent per upload, which, unlike the latencies, other work on the machine does not move.
  * Goals: calm p99 ≤ 50 ms and /healthz max ≤ 100 ms in both.
  *
  *   node --import tsx bench/upload_pressure.bench.ts [--duration=5s]
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,24 +93,30 @@ try {
   row("no uploads (baseline)", baseline, "", "");
   const verdicts: string[] = [];
   for (const [what, docs, inFlight] of [["one 9 MB FA(3) at a time", [BIG], 1], ["six hostile 8 MB at once", HOSTILE, 6]] as const) {
-    let stop = false;
-    const statuses = new Map<number, number>();
-    const uploader = async (i: number): Promise<void> => {
-      while (!stop) {
-        const form = new FormData();
-        form.append("xml", new Blob([docs[i % docs.length]! as Uint8Array<ArrayBuffer>], { type: "application/xml" }), "big.xml");
-        const res = await fetch(`${server.url}/api/v1/submissions`, { method: "POST", headers: { "x-api-token": big }, body: form });
-        await res.arrayBuffer();
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      }
-    };
+    const files = docs.map((d, i) => {
+      const f = join(data, `upload-${i}.xml`);
+      writeFileSync(f, d);
+      return f;
+    });
+    const statuses = new Map<string, number>();
+    const uploader = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "support_uploader.ts"), server.url, big, String(inFlight), ...files], { stdio: ["ignore", "pipe", "inherit"] });
+    const ended = new Promise((done) => uploader.on("exit", done));
+    let lines = "";
+    uploader.stdout!.on("data", (chunk: Buffer) => {
+      lines += chunk.toString();
+      const cut = lines.lastIndexOf("\n") + 1;
+      for (const status of lines.slice(0, cut).split("\n").filter(Boolean)) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      lines = lines.slice(cut);
+    });
+    // The phase starts with the first answer to an upload, when the uploading client is up and sending.
+    await new Promise<void>((ready) => uploader.stdout!.once("data", () => ready()));
     const mainBefore = threadCpuMs(pid);
-    const uploads = Array.from({ length: inFlight }, (_, i) => uploader(i));
+    const before = [...statuses.values()].reduce((a, b) => a + b, 0);
     const r = await calmPhase(server.url, calm, opts.duration);
-    stop = true;
-    await Promise.all(uploads);
+    uploader.kill("SIGTERM");
+    await ended;
     const mainAfter = threadCpuMs(pid);
-    const n = [...statuses.values()].reduce((a, b) => a + b, 0);
+    const n = [...statuses.values()].reduce((a, b) => a + b, 0) - before;
     const perUpload = mainBefore !== null && mainAfter !== null && n > 0 ? ((mainAfter - mainBefore) / n).toFixed(1) : "?";
     row(what, r, [...statuses].map(([s, k]) => `${k}× ${s}`).join(", "), perUpload);
     const p99 = percentile(r.calm, 99);
