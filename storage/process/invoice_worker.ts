@@ -21,6 +21,9 @@ import { type SchemaFiles, schemaSetOf } from "../../lib/formats/validation/sche
 import { type PdfFontFiles, PdfFonts } from "../../lib/formats/pdf/pdf_fonts.ts";
 import { type RenderOptions, renderInvoicePdf } from "../../lib/formats/pdf/invoice_pdf.ts";
 import { describeThreadError } from "./thread_errors.ts";
+import { INVOICE_THREAD_NICE, setThreadNice } from "./thread_priority.ts";
+
+setThreadNice(INVOICE_THREAD_NICE); // behind the event loop when both want a core (thread_priority.ts)
 
 // The fonts are parsed once per thread, as the main thread does once per app.
 const data = workerData as { fonts?: PdfFontFiles; schemas?: SchemaFiles } | null;

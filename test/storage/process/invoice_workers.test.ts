@@ -1,6 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fieldsFromInvoice } from "../../../lib/contracts/record_json.ts";
 import { InvoiceError } from "../../../lib/formats/invoice/errors.ts";
 import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
@@ -13,6 +13,7 @@ import { PdfFonts } from "../../../lib/formats/pdf/pdf_fonts.ts";
 import { readPdfFontFiles } from "../../../storage/fonts/font_files.ts";
 import { readSchemaFiles } from "../../../storage/schemas/schema_files.ts";
 import { createInvoiceWorkers } from "../../../storage/process/invoice_workers.ts";
+import { INVOICE_THREAD_NICE } from "../../../storage/process/thread_priority.ts";
 import { fixturePath } from "../../support/server.ts";
 
 // server.ts uses the threads on Node only; Deno reads large invoices on the main thread, in their slots.
@@ -152,5 +153,23 @@ test("a large upload waits for a thread that is starting rather than being read 
     await fresh.close();
   } finally {
     await cold.close();
+  }
+});
+
+test("the invoice threads run at a lower priority than the event loop (Linux: their own nice value)", {
+  skip: "Deno" in globalThis ? "worker threads are used on Node only" : process.platform !== "linux" ? "per-thread nice values are Linux's" : false,
+}, async () => {
+  const nice = (tid: string): number => Number(readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
+  const own = nice(String(process.pid));
+  if (own >= INVOICE_THREAD_NICE) return void assert.ok(true, "this process already runs at that nice value or lower");
+  const pool = createInvoiceWorkers(1);
+  try {
+    const before = readdirSync(`/proc/${process.pid}/task`).filter((tid) => nice(tid) === INVOICE_THREAD_NICE);
+    await pool.warm();
+    const lowered = readdirSync(`/proc/${process.pid}/task`).filter((tid) => nice(tid) === INVOICE_THREAD_NICE && !before.includes(tid));
+    assert.equal(lowered.length, 1, "the started thread took the invoice threads' nice value");
+    assert.equal(nice(String(process.pid)), own, "the event loop's thread keeps its own");
+  } finally {
+    await pool.close();
   }
 });
