@@ -6,6 +6,7 @@
  * @module
  */
 import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
+import { parseDate } from "../formats/invoice/query.ts";
 import { badRequest } from "../http/errors.ts";
 import type { DocumentFilter, DocumentSort } from "../contracts/storage.ts";
 
@@ -40,9 +41,8 @@ function _oneOf<T extends string>(q: URLSearchParams, name: string, allowed: rea
 function _date(q: URLSearchParams, name: string): string | undefined {
   const v = q.get(name);
   if (v === null) return undefined;
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
-  const ok = !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(v); // refuses 2024-02-30 and 2024-13-01
-  if (!ok) throw badRequest(name, "invalid_date", `${name} must be a date YYYY-MM-DD`);
+  // A day of the calendar, so 2024-02-30 and 2024-13-01 are refused (parsing through Date cost ~1 µs a date).
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || parseDate(v) !== v) throw badRequest(name, "invalid_date", `${name} must be a date YYYY-MM-DD`);
   return v;
 }
 

@@ -437,6 +437,7 @@ for (const store of STORES) describe(`GET /api/v1/documents over real invoices${
       { query: "issue_date_from=2024-00-10", field: "issue_date_from" },
       { query: "issue_date_to=2024-01-32", field: "issue_date_to" },
       { query: "issue_date_from=2023-02-29", field: "issue_date_from" },
+      { query: "issue_date_from=1900-02-29", field: "issue_date_from" },
       { query: "issue_date_from=20240101", field: "issue_date_from" },
       { query: "issue_date_to=2024-01-01T00:00:00Z", field: "issue_date_to" },
       { query: "issue_date_to=yesterday", field: "issue_date_to" },
@@ -445,6 +446,12 @@ for (const store of STORES) describe(`GET /api/v1/documents over real invoices${
       { query: "xml_available=yes", field: "xml_available" },
       { query: "xml_available=1", field: "xml_available" },
     ];
+    test("a leap day is a date in both modes (2024-02-29, 2000-02-29)", async () => {
+      for (const query of ["issue_date_from=2024-02-29", "issue_date_to=2000-02-29"]) {
+        for (const mode of ["", "&page=1"]) assert.equal((await s.fetch(`/api/v1/documents?${query}${mode}`, token)).status, 200, query + mode);
+      }
+    });
+
     for (const { query, field } of badFilters) {
       test(`${query} is 400 with field ${field} in both modes`, async () => {
         for (const mode of ["", "&page=1"]) {
