@@ -448,7 +448,11 @@ for (const store of STORES) describe(`GET /api/v1/documents over real invoices${
     ];
     test("a leap day is a date in both modes (2024-02-29, 2000-02-29)", async () => {
       for (const query of ["issue_date_from=2024-02-29", "issue_date_to=2000-02-29"]) {
-        for (const mode of ["", "&page=1"]) assert.equal((await s.fetch(`/api/v1/documents?${query}${mode}`, token)).status, 200, query + mode);
+        for (const mode of ["", "&page=1"]) {
+          const res = await s.fetch(`/api/v1/documents?${query}${mode}`, token);
+          await res.arrayBuffer();
+          assert.equal(res.status, 200, query + mode);
+        }
       }
     });
 
