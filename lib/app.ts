@@ -29,7 +29,7 @@ import { summaryRoutes } from "./api/summary.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
 import type { SourceFactory } from "./contracts/document_source.ts";
 import { newId } from "./contracts/ids.ts";
-import type { DocumentFields, Storage } from "./contracts/storage.ts";
+import type { ImportedFields, Storage } from "./contracts/storage.ts";
 import { DEFAULT_JSON_LIMIT } from "./http/body.ts";
 import { ApiError, notFound } from "./http/errors.ts";
 import { json } from "./http/respond.ts";
@@ -71,8 +71,8 @@ export interface AppOptions {
   checkUploadOffThread?: (xml: Uint8Array) => Promise<CheckedInvoice>;
   /** The verdict on one invoice off the event loop (server.ts: worker threads given the schemas); inline without it. */
   validateOffThread?: (xml: Uint8Array) => Promise<ValidationReport>;
-  /** Reads one invoice's document fields off the event loop (server.ts: worker threads), for sync runs; inline without it. */
-  readFieldsOffThread?: (xml: Uint8Array) => Promise<DocumentFields>;
+  /** Reads one invoice's document fields and verdict off the event loop (server.ts: worker threads given the schemas), for sync runs; inline without it. */
+  readFieldsOffThread?: (xml: Uint8Array) => Promise<ImportedFields>;
   /** Renders one large invoice's PDF off the event loop (server.ts: worker threads given the fonts); here without it. */
   renderPdfOffThread?: (xml: Uint8Array, options: PdfJob) => Promise<RenderedPdf>;
   /** The document sources of a tenant; the first is the default. */

@@ -17,7 +17,7 @@ import { attemptPage, keptAttempts } from "../lib/contracts/delivery_log.ts";
 import { dayNumber, matchesFilter } from "../lib/contracts/document_filter.ts";
 import { selectPage } from "../lib/contracts/page_selection.ts";
 import { LocalLeases } from "../lib/contracts/local_leases.ts";
-import { CountTally, documentCountKeys, submissionCountKeys } from "../lib/contracts/summary_counts.ts";
+import { CountTally, documentCountKeys, importVerdict, submissionCountKeys } from "../lib/contracts/summary_counts.ts";
 
 const enc = new TextEncoder();
 
@@ -41,7 +41,7 @@ class _MemoryTenant implements TenantStore {
   readonly tenant: string;
   #blobs = new Map<string, Uint8Array>();
   #derived = new Map<string, Uint8Array>();
-  #docs: _Entry<DocumentRecord>[] = [];
+  #docs: (_Entry<DocumentRecord> & { valid: boolean | null })[] = [];
   #docFeed: number[] = []; // seq -> index into #docs
   #subs: _Entry<SubmissionRecord>[] = [];
   #subFeed: number[] = []; // seq -> index into #subs
@@ -108,8 +108,9 @@ class _MemoryTenant implements TenantStore {
       xml_available: input.xml !== null, sha256: input.xml?.sha256 ?? null, size: input.xml?.size ?? null,
       received_at: input.received_at ?? old?.received_at ?? null, synced_at: now, updated_at: now,
     };
-    this.#counts.move(old && documentCountKeys(old), documentCountKeys(doc));
-    this.#docs[at] = { record: doc, json: enc.encode(documentJson(doc)), seq: this.#docFeed.length };
+    const valid = importVerdict(input);
+    this.#counts.move(old && documentCountKeys(old, this.#docs[index]!.valid), documentCountKeys(doc, valid));
+    this.#docs[at] = { record: doc, json: enc.encode(documentJson(doc)), seq: this.#docFeed.length, valid };
     this.#docFeed.push(at);
     this.#change("documents", this.#docs[at]!.json, !old);
     return { document: doc, outcome: old ? "updated" : "created" };

@@ -7,8 +7,8 @@
  * Retry-After, not an ever longer wait.
  * @module
  */
-import { fieldsFromInvoice, fieldsFromXml } from "../contracts/record_json.ts";
-import type { DocumentFields } from "../contracts/storage.ts";
+import { fieldsFromInvoice, importFields } from "../contracts/record_json.ts";
+import type { ImportedFields } from "../contracts/storage.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import type { ValidationReport } from "../formats/validation/invoice_validation.ts";
@@ -62,10 +62,11 @@ export type PdfJob = Omit<RenderOptions, "fonts">;
 export type PdfRenderer = (xml: Uint8Array, options: PdfJob & LargeReadOptions) => Promise<RenderedPdf>;
 
 /**
- * The fields a document record keeps, from XML bytes (a sync run's import): small inputs off the event loop when
- * threads are given (only the fields come back), large ones in the same slots as InvoiceReader.
+ * The fields a document record keeps and the verdict on the XML, from XML bytes and one parse (a sync run's import):
+ * small inputs off the event loop when threads are given (only those come back), large ones in the same slots as
+ * InvoiceReader.
  */
-export type FieldsReader = (xml: Uint8Array, options?: { tenant?: string }) => Promise<DocumentFields>;
+export type FieldsReader = (xml: Uint8Array, options?: { tenant?: string }) => Promise<ImportedFields>;
 
 /** Reads and validates an upload from one parse (README "Validation"); a large one in the same slots as InvoiceReader. */
 export type UploadChecker = (xml: Uint8Array, options?: { tenant?: string }) => Promise<CheckedInvoice>;
@@ -100,8 +101,8 @@ export interface InvoiceReaderOptions {
   offThread?: InvoiceReader | undefined;
   /** Builds one invoice's JSON off the event loop (a worker thread); without it, offThread's invoice is stringified here. */
   offThreadJson?: ((xml: Uint8Array) => Promise<Uint8Array>) | undefined;
-  /** Reads one small invoice's record fields off the event loop (worker threads); without it they are read here. */
-  offThreadFields?: ((xml: Uint8Array) => Promise<DocumentFields>) | undefined;
+  /** Reads one invoice's record fields and verdict off the event loop (worker threads); without it, here. */
+  offThreadFields?: ((xml: Uint8Array) => Promise<ImportedFields>) | undefined;
   /** Reads and validates one upload off the event loop (worker threads started with the schemas). */
   offThreadCheck?: ((xml: Uint8Array) => Promise<CheckedInvoice>) | undefined;
   /** The verdict on one invoice off the event loop (worker threads started with the schemas). */
@@ -200,8 +201,14 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
       return here();
     }, slotOf?.gone);
   }
-  // A large invoice's fields from the whole model when the embedder gives a reading thread but no fields thread.
-  const wholeFields = o.offThread ? async (xml: Uint8Array) => fieldsFromInvoice(await o.offThread!(xml)) : undefined;
+  // A large invoice's fields from the whole model when the embedder gives a reading thread but no fields thread,
+  // and its verdict from the validating thread if there is one (never judged on the event loop: null).
+  const wholeFields = o.offThread
+    ? async (xml: Uint8Array): Promise<ImportedFields> => {
+      const [invoice, report] = await Promise.all([o.offThread!(xml), o.offThreadValidate?.(xml) ?? null]);
+      return { fields: fieldsFromInvoice(invoice), valid: report?.valid ?? null };
+    }
+    : undefined;
   const encoder = new TextEncoder();
   return {
     waiting: () => waitingCount,
@@ -217,7 +224,7 @@ export function createLargeReads(o: InvoiceReaderOptions = {}): LargeReads {
     check: (xml, options) => offLoop(xml, options, o.offThreadCheck, true, () => readAndValidate(xml, o.schemas ?? null)),
     validate: (xml, options) => offLoop(xml, options, o.offThreadValidate, true, () => verdictOf(xml, o.schemas ?? null)),
     // Only the fields come back from a thread, not a large invoice's whole model; a sync run waits for its slot.
-    fields: (xml, options) => offLoop(xml, { ...options, wait: true }, o.offThreadFields ?? wholeFields, o.offThreadFields !== undefined, () => fieldsFromXml(xml)),
+    fields: (xml, options) => offLoop(xml, { ...options, wait: true }, o.offThreadFields ?? wholeFields, o.offThreadFields !== undefined, () => importFields(xml, o.schemas ?? null)),
     async pdf(xml, { tenant, gone, ...job }) {
       const render = (invoice: Invoice): RenderedPdf => {
         // A programmer mistake (createApp without pdfFonts), answered 500 like any other.

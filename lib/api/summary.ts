@@ -58,7 +58,7 @@ async function getSummary(ctx: Context): Promise<ApiResponse> {
     }
   }
   if (wantDocs) {
-    keys.push(COUNT_KEY.documentsTotal, COUNT_KEY.documentsXmlMissing);
+    keys.push(COUNT_KEY.documentsTotal, COUNT_KEY.documentsXmlMissing, COUNT_KEY.documentsInvalid);
     for (const d of days) keys.push(COUNT_KEY.documentsSynced + d);
   }
   const counts = keys.length > 0 ? await ctx.tenant.summaryCounts(keys, wantSubs ? [COUNT_KEY.offlineOpen] : []) : new Map<string, number>();
@@ -91,9 +91,7 @@ async function getSummary(ctx: Context): Promise<ApiResponse> {
     const sources = ctx.app.sources(ctx.tenant.tenant);
     out.documents = {
       total: n(COUNT_KEY.documentsTotal),
-      // The stores keep no verdict per synced document yet (a document's verdict is judged when it is read), so
-      // there is no count to give: null, never a made-up zero.
-      invalid: null,
+      invalid: n(COUNT_KEY.documentsInvalid),
       xml_missing: n(COUNT_KEY.documentsXmlMissing),
       per_day: days.map((day) => ({ day, synced: n(COUNT_KEY.documentsSynced + day) })),
       sources: await Promise.all(sources.map(async (s) => {

@@ -11,9 +11,11 @@ import type { Invoice } from "../formats/invoice/model.ts";
 import type { ValidationSummary } from "../formats/validation/invoice_validation.ts";
 import { partyTaxId } from "../formats/invoice/read.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
+import { readAndValidate } from "../formats/validation/read_and_validate.ts";
+import type { SchemaSet } from "../formats/validation/schema_set.ts";
 import { DOCUMENT_TYPES, INVOICE_FORMATS } from "../formats/invoice/vocabulary.ts";
 import type {
-  DocumentFields, DocumentRecord, PartySummary, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TotalsSummary,
+  DocumentFields, DocumentRecord, ImportedFields, PartySummary, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TotalsSummary,
 } from "./storage.ts";
 
 /** The response JSON of a document (README “Documents and the inbox”), keys in the documented order. */
@@ -115,6 +117,15 @@ export function fieldsFromInvoice(inv: Invoice): DocumentFields {
 /** The fields a document record keeps, read from invoice XML without its lines (none of the fields comes from them). */
 export function fieldsFromXml(xml: Uint8Array): DocumentFields {
   return fieldsFromInvoice(readInvoiceXml(xml, { lines: false }));
+}
+
+/**
+ * What a sync imports of a document's XML, from one parse: its record's fields and the verdict on it, the one its
+ * `validation` gives with the same schemas (README "Validation"; null schemas leave the schema check out).
+ */
+export function importFields(xml: Uint8Array, schemas: SchemaSet | null): ImportedFields {
+  const { invoice, report } = readAndValidate(xml, schemas);
+  return { fields: fieldsFromInvoice(invoice), valid: report.valid };
 }
 
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;

@@ -59,6 +59,18 @@ export interface DocumentInput {
   received_at: string | null;
   /** The KSeF number, when the source knows it (absent = null). */
   ksef_number?: string | null;
+  /**
+   * The verdict on the XML when it was imported (README "Validation"): false counts in the summary's
+   * `documents.invalid`; null or absent, not judged (no XML, or no schemas to judge with). Stored beside the record,
+   * never in the document JSON.
+   */
+  valid?: boolean | null;
+}
+
+/** What an import reads of a document's XML: its record's fields and the verdict on it (null: not judged). */
+export interface ImportedFields {
+  fields: DocumentFields;
+  valid: boolean | null;
 }
 
 /** The outcome of an upsert. */

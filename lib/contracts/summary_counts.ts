@@ -5,12 +5,14 @@
  * with these functions (the PostgreSQL store with the same rules in SQL, storage/postgres/summary_counts.ts).
  * @module
  */
-import type { DocumentRecord, SubmissionRecord } from "./storage.ts";
+import type { DocumentInput, DocumentRecord, SubmissionRecord } from "./storage.ts";
 
 /** Counter names: a prefix and, for bucketed counts, a UTC hour (`YYYY-MM-DDTHH`) or day (`YYYY-MM-DD`). */
 export const COUNT_KEY = {
   documentsTotal: "doc:total",
   documentsXmlMissing: "doc:xml_missing",
+  /** Documents whose XML was judged invalid when imported. */
+  documentsInvalid: "doc:invalid",
   /** + UTC day of `synced_at`. */
   documentsSynced: "doc:synced:",
   /** + `queued` | `sending` | `accepted` | `rejected` | `not_sent`. */
@@ -36,11 +38,17 @@ export function dayKey(iso: string): string {
   return new Date(iso).toISOString().slice(0, 10);
 }
 
-/** The counters a document's latest version counts under. */
-export function documentCountKeys(d: DocumentRecord): string[] {
+/** The counters a document's latest version counts under, with the verdict its XML got when imported. */
+export function documentCountKeys(d: DocumentRecord, valid: boolean | null): string[] {
   const keys: string[] = [COUNT_KEY.documentsTotal, COUNT_KEY.documentsSynced + dayKey(d.synced_at)];
   if (!d.xml_available) keys.push(COUNT_KEY.documentsXmlMissing);
+  if (valid === false) keys.push(COUNT_KEY.documentsInvalid);
   return keys;
+}
+
+/** The verdict a store keeps for the version `input` writes: none without XML, since it was a verdict on XML. */
+export function importVerdict(input: DocumentInput): boolean | null {
+  return input.xml ? (input.valid ?? null) : null;
 }
 
 /** The counters a submission's latest version counts under. */

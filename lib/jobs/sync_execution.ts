@@ -10,7 +10,7 @@ import { ApiError } from "../http/errors.ts";
 import { toApiError } from "../api/errors.ts";
 import { fieldsFromMetadata, fieldsFromXml } from "../contracts/record_json.ts";
 import { isKsefNumber } from "../formats/invoice/ksef_number.ts";
-import type { DocumentFields, DocumentInput, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
+import type { DocumentInput, ImportedFields, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import { SourceError, type DocumentSource, type SkippedPart, type SourceItem } from "../contracts/document_source.ts";
 import type { Logger } from "../observe/log.ts";
 import type { Metrics } from "../observe/metrics.ts";
@@ -41,7 +41,7 @@ export interface RunExecutionOptions {
   logger: Logger;
   metrics?: Metrics | undefined;
   /** The document fields of invoice XML (lib/api/invoice_reader.ts reads them on worker threads when it can). */
-  readFields?: ((xml: Uint8Array, options?: { tenant?: string }) => Promise<DocumentFields>) | undefined;
+  readFields?: ((xml: Uint8Array, options?: { tenant?: string }) => Promise<ImportedFields>) | undefined;
 }
 
 const _iso = (o: RunExecutionOptions): string => new Date(o.now()).toISOString();
@@ -190,8 +190,8 @@ async function _prepare(o: RunExecutionOptions, tenantId: string, item: SourceIt
   try {
     const ksef = item.ksef_number ? { ksef_number: item.ksef_number } : {};
     if (item.xml) {
-      const fields = await (o.readFields ?? _readFieldsHere)(item.xml, { tenant: tenantId });
-      return { item, xml: item.xml, input: { source: "", external_id: item.external_id, fields, received_at: null, ...ksef }, failure: null };
+      const { fields, valid } = await (o.readFields ?? _readFieldsHere)(item.xml, { tenant: tenantId });
+      return { item, xml: item.xml, input: { source: "", external_id: item.external_id, fields, valid, received_at: null, ...ksef }, failure: null };
     }
     const meta = fieldsFromMetadata(item.metadata ?? {});
     return { item, xml: null, input: { source: "", external_id: item.external_id, fields: meta.fields, received_at: meta.received_at, ...ksef }, failure: null };
@@ -201,7 +201,8 @@ async function _prepare(o: RunExecutionOptions, tenantId: string, item: SourceIt
   }
 }
 
-const _readFieldsHere = async (xml: Uint8Array): Promise<DocumentFields> => fieldsFromXml(xml);
+// Without a reader the fields are read here and the XML is not judged (the app passes its reader, which judges).
+const _readFieldsHere = async (xml: Uint8Array): Promise<ImportedFields> => ({ fields: fieldsFromXml(xml), valid: null });
 
 function _failed(item: SourceItem, code: string, message: string): _Prepared {
   return { item, input: null, xml: null, failure: { code, message } };

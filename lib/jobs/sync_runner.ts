@@ -7,7 +7,7 @@
  * @module
  */
 import { validationError } from "../http/errors.ts";
-import type { DocumentFields, IdempotencyTag, Storage, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
+import type { IdempotencyTag, ImportedFields, Storage, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import type { DocumentSource, SourceFactory } from "../contracts/document_source.ts";
 import type { Logger } from "../observe/log.ts";
 import { reportFailure, repeatEvery } from "./background.ts";
@@ -26,7 +26,7 @@ export interface SyncRunnerOptions {
   /** False in a process that only records run requests while another process executes them (WORKERS > 1). */
   execute?: boolean;
   /** Reads the document fields of invoice XML (lib/api/invoice_reader.ts: off the event loop when it can); default inline. */
-  readFields?: (xml: Uint8Array, options?: { tenant?: string }) => Promise<DocumentFields>;
+  readFields?: (xml: Uint8Array, options?: { tenant?: string }) => Promise<ImportedFields>;
   /** This node's name in leases (several nodes may execute runs of one store; each run has one executor). */
   nodeId: string;
 }

@@ -12,6 +12,7 @@ import { dayNumber, FORMAT_CODES, NULL_DAY, TYPE_CODES } from "../../lib/contrac
 import type { RecordLog, SlotColumns } from "./record_log.ts";
 
 const dec = new TextDecoder();
+const enc = new TextEncoder();
 
 /** Parses a record's JSON bytes. */
 export function parseRecord<T>(bytes: Uint8Array): T {
@@ -38,7 +39,9 @@ export const DOC_HASH = { sellerTaxId: 0, buyerTaxId: 1, externalId: 2, ksefNumb
 export const SUB_HASH = { sha256: 1, businessKey: 2 } as const;
 export const RUN_HASH = { source: 0 } as const;
 /** Which code column (SlotColumns.c) holds what, per collection. */
-export const DOC_CODE = { type: 0, format: 1, xmlAvailable: 2 } as const;
+export const DOC_CODE = { type: 0, format: 1, xmlAvailable: 2, verdict: 3 } as const;
+/** A document's verdict code (DOC_CODE.verdict): 0 = not judged, as in every slot written before it existed. */
+export const VERDICT_CODES = { valid: 1, invalid: 2 } as const;
 export const SUB_CODE = { ksefStatus: 0, type: 1, format: 2 } as const;
 /** A submission's `ksef.status` as a slot code; 0 = not sent. */
 export const KSEF_STATUS_CODES = { queued: 1, sending: 2, accepted: 3, rejected: 4 } as const;
@@ -57,8 +60,16 @@ export function idemMeta(idem: IdempotencyTag | undefined, json: string, now: st
   return idem ? { key: idem.key, fingerprint: idem.fingerprint, response: idem.respond(json), created_at: now } : null;
 }
 
-export function docColumns(json: Uint8Array): SlotColumns {
+/** The meta bytes of a document version whose XML was judged on import (DocumentInput.valid), or null. */
+export function docMeta(valid: boolean | null | undefined): Uint8Array | null {
+  return valid === true || valid === false ? enc.encode(JSON.stringify({ valid })) : null;
+}
+
+/** A document's slot columns; its meta bytes (docMeta) hold the verdict, which the document JSON never shows. */
+export function docColumns(json: Uint8Array, meta: Uint8Array | null = null): SlotColumns {
   const d = parseRecord<DocumentRecord>(json);
+  const valid = meta === null ? null : parseRecord<{ valid?: boolean }>(meta).valid;
+  const verdict = valid === true ? VERDICT_CODES.valid : valid === false ? VERDICT_CODES.invalid : 0;
   return {
     time: Date.parse(d.synced_at),
     day: dayNumber(d.issue_date),
@@ -68,7 +79,7 @@ export function docColumns(json: Uint8Array): SlotColumns {
       externalId: externalIdHash(d.source, d.external_id),
       ksefNumber: d.ksef_number ? hash32(d.ksef_number) : 0,
     }),
-    c: _columns(DOC_CODE, { type: d.type ? TYPE_CODES[d.type] : 0, format: d.format ? FORMAT_CODES[d.format] : 0, xmlAvailable: d.xml_available ? 1 : 0 }),
+    c: _columns(DOC_CODE, { type: d.type ? TYPE_CODES[d.type] : 0, format: d.format ? FORMAT_CODES[d.format] : 0, xmlAvailable: d.xml_available ? 1 : 0, verdict }),
   };
 }
 

@@ -8,11 +8,11 @@
 import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
 import { encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
-import { DOC_CODE, DOC_HASH, docColumns, externalIdHash, parseRecord, readByOrdinalId } from "./columns.ts";
+import { DOC_CODE, DOC_HASH, docColumns, docMeta, externalIdHash, parseRecord, readByOrdinalId, VERDICT_CODES } from "./columns.ts";
 import { DocumentIndex, type DocumentIndexOptions } from "./document_index.ts";
 import { HashIndex } from "./hash_index.ts";
 import { RecordLog } from "./record_log.ts";
-import { COUNT_KEY, CountTally, dayKey } from "../../lib/contracts/summary_counts.ts";
+import { COUNT_KEY, CountTally, dayKey, importVerdict } from "../../lib/contracts/summary_counts.ts";
 
 const enc = new TextEncoder();
 
@@ -38,6 +38,7 @@ export class FileDocuments {
   #slotKeys(o: number): string[] {
     const keys: string[] = [COUNT_KEY.documentsTotal, COUNT_KEY.documentsSynced + dayKey(new Date(this.log.timeOf(o)).toISOString())];
     if (this.log.codeOf(o, DOC_CODE.xmlAvailable) === 0) keys.push(COUNT_KEY.documentsXmlMissing);
+    if (this.log.codeOf(o, DOC_CODE.verdict) === VERDICT_CODES.invalid) keys.push(COUNT_KEY.documentsInvalid);
     return keys;
   }
 
@@ -103,7 +104,9 @@ export class FileDocuments {
     };
     const json = enc.encode(documentJson(doc));
     const before = isNew ? null : this.#slotKeys(ordinal);
-    this.log.write(ordinal, json, docColumns(json));
+    // The verdict goes in the version's meta bytes: committed with it, and never part of the document JSON.
+    const meta = docMeta(importVerdict(input));
+    this.log.write(ordinal, json, docColumns(json, meta), meta);
     if (!this.#countsStale) this.#counts.move(before, this.#slotKeys(ordinal));
     if (isNew) this.#byExternalId.add(key, ordinal);
     this.#index.changed(ordinal, doc);

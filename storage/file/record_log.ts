@@ -68,6 +68,9 @@ export interface SlotColumns {
 
 export const NO_DAY = -2147483648;
 
+/** A record's slot columns from one version of it: its JSON and its meta bytes (null when it has none). */
+export type ColumnsOf = (json: Uint8Array, meta: Uint8Array | null) => SlotColumns;
+
 /** An open record log. */
 export class RecordLog {
   #logFd: number;
@@ -92,7 +95,7 @@ export class RecordLog {
   #queuedFeed: Buffer[] = [];
   #queuedSlots = new Set<number>();
 
-  constructor(dir: string, name: string, options: { durable?: boolean; columnsOf: (json: Uint8Array) => SlotColumns }) {
+  constructor(dir: string, name: string, options: { durable?: boolean; columnsOf: ColumnsOf }) {
     this.#durable = options.durable ?? true;
     this.#logFd = openSync(join(dir, `${name}.log`), "a+");
     this.#feedFd = openSync(join(dir, `${name}.feed`), "a+");
@@ -357,7 +360,7 @@ export class RecordLog {
 
   // Records after the last feed entry were appended by a writer that died before its feed entry: re-derive
   // the complete ones, cut off a torn one. Only ever run by the one writer (at open, or holding the lock).
-  #repairTail(columnsOf: (json: Uint8Array) => SlotColumns): void {
+  #repairTail(columnsOf: ColumnsOf): void {
     const logBytes = fstatSync(this.#logFd).size;
     let pos = this.#logSize;
     const head = Buffer.allocUnsafe(HEADER);
@@ -369,7 +372,7 @@ export class RecordLog {
       _readAll(this.#logFd, body, pos + HEADER);
       if (crc32(body) !== crc) break;
       this.#logSize = this.#fileLogSize = pos + HEADER + len + metaLen;
-      this.#apply(ord, pos, len, columnsOf(body.subarray(0, len)));
+      this.#apply(ord, pos, len, columnsOf(body.subarray(0, len), metaLen > 0 ? body.subarray(len) : null));
       pos = this.#logSize;
     }
     if (this.#logSize < logBytes) ftruncateSync(this.#logFd, this.#logSize);
@@ -381,7 +384,7 @@ export class RecordLog {
    * caller must then hold the cross-process lock. Returns the first ordinal that is new to this process;
    * `onChange` hears of every ordinal that got a new version.
    */
-  catchUp(columnsOf: (json: Uint8Array) => SlotColumns, writer: boolean, onChange?: (ordinal: number) => void): number {
+  catchUp(columnsOf: ColumnsOf, writer: boolean, onChange?: (ordinal: number) => void): number {
     const firstNew = this.#count;
     const n = Math.floor(fstatSync(this.#feedFd).size / FEED_ENTRY);
     if (n > this.#feedCount) {
@@ -392,12 +395,13 @@ export class RecordLog {
         const off = buf.readDoubleLE(i * FEED_ENTRY), ord = buf.readUInt32LE(i * FEED_ENTRY + 8);
         const len = buf.readUInt32LE(i * FEED_ENTRY + 12) & LEN_MASK;
         _readAll(this.#logFd, head, off);
-        const json = Buffer.allocUnsafe(len);
-        _readAll(this.#logFd, json, off + HEADER);
+        const metaLen = head.readUInt32LE(12);
+        const body = Buffer.allocUnsafe(len + metaLen);
+        _readAll(this.#logFd, body, off + HEADER);
         if (ord >= this.#count) this.#grow(ord + 1);
         // From the record itself, not the slots file: its writer may not have written the slot yet.
-        this.#setSlot(ord, off, len, this.#feedCount, columnsOf(json));
-        this.#logSize = this.#fileLogSize = off + HEADER + len + head.readUInt32LE(12);
+        this.#setSlot(ord, off, len, this.#feedCount, columnsOf(body.subarray(0, len), metaLen > 0 ? body.subarray(len) : null));
+        this.#logSize = this.#fileLogSize = off + HEADER + len + metaLen;
         onChange?.(ord);
       }
       this.#fileFeedCount = this.#feedCount;
@@ -439,7 +443,7 @@ export class RecordLog {
     this.#count = count;
   }
 
-  #recover(columnsOf: (json: Uint8Array) => SlotColumns): void {
+  #recover(columnsOf: ColumnsOf): void {
     // Slots: whole slots only; loaded in one read.
     const slotBytes = fstatSync(this.#slotsFd).size;
     const slotCount = Math.floor(slotBytes / SLOT);
@@ -470,9 +474,12 @@ export class RecordLog {
       if (ord < this.#count && this.latestSeq(ord) !== NO_SEQ && this.latestSeq(ord) >= seq) break;
       if (ord >= this.#count) this.#grow(ord + 1);
       const off = e.readDoubleLE(0), len = e.readUInt32LE(12) & LEN_MASK;
-      const json = Buffer.allocUnsafe(len);
-      _readAll(this.#logFd, json, off + HEADER);
-      this.#setSlot(ord, off, len, seq, columnsOf(json));
+      const head = Buffer.allocUnsafe(HEADER);
+      _readAll(this.#logFd, head, off);
+      const metaLen = head.readUInt32LE(12);
+      const body = Buffer.allocUnsafe(len + metaLen);
+      _readAll(this.#logFd, body, off + HEADER);
+      this.#setSlot(ord, off, len, seq, columnsOf(body.subarray(0, len), metaLen > 0 ? body.subarray(len) : null));
       _writeAll(this.#slotsFd, new Uint8Array(this.#buf, ord * SLOT, SLOT), ord * SLOT);
     }
     this.#repairTail(columnsOf);

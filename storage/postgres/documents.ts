@@ -5,6 +5,7 @@
  * @module
  */
 import { documentJson } from "../../lib/contracts/record_json.ts";
+import { importVerdict } from "../../lib/contracts/summary_counts.ts";
 import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored } from "../../lib/contracts/storage.ts";
 import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
 import { inTransaction, numberOf, TENANT_KEY, type PgPool, type PgQueryable } from "./client.ts";
@@ -135,15 +136,15 @@ export class PostgresDocuments {
     const doc = nextDocument(old, input, now);
     const json = documentJson(doc);
     await c.query(`WITH d AS (
-        INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json, ksef_number)
-        VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5, $17)
+        INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json, ksef_number, valid)
+        VALUES ($1, $6, $7, $8, $3, $3, $9, $10, $11, $12, $13, $14, $15, $16, $5, $17, $18)
         ON CONFLICT (tenant, source, external_id) DO UPDATE SET seq = EXCLUDED.seq, type = EXCLUDED.type, format = EXCLUDED.format,
           issue_day = EXCLUDED.issue_day, seller_tax_id = EXCLUDED.seller_tax_id, buyer_tax_id = EXCLUDED.buyer_tax_id,
           xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json,
-          ksef_number = EXCLUDED.ksef_number),
+          ksef_number = EXCLUDED.ksef_number, valid = EXCLUDED.valid),
       ${APPEND_CHANGE} SELECT 1`,
     [this.#tenant, "documents", seq, !old, json, doc.id, doc.source, doc.external_id, doc.type, doc.format, issueDay(doc),
-      doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now, doc.ksef_number]);
+      doc.seller?.tax_id ?? null, doc.buyer?.tax_id ?? null, doc.xml_available, doc.sha256, now, doc.ksef_number, importVerdict(input)]);
     if (!old || recounts(old, doc)) {
       if (old) await _count(c, this.#tenant, old, -1);
       await _count(c, this.#tenant, doc, 1);

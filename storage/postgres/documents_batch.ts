@@ -9,6 +9,7 @@
  */
 import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
 import { newId } from "../../lib/contracts/ids.ts";
+import { importVerdict } from "../../lib/contracts/summary_counts.ts";
 import type { DocumentInput, DocumentRecord, UpsertOutcome } from "../../lib/contracts/storage.ts";
 import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
 import { TENANT_KEY, type PgQueryable } from "./client.ts";
@@ -118,6 +119,8 @@ interface _Change {
   ord: number;
   /** The last change of its key in the batch: the one the documents table keeps. */
   last: boolean;
+  /** The verdict on its XML at import (DocumentInput.valid), kept in the documents table's `valid` column. */
+  valid: boolean | null;
 }
 
 /**
@@ -142,7 +145,7 @@ export async function upsertBatch(
     const doc = nextDocument(old, input, now);
     const before = lastOf.get(key);
     if (before) before.last = false;
-    const change: _Change = { doc, seq: seq + changes.length, first: !old, ord: before?.ord ?? seq + changes.length, last: true };
+    const change: _Change = { doc, seq: seq + changes.length, first: !old, ord: before?.ord ?? seq + changes.length, last: true, valid: importVerdict(input) };
     changes.push(change);
     lastOf.set(key, change);
     current.set(key, doc);
@@ -162,16 +165,16 @@ async function _write(c: PgQueryable, tenant: string, now: string, length: numbe
   const col = <T>(f: (ch: _Change) => T): T[] => changes.map(f);
   await c.query(`WITH v AS (
       SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::integer[], $10::text[],
-        $11::text[], $12::boolean[], $13::text[], $14::text[], $15::text[], $16::boolean[], $17::boolean[])
-      AS v (id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, json, ksef_number, first, last)),
+        $11::text[], $12::boolean[], $13::text[], $14::text[], $15::text[], $16::boolean[], $17::boolean[], $35::boolean[])
+      AS v (id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, json, ksef_number, first, last, valid)),
     d AS (
-      INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json, ksef_number)
-      SELECT $1, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, $18::timestamptz, json, ksef_number
+      INSERT INTO documents (tenant, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, synced_at, json, ksef_number, valid)
+      SELECT $1, id, source, external_id, seq, ord, type, format, issue_day, seller_tax_id, buyer_tax_id, xml_available, sha256, $18::timestamptz, json, ksef_number, valid
       FROM v WHERE last
       ON CONFLICT (tenant, source, external_id) DO UPDATE SET seq = EXCLUDED.seq, type = EXCLUDED.type, format = EXCLUDED.format,
         issue_day = EXCLUDED.issue_day, seller_tax_id = EXCLUDED.seller_tax_id, buyer_tax_id = EXCLUDED.buyer_tax_id,
         xml_available = EXCLUDED.xml_available, sha256 = EXCLUDED.sha256, synced_at = EXCLUDED.synced_at, json = EXCLUDED.json,
-        ksef_number = EXCLUDED.ksef_number),
+        ksef_number = EXCLUDED.ksef_number, valid = EXCLUDED.valid),
     c AS (INSERT INTO changes (tenant, collection, seq, first, json) SELECT $1, 'documents', seq, first, json FROM v),
     f AS (UPDATE feeds SET length = $19 WHERE tenant = $1 AND collection = 'documents'),
     n1 AS (INSERT INTO document_counts (tenant, type, format, xml_available, n)
@@ -191,5 +194,6 @@ async function _write(c: PgQueryable, tenant: string, now: string, length: numbe
     col((ch) => ch.doc.ksef_number), col((ch) => ch.first), col((ch) => ch.last),
     now, length,
     ..._columns(moves.totals, 3), ..._columns(moves.taxes, 5), ..._columns(moves.days, 4),
+    col((ch) => ch.valid),
   ]);
 }

@@ -355,6 +355,38 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE feeds ADD CONSTRAINT feeds_collection_check CHECK (collection IN ('documents', 'submissions', 'runs', 'notices'))`,
     ],
   },
+  {
+    version: 9,
+    name: "the verdict on a document's XML at import, counted as the summary's documents.invalid",
+    statements: [
+      // Null: not judged (no XML, or stored before this version); the document JSON never carries it.
+      `ALTER TABLE documents ADD COLUMN valid boolean`,
+      `CREATE FUNCTION document_count_keys(synced timestamptz, xml boolean, valid boolean) RETURNS text[] STABLE LANGUAGE sql AS
+        $$ SELECT document_count_keys(synced, xml) || CASE WHEN valid IS FALSE THEN ARRAY['doc:invalid'] ELSE ARRAY[]::text[] END $$`,
+      `CREATE OR REPLACE FUNCTION summary_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+          tenant_id text;
+          before text[] := ARRAY[]::text[];
+          after text[] := ARRAY[]::text[];
+        BEGIN
+          IF TG_OP <> 'INSERT' THEN
+            tenant_id := OLD.tenant;
+            IF TG_TABLE_NAME = 'documents' THEN before := document_count_keys(OLD.synced_at, OLD.xml_available, OLD.valid);
+            ELSE before := submission_count_keys(OLD.json::jsonb); END IF;
+          END IF;
+          IF TG_OP <> 'DELETE' THEN
+            tenant_id := NEW.tenant;
+            IF TG_TABLE_NAME = 'documents' THEN after := document_count_keys(NEW.synced_at, NEW.xml_available, NEW.valid);
+            ELSE after := submission_count_keys(NEW.json::jsonb); END IF;
+          END IF;
+          INSERT INTO summary_counts AS c (tenant, key, n)
+            SELECT tenant_id, k, sum(d) FROM (SELECT unnest(before) AS k, -1 AS d UNION ALL SELECT unnest(after), 1) x
+            GROUP BY k HAVING sum(d) <> 0
+            ON CONFLICT (tenant, key) DO UPDATE SET n = c.n + EXCLUDED.n;
+          RETURN NULL;
+        END $$`,
+    ],
+  },
 ];
 
 /** Applies the migrations that the database lacks; returns the versions applied now. */

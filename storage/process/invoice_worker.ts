@@ -7,14 +7,14 @@
  * as it is, JSON.stringify of it, as lib/api/documents/invoice_json.ts makes it),
  * handed over without a copy, so the main thread never holds the tree. Asked
  * for `pdf`, it renders the invoice with the fonts the pool was started with. Asked
- * for `fields`, it posts only the fields a document record keeps (a sync run's
+ * for `fields`, it posts only the fields a document record keeps and the verdict (a sync run's
  * import: the tree never leaves the thread). Asked to `check`, it reads and
  * validates an upload from one parse, against the schemas the pool was started with;
  * asked to `validate`, it posts the verdict alone (POST /validate, a document's `validation`).
  * @module
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { fieldsFromXml } from "../../lib/contracts/record_json.ts";
+import { importFields } from "../../lib/contracts/record_json.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import { readAndValidate, verdictOf } from "../../lib/formats/validation/read_and_validate.ts";
 import { type SchemaFiles, schemaSetOf } from "../../lib/formats/validation/schema_set.ts";
@@ -37,7 +37,7 @@ parentPort?.on("message", (m: { id: number; xml: Uint8Array; json?: boolean; fie
     const schemas = data?.schemas ? schemaSetOf(data.schemas) : null;
     if (m.check) return parentPort!.postMessage({ id: m.id, checked: readAndValidate(m.xml, schemas) });
     if (m.validate) return parentPort!.postMessage({ id: m.id, report: verdictOf(m.xml, schemas) });
-    if (m.fields) return parentPort!.postMessage({ id: m.id, fields: fieldsFromXml(m.xml) });
+    if (m.fields) return parentPort!.postMessage({ id: m.id, fields: importFields(m.xml, schemas) });
     if (m.pdf && fonts === null) throw new Error("Cannot render a PDF: the invoice threads were started without fonts");
     const invoice = readInvoiceXml(m.xml);
     if (m.pdf) {

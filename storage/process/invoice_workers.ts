@@ -11,8 +11,8 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
-import { fieldsFromXml } from "../../lib/contracts/record_json.ts";
-import type { DocumentFields } from "../../lib/contracts/storage.ts";
+import { importFields } from "../../lib/contracts/record_json.ts";
+import type { ImportedFields } from "../../lib/contracts/storage.ts";
 import type { Invoice } from "../../lib/formats/invoice/model.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import { type CheckedInvoice, readAndValidate, verdictOf } from "../../lib/formats/validation/read_and_validate.ts";
@@ -33,8 +33,8 @@ export interface InvoiceWorkers {
   read(xml: Uint8Array): Promise<Invoice>;
   /** The invoice's JSON bytes, made in the thread (README "The invoice object"). */
   json(xml: Uint8Array): Promise<Uint8Array>;
-  /** The fields a document record keeps (lib/contracts/record_json.ts), read in the thread. */
-  fields(xml: Uint8Array): Promise<DocumentFields>;
+  /** The fields a document record keeps and the verdict on the XML (lib/contracts/record_json.ts), in the thread. */
+  fields(xml: Uint8Array): Promise<ImportedFields>;
   /** An upload read and validated from one parse, against the schemas the pool was started with. */
   check(xml: Uint8Array): Promise<CheckedInvoice>;
   /** The verdict alone (lib/formats/validation/read_and_validate.ts verdictOf), against the same schemas. */
@@ -53,7 +53,7 @@ interface _Reply {
   id: number;
   invoice?: Invoice;
   json?: Uint8Array;
-  fields?: DocumentFields;
+  fields?: ImportedFields;
   checked?: CheckedInvoice;
   report?: ValidationReport;
   pdf?: RenderedPdf;
@@ -125,7 +125,7 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
   function _inline(xml: Uint8Array, json: boolean, pdf: Omit<RenderOptions, "fonts"> | undefined, ask: { fields?: boolean; check?: boolean; validate?: boolean }): _Reply {
     if (ask.check) return { id: -1, checked: readAndValidate(xml, schemas ? schemaSetOf(schemas) : null) };
     if (ask.validate) return { id: -1, report: verdictOf(xml, schemas ? schemaSetOf(schemas) : null) };
-    if (ask.fields) return { id: -1, fields: fieldsFromXml(xml) };
+    if (ask.fields) return { id: -1, fields: importFields(xml, schemas ? schemaSetOf(schemas) : null) };
     if (pdf) {
       if (!fonts) throw new Error("Cannot render a PDF: the invoice threads were started without fonts");
       return { id: -1, pdf: renderInvoicePdf(readInvoiceXml(xml), { ...pdf, fonts: new PdfFonts(fonts) }) };
@@ -144,7 +144,7 @@ export function createInvoiceWorkers(size: number, fonts?: PdfFontFiles, schemas
     },
     async fields(xml) {
       const r = post(xml, false, undefined, { fields: true });
-      return r === null ? fieldsFromXml(xml) : (await r).fields!;
+      return r === null ? importFields(xml, schemas ? schemaSetOf(schemas) : null) : (await r).fields!;
     },
     async check(xml) {
       const r = post(xml, false, undefined, { check: true });

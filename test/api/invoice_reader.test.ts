@@ -7,7 +7,7 @@ import { createInvoiceReader, createLargeReads } from "../../lib/api/invoice_rea
 import { invoiceJson } from "../../lib/api/documents/invoice_json.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import type { ValidationReport } from "../../lib/formats/validation/invoice_validation.ts";
-import type { DocumentFields } from "../../lib/contracts/storage.ts";
+import type { ImportedFields } from "../../lib/contracts/storage.ts";
 import { fixturePath } from "../support/server.ts";
 
 const XML = readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"));
@@ -147,7 +147,7 @@ test("createLargeReads() without a thread gives the verdict here: an invalid inv
 test("createLargeReads() reads a large invoice's fields in a slot (a sync waits for it) and takes only the fields from the thread", async () => {
   const off = heldReader();
   const asked: number[] = [];
-  const fields = { number: "from the thread" } as unknown as DocumentFields;
+  const fields = { fields: { number: "from the thread" }, valid: false } as unknown as ImportedFields;
   const reads = createLargeReads({
     offThread: off.read, largeBytes: XML.length, maxLarge: 1, maxWaiting: 0,
     offThreadFields: async (xml) => (asked.push(xml.length), fields),

@@ -164,6 +164,7 @@ for (const store of STORES) {
       const docs = (await summary(s, token)).documents as Json;
       assert.equal(docs.total, 3);
       assert.equal(docs.xml_missing, 1);
+      assert.equal(docs.invalid, 0);
       const perDay = docs.per_day as { day: string; synced: number }[];
       assert.equal(perDay.length, 30);
       assert.equal(perDay[29]!.day, "2026-11-13");
@@ -177,6 +178,23 @@ for (const store of STORES) {
       const again = (await summary(s, token)).documents as Json;
       assert.equal(again.xml_missing, 0);
       assert.deepEqual((again.per_day as { synced: number }[]).slice(26).map((d) => d.synced), [1, 0, 0, 2]);
+    });
+
+    test("documents whose XML fails validation count as invalid, as their validation says, until a valid version arrives", async () => {
+      const token = (await s.token("judged")).token;
+      const tooLong = new TextEncoder().encode(SAMPLE.replace(/<P_2>[^<]*<\/P_2>/, `<P_2>${"9".repeat(300)}</P_2>`)); // P_2 allows 256
+      s.drop("judged", "bad.xml", tooLong);
+      s.drop("judged", "good.xml", invoiceXml("J/1"));
+      await s.sync(token);
+      assert.equal(((await summary(s, token)).documents as Json).invalid, 1);
+      const list = (await (await s.fetch("/api/v1/documents?limit=10", token)).json()) as { data: { id: string; external_id: string }[] };
+      for (const d of list.data) {
+        const one = (await (await s.fetch(`/api/v1/documents/${d.id}`, token)).json()) as { validation: { valid: boolean } };
+        assert.equal(one.validation.valid, d.external_id !== "bad", `${d.external_id}: the count agrees with the document's validation`);
+      }
+      s.drop("judged", "bad.xml", invoiceXml("J/2"));
+      await s.sync(token);
+      assert.equal(((await summary(s, token)).documents as Json).invalid, 0, "the fixed XML replaced the invalid one");
     });
 
     test("webhook endpoints show their health", async () => {

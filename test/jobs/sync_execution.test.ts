@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { DocumentSource } from "../../lib/contracts/document_source.ts";
 import { fieldsFromInvoice } from "../../lib/contracts/record_json.ts";
-import type { DocumentFields } from "../../lib/contracts/storage.ts";
+import type { ImportedFields } from "../../lib/contracts/storage.ts";
 import { formatKsefNumber } from "../../lib/formats/invoice/ksef_number.ts";
 import { readInvoiceXml } from "../../lib/formats/invoice/read_xml.ts";
 import { createSyncRunner } from "../../lib/jobs/sync_runner.ts";
@@ -105,7 +105,7 @@ describe("a sync run reads items a few at a time while the batch before is store
       },
     };
     let reading = 0, most = 0, whileStoring = 0;
-    const readFields = async (bytes: Uint8Array): Promise<DocumentFields> => {
+    const readFields = async (bytes: Uint8Array): Promise<ImportedFields> => {
       most = Math.max(most, ++reading);
       if (storing > 0) {
         whileStoring++;
@@ -113,7 +113,7 @@ describe("a sync run reads items a few at a time while the batch before is store
       }
       await turns(2); // a read on another thread answers later
       reading--;
-      return fieldsFromInvoice(readInvoiceXml(bytes));
+      return { fields: fieldsFromInvoice(readInvoiceXml(bytes)), valid: null };
     };
     const runner = createSyncRunner({ storage, sources: () => [source], now: Date.now, logger: silentLogger, nodeId: "n1", readFields });
     const { run } = await runner.request(tenant, null);

@@ -58,6 +58,30 @@ export function summaryContract(name: string, make: () => Promise<Storage>, fiel
       await s.close();
     });
 
+    test("a document whose XML was judged invalid at import counts as invalid until a version judged otherwise replaces it", async () => {
+      let s = await make();
+      const t = s.tenant("acme");
+      const invalid = async (): Promise<number> => (await t.summaryCounts([COUNT_KEY.documentsInvalid], [])).get(COUNT_KEY.documentsInvalid) ?? 0;
+      const xml = async (text: string) => t.putBlob(new TextEncoder().encode(text));
+      await t.upsertDocument({ source: "inbox", external_id: "A", fields: fields(), xml: await xml("<a/>"), received_at: null, valid: false }, at(1));
+      await t.upsertDocument({ source: "inbox", external_id: "B", fields: fields({ number: "B" }), xml: await xml("<b/>"), received_at: null, valid: true }, at(1));
+      await t.upsertDocument({ source: "inbox", external_id: "C", fields: fields({ number: "C" }), xml: await xml("<c/>"), received_at: null }, at(1)); // not judged
+      // Metadata only: there is no XML to have judged, whatever the input says.
+      await t.upsertDocument({ source: "inbox", external_id: "D", fields: fields({ number: "D" }), xml: null, received_at: null, valid: false }, at(1));
+      assert.equal(await invalid(), 1);
+      await t.upsertDocument({ source: "inbox", external_id: "B", fields: fields({ number: "B" }), xml: await xml("<b2/>"), received_at: null, valid: false }, at(2));
+      assert.equal(await invalid(), 2, "B's new XML was judged invalid");
+      await t.upsertDocument({ source: "inbox", external_id: "A", fields: fields(), xml: await xml("<a2/>"), received_at: null, valid: true }, at(2));
+      assert.equal(await invalid(), 1, "A's new XML was judged valid");
+      const doc = await t.getDocument((await t.upsertDocument({ source: "inbox", external_id: "B", fields: fields({ number: "B" }), xml: await xml("<b2/>"), received_at: null, valid: false }, at(3))).document.id);
+      assert.equal("valid" in JSON.parse(new TextDecoder().decode(doc!.json)), false, "the verdict is not part of the document JSON");
+      if (reopen) {
+        s = await reopen(s);
+        assert.equal((await s.tenant("acme").summaryCounts([COUNT_KEY.documentsInvalid], [])).get(COUNT_KEY.documentsInvalid), 1, "after a reopen");
+      }
+      await s.close();
+    });
+
     test("lastRun is the newest run of a source, null for a source without runs", async () => {
       const s = await make();
       const t = s.tenant("acme");

@@ -434,7 +434,7 @@ export function schemas(): Record<string, Json> {
           description: "With `documents:read`",
           ..._object({
             total: COUNT,
-            invalid: { type: ["integer", "null"], minimum: 0, description: "Documents whose `validation.valid` is false; null while the store keeps no verdicts of synced documents" },
+            invalid: { ...COUNT, description: "Documents whose XML was judged invalid (`validation.valid` false) when it was imported" },
             xml_missing: COUNT,
             per_day: {
               type: "array", minItems: 30, maxItems: 30, description: "The last 30 UTC days, oldest first: documents last synced on each",

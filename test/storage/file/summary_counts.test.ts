@@ -3,7 +3,7 @@
  * process writes reaches this one's counters, and this one's own writes after that are counted once.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -39,6 +39,39 @@ test("another process's writes reach the counters of a shared directory", async 
   } finally {
     await writer.close();
     await reader.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a document's verdict reaches another process's counters, and is derived again from the log when its slots are lost", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "summary-verdict-"));
+  const invalid = async (t: TenantStore): Promise<number> => (await t.summaryCounts([COUNT_KEY.documentsInvalid], [])).get(COUNT_KEY.documentsInvalid) ?? 0;
+  try {
+    const writer = new FileStorage(dir, { shared: true });
+    const reader = new FileStorage(dir, { shared: true });
+    try {
+      const w = writer.tenant("acme"), r = reader.tenant("acme");
+      assert.equal(await invalid(r), 0); // open before the writes, so that it takes them in from the log
+      const xml = await w.putBlob(new TextEncoder().encode("<x/>"));
+      await w.upsertDocument({ source: "inbox", external_id: "a", fields, xml, received_at: null, valid: false }, at);
+      await w.upsertDocument({ source: "inbox", external_id: "b", fields, xml, received_at: null, valid: true }, at);
+      assert.equal(await invalid(r), 1, "read from the other process's record");
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+    // The slots are a cache of the log: without them, the verdict comes back from each version's meta bytes.
+    const tenantDir = join(dir, "tenants", "acme");
+    const slots = readdirSync(tenantDir).filter((f) => f === "documents.slots");
+    assert.deepEqual(slots, ["documents.slots"]);
+    rmSync(join(tenantDir, "documents.slots"));
+    const again = new FileStorage(dir);
+    try {
+      assert.equal(await invalid(again.tenant("acme")), 1);
+    } finally {
+      await again.close();
+    }
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -70,10 +70,21 @@ test("a 10 MB document of dense elements is refused in the thread by the node bu
   assert.match(e.message, /elements and attributes for its size/);
 });
 
-test("a worker thread reads a document's record fields exactly as the main thread does, and only those come back", NODE_ONLY, async () => {
-  for (const f of [["ubl", "peppol-bis3_base-example.xml"], ["cii", "mustang_factur-x.xml"], ["ksef-fa3", "FA_3_complex.xml"], ["ksef-fa3", "FA_3_Przyklad_4_EUR.xml"]] as const) {
-    const xml = readFileSync(fixturePath("samples", ...f));
-    assert.deepEqual(await workers.fields(xml), fieldsFromInvoice(readInvoiceXml(xml)), f.join("/"));
+test("a worker thread reads a document's record fields and verdict exactly as the main thread does, and only those come back", NODE_ONLY, async () => {
+  const schemas = readSchemaFiles();
+  const judging = createInvoiceWorkers(1, undefined, schemas);
+  try {
+    await judging.warm();
+    for (const f of [["ubl", "peppol-bis3_base-example.xml"], ["cii", "mustang_factur-x.xml"], ["ksef-fa3", "FA_3_complex.xml"], ["ksef-fa3", "FA_3_Przyklad_4_EUR.xml"]] as const) {
+      const xml = readFileSync(fixturePath("samples", ...f));
+      assert.deepEqual(await workers.fields(xml), { fields: fieldsFromInvoice(readInvoiceXml(xml)), valid: verdictOf(xml, null).valid }, f.join("/"));
+      assert.deepEqual(await judging.fields(xml), { fields: fieldsFromInvoice(readInvoiceXml(xml)), valid: verdictOf(xml, schemaSetOf(schemas)).valid }, f.join("/"));
+    }
+    // An invalid invoice is judged so: its number is too long for FA(3)'s schema.
+    const invalid = new TextEncoder().encode(readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_complex.xml"), "utf8").replace(/<P_2>[^<]*<\/P_2>/, `<P_2>${"9".repeat(300)}</P_2>`));
+    assert.equal((await judging.fields(invalid)).valid, false);
+  } finally {
+    await judging.close();
   }
   const bad = await workers.fields(new TextEncoder().encode("<a>\n<b>")).catch((e: unknown) => e);
   assert.ok(bad instanceof XmlError, String(bad));
@@ -84,7 +95,7 @@ test("threads start when reads need them, up to the pool's size; reads before on
   try {
     assert.equal(pool.started(), 0, "a pool that was never used has no thread");
     const xml = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_complex.xml"));
-    const expected = fieldsFromInvoice(readInvoiceXml(xml));
+    const expected = { fields: fieldsFromInvoice(readInvoiceXml(xml)), valid: verdictOf(xml, null).valid };
     assert.deepEqual(await pool.fields(xml), expected, "read on the main thread while the first thread starts");
     assert.equal(pool.started(), 1);
     await pool.warm();
