@@ -32,6 +32,35 @@ export const COUNTS_BACKFILL: readonly string[] = [
     FROM (SELECT * FROM documents $WHERE) d WHERE issue_day IS NOT NULL GROUP BY 1, 2, 3, 4, 5`,
 ];
 
+/**
+ * The trigger function that moves a row's summary counters from its old version's keys to its new one's;
+ * `documentKeys` gives a documents row's keys (as the document_count_keys of the migration's time).
+ */
+function _summaryCountsMove(create: "CREATE" | "CREATE OR REPLACE", documentKeys: (row: "OLD" | "NEW") => string): string {
+  return `${create} FUNCTION summary_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+          tenant_id text;
+          before text[] := ARRAY[]::text[];
+          after text[] := ARRAY[]::text[];
+        BEGIN
+          IF TG_OP <> 'INSERT' THEN
+            tenant_id := OLD.tenant;
+            IF TG_TABLE_NAME = 'documents' THEN before := ${documentKeys("OLD")};
+            ELSE before := submission_count_keys(OLD.json::jsonb); END IF;
+          END IF;
+          IF TG_OP <> 'DELETE' THEN
+            tenant_id := NEW.tenant;
+            IF TG_TABLE_NAME = 'documents' THEN after := ${documentKeys("NEW")};
+            ELSE after := submission_count_keys(NEW.json::jsonb); END IF;
+          END IF;
+          INSERT INTO summary_counts AS c (tenant, key, n)
+            SELECT tenant_id, k, sum(d) FROM (SELECT unnest(before) AS k, -1 AS d UNION ALL SELECT unnest(after), 1) x
+            GROUP BY k HAVING sum(d) <> 0
+            ON CONFLICT (tenant, key) DO UPDATE SET n = c.n + EXCLUDED.n;
+          RETURN NULL;
+        END $$`;
+}
+
 /** Every migration, oldest first. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -313,28 +342,7 @@ export const MIGRATIONS: readonly Migration[] = [
           CASE WHEN j->'ksef'->>'mode' = 'offline' AND j->'ksef'->>'status' <> 'accepted' AND j->'ksef'->>'deadline' IS NOT NULL
             THEN 'sub:offline_open:' || (j->'ksef'->>'deadline') END
         ], NULL) $$`,
-      `CREATE FUNCTION summary_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-          tenant_id text;
-          before text[] := ARRAY[]::text[];
-          after text[] := ARRAY[]::text[];
-        BEGIN
-          IF TG_OP <> 'INSERT' THEN
-            tenant_id := OLD.tenant;
-            IF TG_TABLE_NAME = 'documents' THEN before := document_count_keys(OLD.synced_at, OLD.xml_available);
-            ELSE before := submission_count_keys(OLD.json::jsonb); END IF;
-          END IF;
-          IF TG_OP <> 'DELETE' THEN
-            tenant_id := NEW.tenant;
-            IF TG_TABLE_NAME = 'documents' THEN after := document_count_keys(NEW.synced_at, NEW.xml_available);
-            ELSE after := submission_count_keys(NEW.json::jsonb); END IF;
-          END IF;
-          INSERT INTO summary_counts AS c (tenant, key, n)
-            SELECT tenant_id, k, sum(d) FROM (SELECT unnest(before) AS k, -1 AS d UNION ALL SELECT unnest(after), 1) x
-            GROUP BY k HAVING sum(d) <> 0
-            ON CONFLICT (tenant, key) DO UPDATE SET n = c.n + EXCLUDED.n;
-          RETURN NULL;
-        END $$`,
+      _summaryCountsMove("CREATE", (row) => `document_count_keys(${row}.synced_at, ${row}.xml_available)`),
       `CREATE TRIGGER documents_summary_counts AFTER INSERT OR UPDATE OR DELETE ON documents FOR EACH ROW EXECUTE FUNCTION summary_counts_move()`,
       `CREATE TRIGGER submissions_summary_counts AFTER INSERT OR UPDATE OR DELETE ON submissions FOR EACH ROW EXECUTE FUNCTION summary_counts_move()`,
       `INSERT INTO summary_counts (tenant, key, n)
@@ -363,28 +371,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE documents ADD COLUMN valid boolean`,
       `CREATE FUNCTION document_count_keys(synced timestamptz, xml boolean, valid boolean) RETURNS text[] STABLE LANGUAGE sql AS
         $$ SELECT document_count_keys(synced, xml) || CASE WHEN valid IS FALSE THEN ARRAY['doc:invalid'] ELSE ARRAY[]::text[] END $$`,
-      `CREATE OR REPLACE FUNCTION summary_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-          tenant_id text;
-          before text[] := ARRAY[]::text[];
-          after text[] := ARRAY[]::text[];
-        BEGIN
-          IF TG_OP <> 'INSERT' THEN
-            tenant_id := OLD.tenant;
-            IF TG_TABLE_NAME = 'documents' THEN before := document_count_keys(OLD.synced_at, OLD.xml_available, OLD.valid);
-            ELSE before := submission_count_keys(OLD.json::jsonb); END IF;
-          END IF;
-          IF TG_OP <> 'DELETE' THEN
-            tenant_id := NEW.tenant;
-            IF TG_TABLE_NAME = 'documents' THEN after := document_count_keys(NEW.synced_at, NEW.xml_available, NEW.valid);
-            ELSE after := submission_count_keys(NEW.json::jsonb); END IF;
-          END IF;
-          INSERT INTO summary_counts AS c (tenant, key, n)
-            SELECT tenant_id, k, sum(d) FROM (SELECT unnest(before) AS k, -1 AS d UNION ALL SELECT unnest(after), 1) x
-            GROUP BY k HAVING sum(d) <> 0
-            ON CONFLICT (tenant, key) DO UPDATE SET n = c.n + EXCLUDED.n;
-          RETURN NULL;
-        END $$`,
+      _summaryCountsMove("CREATE OR REPLACE", (row) => `document_count_keys(${row}.synced_at, ${row}.xml_available, ${row}.valid)`),
     ],
   },
 ];
