@@ -41,8 +41,8 @@ function _oneOf<T extends string>(q: URLSearchParams, name: string, allowed: rea
 function _date(q: URLSearchParams, name: string): string | undefined {
   const v = q.get(name);
   if (v === null) return undefined;
-  // A day of the calendar, so 2024-02-30 and 2024-13-01 are refused (parsing through Date cost ~1 µs a date).
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || parseDate(v) !== v) throw badRequest(name, "invalid_date", `${name} must be a date YYYY-MM-DD`);
+  // Only YYYY-MM-DD comes back unchanged, and only a day of the calendar (2024-02-30, 2024-13-01 are refused).
+  if (parseDate(v) !== v) throw badRequest(name, "invalid_date", `${name} must be a date YYYY-MM-DD`);
   return v;
 }
 

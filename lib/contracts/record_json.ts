@@ -10,6 +10,7 @@ import { InvoiceError } from "../formats/invoice/errors.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
 import type { ValidationSummary } from "../formats/validation/invoice_validation.ts";
 import { partyTaxId } from "../formats/invoice/read.ts";
+import { parseDate } from "../formats/invoice/query.ts";
 import { readInvoiceXml } from "../formats/invoice/read_xml.ts";
 import { readAndValidate } from "../formats/validation/read_and_validate.ts";
 import type { SchemaSet } from "../formats/validation/schema_set.ts";
@@ -155,9 +156,8 @@ function _oneOf<T extends string>(v: unknown, field: string, allowed: readonly s
 function _date(v: unknown, field: string): string | null {
   const s = _text(v, field, 10);
   if (s === null) return null;
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(s) ? Date.parse(`${s}T00:00:00Z`) : NaN;
-  // Date.parse rolls 2024-02-30 over to March; the round trip refuses it.
-  if (Number.isNaN(ms) || !new Date(ms).toISOString().startsWith(s)) _bad(field, "invalid_date", `must be a date YYYY-MM-DD: ${s}`);
+  // Only YYYY-MM-DD comes back unchanged, and only a day of the calendar (2024-02-30 is refused).
+  if (parseDate(s) !== s) _bad(field, "invalid_date", `must be a date YYYY-MM-DD: ${s}`);
   return s;
 }
 

@@ -66,7 +66,7 @@ export function docMeta(valid: boolean | null | undefined): Uint8Array | null {
 }
 
 /** A document's slot columns; its meta bytes (docMeta) hold the verdict, which the document JSON never shows. */
-export function docColumns(json: Uint8Array, meta: Uint8Array | null = null): SlotColumns {
+export function docColumns(json: Uint8Array, meta: Uint8Array | null): SlotColumns {
   const d = parseRecord<DocumentRecord>(json);
   const valid = meta === null ? null : parseRecord<{ valid?: boolean }>(meta).valid;
   const verdict = valid === true ? VERDICT_CODES.valid : valid === false ? VERDICT_CODES.invalid : 0;

@@ -7,13 +7,13 @@
 import assert from "node:assert/strict";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { runCli, startChild, type ChildServer } from "../../support/child.ts";
 import { makeKsefCertificate } from "../../support/ksef_certificates.ts";
 import { fixturePath } from "../../support/server.ts";
+import { type ReceivedHook, webhookReceiver } from "../../support/webhook_receiver.ts";
 
 /** The whole test; every wait below is for an event or a state, this bounds them all. */
 const TEST_TIMEOUT_MS = 90_000;
@@ -23,12 +23,11 @@ const NIP = "5265877635";
 const DAY = 86_400_000;
 
 /** One request the receiver got, on the path that names its endpoint. */
-interface Received { path: string; headers: IncomingHttpHeaders; body: string }
 
 test("ksef.certificate_expiring reaches the endpoints subscribed to it or to *, signed, at 30 and 7 days, once across a restart", { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const data = mkdtempSync(join(tmpdir(), "whk-cert-"));
   const token = runCli(["token", "create", "--data", data, "--tenant", "acme", "--scopes", "documents:read,documents:write,webhooks:read,webhooks:write"]).stdout.trim();
-  const rx = receiver();
+  const rx = webhookReceiver();
   let child: ChildServer | null = null;
   const stop = async (): Promise<void> => {
     if (!child) return;
@@ -110,7 +109,7 @@ async function drained(server: ChildServer): Promise<void> {
 }
 
 /** Standard Webhooks: base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" with the secret's decoded bytes, as "v1,<sig>". */
-function validSignature(secret: string, r: Received): boolean {
+function validSignature(secret: string, r: ReceivedHook): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
   const id = r.headers["webhook-id"] as string, ts = r.headers["webhook-timestamp"] as string;
   const expected = Buffer.from(createHmac("sha256", key).update(`${id}.${ts}.${r.body}`).digest("base64"));
@@ -118,25 +117,4 @@ function validSignature(secret: string, r: Received): boolean {
     const given = Buffer.from(s.replace(/^v1,/, ""));
     return s.startsWith("v1,") && given.length === expected.length && timingSafeEqual(given, expected);
   });
-}
-
-/** A receiver answering 204; `until` resolves once the requests so far satisfy a condition. */
-function receiver(): { server: ReturnType<typeof createServer>; all: Received[]; until(done: (all: Received[]) => boolean): Promise<void> } {
-  const all: Received[] = [];
-  const waiting = new Set<{ done: (all: Received[]) => boolean; resolve: () => void }>();
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d: Buffer) => (body += d.toString()));
-    req.on("end", () => {
-      all.push({ path: req.url ?? "", headers: req.headers, body });
-      res.writeHead(204);
-      res.end();
-      for (const w of waiting) {
-        if (!w.done(all)) continue;
-        waiting.delete(w);
-        w.resolve();
-      }
-    });
-  });
-  return { server, all, until: (done) => new Promise<void>((resolve) => (done(all) ? resolve() : waiting.add({ done, resolve }))) };
 }

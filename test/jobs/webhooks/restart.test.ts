@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { runCli, startChild, type ChildServer } from "../../support/child.ts";
 import { fixturePath } from "../../support/server.ts";
+import { webhookReceiver } from "../../support/webhook_receiver.ts";
 
 /** The whole test; every wait below is for an event, this bounds them all. */
 const TEST_TIMEOUT_MS = 60_000;
@@ -13,13 +13,12 @@ const TEST_TIMEOUT_MS = 60_000;
 const STATE_POLL_MS = 50;
 
 /** One request the receiver got: the event id and type, and what it answered. */
-interface Received { id: string; type: string; status: number }
 
 test("an event reaches a receiver that was down for three attempts exactly once, across a kill -9 and restart", { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const data = mkdtempSync(join(tmpdir(), "whk-"));
   const token = runCli(["token", "create", "--data", data, "--tenant", "acme", "--scopes", "documents:read,documents:write,webhooks:read,webhooks:write"]).stdout.trim();
   let up = false;
-  const rx = receiver(() => (up ? 204 : 503));
+  const rx = webhookReceiver(() => (up ? 204 : 503));
   let child: ChildServer | null = null;
   // One hook, in this order: the directory goes only once the process writing into it is gone.
   t.after(async () => {
@@ -84,31 +83,6 @@ test("an event reaches a receiver that was down for three attempts exactly once,
 /** The test invoice with `id` as its number, so each file is a new document. */
 function invoice(id: string): string {
   return readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"), "utf8").replace("<cbc:ID>Snippet1</cbc:ID>", `<cbc:ID>${id}</cbc:ID>`);
-}
-
-/** A webhook receiver answering `status()`; `until` resolves once the requests so far satisfy a condition. */
-function receiver(status: () => number): { server: ReturnType<typeof createServer>; all: Received[]; until(done: (all: Received[]) => boolean): Promise<void> } {
-  const all: Received[] = [];
-  const waiting = new Set<{ done: (all: Received[]) => boolean; resolve: () => void }>();
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d: Buffer) => (body += d.toString()));
-    req.on("end", () => {
-      const answer = status();
-      all.push({ id: req.headers["webhook-id"] as string, type: (JSON.parse(body) as { type: string }).type, status: answer });
-      res.writeHead(answer);
-      res.end();
-      for (const w of waiting) {
-        if (!w.done(all)) continue;
-        waiting.delete(w);
-        w.resolve();
-      }
-    });
-  });
-  return {
-    server, all,
-    until: (done) => new Promise<void>((resolve) => (done(all) ? resolve() : waiting.add({ done, resolve }))),
-  };
 }
 
 /** The webhook's delivery state once it shows a success (polls the server's answer: the child has no event to await). */
