@@ -3,13 +3,13 @@
  * installed into a fresh project with the registry switched off (the package has no dependencies), and there,
  * without tsx: every entry point loaded, `integrator-api --help` and `serve` on an empty data directory, a
  * TypeScript consumer of the public types compiled with `tsc --strict` and run, the README's embedding examples run,
- * on Node 20 and Node 24; then Deno, from the sources through deno.json: the consumer type-checked and run, and
+ * on Node 20, Node 24 and Node 26; then Deno, from the sources through deno.json: the consumer type-checked and run, and
  * `deno publish --dry-run` (JSR's checks, which run offline).
  *
- * The installed package is tested once, in the run through tsx (`npm test`, CI's Node 20 run), which starts Node 24
- * and Deno itself from NODE24_BIN and DENO_BIN (.ci/run sets both): without one its part is skipped with the
- * reason, and fails under CI=true. The runs of the suite on Node 24 and Deno check only that the two exports maps
- * agree, which costs nothing.
+ * The installed package is tested once, in the run through tsx (`npm test`, CI's Node 20 run), which starts Node 24,
+ * Node 26 and Deno itself from NODE24_BIN, NODE26_BIN and DENO_BIN (.ci/run sets them): without one its part is
+ * skipped with the reason, and fails under CI=true. The runs of the suite on Node 24, 26 and Deno check only that
+ * the two exports maps agree, which costs nothing.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -89,9 +89,10 @@ function lastJson(r: _Ran): Record<string, unknown> {
 }
 
 const node24 = runtime("NODE24_BIN");
+const node26 = runtime("NODE26_BIN");
 const denoBin = runtime("DENO_BIN");
 
-describe("the npm package as installed", { skip: throughTsx ? false : "runs once, in the run through tsx (npm test), which starts Node 24 and Deno itself" }, () => {
+describe("the npm package as installed", { skip: throughTsx ? false : "runs once, in the run through tsx (npm test), which starts Node 24, Node 26 and Deno itself" }, () => {
   let work = "";
   let project = "";
   let installed = "";
@@ -103,6 +104,7 @@ describe("the npm package as installed", { skip: throughTsx ? false : "runs once
   const nodes: [string, string, string | false][] = [
     [`Node ${process.versions.node}`, process.execPath, false],
     ["Node 24 (NODE24_BIN)", node24.path, node24.skip],
+    ["Node 26 (NODE26_BIN)", node26.path, node26.skip],
   ];
   /** What embed.ts prints on the demo data (test/package/consumer/embed.ts). */
   const EMBEDDED = {
@@ -193,7 +195,7 @@ describe("the npm package as installed", { skip: throughTsx ? false : "runs once
   for (const [label, node, skip] of nodes) {
     describe(`on ${label}, without tsx`, { skip }, () => {
       test("every entry point of package.json loads", async () => {
-        assert.ok(node, "CI=true but NODE24_BIN is not set: .ci/run sets it");
+        assert.ok(node, `CI=true but ${label} is not set: .ci/run sets it`);
         writeFileSync(join(project, "entries.mjs"), `const { exports } = JSON.parse((await import("node:fs")).readFileSync("node_modules/${manifest.name}/package.json", "utf8"));
 const out = {};
 for (const name of Object.keys(exports)) out[name] = Object.keys(await import("${manifest.name}" + name.slice(1))).length;
