@@ -1,7 +1,9 @@
 /**
- * Exact decimal arithmetic on strings: parse and normalise, add, sum, negate and
- * compare money amounts without ever going through floating point. Values are an
- * unscaled BigInt plus a scale; no division or rounding (nothing here needs it).
+ * Exact decimal arithmetic on strings: parse and normalise, add, sum, negate,
+ * multiply, divide, round and compare money amounts without ever going through
+ * floating point. Values are an unscaled BigInt plus a scale; rounding is half away
+ * from zero, the commercial rule (and the Polish one for VAT: half a grosz and more
+ * rounds up), which the invoice computation uses.
  * Accepted syntax is XML Schema `xsd:decimal` plus an optional exponent ("1E3").
  * @module
  */
@@ -75,6 +77,46 @@ export function sumDecimals(values: readonly Decimal[]): Decimal | null {
 export function negateDecimal(a: Decimal): Decimal {
   const s = _require(a);
   return _format({ units: -s.units, scale: s.scale });
+}
+
+/** Exact `a - b`. */
+export function subtractDecimals(a: Decimal, b: Decimal): Decimal {
+  const y = _require(b);
+  return _format(_add(_require(a), { units: -y.units, scale: y.scale }));
+}
+
+/** Exact `a × b` ("2.5" × "1.20" = "3.000"). */
+export function multiplyDecimals(a: Decimal, b: Decimal): Decimal {
+  const x = _require(a);
+  const y = _require(b);
+  return _format({ units: x.units * y.units, scale: x.scale + y.scale });
+}
+
+/** `a ÷ b` rounded half away from zero to `places` decimals; RangeError for a zero divisor. */
+export function divideDecimals(a: Decimal, b: Decimal, places: number): Decimal {
+  const x = _require(a);
+  const y = _require(b);
+  if (y.units === 0n) throw new RangeError("Cannot divide by zero");
+  // a/b × 10^places = x.units × 10^(y.scale + places) / (y.units × 10^x.scale); one more digit decides the rounding.
+  const num = x.units * 10n ** BigInt(y.scale + places + 1);
+  const den = y.units * 10n ** BigInt(x.scale);
+  return _format(_roundLastDigit(num / den, places));
+}
+
+/** `a` rounded half away from zero to `places` decimals, written with exactly that many ("2.345" → "2.35", "-2.345" → "-2.35", "5" → "5.00"). */
+export function roundDecimal(a: Decimal, places: number): Decimal {
+  const x = _require(a);
+  if (x.scale <= places) return _format({ units: _rescale(x, places), scale: places });
+  // Truncated towards zero one digit past `places`: that digit alone decides (…4999 stays below the half).
+  return _format(_roundLastDigit(x.units / 10n ** BigInt(x.scale - places - 1), places));
+}
+
+/** `units` (with one digit more than `places`) rounded half away from zero on that last digit. */
+function _roundLastDigit(units: bigint, places: number): _Scaled {
+  const negative = units < 0n;
+  const magnitude = negative ? -units : units;
+  const rounded = (magnitude + 5n) / 10n;
+  return { units: negative ? -rounded : rounded, scale: places };
 }
 
 /** Compares by value (-1, 0 or 1); "1.0" equals "1". */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
-  addDecimals, compareDecimals, isDecimal, negateDecimal, parseDecimal, sumDecimals,
+  addDecimals, compareDecimals, divideDecimals, isDecimal, multiplyDecimals, negateDecimal, parseDecimal, roundDecimal,
+  subtractDecimals, sumDecimals,
 } from "../../../lib/formats/invoice/decimal.ts";
 
 describe("parseDecimal()", () => {
@@ -125,5 +126,33 @@ describe("negateDecimal() and compareDecimals()", () => {
 
   test("compareDecimals() rejects invalid input with a RangeError", () => {
     assert.throws(() => compareDecimals("1", "one"), RangeError);
+  });
+});
+
+describe("multiplying, dividing and rounding", () => {
+  const rounding: [string, number, string][] = [
+    ["2.345", 2, "2.35"], ["-2.345", 2, "-2.35"], ["2.3449999", 2, "2.34"], ["2.3450001", 2, "2.35"],
+    ["5", 2, "5.00"], ["0.005", 2, "0.01"], ["-0.004", 2, "0.00"], ["1.2", 2, "1.20"], ["99.995", 2, "100.00"],
+  ];
+  for (const [input, places, expected] of rounding) {
+    test(`roundDecimal() rounds ${input} half away from zero to ${places} places: ${expected}`, () => {
+      assert.equal(roundDecimal(input, places), expected);
+    });
+  }
+  test("multiplyDecimals() keeps every digit: 3 × 33.333 and 0.1 × 0.2", () => {
+    assert.equal(multiplyDecimals("3", "33.333"), "99.999");
+    assert.equal(multiplyDecimals("0.1", "0.2"), "0.02");
+    assert.equal(multiplyDecimals("-1.5", "2"), "-3.0");
+  });
+  test("subtractDecimals() is exact at the larger scale", () => {
+    assert.equal(subtractDecimals("100", "0.01"), "99.99");
+    assert.equal(subtractDecimals("1.10", "2.2"), "-1.10");
+  });
+  test("divideDecimals() rounds the quotient half away from zero", () => {
+    assert.equal(divideDecimals("10", "3", 2), "3.33");
+    assert.equal(divideDecimals("20", "3", 2), "6.67");
+    assert.equal(divideDecimals("-20", "3", 2), "-6.67");
+    assert.equal(divideDecimals("1.25", "0.5", 4), "2.5000");
+    assert.throws(() => divideDecimals("1", "0.00", 2), RangeError);
   });
 });
