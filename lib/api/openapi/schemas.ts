@@ -464,7 +464,7 @@ export function schemas(): Record<string, Json> {
       ..._object({
         tenant: { type: "string", description: "The tenant whose data the token reaches" },
         key_id: { type: "string", pattern: "^[A-Za-z0-9]{8,32}$", description: "The public part of `itk_<key id>_<secret>`, as `token list` shows it" },
-        scopes: { type: "array", uniqueItems: true, items: { type: "string", enum: [...SCOPES] }, description: "What the token may do (README \"Security model\")" },
+        scopes: { type: "array", items: { type: "string", enum: [...SCOPES] }, description: "What the token may do (README \"Security model\")" },
         created_at: ref("Timestamp"),
         expires_at: { ..._orNull(TIMESTAMP), description: "When the token stops working; null when it does not expire" },
       }),
