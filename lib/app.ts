@@ -26,6 +26,7 @@ import type { ValidationReport } from "./formats/validation/invoice_validation.t
 import { deliveryRoutes } from "./api/webhooks/deliveries.ts";
 import { syncRoutes } from "./api/sync/routes.ts";
 import { summaryRoutes } from "./api/summary.ts";
+import { tokenRoutes } from "./api/token.ts";
 import { webhookRoutes } from "./api/webhooks/routes.ts";
 import type { SourceFactory } from "./contracts/document_source.ts";
 import { newId } from "./contracts/ids.ts";
@@ -171,7 +172,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (!options.checkUploadOffThread || !options.validateOffThread) services.schemas?.compileAll();
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes, ...summaryRoutes];
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes, ...summaryRoutes, ...tokenRoutes];
   const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
   const openapi = JSON.stringify(openapiDoc);
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
@@ -184,8 +185,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   async function handle(req: ApiRequest): Promise<ApiResponse> {
     const facts: RequestFacts = { requestId: newId("req", now()), correlationId: null, route: null, tenant: null, keyId: null, headers: null, started: performance.now() };
     let res: ApiResponse;
+    const api = req.path.startsWith("/api/v1/") || req.path === "/api/v1";
     try {
-      if (req.path.startsWith("/api/v1/") || req.path === "/api/v1") {
+      if (api) {
         const correlation = readCorrelationId(req);
         facts.correlationId = correlation.id; // a malformed value is never reflected
         res = await handleApi(req, facts, correlation.malformed);
@@ -197,6 +199,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     } catch (caught) {
       res = errorResponse(caught, req, { request_id: facts.requestId, correlation_id: facts.correlationId, route: facts.route }, logger, outages);
     }
+    // A JSON answer of /api/v1 (errors, 201 and 202 included, and the public OpenAPI document alike: one rule) may
+    // hold a tenant's data, which no shared proxy or browser cache may keep (RFC 9111 §5.2.2.5); downloads have set
+    // their own `private, no-cache` with an ETag.
+    if (api) res.headers["cache-control"] ??= "no-store";
     // Every answer under /console (errors too: a 404, 405 or 400 there is a page of this origin) has its policy.
     if (req.path === "/console" || req.path.startsWith("/console/")) {
       res = { ...res, headers: { ...res.headers, "content-security-policy": CONSOLE_CSP, "referrer-policy": "no-referrer" } };

@@ -92,7 +92,8 @@ export function idempotencyTag(ctx: Context, respond: IdempotencyTag["respond"])
 }
 
 /**
- * A route of the API: public routes have no scope and get no tenant. `body` is
+ * A route of the API: public routes have no scope and get no tenant; a list of scopes lets a token with any one of
+ * them through, and an empty list any valid token. `body` is
  * the kind of body read before the handler runs; `openapi` is the route's
  * operation in the OpenAPI document, kept beside the route it describes.
  */

@@ -33,12 +33,12 @@ export interface NodeServerLike {
 
 const REASONS: Record<number, string> = { 400: "Bad Request", 431: "Request Header Fields Too Large", 503: "Service Unavailable" };
 
-/** A whole HTTP/1.1 response with the error envelope, its request id and `nosniff`, closing the connection. */
+/** A whole HTTP/1.1 response with the error envelope, its request id, `nosniff` and `no-store`, closing the connection. */
 export function rawErrorResponse(err: ApiError, requestId: string): string {
   const e = errorEnvelope(err, requestId);
   const headers: Record<string, string> = {
     "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(e.body)),
-    "x-request-id": requestId, "x-content-type-options": "nosniff", connection: "close", ...e.headers,
+    "x-request-id": requestId, "x-content-type-options": "nosniff", "cache-control": "no-store", connection: "close", ...e.headers,
   };
   const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
   return `HTTP/1.1 ${e.status} ${REASONS[e.status] ?? "Error"}\r\n${head}\r\n${e.body}`;

@@ -11,12 +11,13 @@ import { unauthenticated } from "./authenticate.ts";
 
 /**
  * The token, when it may use a route that needs `scope` (or, for a list, any one of them: the summary shows the
- * parts its token may read); throws 401 or 403 otherwise.
+ * parts its token may read; an empty list, no scope at all: `GET /api/v1/token` answers any valid token); throws
+ * 401 or 403 otherwise.
  */
 export function requireScope(token: TokenRecord | null, scope: Scope | readonly Scope[], req: ApiRequest): TokenRecord {
   if (!token) throw unauthenticated(req);
   if (typeof scope !== "string") {
-    if (scope.some((s) => token.scopes.includes(s))) return token;
+    if (scope.length === 0 || scope.some((s) => token.scopes.includes(s))) return token;
     throw new ApiError("FORBIDDEN", `This token lacks all of the scopes ${scope.join(", ")}`, { required_scope: scope[0]!, any_of: [...scope] });
   }
   if (!token.scopes.includes(scope)) {

@@ -140,7 +140,9 @@ describe("the OpenAPI document", () => {
     assert.equal(routes.size, s.app.routes.length);
     for (const r of s.app.routes) {
       const op = (doc.paths as Record<string, Record<string, Json>>)[r.pattern.replace(/:([A-Za-z_]+)/g, "{$1}")]![r.method.toLowerCase()]!;
-      const security = r.scope === null ? [] : typeof r.scope === "string" ? [{ ApiToken: [r.scope] }] : r.scope.map((sc) => ({ ApiToken: [sc] }));
+      // An empty list of scopes: any valid token (a requirement with no scopes), unlike a public route's [].
+      const security = r.scope === null ? [] : typeof r.scope === "string" ? [{ ApiToken: [r.scope] }]
+        : r.scope.length === 0 ? [{ ApiToken: [] }] : r.scope.map((sc) => ({ ApiToken: [sc] }));
       assert.deepEqual(op.security, security, `${r.method} ${r.pattern}: scope`);
     }
   });
@@ -446,6 +448,9 @@ describe("the OpenAPI document", () => {
     const badCorrelation = await checkError(doc, await s.fetch("/api/v1/webhooks", token, { headers: { "x-correlation-id": "x".repeat(129) } }), "GET", "/api/v1/webhooks", 400, "BAD_REQUEST");
     assert.equal(badCorrelation.error.details.field, "X-Correlation-Id");
     await checkError(doc, await s.fetch("/api/v1/openapi.json", null, { headers: { "x-correlation-id": "x".repeat(129) } }), "GET", "/api/v1/openapi.json", 400, "BAD_REQUEST");
+    const me = await check(doc, await s.fetch("/api/v1/token", token), "GET", "/api/v1/token");
+    assert.equal(me.tenant, "acme");
+    await checkError(doc, await s.fetch("/api/v1/token", null), "GET", "/api/v1/token", 401, "UNAUTHENTICATED");
     assert.equal((await check(doc, await s.fetch("/healthz", null), "GET", "/healthz")).status, "ok");
     assert.equal((await check(doc, await s.fetch("/readyz", null), "GET", "/readyz")).status, "ready");
     const metrics = await s.fetch("/metrics", null);

@@ -72,7 +72,7 @@ const REFUSED = [
 
 describe("requests node:http's parser refuses", () => {
   for (const { what, raw, status, code } of REFUSED) {
-    test(`${what}: ${status} ${code} with the envelope, X-Request-Id, nosniff, and the connection closed`, async () => {
+    test(`${what}: ${status} ${code} with the envelope, X-Request-Id, nosniff, no-store, and the connection closed`, async () => {
       const res = parse(await exchange(raw));
       assert.equal(res.status, status);
       const body = JSON.parse(res.body) as { error: { code: string; request_id: string; details: unknown } };
@@ -80,6 +80,7 @@ describe("requests node:http's parser refuses", () => {
       assert.match(body.error.request_id, /^req_/);
       assert.equal(res.headers.get("x-request-id"), body.error.request_id);
       assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+      assert.equal(res.headers.get("cache-control"), "no-store");
       assert.equal(res.headers.get("connection"), "close");
       assert.equal(res.headers.get("content-length"), String(Buffer.byteLength(res.body)));
     });

@@ -1,7 +1,7 @@
 /**
  * The console's JavaScript (README "Console"), served as `/console/app.js`: a client of `/api/v1` alone. The
- * token lives in the tab's sessionStorage only and travels in `X-API-Token`; what the token may do is learned from
- * the API's answers (the summary's parts, and 403s of requests that change nothing). Every value from the API is
+ * token lives in the tab's sessionStorage only and travels in `X-API-Token`; what the token may do is read from
+ * `GET /api/v1/token` (its scopes), so the page makes no request its token may not make. Every value from the API is
  * set as text (textContent, or attributes that are never URLs or handlers): never as markup. It is kept here as a
  * string so that lib/ does no I/O and the npm package and Deno serve it alike; it avoids backticks and dollar-brace
  * so that it can live in String.raw.
@@ -37,7 +37,7 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       start: "Start a sync", running: "Running", history: "History", counts: "Counts", requested: "Requested", finished: "Finished",
       any: "any", yes: "yes", no: "no", loading: "Loading…", empty: "Nothing here yet.", failed: "The request failed", back: "Back", sort: "Sort", page: "Page", perPage: "Per page",
       from: "From", to: "To", sellerTaxId: "Seller tax id", buyerTaxId: "Buyer tax id", xmlAvailable: "XML available", overdueOnly: "Overdue or near",
-      language: "Polski", skip: "Skip to content"
+      language: "Polski", skip: "Skip to content", notFound: "Not found"
     },
     pl: {
       title: "Konsola operatora", token: "Token API", signIn: "Zaloguj", signOut: "Wyloguj", tokenHint: "Token jest przechowywany tylko w tej karcie (sessionStorage) i wysyłany w nagłówku X-API-Token.",
@@ -59,7 +59,7 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       start: "Uruchom synchronizację", running: "W toku", history: "Historia", counts: "Liczniki", requested: "Zlecono", finished: "Zakończono",
       any: "dowolny", yes: "tak", no: "nie", loading: "Wczytywanie…", empty: "Na razie nic tu nie ma.", failed: "Żądanie nie powiodło się", back: "Wstecz", sort: "Sortowanie", page: "Strona", perPage: "Na stronę",
       from: "Od", to: "Do", sellerTaxId: "NIP sprzedawcy", buyerTaxId: "NIP nabywcy", xmlAvailable: "XML dostępny", overdueOnly: "Po terminie lub blisko",
-      language: "English", skip: "Przejdź do treści"
+      language: "English", skip: "Przejdź do treści", notFound: "Nie znaleziono"
     }
   };
 
@@ -121,23 +121,18 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     return h("div", { class: "error", role: "alert" }, h("strong", { text: e ? e.code : t("failed") }), " ", e ? e.message : "", e && e.request_id ? h("small", { text: " (" + e.request_id + ")" }) : null);
   }
 
-  // Scopes, learned from answers: the summary's parts say what may be read; a request that changes nothing says
-  // by 403 or not whether a write scope is held.
+  // Scopes, read from what the API says of the token (GET /api/v1/token, which any valid token may ask): nothing
+  // is learned by being refused, so an operator's log holds no 403 of this page.
   function learnScopes() {
-    return api("/api/v1/summary").then(function (res) {
-      var can = {};
-      if (res.status === 200) {
-        can.submissionsRead = "submissions" in res.body;
-        can.documentsRead = "documents" in res.body;
-        can.webhooksRead = "webhooks" in res.body;
-        state.summary = res.body;
-      }
-      var probes = [
-        api("/api/v1/validate", { method: "POST" }).then(function (r) { can.submissionsWrite = r.status !== 403; }),
-        api("/api/v1/documents/sync", { method: "POST", headers: { "content-type": "application/json" }, body: "{\"source\":0}" }).then(function (r) { can.documentsWrite = r.status !== 403; }),
-        api("/api/v1/webhooks/whk_00000000000000000000000000", { method: "PATCH", headers: { "content-type": "application/json" }, body: "{}" }).then(function (r) { can.webhooksWrite = r.status !== 403; })
-      ];
-      return Promise.all(probes).then(function () { state.can = can; return can; });
+    return api("/api/v1/token").then(function (res) {
+      if (res.status !== 200 || !res.body || !Array.isArray(res.body.scopes)) throw new Error(String(res.status));
+      var has = function (scope) { return res.body.scopes.indexOf(scope) >= 0; };
+      state.can = {
+        submissionsRead: has("submissions:read"), submissionsWrite: has("submissions:write"),
+        documentsRead: has("documents:read"), documentsWrite: has("documents:write"),
+        webhooksRead: has("webhooks:read"), webhooksWrite: has("webhooks:write")
+      };
+      return state.can;
     });
   }
 
@@ -174,11 +169,11 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       if (!value) return;
       state.token = value;
       learnScopes().then(function (can) {
-        if (!can.submissionsRead && !can.documentsRead && !can.webhooksRead) { renderSignIn(t("noScopes")); return; }
+        if (!canRead(can)) { renderSignIn(t("noScopes")); return; }
         sessionStorage.setItem(TOKEN_KEY, value);
         renderShell();
         if (location.hash !== "#/overview") location.hash = "#/overview"; else route();
-      }).catch(function () {});
+      }, scopesFailed);
     } },
       h("label", { for: "token", text: t("token") }), input,
       h("p", { class: "hint", text: t("tokenHint") }),
@@ -187,6 +182,11 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     add(main(), form);
     input.focus();
   }
+
+  // The console shows what can be read: a token with write scopes alone has nothing to look at here.
+  function canRead(can) { return can.submissionsRead || can.documentsRead || can.webhooksRead; }
+  // A 401 has already signed out with its message; any other failure to read the scopes is said on the sign-in form.
+  function scopesFailed(e) { if (!e || e.message !== "401") renderSignIn(t("failed")); }
 
   function signOut(message) {
     sessionStorage.removeItem(TOKEN_KEY);
@@ -228,12 +228,24 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     Array.prototype.forEach.call(document.querySelectorAll("nav a"), function (a) {
       if (a.id === "nav-" + parts[0]) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
     });
-    var id = parts[1] ? decodeURIComponent(parts[1]) : null;
+    var id = parts[1] ? decoded(parts[1]) : null;
+    // A part that is no valid percent-encoding (#/documents/%E0%A4%A) names nothing: not found, never an exception.
+    if (id === false) return notFound(m);
     if (parts[0] === "submissions" && state.can.submissionsRead) return id ? submissionPage(m, id, view) : submissionsView(m, view);
     if (parts[0] === "documents" && state.can.documentsRead) return id ? documentPage(m, id) : documentsView(m);
     if (parts[0] === "webhooks" && state.can.webhooksRead) return id ? deliveriesView(m, id) : webhooksView(m);
     if (parts[0] === "syncs" && state.can.documentsRead) return syncsView(m, view);
     return overview(m, view);
+  }
+
+  // decodeURIComponent of a part of the hash, or false when the part is not valid percent-encoding (a URIError).
+  function decoded(part) {
+    try { return decodeURIComponent(part); } catch (e) { return false; }
+  }
+
+  function notFound(m) {
+    m.appendChild(h("h2", { id: "not-found", text: t("notFound") }));
+    m.appendChild(h("p", null, h("a", { href: "#/overview", text: "← " + t("overview") })));
   }
 
   // ---------------------------------------------------------------- overview
@@ -712,7 +724,10 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     var saved = sessionStorage.getItem(TOKEN_KEY);
     if (!saved) { renderSignIn(null); return; }
     state.token = saved;
-    learnScopes().then(function () { renderShell(); route(); }).catch(function () {});
+    learnScopes().then(function (can) {
+      if (!canRead(can)) { signOut(t("noScopes")); return; }
+      renderShell(); route();
+    }, scopesFailed);
   }
   window.addEventListener("hashchange", route);
   start();

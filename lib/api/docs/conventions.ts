@@ -68,10 +68,12 @@ export function conventionSections(doc: Json, view: SchemaView): ConventionSecti
       "Identifiers are opaque, URL-safe and typed by prefix: `doc_`, `sub_`, `whk_`, `sync_`, `evt_`, `req_`. A path id that is malformed, unknown or belongs to another tenant answers 404 `NOT_FOUND`.",
       "`X-Correlation-Id` is an optional request header: the response to every `/api/v1/*` request carries it, echoing your value or a generated UUID. A value over 128 characters or outside visible ASCII is 400 `BAD_REQUEST`. Every response carries `X-Request-Id` (`req_…`), equal to `error.request_id` in an error body, and `X-Content-Type-Options: nosniff`.",
       "`HEAD` is answered wherever `GET` is. A method the path does not support answers 405 `METHOD_NOT_ALLOWED` with an `Allow` header.",
+      "Every JSON answer under `/api/v1/`, errors and 201/202 included, carries `Cache-Control: no-store`: it may hold a tenant's data, which no proxy or browser cache may keep. Downloads have their own rule (below).",
     )),
     s("authentication", "Authentication and scopes", _p(
       "Send the token in the `X-API-Token` header. It is required on every `/api/v1/*` endpoint except `GET /api/v1/openapi.json`; a token in the query string is never used (beside a valid header it is an unknown parameter: 400). Tokens look like `itk_<key id>_<secret>`; the server keeps only a hash of the secret. Tokens are created, listed and revoked from the command line (`npm run token -- create --tenant acme --scopes documents:read,documents:write`), and the secret is printed once. They can carry an expiry and can be revoked.",
       "A missing, unknown, revoked or expired token is 401 `UNAUTHENTICATED` (one answer for all four). A valid token without the operation's scope is 403 `FORBIDDEN` with `details.required_scope`.",
+      "`GET /api/v1/token` answers any valid token, whatever its scopes, with what it is: `{\"tenant\", \"key_id\", \"scopes\": […], \"created_at\", \"expires_at\"}` (`expires_at` null when it does not expire), never its secret. Read `scopes` to learn what a token may do instead of trying requests that would be refused.",
     ) + _scopeTable(doc)),
     s("tenants", "Tenants", _p(
       "A token belongs to exactly one tenant (an integrator's organisation). Every resource belongs to one tenant, and a token never sees another tenant's data: another tenant's ids answer 404 like unknown ones. Idempotency keys are scoped to the tenant too.",

@@ -56,7 +56,8 @@ export class OperationView {
       ? '<span class="badge">sent to your endpoint</span>'
       : typeof scope === "string" ? `<span class="badge scope">scope ${code(scope)}</span>`
       : anyOf.length > 0 ? `<span class="badge scope">any scope of ${anyOf.map((x) => code(x)).join(", ")}</span>`
-      : publicOp ? '<span class="badge public">public: no token</span>' : "";
+      : publicOp ? '<span class="badge public">public: no token</span>'
+      : _anyToken(op.security) ? '<span class="badge scope">any valid token, no scope</span>' : "";
     const params = ((op.parameters ?? []) as Json[]).map((p) => this.deref(p));
     const body = op.requestBody ? this.deref(op.requestBody as Json) : undefined;
     const responses = Object.entries((op.responses ?? {}) as Record<string, Json>)
@@ -76,7 +77,7 @@ export class OperationView {
       this.#errors(errors),
       place.webhook ? "" : `<h4>Example</h4><pre class="code" data-lang="sh"><code>${escapeHtml(curlExample(this.#view, {
         method: place.method, path: place.path, parameters: params, ...(body ? { requestBody: body } : {}),
-        authenticated: typeof scope === "string", download,
+        authenticated: !publicOp, download, // a token for every operation that is not public, whatever its scopes
       }))}</code></pre>`,
       "</section>",
     ];
@@ -158,4 +159,9 @@ function _statusOrder(status: string): number {
   if (status === "default") return 1000;
   const n = Number(status.replace(/X/gi, "0"));
   return Number.isFinite(n) ? n : 999;
+}
+
+/** True for security requirements that name no scope at all (`[{"ApiToken": []}]`): any valid token will do. */
+function _anyToken(security: unknown): boolean {
+  return Array.isArray(security) && security.length > 0 && security.every((r) => r !== null && typeof r === "object" && Object.values(r as Json).every((v) => Array.isArray(v) && v.length === 0));
 }

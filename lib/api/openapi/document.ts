@@ -74,7 +74,8 @@ function _errorResponses(codes: ReadonlySet<ErrorCode>, replayable: ReadonlySet<
 function _codes(route: ApiRoute, op: ApiOperation): Set<ErrorCode> {
   // Every /api/v1 request: a bad X-Correlation-Id, the rate limit, bugs, draining.
   const codes = new Set<ErrorCode>(["BAD_REQUEST", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE"]);
-  if (route.scope !== null) codes.add("UNAUTHENTICATED").add("FORBIDDEN");
+  if (route.scope !== null) codes.add("UNAUTHENTICATED");
+  if (route.scope !== null && route.scope.length > 0) codes.add("FORBIDDEN"); // an empty list: any valid token
   if (route.method === "POST") codes.add("IDEMPOTENCY_KEY_IN_USE").add("IDEMPOTENCY_KEY_MISMATCH");
   if (_bodyKind(route)) codes.add("PAYLOAD_TOO_LARGE").add("UNSUPPORTED_MEDIA_TYPE");
   for (const c of op.errors ?? []) codes.add(c);
@@ -123,12 +124,20 @@ function _operation(route: ApiRoute, key: string, op: ApiOperation, params: Reco
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     // A list of scopes is a choice (any one will do): OpenAPI's security requirements are alternatives.
-    security: route.scope === null ? [] : typeof route.scope === "string" ? [{ ApiToken: [route.scope] }] : route.scope.map((s) => ({ ApiToken: [s] })),
-    ...(route.scope === null ? {} : typeof route.scope === "string" ? { "x-required-scope": route.scope } : { "x-any-of-scopes": [...route.scope] }),
+    // An empty list is a token with no scope needed: a requirement without scopes, not the public `[]`.
+    security: _security(route.scope),
+    ...(route.scope === null ? {} : typeof route.scope === "string" ? { "x-required-scope": route.scope } : route.scope.length > 0 ? { "x-any-of-scopes": [...route.scope] } : {}),
     parameters,
     ...(body ? { requestBody: body } : {}),
     responses: { ...ok, ..._errorResponses(_codes(route, op), new Set(post ? op.errors : []), shared) },
   };
+}
+
+/** The security requirements of a route's scope: none when public, any valid token for an empty list. */
+function _security(scope: ApiRoute["scope"]): Json[] {
+  if (scope === null) return [];
+  if (typeof scope === "string") return [{ ApiToken: [scope] }];
+  return scope.length === 0 ? [{ ApiToken: [] }] : scope.map((s) => ({ ApiToken: [s] }));
 }
 
 /** /healthz, /readyz, /metrics and /docs (the OpenAPI document): outside /api/v1, public, no correlation id or rate limit. */
@@ -206,7 +215,10 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
     NotFound: jsonResponse(`NOT_FOUND: ${ERROR_CODES.NOT_FOUND.description}; also any unknown path under /api/v1/`, ref(errorSchemaName("NOT_FOUND"))),
     MethodNotAllowed: {
       description: "METHOD_NOT_ALLOWED: the path does not support the method (on every path, /healthz, /readyz and /metrics included)",
-      headers: { ...apiHeaders(), "X-Correlation-Id": { description: "On /api/v1/ paths", schema: { type: "string" } }, Allow: ref("Allow", "headers") },
+      headers: {
+        ...apiHeaders(), "X-Correlation-Id": { description: "On /api/v1/ paths", schema: { type: "string" } }, Allow: ref("Allow", "headers"),
+        "Cache-Control": { description: "`no-store` on /api/v1/ paths", schema: { type: "string" } },
+      },
       content: { [JSON_MEDIA]: { schema: ref(errorSchemaName("METHOD_NOT_ALLOWED")) } },
     },
     ..._downloadResponses(),
@@ -227,7 +239,8 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       version: "1.0.0",
       description: [
         "E-invoice documents, submissions, sync runs and webhooks for integrators.",
-        "Every endpoint under /api/v1/ except this document needs an `X-API-Token` with the operation's scope (401 without a usable token, 403 without the scope).",
+        "Every endpoint under /api/v1/ except this document needs an `X-API-Token` with the operation's scope (401 without a usable token, 403 without the scope); `GET /api/v1/token` answers any valid token with its scopes, so a client can learn what it may do without being refused.",
+        "Every JSON answer under /api/v1/, errors included, carries `Cache-Control: no-store`: it may hold a tenant's data, which no shared cache may keep. Downloads carry `Cache-Control: private, no-cache` with a strong `ETag` instead.",
         "Times are ISO 8601 UTC with milliseconds; money is a decimal string; ids are opaque and typed by prefix (`doc_`, `sub_`, `sync_`, `whk_`, `evt_`).",
         "HEAD is answered wherever GET is. A method a path does not support answers 405 with `Allow` (components/responses/MethodNotAllowed); an unknown path under /api/v1/ answers 404 (components/responses/NotFound). Parameters are strict: a query parameter or JSON body field that the operation does not take, or one of the other mode (`sort` without `page`), is 400 BAD_REQUEST with `details.field` and `details.issue` (`unknown parameter`, `applies to page mode only`).",
         "Errors are `{\"error\": {code, message, details, request_id}}` with the closed list of codes in components/schemas/ErrorCode.",

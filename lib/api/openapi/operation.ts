@@ -49,9 +49,10 @@ export function apiHeaders(): Record<string, Json> {
   };
 }
 
-/** A JSON response with the API's headers and `extra`. */
+/** A JSON response with the API's headers, `Cache-Control: no-store` (every JSON answer under `/api/v1/`) and `extra`. */
 export function jsonResponse(description: string, schema: Json, extra: Record<string, Json> = {}): Json {
-  return { description, headers: { ...apiHeaders(), ...extra }, content: { [JSON_MEDIA]: { schema } } };
+  const headers = { ...apiHeaders(), "Cache-Control": _ref("CacheControlNoStore", "headers"), ...extra };
+  return { description, headers, content: { [JSON_MEDIA]: { schema } } };
 }
 
 /** A JSON response of the schema named `schema`. */

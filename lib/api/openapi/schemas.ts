@@ -459,6 +459,16 @@ export function schemas(): Record<string, Json> {
         },
       }, ["submissions", "documents", "webhooks"]),
     },
+    Token: {
+      description: "The presented token (README \"Security model\"): never its secret",
+      ..._object({
+        tenant: { type: "string", description: "The tenant whose data the token reaches" },
+        key_id: { type: "string", pattern: "^[A-Za-z0-9]{8,32}$", description: "The public part of `itk_<key id>_<secret>`, as `token list` shows it" },
+        scopes: { type: "array", items: { type: "string", enum: [...SCOPES] }, description: "What the token may do (README \"Security model\")" },
+        created_at: ref("Timestamp"),
+        expires_at: { ..._orNull(TIMESTAMP), description: "When the token stops working; null when it does not expire" },
+      }),
+    },
     WebhookEventName: { type: "string", enum: [...WEBHOOK_EVENT_TYPES, ALL_EVENTS], description: "`*` subscribes to every event type" },
     WebhookRequest: {
       type: "object", required: ["url", "events"],
@@ -589,6 +599,7 @@ export function headers(): Record<string, Json> {
     ETag: h({ type: "string", pattern: '^"[0-9a-f]{64}"$' }, "Strong, from the content hash", true),
     ContentDisposition: h({ type: "string", pattern: '^attachment; filename="' }, "The invoice number made filename-safe, with `filename*=UTF-8''…` for non-ASCII", true),
     CacheControl: h({ type: "string", const: "private, no-cache" }, "Revalidate with If-None-Match", true),
+    CacheControlNoStore: h({ type: "string", const: "no-store" }, "A JSON answer may hold a tenant's data: no cache keeps it (RFC 9111 §5.2.2.5)", true),
     AcceptRanges: h({ type: "string", const: "bytes" }, "Single byte ranges are served", true),
     ContentLength: h({ type: "integer", minimum: 0 }, "Bytes of this response's body", true),
     ContentRange: h({ type: "string", pattern: "^bytes (\\d+-\\d+|\\*)/\\d+$" }, "The range sent, or `bytes */size` on 416", true),

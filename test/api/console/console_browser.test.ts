@@ -3,7 +3,9 @@
  * server: signing in by keyboard with the token kept in sessionStorage alone; the overview; a submission turning
  * from queued to accepted while its page is open; an invalid upload's violations; a failed webhook delivery retried
  * from its log; hostile names shown as text with no dialog and no request for their URLs; no CSP violation
- * reported; a documents:read token offered no submission or webhook actions; screenshots at 1280 and 390 px.
+ * reported; a documents:read token offered no submission or webhook actions, and its console making no request the
+ * token may not make (the server's request log holds no 403 of it); a hash that is no valid percent-encoding shown
+ * as not found without an uncaught error; screenshots at 1280 and 390 px.
  */
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { WebhookTransport } from "../../../lib/jobs/webhooks/worker.ts";
+import { createJsonLogger } from "../../../lib/observe/log.ts";
 import { BrowserPage, chromiumSkip, requireChromium } from "../../support/chromium.ts";
 import { fixturePath, startServer, type TestServer } from "../../support/server.ts";
 
@@ -33,6 +36,12 @@ describe("the console in headless chromium", { skip }, () => {
   let files: string;
   let failing = true;
   const transport: WebhookTransport = async () => ({ status: failing ? 500 : 204, retryAfter: null });
+  /** The server's request log lines (README "Configuration": one line per request, with the key id, never the token). */
+  const requests: { method: string; route: string | null; status: number; key_id: string | null }[] = [];
+  const logger = createJsonLogger("info", (line) => {
+    const entry = JSON.parse(line) as { msg: string; method: string; route: string | null; status: number; key_id: string | null };
+    if (entry.msg === "request") requests.push(entry);
+  });
 
   before(async () => {
     if (process.env.CI === "true") requireChromium();
@@ -42,6 +51,7 @@ describe("the console in headless chromium", { skip }, () => {
       ksefSend: { sends: () => true, wake: () => {} },
       // One attempt and a long wait: only the console's retry-now sends the event again.
       webhooks: { transport, schedule: [3_600_000], allowPrivate: true },
+      logger,
     });
     token = (await s.token("acme")).token;
     page = await BrowserPage.open(1280, 900);
@@ -204,6 +214,25 @@ describe("the console in headless chromium", { skip }, () => {
     await page.waitFor(async () => summaries() > hidden, "a refresh as soon as it is shown", 3_000);
   });
 
+  test("a hash that is no valid percent-encoding shows Not found, on a hash change and on a fresh load, with no uncaught error", async () => {
+    await page.goto(`${s.url}/console#/overview`);
+    await page.until("document.querySelector('#overview')", "the overview");
+    const seen = page.events.length;
+    await page.eval("location.hash = '#/documents/%E0%A4%A'");
+    await page.until("document.querySelector('#not-found')", "Not found after the hash change");
+    assert.equal(await text("#not-found"), "Not found");
+    await page.call("Page.reload", { ignoreCache: true });
+    await page.waitFor(async () => page.events.slice(seen).some((e) => e.method === "Page.loadEventFired"), "the reload");
+    await page.until("document.querySelector('#not-found')", "Not found after a fresh load");
+    assert.ok(await page.eval<boolean>("document.querySelector('nav a#nav-overview') !== null"), "the page is drawn around it");
+    const thrown = page.events.slice(seen).filter((e) => e.method === "Runtime.exceptionThrown");
+    assert.deepEqual(thrown.map((e) => JSON.stringify(e.params.exceptionDetails)), [], "no uncaught error");
+    // A valid id that names nothing is the API's 404, shown in place.
+    await page.eval("location.hash = '#/documents/doc_00000000000000000000000000'");
+    await page.until("document.querySelector('#document .error')", "the API's 404");
+    assert.match(await text("#document .error"), /NOT_FOUND/);
+  });
+
   test("the language switch shows Polish labels", async () => {
     await page.goto(`${s.url}/console#/overview`);
     await page.until("document.querySelector('#lang')", "the switch");
@@ -267,6 +296,39 @@ describe("the console in headless chromium", { skip }, () => {
       await p.eval("location.hash = '#/webhooks'");
       await p.until("document.querySelector('#overview')", "the overview instead");
       assert.equal(await p.eval("document.querySelectorAll('button.retry, #webhook-form').length"), 0);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("a documents:read token's console makes no request the token may not make: no 403 in the server's log", async () => {
+    const { token: reader, keyId } = await s.token("acme", ["documents:read"]);
+    s.drop("acme", "reader.xml", invoice("READ/1"));
+    await s.sync(token);
+    const doc = ((await (await s.fetch("/api/v1/documents?limit=1", reader)).json()) as { data: { id: string }[] }).data[0]!.id;
+    const p = await BrowserPage.open(1280, 900);
+    try {
+      const mine = () => requests.filter((r) => r.key_id === keyId);
+      const before = mine().length;
+      await p.goto(`${s.url}/console`);
+      await p.until("document.querySelector('#token')", "the sign-in form");
+      await p.type("#token", reader);
+      await p.press("Enter");
+      await p.until("document.querySelector('#summary-documents')", "the documents part");
+      // Every view and page the token may see, and two it may not (the console falls back to the overview).
+      for (const [hash, ready] of [
+        ["#/documents", "#documents-table"], [`#/documents/${doc}`, "#pdf iframe"], ["#/syncs", "#sources-table"],
+        ["#/submissions", "#overview"], ["#/webhooks", "#overview"],
+      ] as const) {
+        await p.eval(`location.hash = ${JSON.stringify(hash)}`);
+        await p.until(`location.hash === ${JSON.stringify(hash)} && document.querySelector(${JSON.stringify(ready)})`, ready);
+      }
+      const made = mine().slice(before);
+      assert.ok(made.some((r) => r.route === "/api/v1/token"), "the scopes were read from GET /api/v1/token");
+      assert.deepEqual(made.filter((r) => r.status === 403 || r.status === 401), [], "no request was refused");
+      assert.deepEqual(made.filter((r) => r.method !== "GET" && r.method !== "HEAD"), [], "a reader changes nothing");
+      const allowed = new Set(["/api/v1/token", "/api/v1/summary", "/api/v1/documents", "/api/v1/documents/:id", "/api/v1/documents/:id/pdf", "/api/v1/documents/:id/xml", "/api/v1/documents/sync/:id"]);
+      assert.deepEqual(made.filter((r) => !allowed.has(r.route ?? "")), [], "only what documents:read grants");
     } finally {
       await p.close();
     }

@@ -98,6 +98,10 @@ describe("renderDocsPage() on the app's OpenAPI document", () => {
     assert.match(section("createSubmission"), /-F xml=@invoice\.xml/);
     assert.match(section("getDocumentPdf"), /curl -sf -OJ[\s\S]*\/api\/v1\/documents\/doc_01JDQ3W5Y8ZK4M6N7P8Q9R0S1T\/pdf/);
     assert.doesNotMatch(section("getOpenApi"), /X-API-Token/);
+    // Operations open to any valid token, or to any one of several scopes, need the token all the same.
+    assert.match(section("getToken"), /-H &quot;X-API-Token: \$TOKEN&quot;[\s\S]*\/api\/v1\/token/);
+    assert.match(section("getToken"), /any valid token, no scope/);
+    assert.match(section("getSummary"), /-H &quot;X-API-Token: \$TOKEN&quot;/);
     assert.match(section("deleteWebhook"), /-X DELETE/);
   });
 });
