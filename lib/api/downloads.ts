@@ -32,6 +32,17 @@ export async function xmlDownload(ctx: Context, blob: StoredBlob, filename: stri
   });
 }
 
+/** The extension of a source's file name by its media type. */
+const _SOURCE_EXTENSIONS: Readonly<Record<string, string>> = { "application/json": "json", "application/pdf": "pdf", "application/xml": "xml" };
+
+/** A submission's `/source` download: the bytes received, with their media type. */
+export async function sourceDownload(ctx: Context, blob: StoredBlob, mediaType: string, filename: string): Promise<ApiResponse> {
+  return downloadResponse(ctx.req, {
+    size: blob.size, hash: blob.sha256, contentType: mediaType, extension: _SOURCE_EXTENSIONS[mediaType] ?? "bin",
+    filename, body: blob.size <= SMALL_FILE_BYTES ? await blob.bytes() : blob,
+  });
+}
+
 /** What a KSeF invoice's PDF shows besides its XML (README "Sending to KSeF", "Offline invoices"). */
 export interface KsefPdfState {
   /** Its KSeF number, once known. */

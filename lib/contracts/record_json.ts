@@ -45,8 +45,9 @@ export function submissionJson(s: SubmissionRecord): string {
     format: s.format, type: s.type, number: s.number, issue_date: s.issue_date, currency: s.currency,
     seller: s.seller, buyer: s.buyer, totals: s.totals,
     sha256: s.sha256, size: s.size, ksef_number: s.ksef?.ksef_number ?? null, ksef, validation: _validationJson(s.validation),
+    source: s.source ?? null, conversion: s.conversion ?? null,
     created_at: s.created_at, updated_at: s.updated_at ?? s.created_at,
-    links: { self, xml: `${self}/xml`, pdf: `${self}/pdf`, upo: s.ksef?.status === "accepted" ? `${self}/upo` : null },
+    links: { self, xml: `${self}/xml`, pdf: `${self}/pdf`, source: `${self}/source`, upo: s.ksef?.status === "accepted" ? `${self}/upo` : null },
   });
 }
 
@@ -54,6 +55,7 @@ export function submissionJson(s: SubmissionRecord): string {
 export function newSubmission(id: string, input: SubmissionInput, now: string): SubmissionRecord {
   return {
     id, status: "accepted", ...input.fields, sha256: input.xml.sha256, size: input.xml.size, created_at: now, updated_at: now,
+    source: input.source ?? null, conversion: input.conversion ?? null,
     ksef: input.send
       ? {
         status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: now,

@@ -178,6 +178,33 @@ export interface SubmissionRecord extends DocumentFields {
   updated_at?: string;
   /** Sending to KSeF; null (or absent) for a submission that is not sent. */
   ksef?: SubmissionKsef | null;
+  /** What was received, when it is not the stored XML itself (a created invoice's JSON, a converted original); null or absent otherwise. */
+  source?: SubmissionSource | null;
+  /** The conversion that made the stored XML (README "Converting invoices"); null or absent for an invoice stored as received. */
+  conversion?: SubmissionConversion | null;
+}
+
+/** The bytes a submission was made from when they are not its XML: their media type and blob. */
+export interface SubmissionSource {
+  media_type: string;
+  sha256: string;
+  size: number;
+}
+
+/** A value the converted invoice had no place for (README "Converting invoices"). */
+export interface ConversionLossRecord {
+  /** The source's XML path of the value, when known. */
+  path: string | null;
+  /** Its path in the invoice object. */
+  field: string;
+  value: string;
+  reason: string;
+}
+
+/** What a submission was converted from, and what the conversion lost. */
+export interface SubmissionConversion {
+  from: string;
+  losses: ConversionLossRecord[];
 }
 
 /** What the submissions endpoint hands to storage. */
@@ -191,6 +218,9 @@ export interface SubmissionInput {
   issue?: { mode: KsefIssueMode; deadline: string | null };
   /** A technical correction of this submission (README "Offline invoices"). */
   corrects?: string;
+  /** The bytes received, when the XML was written or converted from them. */
+  source?: SubmissionSource;
+  conversion?: SubmissionConversion;
 }
 
 /** Filters of the submissions feed, already validated. */

@@ -32,6 +32,8 @@ function _downloadResponses(): Record<string, Json> {
     XmlRange: { description: "The requested byte range of the XML", headers: { ...common, ...length, ...range }, content: file("application/xml") },
     PdfFile: { description: "The PDF", headers: { ...common, ...length }, content: file("application/pdf") },
     PdfRange: { description: "The requested byte range of the PDF", headers: { ...common, ...length, ...range }, content: file("application/pdf") },
+    SourceFile: { description: "The bytes as received: the JSON of a created invoice, the original of a converted one, the PDF of a Factur-X upload, else the XML", headers: { ...common, ...length }, content: { ...file("application/xml"), ...file("application/json"), ...file("application/pdf") } },
+    SourceRange: { description: "The requested byte range of the source", headers: { ...common, ...length, ...range }, content: { ...file("application/xml"), ...file("application/json"), ...file("application/pdf") } },
     NotModified: { description: "Not modified: the If-None-Match ETag matches", headers: common },
     RangeNotSatisfiable: { description: "Range not satisfiable", headers: { ...common, ...range } },
   };

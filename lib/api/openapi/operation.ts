@@ -66,7 +66,7 @@ export function created(description: string, schema: string): Json {
 }
 
 /** 200, 206, 304 and 416 of a download of `kind` (components.responses, built in document.ts). */
-export function download(kind: "Xml" | "Pdf"): Record<string, Json> {
+export function download(kind: "Xml" | "Pdf" | "Source"): Record<string, Json> {
   return {
     200: _ref(`${kind}File`, "responses"),
     206: _ref(`${kind}Range`, "responses"),

@@ -4,7 +4,7 @@
  * and download its exact bytes or its PDF rendering.
  * @module
  */
-import { downloadRoutes, pdfResponse, tenantQrEnvironment, xmlDownload } from "../downloads.ts";
+import { downloadRoutes, pdfResponse, sourceDownload, tenantQrEnvironment, xmlDownload } from "../downloads.ts";
 import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice } from "../invoice_expand.ts";
@@ -60,6 +60,19 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format, { ksefNumber: record.ksef?.ksef_number ?? null, environment, offline, certificateLink });
   if (!res) throw new ApiError("INTERNAL_ERROR", "Submission XML is missing");
   return res;
+}
+
+/**
+ * The bytes the submission was made from, as received (README "Creating invoices"): a created invoice's JSON, a
+ * converted upload's original, a Factur-X upload's PDF; the XML itself when that is what was received.
+ */
+async function downloadSource(ctx: Context): Promise<ApiResponse> {
+  const { record } = await findSubmission(ctx);
+  const source = record.source ?? null;
+  const blob = await ctx.tenant.getBlob(source?.sha256 ?? record.sha256);
+  if (!blob) throw new ApiError("INTERNAL_ERROR", "Submission source is missing");
+  if (source === null) return xmlDownload(ctx, blob, record.number ?? record.id);
+  return sourceDownload(ctx, blob, source.media_type, `${record.number ?? record.id}-source`);
 }
 
 /** The UPO as KSeF issued it; 404 UPO_NOT_AVAILABLE until the submission is accepted by KSeF. */
@@ -121,6 +134,14 @@ export const submissionRoutes: ApiRoute[] = [
       description: "Once KSeF accepted the submission, the rendering shows its KSeF number. A KSeF invoice carries KOD I (the link to the invoice in KSeF), labelled with its KSeF number once known and `OFFLINE` before for an offline invoice, which also carries KOD II labelled `CERTYFIKAT` (the certificate link signed with the tenant's KSeF certificate of type Offline, README \"Offline invoices\").",
     },
   }),
+  {
+    method: "GET", pattern: "/api/v1/submissions/:id/source", scope: "submissions:read", handle: downloadSource,
+    openapi: {
+      id: "getSubmissionSource", tag: "Submissions", summary: "Download the bytes a submission was made from",
+      description: "The request's invoice as received, when it is not the stored XML: the JSON of an invoice created from JSON (`application/json`), the original of an upload converted with `as` (its XML), the PDF of a Factur-X or ZUGFeRD upload (`application/pdf`). For an XML stored as uploaded, the same bytes as `/xml`. `source` in the submission says which.",
+      params: ["SubmissionId", ...DOWNLOAD_PARAMS], ok: download("Source"), errors: ["NOT_FOUND"],
+    },
+  },
   {
     method: "GET", pattern: "/api/v1/submissions/:id/upo", scope: "submissions:read", handle: downloadUpo,
     openapi: {
