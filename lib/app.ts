@@ -53,7 +53,7 @@ import { createRequestLimits, DEFAULT_ANONYMOUS_LIMIT, DEFAULT_RATE_LIMIT } from
 import { createOpsRoutes } from "./pipeline/ops_routes.ts";
 import { createOpsAccess, DEFAULT_OPS_ALLOW, parseOpsToken } from "./pipeline/ops_access.ts";
 import { clientAddress } from "./pipeline/client_address.ts";
-import { parseCidrList } from "./http/cidr.ts";
+import { inCidrList, parseCidrList } from "./http/cidr.ts";
 import type { RateLimitConfig } from "./pipeline/rate_limit.ts";
 import { finishResponse, type RequestFacts } from "./pipeline/request_log.ts";
 import { requireScope } from "./pipeline/require_scope.ts";
@@ -192,12 +192,19 @@ export async function createApp(options: AppOptions): Promise<App> {
   const access = createOpsAccess({ allow: parseCidrList(options.ops?.allow ?? DEFAULT_OPS_ALLOW, "ops.allow"), token: parseOpsToken(options.ops?.token ?? "", "ops.token") });
   const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, access, docs: createDocsPage(openapiDoc), console: createConsoleAssets(), ...(options.ksefSend?.warnings || options.warnings ? { warnings: () => [...(options.warnings?.() ?? []), ...(options.ksefSend?.warnings?.() ?? [])] } : {}) });
   const outages = new OutageLog(now);
+  let untrustedForwardSeen = false;
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {
     const facts: RequestFacts = { requestId: newId("req", now()), correlationId: null, route: null, tenant: null, keyId: null, headers: null, started: performance.now() };
     let res: ApiResponse;
     // Without TRUST_PROXY (the default) no header is read: the peer is the client.
     const client = trusted.length === 0 ? req.remoteAddress : clientAddress(req.remoteAddress, req.header("x-forwarded-for"), trusted);
+    // A proxy that TRUST_PROXY does not name makes every client behind it look like the proxy, often loopback and so
+    // an operator (README "Security model"): said once per process, since anyone can send the header.
+    if (!untrustedForwardSeen && req.header("x-forwarded-for") !== null && !inCidrList(trusted, req.remoteAddress)) {
+      untrustedForwardSeen = true;
+      logger.warn("X-Forwarded-For ignored: its sender is not in TRUST_PROXY; if it is a proxy, every client behind it counts as its address for OPS_ALLOW and the per-address limits", { peer: req.remoteAddress });
+    }
     try {
       if (req.path.startsWith("/api/v1/") || req.path === "/api/v1") {
         const correlation = readCorrelationId(req);

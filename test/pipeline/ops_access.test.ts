@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createApp } from "../../lib/app.ts";
 import { toFetchHandler } from "../../lib/http/fetch_adapter.ts";
+import { createJsonLogger } from "../../lib/observe/log.ts";
 import { MemoryStorage } from "../../storage/memory.ts";
 import { errorOf } from "../support/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
@@ -160,6 +161,33 @@ describe("operator detail behind a trusted proxy (TRUST_PROXY)", () => {
       await s.close();
     }
   });
+});
+
+test("X-Forwarded-For from a peer outside TRUST_PROXY is logged once as a warning, since that peer may be a proxy nobody named", async () => {
+  const lines: Record<string, unknown>[] = [];
+  const s = await startServer({ storage: "memory", logger: createJsonLogger("warn", (l) => void lines.push(JSON.parse(l) as Record<string, unknown>)) });
+  try {
+    await (await s.fetch("/healthz", null)).arrayBuffer();
+    assert.deepEqual(lines, [], "no header, nothing to say");
+    for (let i = 0; i < 2; i++) await (await s.fetch("/healthz", null, { headers: { "x-forwarded-for": "203.0.113.9" } })).arrayBuffer();
+    assert.equal(lines.length, 1, JSON.stringify(lines));
+    assert.equal(lines[0]!.level, "warn");
+    assert.match(String(lines[0]!.msg), /TRUST_PROXY/);
+    assert.match(String(lines[0]!.peer), /127\.0\.0\.1$/);
+  } finally {
+    await s.close();
+  }
+});
+
+test("X-Forwarded-For from a trusted proxy is not warned about", async () => {
+  const lines: string[] = [];
+  const s = await startServer({ storage: "memory", trustProxy: "127.0.0.1", logger: createJsonLogger("warn", (l) => void lines.push(l)) });
+  try {
+    await (await s.fetch("/healthz", null, { headers: { "x-forwarded-for": "203.0.113.9" } })).arrayBuffer();
+    assert.deepEqual(lines, []);
+  } finally {
+    await s.close();
+  }
 });
 
 describe("operator detail through the fetch adapter", () => {
