@@ -168,7 +168,7 @@ test("X-Forwarded-For from a peer outside TRUST_PROXY is logged once as a warnin
   const s = await startServer({ storage: "memory", logger: createJsonLogger("warn", (l) => void lines.push(JSON.parse(l) as Record<string, unknown>)) });
   try {
     await (await s.fetch("/healthz", null)).arrayBuffer();
-    assert.deepEqual(lines, [], "no header, nothing to say");
+    assert.equal(lines.length, 0, "no header, nothing to say");
     for (let i = 0; i < 2; i++) await (await s.fetch("/healthz", null, { headers: { "x-forwarded-for": "203.0.113.9" } })).arrayBuffer();
     assert.equal(lines.length, 1, JSON.stringify(lines));
     assert.equal(lines[0]!.level, "warn");
