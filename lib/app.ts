@@ -197,11 +197,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   async function handle(req: ApiRequest): Promise<ApiResponse> {
     const facts: RequestFacts = { requestId: newId("req", now()), correlationId: null, route: null, tenant: null, keyId: null, headers: null, started: performance.now() };
     let res: ApiResponse;
-    // Without TRUST_PROXY (the default) no header is read: the peer is the client.
-    const client = trusted.length === 0 ? req.remoteAddress : clientAddress(req.remoteAddress, req.header("x-forwarded-for"), trusted);
+    // Without the header or TRUST_PROXY (the default) the peer is the client.
+    const forwarded = req.header("x-forwarded-for");
+    const client = forwarded === null || trusted.length === 0 ? req.remoteAddress : clientAddress(req.remoteAddress, forwarded, trusted);
     // A proxy that TRUST_PROXY does not name makes every client behind it look like the proxy, often loopback and so
     // an operator (README "Security model"): said once per process, since anyone can send the header.
-    if (!untrustedForwardSeen && req.header("x-forwarded-for") !== null && !inCidrList(trusted, req.remoteAddress)) {
+    if (forwarded !== null && !untrustedForwardSeen && !inCidrList(trusted, req.remoteAddress)) {
       untrustedForwardSeen = true;
       logger.warn("X-Forwarded-For ignored: its sender is not in TRUST_PROXY; if it is a proxy, every client behind it counts as its address for OPS_ALLOW and the per-address limits", { peer: req.remoteAddress });
     }
