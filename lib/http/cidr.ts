@@ -17,22 +17,29 @@ export interface CidrBlock {
 export type CidrList = readonly CidrBlock[];
 
 const _V4_MAPPED_PREFIX = 96;
-const _DECIMAL_OCTET = /^(?:0|[1-9]\d{0,2})$/;
-const _HEX_GROUP = /^[0-9a-f]{1,4}$/i;
+const DOT = 0x2e; // .
+const COLON = 0x3a; // :
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const LOWER_A = 0x61;
+const LOWER_F = 0x66;
+const UPPER_A = 0x41;
+const UPPER_F = 0x46;
 
 /**
  * The 16 bytes of an IP address (IPv4 dotted decimal, or IPv6 with `::` and an optional trailing dotted IPv4; a
  * zone such as `%eth0` is dropped, since it only names the interface), or null when `text` is not one.
  */
 export function parseAddress(text: string): Uint8Array | null {
-  if (text.includes(":")) return _parseIpv6(text.includes("%") ? text.slice(0, text.indexOf("%")) : text);
-  const v4 = _parseIpv4(text);
-  if (!v4) return null;
   const bytes = new Uint8Array(16);
-  bytes[10] = 0xff;
-  bytes[11] = 0xff;
-  bytes.set(v4, 12);
-  return bytes;
+  if (text.indexOf(":") < 0) {
+    bytes[10] = 0xff;
+    bytes[11] = 0xff;
+    return _readIpv4(text, 0, text.length, bytes, 12) ? bytes : null;
+  }
+  const percent = text.indexOf("%");
+  if (percent === text.length - 1) return null; // a zone with no name
+  return _readIpv6(text, percent < 0 ? text.length : percent, bytes) ? bytes : null;
 }
 
 /** One range, `10.0.0.0/8`, `fd00::/8`, or an address alone (all its bits); RangeError when it is neither. */
@@ -73,7 +80,13 @@ export function parseCidrList(text: string, setting: string): CidrBlock[] {
 export function inCidrList(list: CidrList, address: string): boolean {
   if (list.length === 0) return false;
   const bytes = parseAddress(address);
-  return bytes !== null && list.some((block) => inCidr(block, bytes));
+  return bytes !== null && bytesInCidrList(list, bytes);
+}
+
+/** Whether the 16 bytes of an address (parseAddress) are in one of the ranges. */
+export function bytesInCidrList(list: CidrList, bytes: Uint8Array): boolean {
+  for (const block of list) if (inCidr(block, bytes)) return true;
+  return false;
 }
 
 /** Whether the 16 bytes of an address (parseAddress) are in `block`. */
@@ -92,44 +105,79 @@ function _maskByte(bits: number, i: number): number {
   return left >= 8 ? 0xff : left <= 0 ? 0 : (0xff << (8 - left)) & 0xff;
 }
 
-function _parseIpv4(text: string): Uint8Array | null {
-  const parts = text.split(".");
-  if (parts.length !== 4 || !parts.every((p) => _DECIMAL_OCTET.test(p) && Number(p) <= 255)) return null;
-  return new Uint8Array(parts.map(Number));
+// Dotted decimal in text[start, end) into bytes[at, at + 4): four octets of 0 to 255, none with a leading zero
+// (inet_aton would read "010" as octal 8).
+function _readIpv4(text: string, start: number, end: number, bytes: Uint8Array, at: number): boolean {
+  let octets = 0;
+  let value = -1; // -1: no digit yet in this octet
+  for (let i = start; i <= end; i++) {
+    const c = i === end ? DOT : text.charCodeAt(i);
+    if (c === DOT) {
+      if (value < 0 || octets === 4) return false;
+      bytes[at + octets++] = value;
+      value = -1;
+    } else if (c >= DIGIT_0 && c <= DIGIT_9) {
+      if (value === 0) return false;
+      value = value < 0 ? c - DIGIT_0 : value * 10 + c - DIGIT_0;
+      if (value > 255) return false;
+    } else {
+      return false;
+    }
+  }
+  return octets === 4;
 }
 
-// RFC 4291 §2.2: eight groups of 1 to 4 hex digits, one "::" standing for one or more zero groups, and the last
-// two groups optionally written as dotted IPv4.
-function _parseIpv6(text: string): Uint8Array | null {
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const groups = (half: string): number[] | null => {
-    if (half === "") return [];
-    const out: number[] = [];
-    const parts = half.split(":");
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i]!;
-      if (i === parts.length - 1 && part.includes(".")) {
-        const v4 = _parseIpv4(part);
-        if (!v4) return null;
-        out.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
-      } else if (_HEX_GROUP.test(part)) out.push(parseInt(part, 16));
-      else return null;
+// RFC 4291 §2.2 over text[0, end) into bytes: eight groups of 1 to 4 hex digits, one "::" standing for one or more
+// zero groups, and the last two groups optionally written as dotted IPv4. Groups after "::" are moved to the end.
+function _readIpv6(text: string, end: number, bytes: Uint8Array): boolean {
+  let group = 0;
+  let compress = -1; // the group where "::" stands
+  let i = 0;
+  if (text.charCodeAt(0) === COLON) {
+    if (text.charCodeAt(1) !== COLON) return false;
+    compress = 0;
+    i = 2;
+  }
+  while (i < end) {
+    if (group === 8) return false;
+    const start = i;
+    let value = 0;
+    for (let d = _hexDigit(text.charCodeAt(i)); i < end && d >= 0 && i - start < 5; d = _hexDigit(text.charCodeAt(++i))) value = value * 16 + d;
+    if (i < end && text.charCodeAt(i) === DOT) {
+      if (group > 6 || !_readIpv4(text, start, end, bytes, 2 * group)) return false;
+      group += 2;
+      break;
     }
-    return out;
-  };
-  const head = groups(halves[0]!);
-  const tail = halves.length === 2 ? groups(halves[1]!) : [];
-  if (!head || !tail) return null;
-  // The dotted IPv4 may only end the address: in the head of "a.b.c.d::1" it is not the last group.
-  if (halves.length === 2 && halves[0]!.includes(".")) return null;
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
-  const all = [...head, ...Array<number>(halves.length === 2 ? missing : 0).fill(0), ...tail];
-  const bytes = new Uint8Array(16);
-  all.forEach((g, i) => {
-    bytes[2 * i] = g >>> 8;
-    bytes[2 * i + 1] = g & 0xff;
-  });
-  return bytes;
+    if (i === start || i - start > 4) return false;
+    bytes[2 * group] = value >>> 8;
+    bytes[2 * group + 1] = value & 0xff;
+    group++;
+    if (i === end) break;
+    if (text.charCodeAt(i) !== COLON || ++i === end) return false; // a group ends at a colon that is not the last character
+    if (text.charCodeAt(i) === COLON) {
+      if (compress >= 0) return false;
+      compress = group;
+      i++;
+    }
+  }
+  if (compress < 0) return group === 8;
+  if (group === 8) return false;
+  // Back to front: each group lands past every group still to be moved.
+  const after = group - compress;
+  for (let k = after - 1; k >= 0; k--) {
+    const from = 2 * (compress + k);
+    const to = 2 * (8 - after + k);
+    bytes[to] = bytes[from]!;
+    bytes[to + 1] = bytes[from + 1]!;
+    bytes[from] = 0;
+    bytes[from + 1] = 0;
+  }
+  return true;
+}
+
+function _hexDigit(c: number): number {
+  if (c >= DIGIT_0 && c <= DIGIT_9) return c - DIGIT_0;
+  if (c >= LOWER_A && c <= LOWER_F) return c - LOWER_A + 10;
+  if (c >= UPPER_A && c <= UPPER_F) return c - UPPER_A + 10;
+  return -1;
 }

@@ -5,7 +5,7 @@
  * "X-Forwarded-For", "Selecting an IP address"). The RFC 7239 `Forwarded` header is not read.
  * @module
  */
-import { inCidrList, parseAddress, type CidrList } from "../http/cidr.ts";
+import { bytesInCidrList, inCidrList, parseAddress, type CidrList } from "../http/cidr.ts";
 
 /**
  * The address the request came from: the connection's peer, or, when the peer is a trusted proxy, the right-most
@@ -19,9 +19,10 @@ export function clientAddress(peer: string, forwardedFor: string | null, trusted
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i]!.trim();
     const address = _withoutPort(entry);
-    if (parseAddress(address) === null) return "";
+    const bytes = parseAddress(address);
+    if (bytes === null) return "";
     client = address;
-    if (!inCidrList(trusted, address)) return address;
+    if (!bytesInCidrList(trusted, bytes)) return address;
   }
   return client;
 }

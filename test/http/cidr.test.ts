@@ -5,9 +5,14 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import { isIP } from "node:net";
 import { inCidrList, parseAddress, parseCidr, parseCidrList } from "../../lib/http/cidr.ts";
 
 const list = (text: string) => parseCidrList(text, "TEST");
+
+const REFUSED = ["", "localhost", "127.1", "2130706433", "0x7f.0.0.1", "010.0.0.1", "256.0.0.1", "1.2.3.4.5", "1.2.3.", " 127.0.0.1",
+  ":::", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "1::2:3:4:5:6:7:8", "12345::", "00000::", "::g", ":1", "1:", "1.2.3.4::", "::1.2.3",
+  "::01.2.3.4", "1:2:3:4:5:6:7:1.2.3.4", "[::1]", "fe80::1%"];
 
 describe("parseAddress()", () => {
   test("reads IPv4 and IPv6 into the same 16 bytes, IPv4 as its mapped form", () => {
@@ -21,14 +26,21 @@ describe("parseAddress()", () => {
       { what: "IPv6 compressed in the middle", input: "2001:db8::7", expected: "20010db8000000000000000000000007" },
       { what: "IPv6 compressed at the end", input: "fe80::", expected: "fe800000000000000000000000000000" },
       { what: "a link-local address with its zone", input: "fe80::1%eth0", expected: "fe800000000000000000000000000001" },
+      { what: "one group each side of ::", input: "1::8", expected: "00010000000000000000000000000008" },
+      { what: ":: for one group", input: "1:2:3:4:5:6:7::", expected: "00010002000300040005000600070000" },
+      { what: "six groups and dotted IPv4", input: "1:2:3:4:5:6:1.2.3.4", expected: "00010002000300040005000601020304" },
+      { what: ":: before dotted IPv4", input: "1:2::1.2.3.4", expected: "00010002000000000000000001020304" },
     ];
     for (const { what, input, expected } of cases) assert.equal(Buffer.from(parseAddress(input) ?? []).toString("hex"), expected, what);
   });
 
   test("refuses what is not an address, and IPv4 spellings other than dotted decimal", () => {
-    const cases = ["", "localhost", "127.1", "2130706433", "0x7f.0.0.1", "010.0.0.1", "256.0.0.1", "1.2.3.4.5", "1.2.3.", " 127.0.0.1",
-      ":::", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "1::2:3:4:5:6:7:8", "12345::", "::g", ":1", "1:", "1.2.3.4::", "::1.2.3", "[::1]"];
-    for (const input of cases) assert.equal(parseAddress(input), null, JSON.stringify(input));
+    for (const input of REFUSED) assert.equal(parseAddress(input), null, JSON.stringify(input));
+  });
+
+  test("agrees with node:net on which strings are addresses", () => {
+    const accepted = ["127.0.0.1", "::ffff:127.0.0.1", "::1", "::", "2001:DB8:0:0:0:0:0:7", "fe80::1%eth0", "1:2:3:4:5:6:1.2.3.4", "1:2:3:4:5:6::1.2.3.4", "0000::"];
+    for (const input of [...REFUSED, ...accepted]) assert.equal(parseAddress(input) !== null, isIP(input) !== 0, JSON.stringify(input));
   });
 });
 
