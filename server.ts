@@ -285,6 +285,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
     // Large invoices are read, and their JSON and PDF made, on a worker thread, off the event loop; Deno does it inline.
     ...(workers ? { readInvoiceOffThread: workers.read, readInvoiceJsonOffThread: workers.json, renderPdfOffThread: workers.pdf } : {}),
     ...(parsing ? { readFieldsOffThread: parsing.fields, checkUploadOffThread: parsing.check, validateOffThread: parsing.validate } : {}),
+    ops: { allow: config.opsAllow, token: config.opsToken }, trustProxy: config.trustProxy,
     storage, logger, metrics, uploadLimit: config.uploadLimit, rateLimit: perWorkerRateLimit(parseRateLimit(config.rateLimit), config.workers),
     pdfFonts,
     schemas: schemaFiles,

@@ -52,6 +52,9 @@ import { runIdempotent } from "./pipeline/idempotency.ts";
 import { parseIdempotencyKey } from "./pipeline/idempotency_key.ts";
 import { createRequestLimits, DEFAULT_ANONYMOUS_LIMIT, DEFAULT_RATE_LIMIT } from "./pipeline/limits.ts";
 import { createOpsRoutes } from "./pipeline/ops_routes.ts";
+import { createOpsAccess, DEFAULT_OPS_ALLOW, parseOpsToken } from "./pipeline/ops_access.ts";
+import { clientAddress } from "./pipeline/client_address.ts";
+import { inCidrList, parseCidrList } from "./http/cidr.ts";
 import type { RateLimitConfig } from "./pipeline/rate_limit.ts";
 import { finishResponse, type RequestFacts } from "./pipeline/request_log.ts";
 import { requireScope } from "./pipeline/require_scope.ts";
@@ -101,6 +104,13 @@ export interface AppOptions {
   warnings?: () => string[];
   /** The XML Schemas invoices are validated against (storage/schemas/schema_files.ts reads the shipped ones); without them the schema check is left out. */
   schemas?: SchemaFiles;
+  /**
+   * Who sees operator detail, `/metrics` and the text of `/readyz`'s warnings (README "Security model"): `allow`, a
+   * comma-separated CIDR list (default DEFAULT_OPS_ALLOW, loopback), and a bearer `token` that sees it from anywhere.
+   */
+  ops?: { allow?: string; token?: string | null };
+  /** Proxies whose X-Forwarded-For is believed, a comma-separated CIDR list (default none): the client address for `ops` and the per-address limits. */
+  trustProxy?: string;
   /** Webhook delivery; without a transport endpoints can be registered but nothing is delivered. */
   webhooks?: { transport?: WebhookTransport; schedule?: readonly number[]; allowPrivate?: boolean; random?: () => number };
 }
@@ -179,20 +189,32 @@ export async function createApp(options: AppOptions): Promise<App> {
   let draining = false;
   const isDraining = () => draining;
   const handleApi = _apiHandler(options, services, routes, openapiDoc as unknown as Record<string, unknown>, isDraining);
-  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, docs: createDocsPage(openapiDoc), console: createConsoleAssets(), ...(options.ksefSend?.warnings || options.warnings ? { warnings: () => [...(options.warnings?.() ?? []), ...(options.ksefSend?.warnings?.() ?? [])] } : {}) });
+  const trusted = parseCidrList(options.trustProxy ?? "", "trustProxy");
+  const access = createOpsAccess({ allow: parseCidrList(options.ops?.allow ?? DEFAULT_OPS_ALLOW, "ops.allow"), token: parseOpsToken(options.ops?.token ?? "", "ops.token") });
+  const ops = createOpsRoutes({ storage: options.storage, metrics, draining: isDraining, access, docs: createDocsPage(openapiDoc), console: createConsoleAssets(), ...(options.ksefSend?.warnings || options.warnings ? { warnings: () => [...(options.warnings?.() ?? []), ...(options.ksefSend?.warnings?.() ?? [])] } : {}) });
   const outages = new OutageLog(now);
+  let untrustedForwardSeen = false;
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {
     const facts: RequestFacts = { requestId: newId("req", now()), correlationId: null, route: null, tenant: null, keyId: null, headers: null, started: performance.now() };
     let res: ApiResponse;
     const api = req.path.startsWith("/api/v1/") || req.path === "/api/v1";
+    // Without the header or TRUST_PROXY (the default) the peer is the client.
+    const forwarded = req.header("x-forwarded-for");
+    const client = forwarded === null || trusted.length === 0 ? req.remoteAddress : clientAddress(req.remoteAddress, forwarded, trusted);
+    // A proxy that TRUST_PROXY does not name makes every client behind it look like the proxy, often loopback and so
+    // an operator (README "Security model"): said once per process, since anyone can send the header.
+    if (forwarded !== null && !untrustedForwardSeen && !inCidrList(trusted, req.remoteAddress)) {
+      untrustedForwardSeen = true;
+      logger.warn("X-Forwarded-For ignored: its sender is not in TRUST_PROXY; if it is a proxy, every client behind it counts as its address for OPS_ALLOW and the per-address limits", { peer: req.remoteAddress });
+    }
     try {
       if (api) {
         const correlation = readCorrelationId(req);
         facts.correlationId = correlation.id; // a malformed value is never reflected
-        res = await handleApi(req, facts, correlation.malformed);
+        res = await handleApi(req, client, facts, correlation.malformed);
       } else {
-        const op = ops(req);
+        const op = ops(req, client);
         facts.route = op.route;
         res = await op.response;
       }
@@ -228,7 +250,7 @@ export async function createApp(options: AppOptions): Promise<App> {
  */
 function _apiHandler(
   options: AppOptions, services: AppServices, routes: readonly ApiRoute[], openapi: Record<string, unknown>, draining: () => boolean,
-): (req: ApiRequest, facts: RequestFacts, badCorrelation: boolean) => Promise<ApiResponse> {
+): (req: ApiRequest, client: string, facts: RequestFacts, badCorrelation: boolean) => Promise<ApiResponse> {
   const { now } = services;
   const router = createRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, data: r })));
   const authenticate = createAuthenticator(options.storage.tokens, now);
@@ -240,7 +262,7 @@ function _apiHandler(
   const accepted = acceptedParameters(openapi);
   // What each route takes, looked up once rather than per request (HEAD matches the GET route, whose key it has).
   const takesOf = new Map(routes.map((r) => [r, accepted.get(operationKey(r.method, r.pattern))]));
-  return async (req, facts, badCorrelation) => {
+  return async (req, client, facts, badCorrelation) => {
     const m = router.match(req.method, req.path);
     if (m.kind === "found") facts.route = m.pattern;
     const isPublic = m.kind === "found" && m.data.scope === null;
@@ -249,7 +271,7 @@ function _apiHandler(
       facts.tenant = token.tenant;
       facts.keyId = token.key_id;
     }
-    facts.headers = limits(req.remoteAddress, token, isPublic);
+    facts.headers = limits(client, token, isPublic); // behind a trusted proxy, each client its own bucket, not one for all
     if (badCorrelation) {
       throw new ApiError("BAD_REQUEST", "X-Correlation-Id must be 1 to 128 visible ASCII characters", { field: "X-Correlation-Id", issue: "invalid" });
     }

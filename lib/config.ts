@@ -9,6 +9,8 @@ import { LOG_LEVELS, type LogLevel } from "./observe/log.ts";
 import { DEFAULT_MAX_CONNECTIONS } from "./http/node_server.ts";
 import { parseRateLimit } from "./pipeline/rate_limit.ts";
 import { parseDuration, parseRetrySchedule } from "./jobs/webhooks/retry_schedule.ts";
+import { parseCidrList } from "./http/cidr.ts";
+import { DEFAULT_OPS_ALLOW, parseOpsToken } from "./pipeline/ops_access.ts";
 
 /** The settings of a server process. */
 export interface Config {
@@ -30,6 +32,12 @@ export interface Config {
   shutdownGraceMs: number;
   /** Open connections per process at most; beyond, a 503. */
   maxConnections: number;
+  /** Addresses that see /metrics and /readyz's warnings, a CIDR list as given (README "Security model"). */
+  opsAllow: string;
+  /** The bearer token that sees them from anywhere; null when unset. */
+  opsToken: string | null;
+  /** Proxies whose X-Forwarded-For is believed, a CIDR list as given ("" = none). */
+  trustProxy: string;
 }
 
 /** One setting: its variable, its flag, the flag's value placeholder, its default and what it does (for --help). */
@@ -59,6 +67,9 @@ export const SETTINGS = {
   logLevel: { env: "LOG_LEVEL", flag: "--log-level", arg: "LEVEL", def: "info", help: "JSON lines on stdout: debug, info, warn, error" },
   shutdownGrace: { env: "SHUTDOWN_GRACE", flag: "--shutdown-grace", arg: "DURATION", def: "10s", help: "how long in-flight requests may finish after SIGTERM" },
   maxConnections: { env: "MAX_CONNECTIONS", flag: "--max-connections", arg: "N", def: String(DEFAULT_MAX_CONNECTIONS), help: "open connections per process; beyond, new ones get 503" },
+  opsAllow: { env: "OPS_ALLOW", flag: "--ops-allow", arg: "CIDRS", def: DEFAULT_OPS_ALLOW, help: "addresses that see /metrics and /readyz warnings (CIDR list, or none)" },
+  opsToken: { env: "OPS_TOKEN", flag: "--ops-token", arg: "TOKEN", def: "", shown: "none", help: "Authorization: Bearer token that sees them from anywhere (16+ characters)" },
+  trustProxy: { env: "TRUST_PROXY", flag: "--trust-proxy", arg: "CIDRS", def: "", shown: "none", help: "proxies whose X-Forwarded-For is believed (CIDR list)" },
 } as const satisfies Record<string, Setting>;
 
 /** Flags that may stand alone, meaning "on" (`--demo`, `--webhook-allow-private`); the next word is their value only when it is on/off-like. */
@@ -119,6 +130,8 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Map<s
   if (!LOG_LEVELS.includes(logLevel)) throw new RangeError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
   parseRateLimit(get("rateLimit")); // throws RangeError on a bad value
   parseRetrySchedule(get("webhookRetrySchedule"));
+  parseCidrList(get("opsAllow"), SETTINGS.opsAllow.env); // throws RangeError naming the setting
+  parseCidrList(get("trustProxy"), SETTINGS.trustProxy.env);
   return {
     host: get("host"),
     port,
@@ -134,5 +147,8 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Map<s
     logLevel,
     shutdownGraceMs: parseDuration(get("shutdownGrace")),
     maxConnections,
+    opsAllow: get("opsAllow"),
+    opsToken: parseOpsToken(get("opsToken"), SETTINGS.opsToken.env),
+    trustProxy: get("trustProxy"),
   };
 }

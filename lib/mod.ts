@@ -15,7 +15,7 @@ export type { SyncRunner } from "./jobs/sync_runner.ts";
 export type { WebhookWorker } from "./jobs/webhooks/worker.ts";
 export { Metrics } from "./observe/metrics.ts";
 export { fromNodeRequest, toNodeListener, writeNodeResponse, type NodeRequestLike, type NodeResponseLike } from "./http/node_adapter.ts";
-export { fromFetchRequest, toFetchHandler, toFetchResponse } from "./http/fetch_adapter.ts";
+export { fromFetchRequest, toFetchHandler, toFetchResponse, type FetchHandlerOptions } from "./http/fetch_adapter.ts";
 export type { ApiRequest, ApiResponse, ResponseBody, StreamBody } from "./http/types.ts";
 export { ApiError, HTTP_ERROR_STATUS, type ErrorDetails, type HttpErrorCode } from "./http/errors.ts";
 export { apiError, API_ERROR_STATUS, ERROR_STATUS, toApiError, type ApiErrorCode, type ErrorCode } from "./api/errors.ts";

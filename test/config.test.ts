@@ -72,6 +72,9 @@ describe("loadConfig()", () => {
       logLevel: "info",
       shutdownGraceMs: 10_000,
       maxConnections: 1000,
+      opsAllow: "127.0.0.0/8,::1",
+      opsToken: null,
+      trustProxy: "",
     });
   });
 
@@ -79,12 +82,12 @@ describe("loadConfig()", () => {
     const env = {
       HOST: "0.0.0.0", PORT: "0", DATA_DIR: "/srv/data", DATABASE_URL: "postgres://db/x", WORKERS: "4", DEMO: "off", UPLOAD_LIMIT: "1MiB",
       RATE_LIMIT: "off", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_RETRY_SCHEDULE: "1s,2s", KSEF_DEADLINE_NEAR: "6h", LOG_LEVEL: "debug", SHUTDOWN_GRACE: "30s",
-      MAX_CONNECTIONS: "50",
+      MAX_CONNECTIONS: "50", OPS_ALLOW: "10.0.0.0/8", OPS_TOKEN: "ops-0123456789abcdef", TRUST_PROXY: "192.0.2.1",
     };
     assert.deepEqual(loadConfig(env, new Map()), {
       host: "0.0.0.0", port: 0, dataDir: "/srv/data", databaseUrl: "postgres://db/x", workers: 4, demo: false, uploadLimit: 1024 * 1024,
       rateLimit: "off", webhookAllowPrivate: true, webhookRetrySchedule: "1s,2s", ksefDeadlineNearMs: 6 * 3_600_000, logLevel: "debug", shutdownGraceMs: 30_000,
-      maxConnections: 50,
+      maxConnections: 50, opsAllow: "10.0.0.0/8", opsToken: "ops-0123456789abcdef", trustProxy: "192.0.2.1",
     });
   });
 
@@ -104,6 +107,9 @@ describe("loadConfig()", () => {
       { env: { LOG_LEVEL: "error" }, flags: ["--log-level", "warn"], key: "logLevel", expected: "warn" },
       { env: { SHUTDOWN_GRACE: "1s" }, flags: ["--shutdown-grace", "250ms"], key: "shutdownGraceMs", expected: 250 },
       { env: { MAX_CONNECTIONS: "10" }, flags: ["--max-connections", "20"], key: "maxConnections", expected: 20 },
+      { env: { OPS_ALLOW: "10.0.0.0/8" }, flags: ["--ops-allow", "none"], key: "opsAllow", expected: "none" },
+      { env: { OPS_TOKEN: "env-0123456789abcdef" }, flags: ["--ops-token", "flag-0123456789abcdef"], key: "opsToken", expected: "flag-0123456789abcdef" },
+      { env: { TRUST_PROXY: "192.0.2.1" }, flags: ["--trust-proxy=fd00::/8"], key: "trustProxy", expected: "fd00::/8" },
     ] as const;
     for (const { env, flags, key, expected } of cases) {
       assert.equal(loadConfig(env, flagsOf(...flags))[key], expected, `${flags.join(" ")} over ${JSON.stringify(env)}`);
@@ -133,6 +139,11 @@ describe("loadConfig()", () => {
       { what: "webhooks allowed 'sometimes'", env: { WEBHOOK_ALLOW_PRIVATE: "sometimes" }, name: /WEBHOOK_ALLOW_PRIVATE/ },
       { what: "an upload limit without a number", env: { UPLOAD_LIMIT: "big" }, name: /size|UPLOAD_LIMIT/i },
       { what: "a grace without a unit", env: { SHUTDOWN_GRACE: "10" }, name: /duration|SHUTDOWN_GRACE/i },
+      { what: "an allow-list range missing an octet", env: { OPS_ALLOW: "127.0.0.0/8,10.0.0/8" }, name: /^OPS_ALLOW .*10\.0\.0\/8/ },
+      { what: "an allow-list prefix too long for IPv4", env: { OPS_ALLOW: "10.0.0.0/33" }, name: /^OPS_ALLOW/ },
+      { what: "a host name among the proxies", env: { TRUST_PROXY: "proxy.internal" }, name: /^TRUST_PROXY/ },
+      { what: "an ops token short enough to guess", env: { OPS_TOKEN: "secret" }, name: /^OPS_TOKEN/ },
+      { what: "an ops token with a space", env: { OPS_TOKEN: "two words 0123456789" }, name: /^OPS_TOKEN/ },
     ];
     for (const { what, env, name } of cases) {
       assert.throws(() => loadConfig(env, new Map()), (e: unknown) => e instanceof RangeError && name.test(e.message), what);

@@ -44,10 +44,20 @@ export function toFetchResponse(method: string, res: ApiResponse): Response {
   return new Response(body, { status: res.status, headers: res.headers });
 }
 
+/** Options of a fetch handler. */
+export interface FetchHandlerOptions {
+  /**
+   * The client's address when the runtime does not pass one (Deno.serve passes `info.remoteAddr`); default `""`,
+   * which is in no range, so that in-process callers see no operator detail unless they say where they stand.
+   */
+  remoteAddress?: string;
+}
+
 /** A fetch handler for `handle`. */
-export function toFetchHandler(handle: (req: ApiRequest) => Promise<ApiResponse>): (req: Request, info?: { remoteAddr?: { hostname?: string } }) => Promise<Response> {
+export function toFetchHandler(handle: (req: ApiRequest) => Promise<ApiResponse>, options: FetchHandlerOptions = {}): (req: Request, info?: { remoteAddr?: { hostname?: string } }) => Promise<Response> {
+  const fallback = options.remoteAddress ?? "";
   return async (req: Request, info?: { remoteAddr?: { hostname?: string } }): Promise<Response> => {
-    const request = fromFetchRequest(req, info?.remoteAddr?.hostname ?? "");
+    const request = fromFetchRequest(req, info?.remoteAddr?.hostname ?? fallback);
     return toFetchResponse(request.method, await handle(request));
   };
 }

@@ -489,3 +489,22 @@ describe("the OpenAPI document under limits", () => {
     await checkError(doc, await s.fetch("/readyz", null), "GET", "/readyz", 503, "SERVICE_UNAVAILABLE");
   });
 });
+
+describe("the OpenAPI document on operator detail", () => {
+  const warning = "KSeF source ksef of tenant acme: a certificate ends in 3 days";
+  let s: TestServer;
+  let doc: Json;
+  before(async () => {
+    s = await startServer({ storage: "memory", warnings: () => [warning], ops: { allow: "10.0.0.0/8", token: "ops-token-0123456789abcdef" } });
+    doc = (await (await s.fetch("/api/v1/openapi.json", null)).json()) as Json;
+  });
+  after(() => s.close());
+
+  test("/readyz with and without the warnings' text and the 403 of /metrics conform", async () => {
+    assert.deepEqual(await check(doc, await s.fetch("/readyz", null), "GET", "/readyz"), { status: "ready", warning_count: 1 });
+    const operator = { headers: { authorization: "Bearer ops-token-0123456789abcdef" } };
+    assert.deepEqual(await check(doc, await s.fetch("/readyz", null, operator), "GET", "/readyz"), { status: "ready", warning_count: 1, warnings: [warning] });
+    await checkError(doc, await s.fetch("/metrics", null), "GET", "/metrics", 403, "FORBIDDEN");
+    assert.match(await check(doc, await s.fetch("/metrics", null, operator), "GET", "/metrics"), /# TYPE/);
+  });
+});

@@ -49,6 +49,29 @@ describe("the command line", () => {
     }
   });
 
+  test("--help lists the operator settings with their variables and defaults, and a bad range stops the start naming its setting", () => {
+    const help = runCli(["--help"]).stdout;
+    assert.match(help, /--ops-allow CIDRS +OPS_ALLOW +127\.0\.0\.0\/8,::1 /);
+    assert.match(help, /--ops-token TOKEN +OPS_TOKEN +none /);
+    assert.match(help, /--trust-proxy CIDRS +TRUST_PROXY +none /);
+    for (const [args, env, name] of [[["--ops-allow", "10.0.0/8"], {}, "OPS_ALLOW"], [[], { TRUST_PROXY: "proxy.internal" }, "TRUST_PROXY"], [[], { OPS_TOKEN: "short" }, "OPS_TOKEN"]] as const) {
+      const r = runCli(["serve", "--data", tempDir(), ...args], env);
+      assert.equal(r.status, 2, name);
+      assert.match(r.stderr, new RegExp(`^${name} `), name);
+    }
+  });
+
+  test("the operator settings reach the server: flags win over the environment", async () => {
+    const token = "ops-token-0123456789abcdef";
+    const server = await startChild(["--data", tempDir(), "--demo", "off", "--ops-allow", "10.0.0.0/8"], { OPS_ALLOW: "127.0.0.0/8", OPS_TOKEN: token });
+    try {
+      assert.equal((await fetch(`${server.url}/metrics`)).status, 403);
+      assert.equal((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+    } finally {
+      await stop(server);
+    }
+  });
+
   test("a port in use ends with one line, exit 1", async () => {
     const blocker = createServer();
     await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));

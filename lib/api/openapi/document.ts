@@ -145,19 +145,22 @@ function _security(scope: ApiRoute["scope"]): Json[] {
 /** /healthz, /readyz, /metrics and /docs (the OpenAPI document): outside /api/v1, public, no correlation id or rate limit. */
 function _opsPaths(): Record<string, Json> {
   const h = { "X-Request-Id": ref("XRequestId", "headers"), "X-Content-Type-Options": ref("XContentTypeOptions", "headers") };
-  const get = (id: string, summary: string, responses: Record<string, Json>): Json => ({
-    get: { operationId: id, tags: ["Operations"], summary, security: [], responses },
+  const get = (id: string, summary: string, responses: Record<string, Json>, description?: string): Json => ({
+    get: { operationId: id, tags: ["Operations"], summary, ...(description ? { description } : {}), security: [], responses },
   });
+  // README "Security model": operator detail as GitLab's monitoring IP allow-list gives it.
+  const operators = "a client at an address in OPS_ALLOW (default loopback; behind a proxy named in TRUST_PROXY, the address its X-Forwarded-For gives) or one sending `Authorization: Bearer` with the OPS_TOKEN";
   const body = (description: string, media: string, schema: Json): Json => ({ description, headers: h, content: { [media]: { schema } } });
   return {
     "/healthz": get("getHealth", "Liveness: the process is alive", { 200: body("Alive", JSON_MEDIA, ref("Health")) }),
     "/readyz": get("getReadiness", "Readiness: storage is usable and the server is not draining", {
-      200: body("Ready", JSON_MEDIA, ref("Ready")),
+      200: body("Ready, with the number of warnings for everyone and their text for operators", JSON_MEDIA, ref("Ready")),
       503: { ...body("SERVICE_UNAVAILABLE: draining for shutdown or storage not writable", JSON_MEDIA, ref(errorSchemaName("SERVICE_UNAVAILABLE"))), headers: { ...h, "Retry-After": ref("RetryAfter", "headers") } },
-    }),
+    }, `Public. \`warning_count\` is for everyone; \`warnings\`, their text, only for ${operators}.`),
     "/metrics": get("getMetrics", "Prometheus metrics", {
       200: body("Requests by route and status, latency histogram, sync runs, webhook deliveries, outbox depth", "text/plain", { type: "string", description: "Prometheus text exposition format 0.0.4" }),
-    }),
+      403: body("FORBIDDEN: the client is not an operator", JSON_MEDIA, ref("OpsForbiddenError")),
+    }, `Only for ${operators}: the metrics label every tenant. Anyone else gets 403 FORBIDDEN.`),
     "/docs": get("getDocs", "The human reference: this document as one self-contained HTML page", {
       200: {
         ...body("The page; it loads nothing else (Content-Security-Policy)", "text/html", { type: "string", contentMediaType: "text/html" }),
@@ -253,7 +256,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]): Record<string, unknow
       { name: "Sync", description: "Sync runs that pull documents from a source" },
       { name: "Submissions", description: "Invoices uploaded by the integrator" },
       { name: "Webhooks", description: "Event delivery endpoints (Standard Webhooks)" },
-      { name: "Operations", description: "Health, readiness, metrics and this document: public" },
+      { name: "Operations", description: "Health, readiness, metrics and this document: no API token; metrics and the text of readiness warnings for operators only" },
     ],
     security: [{ ApiToken: [] }],
     paths: { ...paths, ..._opsPaths() },

@@ -527,7 +527,18 @@ export function schemas(): Record<string, Json> {
     },
     ..._errorSchemas(),
     Health: _object({ status: { type: "string", const: "ok" } }),
-    Ready: _object({ status: { type: "string", const: "ready" } }),
+    Ready: _object({
+      status: { type: "string", const: "ready" },
+      warning_count: { type: "integer", minimum: 0, description: "How many warnings the operator should act on (a certificate ending soon, a key file others can read); shown to everyone" },
+      warnings: {
+        type: "array", minItems: 1, items: { type: "string" },
+        description: "The warnings' text, which names tenants, sources, files and certificate serials: only to a client in OPS_ALLOW or with the OPS_TOKEN, and only when there are any",
+      },
+    }, ["warnings"]),
+    OpsForbiddenError: {
+      description: "The client is neither at an address in OPS_ALLOW nor carries Authorization: Bearer with the OPS_TOKEN",
+      allOf: [ref("Error"), { properties: { error: { properties: { code: { const: "FORBIDDEN" }, details: NO_DETAILS } } } }],
+    },
   };
 }
 
