@@ -261,11 +261,32 @@ export function schemas(): Record<string, Json> {
           self: { type: "string", pattern: `^/api/v1/submissions/sub_${CROCKFORD}$` },
           xml: { type: "string", pattern: `^/api/v1/submissions/sub_${CROCKFORD}/xml$` },
           pdf: { type: "string", pattern: `^/api/v1/submissions/sub_${CROCKFORD}/pdf$` },
+          source: { type: "string", pattern: `^/api/v1/submissions/sub_${CROCKFORD}/source$`, description: "The bytes as received (`source`); the XML itself when that is what was received" },
           upo: { type: ["string", "null"], pattern: `^/api/v1/submissions/sub_${CROCKFORD}/upo$`, description: "The UPO download once KSeF issued it (with `ksef.status` accepted), null before" },
         }),
         validation: { anyOf: [ref("Validation"), { type: "null" }], description: "The verdict stored with the submission; null for submissions made before validation existed" },
+        source: {
+          oneOf: [_object({ media_type: { type: "string", enum: ["application/json", "application/xml", "application/pdf"] }, sha256: SHA256, size: { type: "integer", minimum: 1 } }), { type: "null" }],
+          description: "What was received when the stored XML was written or converted from it (README \"Creating invoices\"): the JSON of a created invoice, the original of an upload converted with `as`, the PDF of a Factur-X upload; null when the XML was stored as received. Downloaded from `links.source`",
+        },
+        conversion: {
+          oneOf: [_object({
+            from: { type: "string", description: "The format converted from (`ksef-fa2`, `ubl`, …), or `json` for an invoice created from JSON" },
+            losses: { type: "array", items: ref("ConversionLoss"), description: "Each value the written format has no place for (README \"Converting invoices\")" },
+          }), { type: "null" }],
+          description: "How the stored XML was made from the source; null for an XML stored as received",
+        },
         invoice: INVOICE,
       }, ["invoice"]),
+    },
+    ConversionLoss: {
+      description: "A value the converted invoice has no place for: nothing is dropped silently",
+      ..._object({
+        path: { type: ["string", "null"], description: "Its XML path in the source, when known" },
+        field: { type: "string", description: "Its path in the invoice object (`invoice.references.buyer_reference`)" },
+        value: { type: "string" },
+        reason: { type: "string" },
+      }),
     },
     KsefSendStatus: {
       type: "string", enum: ["queued", "sending", "accepted", "rejected"],
