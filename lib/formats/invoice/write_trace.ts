@@ -1,0 +1,94 @@
+/**
+ * An XmlWriter that can also record, for each element it writes, the invoice-object field the element came from
+ * (`/Faktura/Fa/FaWiersz[3]/P_9A` ← `invoice.lines[2].net_price`), so that a violation found in the written XML can
+ * name the field at fault. Paths are written as the XML Schema validator writes them: local names, with a position
+ * among same-named siblings only where there are several. Recording is off by default and then costs one branch.
+ * @module
+ */
+
+import { type XmlAttributes, XmlWriter } from "../xml/write.ts";
+
+/** One written element and the invoice-object field (or group of fields) it came from. */
+export interface WrittenField {
+  /** Element path, `/Faktura/Fa/FaWiersz[3]/P_9A`. */
+  path: string;
+  /** Invoice-object path, `invoice.lines[2].net_price`. */
+  field: string;
+}
+
+interface _Node {
+  name: string;
+  parent: _Node | null;
+  index: number;
+  counts: Map<string, number>;
+}
+
+/** Writes elements like XmlWriter; with `trace`, remembers which field each one came from. */
+export class TracedWriter {
+  #xml: XmlWriter;
+  #trace: boolean;
+  #node: _Node | null = null;
+  #fields: { node: _Node; field: string }[] = [];
+
+  constructor(trace: boolean) {
+    this.#xml = new XmlWriter();
+    this.#trace = trace;
+  }
+
+  /** Opens an element that came from `field` (a group such as `invoice.lines[2]`), if given. */
+  open(name: string, field?: string | null, attributes?: XmlAttributes): this {
+    this.#xml.open(name, attributes);
+    if (this.#trace) {
+      this.#node = this.#step(name);
+      if (field) this.#fields.push({ node: this.#node, field });
+    }
+    return this;
+  }
+
+  /** Closes the innermost open element. */
+  close(): this {
+    this.#xml.close();
+    if (this.#trace) this.#node = this.#node?.parent ?? null;
+    return this;
+  }
+
+  /** Writes `<name>text</name>` that came from `field`; nothing when `text` is null or undefined. */
+  leaf(name: string, text: string | null | undefined, field?: string | null, attributes?: XmlAttributes): this {
+    if (text === null || text === undefined) return this;
+    this.#xml.leaf(name, text, attributes);
+    if (this.#trace) {
+      const node = this.#step(name);
+      if (field) this.#fields.push({ node, field });
+    }
+    return this;
+  }
+
+  /** The document; every element opened must have been closed. */
+  toString(): string {
+    return this.#xml.toString();
+  }
+
+  /** The recorded fields in document order (empty when not tracing). */
+  fields(): WrittenField[] {
+    return this.#fields.map(({ node, field }) => ({ path: _path(node), field }));
+  }
+
+  #step(name: string): _Node {
+    const parent = this.#node;
+    let index = 1;
+    if (parent !== null) {
+      index = (parent.counts.get(name) ?? 0) + 1;
+      parent.counts.set(name, index);
+    }
+    return { name, parent, index, counts: new Map() };
+  }
+}
+
+function _path(node: _Node): string {
+  const steps: string[] = [];
+  for (let n: _Node | null = node; n !== null; n = n.parent) {
+    const several = n.parent !== null && (n.parent.counts.get(n.name) ?? 0) > 1;
+    steps.push(several ? `${n.name}[${n.index}]` : n.name);
+  }
+  return "/" + steps.reverse().join("/");
+}
