@@ -103,14 +103,12 @@ export function writeKsefAttachments(w: TracedWriter, attachments: readonly Atta
   for (let i = 0; i < attachments.length; i++) {
     const a = attachments[i]!;
     const f = `invoice.attachments[${i}]`;
-    for (const k of ["id", "url", "filename", "mime_code"] as const) lose(losses, `${f}.${k}`, a[k], "FA(3) attachments carry no document reference");
     if (a.meta.length === 0) {
-      // MetaDane is required in a BlokDanych: a block without it has no FA(3) form.
-      lose(losses, `${f}.description`, a.description, "FA(3) attachment blocks need at least one MetaDane");
-      lose(losses, `${f}.paragraphs`, a.paragraphs, "FA(3) attachment blocks need at least one MetaDane");
-      lose(losses, `${f}.tables`, a.tables, "FA(3) attachment blocks need at least one MetaDane");
+      // MetaDane is required in a BlokDanych: an EN 16931 supporting document (no KSeF metadata) has no FA(3) form.
+      lose(losses, f, a, "FA(3) attachments are blocks of KSeF data (MetaDane), not supporting documents");
       continue;
     }
+    for (const k of ["id", "url", "filename", "mime_code"] as const) lose(losses, `${f}.${k}`, a[k], "FA(3) attachments carry no document reference");
     if (!open) w.open("Zalacznik");
     open = true;
     w.open("BlokDanych", f);

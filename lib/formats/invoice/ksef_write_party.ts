@@ -178,7 +178,7 @@ export function writeKsefAddress(w: TracedWriter, name: string, a: Address, f: s
   } else {
     const reason = "FA(3) keeps an address as two lines of text: written into AdresL2";
     const second: string[] = a.lines.slice(1);
-    for (let i = 2; i < a.lines.length; i++) lose(losses, `${f}.lines[${i}]`, a.lines[i], reason);
+    for (let i = 1; i < a.lines.length; i++) lose(losses, `${f}.lines[${i}]`, a.lines[i], reason);
     const place = [a.postal_code, a.city].filter((x) => x !== null).join(" ");
     if (place !== "") second.push(place);
     if (a.subdivision !== null) second.push(a.subdivision);

@@ -42,7 +42,7 @@ function _means(w: TracedWriter, means: Code | null, text: string | null, f: str
     if (description === null) return;
     w.leaf("PlatnoscInna", "1", f);
     w.leaf("OpisPlatnosci", description, text !== null ? textField : f);
-    if (means !== null && text !== null) lose(losses, f, means, "FA(3) has no code for this payment means: its description was written");
+    lose(losses, f, means, "FA(3) has no code for this payment means: written as PlatnoscInna with its description");
   }
 }
 
