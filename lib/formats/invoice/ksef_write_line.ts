@@ -42,6 +42,15 @@ const LINE_NEVER: readonly (keyof InvoiceLine & string)[] = [
   "origin_country", "attributes", "price_discount", "list_price", "price_base_quantity", "price_base_unit",
   "quality_class", "parent_number", "status_reason", "vat_exemption_reason", "item_seller", "allowances_charges",
 ];
+/** True when one of LINE_NEVER holds a value: plain property reads, as a KSeF line (the usual case) has none. */
+function _hasForeignValues(l: InvoiceLine): boolean {
+  return l.notes.length > 0 || l.object_id !== null || l.order_line_reference !== null || l.accounting_reference !== null ||
+    l.period !== null || l.description !== null || l.buyer_item_id !== null || l.origin_country !== null ||
+    l.attributes.length > 0 || l.price_discount !== null || l.list_price !== null || l.price_base_quantity !== null ||
+    l.price_base_unit !== null || l.quality_class !== null || l.parent_number !== null || l.status_reason !== null ||
+    l.vat_exemption_reason !== null || l.item_seller !== null || l.allowances_charges.length > 0;
+}
+
 /** Fields FaWiersz has that ZamowienieWiersz has not. */
 const ORDER_NEVER: readonly (keyof InvoiceLine & string)[] = ["delivery_date", "price_with_vat", "discount", "amount_with_vat", "exchange_rate"];
 
@@ -62,16 +71,47 @@ const NAMES = {
 /** One FaWiersz (or a ZamowienieWiersz when `order`), from field `f` (`invoice.lines[2]`). */
 export function writeKsefLine(w: TracedWriter, l: InvoiceLine, f: string, order: boolean, losses: WriteLoss[]): void {
   const n = order ? NAMES.order : NAMES.line;
-  loseFields(losses, l, LINE_NEVER, f, NO_FA3_PLACE);
+  if (_hasForeignValues(l)) loseFields(losses, l, LINE_NEVER, f, NO_FA3_PLACE);
   if (order) loseFields(losses, l, ORDER_NEVER, f, "FA(3) order lines have no element for this value");
   w.open(n.el, f);
-  w.leaf(n.number, l.number, `${f}.number`);
-  w.leaf(n.uu, l.uu_id, `${f}.uu_id`);
-  if (!order) w.leaf("P_6A", l.delivery_date, `${f}.delivery_date`);
-  w.leaf(n.name, l.name, `${f}.name`);
-  w.leaf(n.index, l.seller_item_id, `${f}.seller_item_id`);
-  w.leaf(n.gtin, l.standard_item_id?.value, `${f}.standard_item_id`);
-  // One classification per KSeF scheme, in the schema's order; others are losses.
+  w.leaf(n.number, l.number, ".number");
+  w.leaf(n.uu, l.uu_id, ".uu_id");
+  if (!order) w.leaf("P_6A", l.delivery_date, ".delivery_date");
+  w.leaf(n.name, l.name, ".name");
+  w.leaf(n.index, l.seller_item_id, ".seller_item_id");
+  w.leaf(n.gtin, l.standard_item_id?.value, ".standard_item_id");
+  if (l.classifications.length > 0) _classifications(w, l, f, n, losses);
+  w.leaf(n.unit, l.unit, ".unit");
+  w.leaf(n.qty, l.quantity, ".quantity");
+  w.leaf(n.price, l.net_price, ".net_price");
+  if (!order) {
+    w.leaf("P_9B", l.price_with_vat, ".price_with_vat");
+    w.leaf("P_10", l.discount, ".discount");
+  }
+  w.leaf(n.net, l.net_amount, ".net_amount");
+  if (!order) w.leaf("P_11A", l.amount_with_vat, ".amount_with_vat");
+  w.leaf(n.vat, l.vat_amount, ".vat_amount");
+  const rate = l.vat_rate === null && l.vat_category === null ? null : fa3Rate(l.vat_rate, l.vat_category);
+  if (rate !== null) {
+    w.leaf(n.rate, rate.rate, ".vat_rate");
+    if (rate.changed) lose(losses, `${f}.vat_rate`, l.vat_rate, `${RATE_CHANGED}: ${rate.rate}`);
+  } else if (l.vat_rate !== null && l.vat_rate_oss === null) {
+    lose(losses, `${f}.vat_rate`, l.vat_rate, "FA(3) has no rate for this value");
+  }
+  w.leaf(n.oss, l.vat_rate_oss, ".vat_rate_oss");
+  if (l.annex_15) w.leaf(n.annex, "1", `${f}.annex_15`);
+  // GTU, Procedura and KwotaAkcyzy come in this order in ZamowienieWiersz, KwotaAkcyzy first in FaWiersz.
+  if (!order) w.leaf(n.excise, l.excise_amount, ".excise_amount");
+  w.leaf(n.gtu, l.gtu, ".gtu");
+  w.leaf(n.proc, l.procedure, ".procedure");
+  if (order) w.leaf(n.excise, l.excise_amount, ".excise_amount");
+  if (!order) w.leaf("KursWaluty", l.exchange_rate, ".exchange_rate");
+  if (l.before_correction) w.leaf(n.before, "1", ".before_correction");
+  w.close();
+}
+
+/** One classification per KSeF scheme (PKWiU, CN, PKOB), in the schema's order; others are losses. */
+function _classifications(w: TracedWriter, l: InvoiceLine, f: string, n: (typeof NAMES)["line" | "order"], losses: WriteLoss[]): void {
   const written = new Set<number>();
   for (const scheme of ["PKWiU", "CN", "PKOB"] as const) {
     const i = l.classifications.findIndex((c) => c.scheme === scheme);
@@ -82,31 +122,4 @@ export function writeKsefLine(w: TracedWriter, l: InvoiceLine, f: string, order:
   for (let i = 0; i < l.classifications.length; i++) {
     if (!written.has(i)) lose(losses, `${f}.classifications[${i}]`, l.classifications[i], NO_FA3_PLACE);
   }
-  w.leaf(n.unit, l.unit, `${f}.unit`);
-  w.leaf(n.qty, l.quantity, `${f}.quantity`);
-  w.leaf(n.price, l.net_price, `${f}.net_price`);
-  if (!order) {
-    w.leaf("P_9B", l.price_with_vat, `${f}.price_with_vat`);
-    w.leaf("P_10", l.discount, `${f}.discount`);
-  }
-  w.leaf(n.net, l.net_amount, `${f}.net_amount`);
-  if (!order) w.leaf("P_11A", l.amount_with_vat, `${f}.amount_with_vat`);
-  w.leaf(n.vat, l.vat_amount, `${f}.vat_amount`);
-  const rate = l.vat_rate === null && l.vat_category === null ? null : fa3Rate(l.vat_rate, l.vat_category);
-  if (rate !== null) {
-    w.leaf(n.rate, rate.rate, `${f}.vat_rate`);
-    if (rate.changed) lose(losses, `${f}.vat_rate`, l.vat_rate, `${RATE_CHANGED}: ${rate.rate}`);
-  } else if (l.vat_rate !== null && l.vat_rate_oss === null) {
-    lose(losses, `${f}.vat_rate`, l.vat_rate, "FA(3) has no rate for this value");
-  }
-  w.leaf(n.oss, l.vat_rate_oss, `${f}.vat_rate_oss`);
-  if (l.annex_15) w.leaf(n.annex, "1", `${f}.annex_15`);
-  // GTU, Procedura and KwotaAkcyzy come in this order in ZamowienieWiersz, KwotaAkcyzy first in FaWiersz.
-  if (!order) w.leaf(n.excise, l.excise_amount, `${f}.excise_amount`);
-  w.leaf(n.gtu, l.gtu, `${f}.gtu`);
-  w.leaf(n.proc, l.procedure, `${f}.procedure`);
-  if (order) w.leaf(n.excise, l.excise_amount, `${f}.excise_amount`);
-  if (!order) w.leaf("KursWaluty", l.exchange_rate, `${f}.exchange_rate`);
-  if (l.before_correction) w.leaf(n.before, "1", `${f}.before_correction`);
-  w.close();
 }

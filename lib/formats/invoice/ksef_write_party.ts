@@ -170,11 +170,11 @@ function _contacts(w: TracedWriter, contacts: readonly Contact[], f: string, pu:
  */
 export function writeKsefAddress(w: TracedWriter, name: string, a: Address, f: string, losses: WriteLoss[]): void {
   w.open(name, f);
-  w.leaf("KodKraju", a.country_code, `${f}.country_code`);
+  w.leaf("KodKraju", a.country_code, ".country_code");
   const structured = a.city !== null || a.postal_code !== null || a.subdivision !== null;
   if (!structured && a.lines.length <= 2) {
-    w.leaf("AdresL1", a.lines[0], `${f}.lines[0]`);
-    w.leaf("AdresL2", a.lines[1], `${f}.lines[1]`);
+    w.leaf("AdresL1", a.lines[0], ".lines[0]");
+    w.leaf("AdresL2", a.lines[1], ".lines[1]");
   } else {
     const reason = "FA(3) keeps an address as two lines of text: written into AdresL2";
     const second: string[] = a.lines.slice(1);
@@ -184,9 +184,9 @@ export function writeKsefAddress(w: TracedWriter, name: string, a: Address, f: s
     if (a.subdivision !== null) second.push(a.subdivision);
     loseFields(losses, a, ["postal_code", "city", "subdivision"], f, reason);
     const l1 = a.lines[0] ?? second.shift();
-    w.leaf("AdresL1", l1, `${f}.lines[0]`);
-    w.leaf("AdresL2", second.length > 0 ? second.join(", ") : null, `${f}.lines[1]`);
+    w.leaf("AdresL1", l1, ".lines[0]");
+    w.leaf("AdresL2", second.length > 0 ? second.join(", ") : null, ".lines[1]");
   }
-  w.leaf("GLN", a.gln, `${f}.gln`);
+  w.leaf("GLN", a.gln, ".gln");
   w.close();
 }

@@ -19,5 +19,10 @@ export function lose(out: WriteLoss[], field: string, value: unknown, reason: st
 
 /** Records every non-empty value of `record` under `keys` as not written. */
 export function loseFields<T extends object>(out: WriteLoss[], record: T, keys: readonly (keyof T & string)[], prefix: string, reason: string): void {
-  for (const key of keys) lose(out, `${prefix}.${key}`, record[key], reason);
+  for (const key of keys) {
+    const v = record[key];
+    // The common case, nothing to report, builds no path.
+    if (v === null || v === false || (Array.isArray(v) && v.length === 0)) continue;
+    lose(out, `${prefix}.${key}`, v, reason);
+  }
 }

@@ -20,10 +20,17 @@ interface _Node {
   name: string;
   parent: _Node | null;
   index: number;
-  counts: Map<string, number>;
+  /** How many children of each name it has so far; null until its first child (a leaf never has one). */
+  counts: Map<string, number> | null;
+  /** The field of this element or of its nearest ancestor that has one: what a relative field is relative to. */
+  base: string;
 }
 
-/** Writes elements like XmlWriter; with `trace`, remembers which field each one came from. */
+/**
+ * Writes elements like XmlWriter; with `trace`, remembers which field each one came from. A field that starts with
+ * "." or "[" is relative to the field of the innermost open element that has one (`.net_price` in a FaWiersz opened
+ * as `invoice.lines[2]`): a constant the writer passes without building a string that only tracing needs.
+ */
 export class TracedWriter {
   #xml: XmlWriter;
   #trace: boolean;
@@ -39,8 +46,8 @@ export class TracedWriter {
   open(name: string, field?: string | null, attributes?: XmlAttributes): this {
     this.#xml.open(name, attributes);
     if (this.#trace) {
-      this.#node = this.#step(name);
-      if (field) this.#fields.push({ node: this.#node, field });
+      this.#node = this.#step(name, field);
+      if (field) this.#fields.push({ node: this.#node, field: this.#node.base });
     }
     return this;
   }
@@ -57,8 +64,8 @@ export class TracedWriter {
     if (text === null || text === undefined) return this;
     this.#xml.leaf(name, text, attributes);
     if (this.#trace) {
-      const node = this.#step(name);
-      if (field) this.#fields.push({ node, field });
+      const node = this.#step(name, field);
+      if (field) this.#fields.push({ node, field: node.base });
     }
     return this;
   }
@@ -73,21 +80,24 @@ export class TracedWriter {
     return this.#fields.map(({ node, field }) => ({ path: _path(node), field }));
   }
 
-  #step(name: string): _Node {
+  #step(name: string, field: string | null | undefined): _Node {
     const parent = this.#node;
     let index = 1;
     if (parent !== null) {
+      parent.counts ??= new Map();
       index = (parent.counts.get(name) ?? 0) + 1;
       parent.counts.set(name, index);
     }
-    return { name, parent, index, counts: new Map() };
+    const inherited = parent?.base ?? "invoice";
+    const base = !field ? inherited : field[0] === "." || field[0] === "[" ? inherited + field : field;
+    return { name, parent, index, counts: null, base };
   }
 }
 
 function _path(node: _Node): string {
   const steps: string[] = [];
   for (let n: _Node | null = node; n !== null; n = n.parent) {
-    const several = n.parent !== null && (n.parent.counts.get(n.name) ?? 0) > 1;
+    const several = n.parent !== null && (n.parent.counts?.get(n.name) ?? 0) > 1;
     steps.push(several ? `${n.name}[${n.index}]` : n.name);
   }
   return "/" + steps.reverse().join("/");
