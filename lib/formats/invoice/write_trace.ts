@@ -3,10 +3,12 @@
  * (`/Faktura/Fa/FaWiersz[3]/P_9A` ← `invoice.lines[2].net_price`), so that a violation found in the written XML can
  * name the field at fault. Paths are written as the XML Schema validator writes them: local names, with a position
  * among same-named siblings only where there are several. Recording is off by default and then costs one branch.
+ * A value XML cannot carry (a control character) is an InvoiceError naming its field, traced or not.
  * @module
  */
 
-import { type XmlAttributes, XmlWriter } from "../xml/write.ts";
+import { type XmlAttributes, XmlWriteError, XmlWriter } from "../xml/write.ts";
+import { InvoiceError } from "./errors.ts";
 
 /** One written element and the invoice-object field (or group of fields) it came from. */
 export interface WrittenField {
@@ -36,6 +38,8 @@ export class TracedWriter {
   #trace: boolean;
   #node: _Node | null = null;
   #fields: { node: _Node; field: string }[] = [];
+  /** The fields of the open elements, innermost last, kept always: an error names its field without tracing. */
+  #open: (string | null | undefined)[] = [];
 
   constructor(trace: boolean) {
     this.#xml = new XmlWriter();
@@ -44,7 +48,12 @@ export class TracedWriter {
 
   /** Opens an element that came from `field` (a group such as `invoice.lines[2]`), if given. */
   open(name: string, field?: string | null, attributes?: XmlAttributes): this {
-    this.#xml.open(name, attributes);
+    try {
+      this.#xml.open(name, attributes);
+    } catch (e) {
+      throw this.#refused(e, field);
+    }
+    this.#open.push(field);
     if (this.#trace) {
       this.#node = this.#step(name, field);
       if (field) this.#fields.push({ node: this.#node, field: this.#node.base });
@@ -55,6 +64,7 @@ export class TracedWriter {
   /** Closes the innermost open element. */
   close(): this {
     this.#xml.close();
+    this.#open.pop();
     if (this.#trace) this.#node = this.#node?.parent ?? null;
     return this;
   }
@@ -62,7 +72,11 @@ export class TracedWriter {
   /** Writes `<name>text</name>` that came from `field`; nothing when `text` is null or undefined. */
   leaf(name: string, text: string | null | undefined, field?: string | null, attributes?: XmlAttributes): this {
     if (text === null || text === undefined) return this;
-    this.#xml.leaf(name, text, attributes);
+    try {
+      this.#xml.leaf(name, text, attributes);
+    } catch (e) {
+      throw this.#refused(e, field);
+    }
     if (this.#trace) {
       const node = this.#step(name, field);
       if (field) this.#fields.push({ node, field: node.base });
@@ -78,6 +92,18 @@ export class TracedWriter {
   /** The recorded fields in document order (empty when not tracing). */
   fields(): WrittenField[] {
     return this.#fields.map(({ node, field }) => ({ path: _path(node), field }));
+  }
+
+  /** An XmlWriteError as an InvoiceError naming the field (resolved against the open elements' fields). */
+  #refused(e: unknown, field: string | null | undefined): unknown {
+    if (!(e instanceof XmlWriteError)) return e;
+    let path = field ?? "";
+    for (let i = this.#open.length - 1; i >= 0 && (path === "" || path[0] === "." || path[0] === "["); i--) {
+      const f = this.#open[i];
+      if (f) path = f + path;
+    }
+    if (path === "" || path[0] === "." || path[0] === "[") path = "invoice" + path;
+    return new InvoiceError(path, "invalid character", `Cannot write ${path}: the value holds a control character XML does not allow`);
   }
 
   #step(name: string, field: string | null | undefined): _Node {

@@ -44,9 +44,10 @@ const _ATTR_REFS: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&g
 export type XmlAttributes = Readonly<Record<string, string | null | undefined>>;
 
 /**
- * Builds a document as a list of string pieces joined once at the end (cheaper than growing one string or
- * building a tree first). `open`/`close` nest; `leaf` writes an element with text; `null` text writes nothing,
- * so optional values need no branch at the call site.
+ * Builds a document by appending to one string, never a tree first. Appending measured cheaper than a list of
+ * pieces joined at the end (bench/invoice_write.bench.ts: the join was over a third of writing a 30 KB FA(3)); the
+ * engine keeps the appended string as a rope and flattens it once, on first use. `open`/`close` nest; `leaf` writes
+ * an element with text; `null` text writes nothing, so optional values need no branch at the call site.
  */
 export class XmlWriter {
   #out = "";

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { after, before, describe, test } from "node:test";
 import { blankAddress, blankInvoice, blankLine, blankParty } from "../../../lib/formats/invoice/blank.ts";
+import { InvoiceError } from "../../../lib/formats/invoice/errors.ts";
 import { writeKsefFa3 } from "../../../lib/formats/invoice/ksef_write.ts";
 import type { Invoice, VatBreakdown } from "../../../lib/formats/invoice/model.ts";
 import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
@@ -153,6 +154,22 @@ describe("writeKsefFa3()", () => {
       assert.ok(fields.includes(f), `${f} in ${fields.join(", ")}`);
     }
     assert.deepEqual(losses.find((l) => l.field === "invoice.notes[0]")?.value, JSON.stringify(inv.notes[0]));
+  });
+
+  test("refuses a value XML cannot carry with an InvoiceError naming its field", () => {
+    for (const trace of [false, true]) {
+      const inv = minimalInvoice();
+      inv.lines[1]!.name = "Książka\u0001";
+      inv.buyer.address!.lines = ["ul. Krzywa 2\u0007"];
+      assert.throws(() => writeKsefFa3(inv, { now: NOW, trace }), (e: unknown) => {
+        assert.ok(e instanceof InvoiceError);
+        assert.equal(e.field, "invoice.buyer.address.lines[0]");
+        assert.equal(e.issue, "invalid character");
+        return true;
+      });
+      inv.buyer.address!.lines = ["ul. Krzywa 2"];
+      assert.throws(() => writeKsefFa3(inv, { now: NOW, trace }), { name: "InvoiceError", field: "invoice.lines[1].name" });
+    }
   });
 
   test("leaves a missing required value out for the schema to name, rather than inventing it", () => {
