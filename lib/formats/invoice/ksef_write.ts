@@ -182,6 +182,10 @@ function _vatSums(w: TracedWriter, inv: Invoice, losses: WriteLoss[]): void {
     const row = rows[i]!;
     const field = FA3_VAT_FIELDS[k]!;
     const f = `invoice.vat_breakdown[${i}]`;
+    // FA(2)'s P_13_6 (rate 0) and numeric or category-only rates read back with the rate of the FA(3) field.
+    if (row.rate !== null && row.rate !== field.rate && row.rate !== field.alt) {
+      lose(losses, `${f}.rate`, row.rate, `FA(3) writes this rate with its own code: ${field.net} (${field.rate})`);
+    }
     w.leaf(field.net, row.taxable_amount, `${f}.taxable_amount`);
     if (field.tax !== null) {
       w.leaf(field.tax, row.tax_amount, `${f}.tax_amount`);

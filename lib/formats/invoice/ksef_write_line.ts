@@ -23,9 +23,10 @@ const FA2_RATES: Readonly<Record<string, string>> = { "0": "0 KR", np: "np I" };
 /** The FA(3) rate for `rate` and `category`, and whether it differs from `rate` as written; null when FA(3) has none. */
 export function fa3Rate(rate: string | null, category: Code | null): { rate: string; changed: boolean } | null {
   if (rate !== null && FA3_RATES.has(rate)) return { rate, changed: false };
-  if (rate !== null && Object.hasOwn(FA2_RATES, rate)) return { rate: FA2_RATES[rate]!, changed: true };
+  // The category first: an exempt or export line of UBL/CII has the percentage 0 too.
   const cat = category?.code ?? null;
   if (cat !== null && cat !== "S" && Object.hasOwn(CATEGORY_RATES, cat)) return { rate: CATEGORY_RATES[cat]!, changed: rate !== CATEGORY_RATES[cat] };
+  if (rate !== null && Object.hasOwn(FA2_RATES, rate)) return { rate: FA2_RATES[rate]!, changed: true };
   if (rate !== null && /^\d+(\.0*)?$/.test(rate)) {
     const whole = rate.replace(/\.0*$/, "");
     if (FA3_RATES.has(whole)) return { rate: whole, changed: whole !== rate };

@@ -14,6 +14,7 @@ import { after, before, describe, test } from "node:test";
 import { blankAddress, blankInvoice, blankLine, blankParty } from "../../../lib/formats/invoice/blank.ts";
 import { InvoiceError } from "../../../lib/formats/invoice/errors.ts";
 import { writeKsefFa3 } from "../../../lib/formats/invoice/ksef_write.ts";
+import { fa3Rate } from "../../../lib/formats/invoice/ksef_write_line.ts";
 import type { Invoice, VatBreakdown } from "../../../lib/formats/invoice/model.ts";
 import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
 import { SchemaSet } from "../../../lib/formats/validation/schema_set.ts";
@@ -154,6 +155,40 @@ describe("writeKsefFa3()", () => {
       assert.ok(fields.includes(f), `${f} in ${fields.join(", ")}`);
     }
     assert.deepEqual(losses.find((l) => l.field === "invoice.notes[0]")?.value, JSON.stringify(inv.notes[0]));
+  });
+
+  const RATES: { what: string; rate: string | null; category: string | null; expected: { rate: string; changed: boolean } | null }[] = [
+    { what: "an FA(3) rate as it is", rate: "0 WDT", category: "K", expected: { rate: "0 WDT", changed: false } },
+    { what: "a former rate FA(3) still has", rate: "22", category: "S", expected: { rate: "22", changed: false } },
+    { what: "FA(2)'s 0 as domestic 0 %", rate: "0", category: "Z", expected: { rate: "0 KR", changed: true } },
+    { what: "FA(2)'s np as supply outside the country", rate: "np", category: "O", expected: { rate: "np I", changed: true } },
+    { what: "an EN 16931 percentage", rate: "23.00", category: "S", expected: { rate: "23", changed: true } },
+    { what: "an exempt category", rate: "0", category: "E", expected: { rate: "zw", changed: true } },
+    { what: "reverse charge", rate: null, category: "AE", expected: { rate: "oo", changed: true } },
+    { what: "export", rate: "0", category: "G", expected: { rate: "0 EX", changed: true } },
+    { what: "a rate Poland does not have", rate: "19", category: "S", expected: null },
+  ];
+  for (const { what, rate, category, expected } of RATES) {
+    test(`fa3Rate() maps ${what}`, () => {
+      assert.deepEqual(fa3Rate(rate, category === null ? null : { code: category, text: null }), expected);
+    });
+  }
+
+  test("writes FA(2)'s rate 0 and its P_13_6 as FA(3)'s 0 KR and P_13_6_1, each change a loss", () => {
+    const inv = minimalInvoice();
+    inv.format = "ksef-fa2";
+    inv.lines[1]!.vat_rate = "0";
+    inv.lines[1]!.vat_category = { code: "Z", text: "Zero rated goods" };
+    inv.vat_breakdown[1] = { ...inv.vat_breakdown[1]!, rate: "0", category: { code: "Z", text: "Zero rated goods" }, tax_amount: null, ksef_field: "P_13_6" };
+    inv.totals.gross = "296.00";
+    const { xml, losses } = writeKsefFa3(inv, { now: NOW });
+    assert.deepEqual(xsdErrors(xml), []);
+    keep("FA(2) rate 0", xml);
+    assert.ok(xml.includes("<P_12>0 KR</P_12>") && xml.includes("<P_13_6_1>50.00</P_13_6_1>"));
+    assert.deepEqual(losses.filter((l) => l.field !== "invoice.created_at").map((l) => [l.field, l.value]), [["invoice.vat_breakdown[1].rate", "0"], ["invoice.lines[1].vat_rate", "0"]]);
+    const back = reread(xml);
+    assert.equal(back.lines[1]!.vat_rate, "0 KR");
+    assert.equal(back.vat_breakdown[1]!.ksef_field, "P_13_6_1");
   });
 
   test("refuses a value XML cannot carry with an InvoiceError naming its field", () => {
