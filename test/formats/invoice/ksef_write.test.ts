@@ -20,6 +20,7 @@ import { readInvoiceXml } from "../../../lib/formats/invoice/read_xml.ts";
 import { SchemaSet } from "../../../lib/formats/validation/schema_set.ts";
 import { validateXsd } from "../../../lib/formats/xsd/validate.ts";
 import { parseXml } from "../../../lib/formats/xml/parse.ts";
+import type { XmlElement } from "../../../lib/formats/xml/tree.ts";
 import { readSchemaFiles } from "../../../storage/schemas/schema_files.ts";
 import { fixturePath } from "../../support/server.ts";
 import { hasXmllint, oracleSchemas, xmllintVerdicts } from "../../support/xsd_oracle.ts";
@@ -145,6 +146,28 @@ describe("writeKsefFa3()", () => {
     assert.deepEqual(fields.find((f) => f.path === "/Faktura/Podmiot1/DaneIdentyfikacyjne/NIP"), { path: "/Faktura/Podmiot1/DaneIdentyfikacyjne/NIP", field: "invoice.seller.tax_id" });
     assert.deepEqual(fields.find((f) => f.path === "/Faktura/Fa/P_13_2"), { path: "/Faktura/Fa/P_13_2", field: "invoice.vat_breakdown[1].taxable_amount" });
     assert.deepEqual(writeKsefFa3(inv, { now: NOW }).fields, [], "nothing is recorded unless asked");
+  });
+
+  test("traces every sample's written elements with paths that name elements of the written XML", () => {
+    for (const name of samples("ksef-fa3")) {
+      const { xml, fields } = writeKsefFa3(read("ksef-fa3", name), { now: NOW, trace: true });
+      const paths = new Set<string>();
+      const walk = (el: XmlElement, path: string) => {
+        paths.add(path);
+        const counts = new Map<string, number>();
+        for (const c of el.children) counts.set(c.local, (counts.get(c.local) ?? 0) + 1);
+        const seen = new Map<string, number>();
+        for (const c of el.children) {
+          const i = (seen.get(c.local) ?? 0) + 1;
+          seen.set(c.local, i);
+          walk(c, `${path}/${c.local}${counts.get(c.local)! > 1 ? `[${i}]` : ""}`);
+        }
+      };
+      const root = parseXml(new TextEncoder().encode(xml)).root;
+      walk(root, `/${root.local}`);
+      assert.ok(fields.length > 50, `${name}: ${fields.length} fields`);
+      assert.deepEqual(fields.filter((f) => !paths.has(f.path) || !/^invoice(\.|$)/.test(f.field)), [], name);
+    }
   });
 
   test("lists the values of a UBL invoice that FA(3) has no place for (German rates among them)", () => {
