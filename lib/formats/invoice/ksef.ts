@@ -30,9 +30,9 @@ export const KSEF_FA3_NS = "http://crd.gov.pl/wzor/2025/06/25/13775/";
  * The VAT summary fields of Fa, in schema order, with the rate each one stands
  * for (XSD documentation of P_13_x). `alt` is the other rate the same field may
  * carry (23 or 22, 8 or 7, 4 or 3); the line rates decide between them. The PLN
- * amount of a tax field is the same name with "W" (P_14_1W).
+ * amount of a tax field is the same name with "W" (P_14_1W). The FA(3) writer reads it the other way.
  */
-const VAT_FIELDS: readonly { net: string; tax: string | null; rate: string; alt: string | null }[] = [
+export const KSEF_VAT_FIELDS: readonly { net: string; tax: string | null; rate: string; alt: string | null }[] = [
   { net: "P_13_1", tax: "P_14_1", rate: "23", alt: "22" },
   { net: "P_13_2", tax: "P_14_2", rate: "8", alt: "7" },
   { net: "P_13_3", tax: "P_14_3", rate: "5", alt: null },
@@ -213,7 +213,7 @@ function _readVatSummary(sums: ReadonlyMap<string, string>, inv: Invoice): void 
   // A field that is present but not a number makes its total unknown, not smaller.
   let netUnknown = false;
   let taxUnknown = false;
-  for (const f of VAT_FIELDS) {
+  for (const f of KSEF_VAT_FIELDS) {
     const netText = sums.get(f.net);
     const taxText = f.tax === null ? undefined : sums.get(f.tax);
     const plnText = f.tax === null ? undefined : sums.get(`${f.tax}W`);

@@ -20,8 +20,12 @@ export class XmlWriteError extends Error {
   }
 }
 
+/** Any character escapeText must look at: one test passes nearly every value of an invoice unchanged. */
+const _TEXT_ANY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF&<>\r]/;
+
 /** A value's text escaped for character data. */
 export function escapeText(value: string): string {
+  if (!_TEXT_ANY.test(value)) return value;
   if (_FORBIDDEN.test(value)) throw new XmlWriteError("Cannot write XML: the value holds a control character XML does not allow");
   if (!_TEXT_SPECIAL.test(value)) return value;
   // CR is written as a reference: a literal one would become LF on reading (XML 1.0 §2.11).
@@ -40,24 +44,25 @@ const _ATTR_REFS: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&g
 export type XmlAttributes = Readonly<Record<string, string | null | undefined>>;
 
 /**
- * Builds a document as a list of string pieces joined once at the end (cheaper than growing one string or
- * building a tree first). `open`/`close` nest; `leaf` writes an element with text; `null` text writes nothing,
- * so optional values need no branch at the call site.
+ * Builds a document by appending to one string, never a tree first. Appending measured cheaper than a list of
+ * pieces joined at the end (bench/invoice_write.bench.ts: the join was over a third of writing a 30 KB FA(3)); the
+ * engine keeps the appended string as a rope and flattens it once, on first use. `open`/`close` nest; `leaf` writes
+ * an element with text; `null` text writes nothing, so optional values need no branch at the call site.
  */
 export class XmlWriter {
-  #parts: string[] = [];
+  #out = "";
   #open: string[] = [];
 
   /** Starts with the XML declaration (UTF-8), as the official examples do. */
   constructor(declaration = true) {
-    if (declaration) this.#parts.push('<?xml version="1.0" encoding="UTF-8"?>\n');
+    if (declaration) this.#out = '<?xml version="1.0" encoding="UTF-8"?>\n';
   }
 
   /** Opens an element. */
   open(name: string, attributes?: XmlAttributes): this {
-    this.#parts.push("<", name);
+    this.#out += "<" + name;
     if (attributes) this.#attributes(attributes);
-    this.#parts.push(">");
+    this.#out += ">";
     this.#open.push(name);
     return this;
   }
@@ -66,38 +71,40 @@ export class XmlWriter {
   close(): this {
     const name = this.#open.pop();
     if (name === undefined) throw new RangeError("XmlWriter.close() without an open element");
-    this.#parts.push("</", name, ">");
+    this.#out += "</" + name + ">";
     return this;
   }
 
   /** Writes `<name>text</name>`; nothing when `text` is null or undefined. */
   leaf(name: string, text: string | null | undefined, attributes?: XmlAttributes): this {
     if (text === null || text === undefined) return this;
-    this.#parts.push("<", name);
-    if (attributes) this.#attributes(attributes);
-    this.#parts.push(">", escapeText(text), "</", name, ">");
+    if (attributes) {
+      this.#out += "<" + name;
+      this.#attributes(attributes);
+      this.#out += ">" + escapeText(text) + "</" + name + ">";
+    } else this.#out += "<" + name + ">" + escapeText(text) + "</" + name + ">";
     return this;
   }
 
   /** Writes an element with no content (`<name/>`). */
   empty(name: string, attributes?: XmlAttributes): this {
-    this.#parts.push("<", name);
+    this.#out += "<" + name;
     if (attributes) this.#attributes(attributes);
-    this.#parts.push("/>");
+    this.#out += "/>";
     return this;
   }
 
   /** The document; every element opened must have been closed. */
   toString(): string {
     if (this.#open.length > 0) throw new RangeError(`XmlWriter: <${this.#open[this.#open.length - 1]}> is not closed`);
-    return this.#parts.join("");
+    return this.#out;
   }
 
   #attributes(attributes: XmlAttributes): void {
     for (const name in attributes) {
       const value = attributes[name];
       if (value === null || value === undefined) continue;
-      this.#parts.push(" ", name, '="', escapeAttribute(value), '"');
+      this.#out += " " + name + '="' + escapeAttribute(value) + '"';
     }
   }
 }

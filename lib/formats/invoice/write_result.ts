@@ -1,0 +1,19 @@
+/**
+ * What an invoice writer returns (README "Creating invoices"): the XML it wrote and the values of the invoice object
+ * it found no place for in the target format, so that a conversion lists them instead of dropping them silently.
+ * @module
+ */
+
+/** A value of the invoice object that the target format has no place for. */
+export interface WriteLoss {
+  /** The invoice-object path of the value (`invoice.lines[2].description`). */
+  field: string;
+  value: string;
+  reason: string;
+}
+
+/** The written XML and what did not fit in it. */
+export interface WriteResult {
+  xml: string;
+  losses: WriteLoss[];
+}
