@@ -10,28 +10,22 @@ import { NO_FA3_PLACE } from "./ksef_write_party.ts";
 import { lose, loseFields } from "./write_losses.ts";
 import type { WriteLoss } from "./write_result.ts";
 import type { TracedWriter } from "./write_trace.ts";
+import { ksefRate, ksefRateOf } from "./vat_rates.ts";
 
-/** TStawkaPodatku of FA(3). */
-const FA3_RATES = new Set(["23", "22", "8", "7", "5", "4", "3", "0 KR", "0 WDT", "0 EX", "zw", "oo", "np I", "np II"]);
-
-/** The FA(3) rate of an EN 16931 category without a percentage of its own (UNCL5305; README "Converting"). */
-const CATEGORY_RATES: Readonly<Record<string, string>> = { Z: "0 KR", K: "0 WDT", G: "0 EX", E: "zw", AE: "oo", O: "np I" };
 
 /** FA(2) rates that FA(3) split, and the one written for each (FA(3)'s documentation of P_13_6_1 and P_13_8). */
 const FA2_RATES: Readonly<Record<string, string>> = { "0": "0 KR", np: "np I" };
 
 /** The FA(3) rate for `rate` and `category`, and whether it differs from `rate` as written; null when FA(3) has none. */
 export function fa3Rate(rate: string | null, category: Code | null): { rate: string; changed: boolean } | null {
-  if (rate !== null && FA3_RATES.has(rate)) return { rate, changed: false };
+  if (rate !== null && ksefRate(rate) !== undefined) return { rate, changed: false };
   // The category first: an exempt or export line of UBL/CII has the percentage 0 too.
   const cat = category?.code ?? null;
-  if (cat !== null && cat !== "S" && Object.hasOwn(CATEGORY_RATES, cat)) return { rate: CATEGORY_RATES[cat]!, changed: rate !== CATEGORY_RATES[cat] };
+  const byCategory = cat !== null && cat !== "S" ? ksefRateOf(cat, null) : null;
+  if (byCategory !== null) return { rate: byCategory, changed: rate !== byCategory };
   if (rate !== null && Object.hasOwn(FA2_RATES, rate)) return { rate: FA2_RATES[rate]!, changed: true };
-  if (rate !== null && /^\d+(\.0*)?$/.test(rate)) {
-    const whole = rate.replace(/\.0*$/, "");
-    if (FA3_RATES.has(whole)) return { rate: whole, changed: whole !== rate };
-  }
-  return null;
+  const standard = rate !== null && /^\d+(\.0*)?$/.test(rate) ? ksefRateOf("S", rate) : null;
+  return standard === null ? null : { rate: standard, changed: standard !== rate };
 }
 
 /** Why a changed rate is reported. */
