@@ -358,7 +358,7 @@ export function schemas(): Record<string, Json> {
       description: "Empty, `{}` or `{\"source\": \"<name>\"}`; another field is 400 `unknown parameter`",
     },
     KsefCertificateExpiring: {
-      description: "A ksef source's KSeF certificate nears its end: sent once per certificate at 30, 7 and 1 days left, restarts included (README \"KSeF certificates from the command line\"); a repeat after a crash keeps its `webhook-id`",
+      description: "A ksef source's KSeF certificate nears its end: sent once per certificate at 30, 7 and 1 days left, restarts included (README \"KSeF certificates from the command line\"); when several thresholds are crossed at once (a certificate first seen 5 days before its end), one event for the nearest, and the larger ones are not sent later; a repeat after a crash keeps its `webhook-id`",
       ..._object({
         source: { type: "string", description: "The ksef source's name in sources.json" },
         type: { type: "string", enum: ["authentication", "offline"], description: "`authentication`: the certificate it signs in with; `offline`: the one that signs KOD II" },
@@ -366,6 +366,7 @@ export function schemas(): Record<string, Json> {
         subject: { type: "string", description: "The certificate's subject, e.g. `CN=…, organizationIdentifier=VATPL-…, C=PL`" },
         not_after: TIMESTAMP,
         days_left: { type: "integer", minimum: 0, description: "Whole days left when the notice fired" },
+        threshold_days: { type: "integer", enum: [30, 7, 1], description: "The threshold this notice is for: the nearest one crossed when it fired" },
       }),
     },
     SyncRun: {
