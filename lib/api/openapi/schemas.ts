@@ -296,6 +296,19 @@ export function schemas(): Record<string, Json> {
         deadline_warned_at: { ..._orNull(TIMESTAMP), description: "When `submission.ksef_deadline_near` fired for it (once); null before" },
         corrects: { type: ["string", "null"], description: "A technical correction (README \"Offline invoices\", KSeF's `offline/korekta-techniczna.md`): the id of the offline submission it corrects; null otherwise" },
         corrected_by: { type: ["string", "null"], description: "The id of the latest technical correction of this (rejected, offline) submission; null while there is none" },
+        warnings: {
+          type: "array", maxItems: 10, items: ref("UpstreamWarning"),
+          description: "KSeF's technical warnings (its `X-System-Warning` header, README \"KSeF\") on the requests made for this submission: sending it, reading its status and UPO. They did not change KSeF's answer; each distinct one once, the first 10; those of session-wide requests are only logged",
+        },
+      }),
+    },
+    UpstreamWarning: {
+      description: "A warning KSeF gave beside an answer it did not change (its `X-System-Warning` header: `[code]: message`, KSeF API 2.6.0), e.g. about something it may refuse in the future",
+      ..._object({
+        code: { type: ["string", "null"], maxLength: 100, description: "The warning's code, as KSeF gave it; null when it came without one" },
+        message: { type: "string", maxLength: 500, description: "KSeF's words (ASCII-folded by KSeF); a longer one is cut, ending in `…`" },
+        operation: { type: "string", examples: ["POST /sessions/online/20251010-SO-2F14610000-242991F8C9-B4/invoices"], description: "The request that first drew it: method and path" },
+        at: { ...TIMESTAMP, description: "When it was first heard" },
       }),
     },
     Violation: {
@@ -393,6 +406,10 @@ export function schemas(): Record<string, Json> {
             reason: { type: "string", examples: ["min_interval"] },
             next_at: { ..._orNull(TIMESTAMP), description: "When the part may be looked at again; null when the source does not say" },
           }),
+        },
+        warnings: {
+          type: "array", maxItems: 10, items: ref("UpstreamWarning"),
+          description: "Warnings the source's upstream gave while the run read it, which did not change its answers: for a `ksef` source, KSeF's `X-System-Warning` header (README \"KSeF\"). Each distinct one once, the first 10; every one is also logged",
         },
         error: {
           description: "Why the source failed",
