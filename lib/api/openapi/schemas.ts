@@ -13,6 +13,7 @@ import { MAX_WEBHOOK_URL_LENGTH } from "../../jobs/webhooks/address_guard.ts";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
 import { MAX_DESCRIPTION } from "../webhooks/routes.ts";
 import { DELIVERY_ATTEMPTS_KEPT, DELIVERY_ATTEMPTS_MAX_AGE_MS } from "../../contracts/storage.ts";
+import { MAX_UPSTREAM_WARNING_CHARS, MAX_UPSTREAM_WARNINGS } from "../../contracts/upstream_warnings.ts";
 
 /** A JSON Schema or another OpenAPI object, as plain JSON. */
 export type Json = Record<string, unknown>;
@@ -297,8 +298,8 @@ export function schemas(): Record<string, Json> {
         corrects: { type: ["string", "null"], description: "A technical correction (README \"Offline invoices\", KSeF's `offline/korekta-techniczna.md`): the id of the offline submission it corrects; null otherwise" },
         corrected_by: { type: ["string", "null"], description: "The id of the latest technical correction of this (rejected, offline) submission; null while there is none" },
         warnings: {
-          type: "array", maxItems: 10, items: ref("UpstreamWarning"),
-          description: "KSeF's technical warnings (its `X-System-Warning` header, README \"KSeF\") on the requests made for this submission: sending it, reading its status and UPO. They did not change KSeF's answer; each distinct one once, the first 10; those of session-wide requests are only logged",
+          type: "array", maxItems: MAX_UPSTREAM_WARNINGS, items: ref("UpstreamWarning"),
+          description: `KSeF's technical warnings (its \`X-System-Warning\` header, README "KSeF") on the requests made for this submission: sending it, reading its status and UPO. They did not change KSeF's answer; each distinct one once, the first ${MAX_UPSTREAM_WARNINGS}; those of session-wide requests are only logged`,
         },
       }),
     },
@@ -306,7 +307,7 @@ export function schemas(): Record<string, Json> {
       description: "A warning KSeF gave beside an answer it did not change (its `X-System-Warning` header: `[code]: message`, KSeF API 2.6.0), e.g. about something it may refuse in the future",
       ..._object({
         code: { type: ["string", "null"], maxLength: 100, description: "The warning's code, as KSeF gave it; null when it came without one" },
-        message: { type: "string", maxLength: 500, description: "KSeF's words (ASCII-folded by KSeF); a longer one is cut, ending in `…`" },
+        message: { type: "string", maxLength: MAX_UPSTREAM_WARNING_CHARS, description: "KSeF's words (ASCII-folded by KSeF); a longer one is cut, ending in `…`" },
         operation: { type: "string", examples: ["POST /sessions/online/20251010-SO-2F14610000-242991F8C9-B4/invoices"], description: "The request that first drew it: method and path" },
         at: { ...TIMESTAMP, description: "When it was first heard" },
       }),
@@ -408,8 +409,8 @@ export function schemas(): Record<string, Json> {
           }),
         },
         warnings: {
-          type: "array", maxItems: 10, items: ref("UpstreamWarning"),
-          description: "Warnings the source's upstream gave while the run read it, which did not change its answers: for a `ksef` source, KSeF's `X-System-Warning` header (README \"KSeF\"). Each distinct one once, the first 10; every one is also logged",
+          type: "array", maxItems: MAX_UPSTREAM_WARNINGS, items: ref("UpstreamWarning"),
+          description: `Warnings the source's upstream gave while the run read it, which did not change its answers: for a \`ksef\` source, KSeF's \`X-System-Warning\` header (README "KSeF"). Each distinct one once, the first ${MAX_UPSTREAM_WARNINGS}; every one is also logged`,
         },
         error: {
           description: "Why the source failed",
