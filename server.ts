@@ -176,9 +176,9 @@ function logOnChange(logger: Logger): (errors: readonly string[]) => void {
  */
 function configuredSending(dataDir: string, logger: Logger, certificates: OfflineCertificates): () => KsefSendConfig[] {
   const read = (tolerate?: SendingConfigsOptions): KsefSendConfig[] => {
-    const configs = sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES), dataDir, tolerate);
-    certificates.load(configs); // a certificate or key that cannot sign KOD II is refused, naming the file
-    return configs;
+    // A certificate or key that cannot sign KOD II is refused, naming the file: at startup the server stops; later
+    // that tenant keeps its last configuration, as with its sign-in files.
+    return certificates.load(sendingConfigs(readSourcesFile(dataDir, SOURCE_TYPES), dataDir, tolerate), tolerate);
   };
   let good = read();
   for (const warning of certificates.warnings(good)) logger.warn("KSeF Offline certificate", { warning });
@@ -186,7 +186,8 @@ function configuredSending(dataDir: string, logger: Logger, certificates: Offlin
   return () => {
     const errors: string[] = [];
     try {
-      // After startup one tenant's sign-in files that fail keep that tenant's last configuration, not everyone's.
+      // After startup one tenant's sign-in or Offline certificate files that fail keep that tenant's last
+      // configuration, not everyone's.
       good = read({ previous: good, onEntryError: (e) => errors.push(e.message) });
     } catch (e) {
       errors.push(`sources.json is invalid: the last valid configuration stays in force: ${(e as Error).message}`);

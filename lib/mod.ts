@@ -26,6 +26,7 @@ export { loadConfig, parseArgs, parseSize, type Config } from "./config.ts";
 export type * from "./contracts/storage.ts";
 export { SourceError, type DocumentSource, type KsefSourceInfo, type PullContext, type SkippedPart, type SourceFactory, type SourceContext, type SourceItem, type SourceType } from "./contracts/document_source.ts";
 export { signalUnavailable, StorageUnavailableError } from "./contracts/storage_errors.ts";
+export type { UpstreamWarning, UpstreamWarningRecord } from "./contracts/upstream_warnings.ts";
 export type { WebhookTransport } from "./contracts/webhook_transport.ts";
 
 // Tokens and cursors

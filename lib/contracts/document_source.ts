@@ -7,6 +7,7 @@
  * @module
  */
 import type { KsefQrEnvironment } from "../formats/pdf/ksef_link.ts";
+import type { UpstreamWarning } from "./upstream_warnings.ts";
 
 /** One document offered by a source. */
 export interface SourceItem {
@@ -41,6 +42,11 @@ export interface PullContext {
    * Saved with the run's next save; a part reported twice is listed once, as last reported.
    */
   skipped?(part: SkippedPart): void;
+  /**
+   * The source's upstream answered with a warning that does not change the answer (KSeF's `X-System-Warning`,
+   * README "KSeF"): the run logs it and lists it under `warnings`, each distinct one once.
+   */
+  warning?(w: UpstreamWarning): void;
 }
 
 /** A part of a source that a pull did not look at, why, and when it may be looked at next (ms since epoch, or null). */

@@ -70,7 +70,7 @@ export function newSubmission(id: string, input: SubmissionInput, now: string): 
 function _ksefJson(k: SubmissionKsef): SubmissionKsef {
   return {
     ...k, session_type: k.session_type ?? null, mode: k.mode ?? "online", invoicing_mode: k.invoicing_mode ?? null, deadline: k.deadline ?? null,
-    deadline_warned_at: k.deadline_warned_at ?? null, corrects: k.corrects ?? null, corrected_by: k.corrected_by ?? null,
+    deadline_warned_at: k.deadline_warned_at ?? null, corrects: k.corrects ?? null, corrected_by: k.corrected_by ?? null, warnings: k.warnings ?? [],
   };
 }
 
@@ -98,7 +98,8 @@ export function isOverdue(s: SubmissionRecord, before: string): boolean {
 export function runJson(r: SyncRunRecord): Record<string, unknown> {
   return {
     id: r.id, source: r.source, status: r.status, requested_at: r.requested_at, started_at: r.started_at, finished_at: r.finished_at,
-    waiting_until: r.waiting_until ?? null, counts: r.counts, errors: r.errors, skipped: r.skipped ?? [], ...(r.status === "failed" ? { error: r.error } : {}),
+    waiting_until: r.waiting_until ?? null, counts: r.counts, errors: r.errors, skipped: r.skipped ?? [], warnings: r.warnings ?? [],
+    ...(r.status === "failed" ? { error: r.error } : {}),
     links: { self: `/api/v1/documents/sync/${r.id}` },
   };
 }

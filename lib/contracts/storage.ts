@@ -7,6 +7,7 @@
  */
 import type { ValidationSummary } from "../formats/validation/invoice_validation.ts";
 import type { TokenRecord } from "./tokens.ts";
+import type { UpstreamWarningRecord } from "./upstream_warnings.ts";
 import type { DocumentType, InvoiceFormat } from "../formats/invoice/model.ts";
 
 /** A party as the document JSON shows it. */
@@ -163,6 +164,11 @@ export interface SubmissionKsef {
   corrects?: string | null;
   /** The technical correction sent for this one, once there is one. */
   corrected_by?: string | null;
+  /**
+   * KSeF's technical warnings (`X-System-Warning`) on the requests made for this submission: sending it, reading its
+   * status and UPO (absent in records older than it, read as none).
+   */
+  warnings?: UpstreamWarningRecord[];
 }
 
 /** An accepted submission (the OpenAPI document) without its links. */
@@ -249,6 +255,8 @@ export interface SyncRunRecord {
   waiting_until?: string | null;
   /** What the run deliberately did not look at (absent in records older than it, read as none). */
   skipped?: SkippedPartRecord[];
+  /** The warnings the source's upstream gave while the run read it (absent in records older than it, read as none). */
+  warnings?: UpstreamWarningRecord[];
 }
 
 /** A part of its source that a run did not look at (README "KSeF": a role inside its minimum interval). */

@@ -2,7 +2,8 @@
  * The counts behind `GET /api/v1/summary` (README "Summary"): each record contributes to named counters by its
  * latest version alone, so a store keeps them as it writes (one less under the old version's keys, one more under
  * the new one's) and answers the summary by reading a few counters, never the records. Every store computes the keys
- * with these functions (the PostgreSQL store with the same rules in SQL, storage/postgres/summary_counts.ts).
+ * with these functions (the PostgreSQL store with the same rules in SQL: `document_count_keys`, `submission_count_keys`
+ * and the trigger function `summary_counts_move` that its migrations create, storage/postgres/schema.ts).
  * @module
  */
 import type { DocumentInput, DocumentRecord, SubmissionRecord } from "./storage.ts";

@@ -12,11 +12,14 @@ import { fieldsFromMetadata, fieldsFromXml } from "../contracts/record_json.ts";
 import { isKsefNumber } from "../formats/invoice/ksef_number.ts";
 import type { DocumentInput, ImportedFields, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
 import { SourceError, type DocumentSource, type SkippedPart, type SourceItem } from "../contracts/document_source.ts";
+import { addUpstreamWarnings, type UpstreamWarning } from "../contracts/upstream_warnings.ts";
 import type { Logger } from "../observe/log.ts";
 import type { Metrics } from "../observe/metrics.ts";
 import { errorFields } from "./background.ts";
 
 const MAX_ERRORS = 100; // README “Documents and the inbox”: at most 100 kept
+/** Distinct upstream warnings a run remembers having logged; past it every one is logged (a bound on memory). */
+const MAX_LOGGED_WARNINGS = 1000;
 /**
  * Items stored per batch: their blobs written together, their documents committed together (one flush, or one
  * transaction), then the counts saved and the items acknowledged. A few hundred make a flush cost little per item
@@ -98,6 +101,7 @@ export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tena
   }, RUN_LEASE_MS / 3);
   (keepAlive as { unref?: () => void }).unref?.();
   const drained = (): Promise<void> => storing.catch(() => {});
+  const logged = new Set<string>();
   try {
     const context = {
       waiting: async (until: number | null): Promise<void> => {
@@ -110,6 +114,17 @@ export async function executeRun(o: RunExecutionOptions, stop: AbortSignal, tena
         const skipped = (run.skipped ?? []).filter((s) => s.part !== p.part);
         skipped.push({ source: source.name, part: p.part, reason: p.reason, next_at: p.next_at === null ? null : new Date(p.next_at).toISOString() });
         run.skipped = skipped;
+      },
+      // Logged once per run and distinct warning (an upstream may repeat one on every answer); kept on the run, in
+      // its bounds, with its next save. A run resumed after a crash keeps what it heard before.
+      warning: (w: UpstreamWarning): void => {
+        const key = `${w.code ?? ""}\u0000${w.message}`;
+        if (!logged.has(key)) {
+          if (logged.size < MAX_LOGGED_WARNINGS) logged.add(key);
+          o.logger.warn("upstream warning", { tenant: tenant.tenant, run: run.id, source: source.name, operation: w.operation, code: w.code, message: w.message });
+        }
+        const kept = addUpstreamWarnings(run.warnings ?? [], [w], _iso(o));
+        if (kept !== null) run.warnings = kept;
       },
     };
     const items = source.pull(AbortSignal.any([stop, leaseLost.signal]), context)[Symbol.asyncIterator]();

@@ -80,7 +80,7 @@ for (const store of STORES) describe(`POST /api/v1/documents/sync${store.label}`
     const res = await post(s, token);
     assert.equal(res.status, 202);
     const run = (await res.json()) as Run;
-    for (const key of ["id", "status", "requested_at", "started_at", "finished_at", "counts", "errors", "skipped", "links"]) assert.ok(key in run, key);
+    for (const key of ["id", "status", "requested_at", "started_at", "finished_at", "counts", "errors", "skipped", "warnings", "links"]) assert.ok(key in run, key);
     assert.match(run.id, SYNC_ID_RE);
     assert.equal(res.headers.get("location"), `/api/v1/documents/sync/${run.id}`);
     assert.equal(run.status, "queued");

@@ -85,14 +85,16 @@ describe("the command line", () => {
     }
   });
 
-  test("the first start prints `export TOKEN=…` ready to paste once the demo invoices are documents, and that token works", async () => {
+  test("the first start prints `export TOKEN=…` ready to paste once the demo invoices, one of each format, are documents, and that token works", async () => {
     const server = await startChild(["--data", tempDir()]);
     try {
       const [, token] = await waitForOutput(server, /\nexport TOKEN=(itk_[A-Za-z0-9_-]+)\n/);
       const res = await fetch(`${server.url}/api/v1/documents`, { headers: { "x-api-token": token! } });
       assert.equal(res.status, 200);
       const demo = readdirSync(join(ROOT, "storage", "demo")).filter((n) => n.endsWith(".xml") || n.endsWith(".json"));
-      assert.equal(((await res.json()) as { data: unknown[] }).data.length, demo.length, "the first curl already lists them all");
+      const docs = ((await res.json()) as { data: { format: string | null }[] }).data;
+      assert.equal(docs.length, demo.length, "the first curl already lists them all");
+      assert.deepEqual([...new Set(docs.map((d) => d.format))].sort(), ["cii", "ksef-fa-rr1", "ksef-fa2", "ksef-fa3", "ksef-pef3", "ubl"], "one of each format");
       assert.match(server.stdout(), /curl -s -H "X-API-Token: \$TOKEN" http:\/\/127\.0\.0\.1:\d+\/api\/v1\/documents/);
     } finally {
       await stop(server);

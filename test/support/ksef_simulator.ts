@@ -11,8 +11,8 @@
  * metadata queries, exports as AES-256-CBC encrypted ZIP parts (truncated past
  * a package limit), invoice download, 429 with Retry-After past its limits, and
  * errors as ExceptionResponse or, with `X-Error-Format: problem-details`, as
- * Problem Details. More operations plug in through `routes` (the sending side
- * does). It is not KSeF: no certificate chains, no permissions model beyond grants per NIP or fingerprint.
+ * Problem Details, and KSeF's technical warnings (`X-System-Warning`) where a test asks for them. More
+ * operations plug in through `routes` (the sending side does). It is not KSeF: no certificate chains, no permissions model beyond grants per NIP or fingerprint.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -121,6 +121,11 @@ export interface KsefSimulator {
   afterExport: ((count: number) => void) | null;
   /** Called before each API request is handled (method, path relative to the API root). */
   beforeRequest: ((method: string, path: string) => void) | null;
+  /**
+   * KSeF's technical warning for a successful answer (KSeF API 2.6.0: the `X-System-Warning` header, `[code]: message
+   * | [code]: message`), or null for none; KSeF's test environment sends one when asked with `X-Test-System-Warning`.
+   */
+  systemWarning: ((method: string, path: string) => string | null) | null;
   /** Counters: requests per limit group, 429s sent because a limit was exceeded, exports started. */
   stats: { requests: Record<string, number>; throttled: number; exports: number; authentications: number; refreshes: number; certificateFetches: number };
   /** Every API exchange, in order: method, path with query, request headers and JSON body, status, JSON answer. */
@@ -189,7 +194,8 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
         answered = true;
         const bytes = payload === undefined ? Buffer.alloc(0) : payload instanceof Uint8Array ? Buffer.from(payload) : Buffer.from(JSON.stringify(payload));
         const type = contentType ?? (payload instanceof Uint8Array ? "application/octet-stream" : "application/json");
-        const all = { ...(bytes.length > 0 ? { "content-type": type } : {}), "content-length": String(bytes.length), ...headers };
+        const warning = status >= 200 && status < 300 ? sim.systemWarning?.(sreq.method, sreq.path) ?? null : null;
+        const all = { ...(bytes.length > 0 ? { "content-type": type } : {}), "content-length": String(bytes.length), ...(warning ? { "X-System-Warning": warning } : {}), ...headers };
         const lower = Object.fromEntries(Object.entries(all).map(([k, v]) => [k.toLowerCase(), v]));
         for (const v of checkResponse(spec, { method: sreq.method, path: rel }, { status, headers: lower, body: bytes })) violations.push(`answer: ${v}`);
         sim.log.push({ method: sreq.method, path: rel, headers: req.headers, request: _parse(body), status, body: payload instanceof Uint8Array ? null : payload });
@@ -334,7 +340,7 @@ export async function startKsefSimulator(o: SimOptions): Promise<KsefSimulator> 
   let serial = 0;
   const sim: KsefSimulator = {
     url: `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}${PREFIX}`,
-    invoices: [], afterExport: null, beforeRequest: null, log: [],
+    invoices: [], afterExport: null, beforeRequest: null, systemWarning: null, log: [],
     stats: { requests: {}, throttled: 0, exports: 0, authentications: 0, refreshes: 0, certificateFetches: 0 },
     add(i) {
       const at = i.at ?? tick();

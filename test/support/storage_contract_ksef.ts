@@ -34,7 +34,7 @@ export function ksefSendContract(name: string, make: () => Promise<Storage>, reo
       const sent = parse((await t.getSubmission(await submit(t, "A", true)))!.json);
       assert.deepEqual(sent.ksef, {
         status: "queued", ksef_number: null, acquired_at: null, session: null, session_type: null, reference: null, attempts: 0, error: null, updated_at: at(1),
-        mode: "online", invoicing_mode: null, deadline: null, deadline_warned_at: null, corrects: null, corrected_by: null,
+        mode: "online", invoicing_mode: null, deadline: null, deadline_warned_at: null, corrects: null, corrected_by: null, warnings: [],
       });
       assert.equal(sent.ksef_number, null);
       assert.equal((sent.links as Record<string, unknown>).upo, null);

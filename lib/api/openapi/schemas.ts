@@ -13,6 +13,7 @@ import { MAX_WEBHOOK_URL_LENGTH } from "../../jobs/webhooks/address_guard.ts";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
 import { MAX_DESCRIPTION } from "../webhooks/routes.ts";
 import { DELIVERY_ATTEMPTS_KEPT, DELIVERY_ATTEMPTS_MAX_AGE_MS } from "../../contracts/storage.ts";
+import { MAX_UPSTREAM_WARNING_CHARS, MAX_UPSTREAM_WARNINGS } from "../../contracts/upstream_warnings.ts";
 
 /** A JSON Schema or another OpenAPI object, as plain JSON. */
 export type Json = Record<string, unknown>;
@@ -317,6 +318,19 @@ export function schemas(): Record<string, Json> {
         deadline_warned_at: { ..._orNull(TIMESTAMP), description: "When `submission.ksef_deadline_near` fired for it (once); null before" },
         corrects: { type: ["string", "null"], description: "A technical correction (README \"Offline invoices\", KSeF's `offline/korekta-techniczna.md`): the id of the offline submission it corrects; null otherwise" },
         corrected_by: { type: ["string", "null"], description: "The id of the latest technical correction of this (rejected, offline) submission; null while there is none" },
+        warnings: {
+          type: "array", maxItems: MAX_UPSTREAM_WARNINGS, items: ref("UpstreamWarning"),
+          description: `KSeF's technical warnings (its \`X-System-Warning\` header, README "KSeF") on the requests made for this submission: sending it, reading its status and UPO. They did not change KSeF's answer; each distinct one once, the first ${MAX_UPSTREAM_WARNINGS}; those of session-wide requests are only logged`,
+        },
+      }),
+    },
+    UpstreamWarning: {
+      description: "A warning KSeF gave beside an answer it did not change (its `X-System-Warning` header: `[code]: message`, KSeF API 2.6.0), e.g. about something it may refuse in the future",
+      ..._object({
+        code: { type: ["string", "null"], maxLength: 100, description: "The warning's code, as KSeF gave it; null when it came without one" },
+        message: { type: "string", maxLength: MAX_UPSTREAM_WARNING_CHARS, description: "KSeF's words (ASCII-folded by KSeF); a longer one is cut, ending in `…`" },
+        operation: { type: "string", examples: ["POST /sessions/online/20251010-SO-2F14610000-242991F8C9-B4/invoices"], description: "The request that first drew it: method and path" },
+        at: { ...TIMESTAMP, description: "When it was first heard" },
       }),
     },
     Violation: {
@@ -379,7 +393,7 @@ export function schemas(): Record<string, Json> {
       description: "Empty, `{}` or `{\"source\": \"<name>\"}`; another field is 400 `unknown parameter`",
     },
     KsefCertificateExpiring: {
-      description: "A ksef source's KSeF certificate nears its end: sent once per certificate at 30, 7 and 1 days left, restarts included (README \"KSeF certificates from the command line\"); a repeat after a crash keeps its `webhook-id`",
+      description: "A ksef source's KSeF certificate nears its end: sent once per certificate at 30, 7 and 1 days left, restarts included (README \"KSeF certificates from the command line\"); when several thresholds are crossed at once (a certificate first seen 5 days before its end), one event for the nearest, and the larger ones are not sent later; a repeat after a crash keeps its `webhook-id`",
       ..._object({
         source: { type: "string", description: "The ksef source's name in sources.json" },
         type: { type: "string", enum: ["authentication", "offline"], description: "`authentication`: the certificate it signs in with; `offline`: the one that signs KOD II" },
@@ -387,6 +401,7 @@ export function schemas(): Record<string, Json> {
         subject: { type: "string", description: "The certificate's subject, e.g. `CN=…, organizationIdentifier=VATPL-…, C=PL`" },
         not_after: TIMESTAMP,
         days_left: { type: "integer", minimum: 0, description: "Whole days left when the notice fired" },
+        threshold_days: { type: "integer", enum: [30, 7, 1], description: "The threshold this notice is for: the nearest one crossed when it fired" },
       }),
     },
     SyncRun: {
@@ -413,6 +428,10 @@ export function schemas(): Record<string, Json> {
             reason: { type: "string", examples: ["min_interval"] },
             next_at: { ..._orNull(TIMESTAMP), description: "When the part may be looked at again; null when the source does not say" },
           }),
+        },
+        warnings: {
+          type: "array", maxItems: MAX_UPSTREAM_WARNINGS, items: ref("UpstreamWarning"),
+          description: `Warnings the source's upstream gave while the run read it, which did not change its answers: for a \`ksef\` source, KSeF's \`X-System-Warning\` header (README "KSeF"). Each distinct one once, the first ${MAX_UPSTREAM_WARNINGS}; every one is also logged`,
         },
         error: {
           description: "Why the source failed",

@@ -55,9 +55,10 @@ export class CertificateExpiryWatch {
     // next check (a duplicate) and never loses it.
     for (const n of due) {
       await this.#o.notify?.(n, now);
-      sent[n.key] = new Date(now).toISOString();
+      // The larger thresholds crossed at the same time count as sent with it: they are never sent later.
+      for (const key of [...n.supersedes, n.key]) sent[key] = new Date(now).toISOString();
       writeFileAtomic(path, `${JSON.stringify(sent)}\n`);
-      this.#o.logger.warn("ksef.certificate_expiring", { tenant: n.tenant, threshold_days: n.threshold, ...n.payload });
+      this.#o.logger.warn("ksef.certificate_expiring", { tenant: n.tenant, ...n.payload });
     }
     return due;
   }

@@ -5,10 +5,12 @@
  * lives at most 7 days), pacing under the documented limits (pacing.ts), 429 waited out per
  * `Retry-After` (limity/limity-api.md §2), and 5xx, timeouts and network errors
  * retried with backoff, `21470` (a withdrawn encryption key: klucze-publiczne-do-szyfrowania.md §4.4) answered
- * by fetching the certificates again and repeating, error bodies read in both of open-api.json's formats. It
+ * by fetching the certificates again and repeating, error bodies read in both of open-api.json's formats, and
+ * KSeF's technical warnings (`X-System-Warning`, lib/ksef/system_warning.ts) handed to the owner's hook. It
  * never logs and never puts a token or key into an error.
  * @module
  */
+import { parseSystemWarning, SYSTEM_WARNING_HEADER, type SystemWarning } from "../../../lib/ksef/system_warning.ts";
 import { challengeMillis, type PublicKeyCertificate } from "./crypto.ts";
 import { describeException, KSEF_ERROR, ksefError } from "./errors.ts";
 import type { EndpointGroup, Pacer } from "./pacing.ts";
@@ -53,6 +55,8 @@ export interface KsefClientOptions extends KsefClientTuning {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Told when a wait starts (its end) and ends (null). */
   onWait: (until: number | null) => Promise<void>;
+  /** Told of KSeF's technical warnings on an answer (`X-System-Warning`), with the request: `GET /path` without the query. */
+  onSystemWarnings?: (operation: string, warnings: SystemWarning[]) => void;
   fetch?: typeof fetch;
 }
 
@@ -263,6 +267,10 @@ export class KsefClient {
       } catch (e) {
         if (signal.aborted) throw e;
         problem = (e as Error).name === "TimeoutError" ? `no answer within ${this.#o.requestTimeoutMs} ms` : "network error";
+      }
+      if (res && group !== null && this.#o.onSystemWarnings) {
+        const warnings = parseSystemWarning(res.headers.get(SYSTEM_WARNING_HEADER));
+        if (warnings.length > 0) this.#o.onSystemWarnings(`${method} ${_pathName(path)}`, warnings);
       }
       if (res && res.status === 429) {
         await res.body?.cancel();

@@ -11,7 +11,8 @@
  * An invoice whose XML KSeF cannot deliver yet arrives from its metadata and is
  * asked for again by every later sync until its XML comes (pending.ts). A
  * subject type exported less than `min_interval` ago is not exported again: the
- * run lists it as skipped, with when it may be. It does not send invoices to KSeF.
+ * run lists it as skipped, with when it may be. KSeF's technical warnings (`X-System-Warning`) on its answers
+ * are told to the run. It does not send invoices to KSeF.
  * @module
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -118,6 +119,10 @@ export function ksefSource(o: KsefSourceOptions): DocumentSource {
       const options: KsefClientOptions = {
         baseUrl: o.baseUrl.replace(/\/+$/, ""), nip: o.nip, signIn, pacer, now, sleep: o.sleep ?? abortableSleep,
         ...tuning, onWait: async (until) => context?.waiting(until),
+        // KSeF's technical warnings go to the run, which logs them and lists them (README "KSeF").
+        onSystemWarnings: (operation, warnings) => {
+          for (const w of warnings) context?.warning?.({ ...w, operation });
+        },
         ...(o.fetch ? { fetch: o.fetch } : {}),
       };
       const client = new KsefClient(options);

@@ -3,7 +3,8 @@
  * at a time among every process and node, under the tenant's `ksef-send` lease (as sync runs have theirs); it
  * passes over the tenant's queue whenever it is woken or its poll interval passes. When KSeF is unreachable or
  * failing (KsefOutage), refuses a session, or the token is rejected, nothing is rejected: the submissions stay
- * queued or sending and the tenant is tried again after a backoff.
+ * queued or sending and the tenant is tried again after a backoff. KSeF's technical warnings (`X-System-Warning`)
+ * are logged with the tenant and the request, each distinct one at most once an hour.
  * @module
  */
 import { createHash } from "node:crypto";
@@ -11,6 +12,7 @@ import { setMaxListeners } from "node:events";
 import { abortableSleep } from "../../../lib/contracts/document_source.ts";
 import type { Storage } from "../../../lib/contracts/storage.ts";
 import type { Logger } from "../../../lib/observe/log.ts";
+import type { SystemWarning } from "../../../lib/ksef/system_warning.ts";
 import { KsefClient } from "../connection/client.ts";
 import { Pacer } from "../connection/pacing.ts";
 import { chooseSignIn, type SignInOptions } from "../connection/sign_in_choice.ts";
@@ -54,6 +56,10 @@ const DEADLINE_CHECK_MS = 60_000;
 const DEADLINE_SCAN_LIMIT = 10_000;
 /** Backoff after a failed pass (outage, refused session): doubling from the first, up to the last. */
 const BACKOFF_MS = [5_000, 300_000] as const;
+/** A distinct KSeF warning is logged at most once in this long per tenant: KSeF may repeat one on every answer. */
+const WARNING_LOG_EVERY_MS = 3_600_000;
+/** Distinct warnings remembered per tenant for that (a bound on memory; past it the memory starts over). */
+const WARNINGS_REMEMBERED = 1000;
 
 /** Options of the job. */
 export interface KsefSenderOptions {
@@ -195,12 +201,13 @@ function _senderOf(job: _Job, c: KsefSendConfig): _Tenant {
   const key = `${c.baseUrl}\u0000${c.nip}\u0000${who}\u0000${c.sendMode ?? "auto"}`;
   const known = tenants.get(c.tenant);
   if (known && known.key === key) return known;
+  const onSystemWarnings = _warningLog(o.logger, c.tenant, now);
   const client = new KsefClient({
     ...DEFAULT_TUNING, baseUrl: c.baseUrl.replace(/\/+$/, ""), nip: c.nip, signIn: chooseSignIn(c), pacer: new Pacer(), now, sleep,
     // Every request reports whether KSeF answered (offline_when_unavailable counts from the first that did not).
-    onWait: async () => {}, fetch: observedFetch(o.fetch ?? fetch, c.tenant, availability, now),
+    onWait: async () => {}, onSystemWarnings, fetch: observedFetch(o.fetch ?? fetch, c.tenant, availability, now),
   });
-  const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, http: observedTransport(http, c.tenant, availability, now) });
+  const api = new OnlineApi({ client, baseUrl: c.baseUrl.replace(/\/+$/, ""), now, sleep, tuning: o.tuning ?? {}, http: observedTransport(http, c.tenant, availability, now), onSystemWarnings });
   const pool = new SessionPool({ api, client, now, tuning: o.tuning ?? {} });
   const store = o.storage.tenant(c.tenant);
   const outcomes = new Outcomes({ store, api, now });
@@ -243,6 +250,21 @@ async function _passTenant(job: _Job, c: KsefSendConfig): Promise<boolean> {
     o.logger.warn("sending to KSeF paused", { tenant: c.tenant, error: (e as Error).message, retry_in_ms: wait });
     return false;
   }
+}
+
+/** Logs KSeF's warnings of one tenant's requests, each distinct one at most once in WARNING_LOG_EVERY_MS. */
+function _warningLog(logger: Logger, tenant: string, now: () => number): (operation: string, warnings: SystemWarning[]) => void {
+  const last = new Map<string, number>();
+  return (operation, warnings) => {
+    for (const w of warnings) {
+      const key = `${w.code ?? ""}\u0000${w.message}`;
+      const at = last.get(key);
+      if (at !== undefined && now() - at < WARNING_LOG_EVERY_MS) continue;
+      if (last.size >= WARNINGS_REMEMBERED) last.clear();
+      last.set(key, now());
+      logger.warn("upstream warning", { tenant, operation, code: w.code, message: w.message });
+    }
+  };
 }
 
 function _fingerprint(der: Uint8Array): string {

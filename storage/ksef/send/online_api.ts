@@ -4,9 +4,12 @@
  * documented limits itself (open-api.json `x-rate-limits`), waits out a 429's `Retry-After`, and retries 5xx,
  * timeouts and network errors with backoff; when those retries run out it throws KsefOutage, which the sender
  * takes as "try again later" (a submission is never refused because KSeF was unreachable). Other 4xx answers
- * are returned to the caller, which knows what they mean for its call.
+ * are returned to the caller, which knows what they mean for its call. KSeF's technical warnings on an answer
+ * (`X-System-Warning`) come with it, and are told to the owner's hook (which logs them).
  * @module
  */
+import type { UpstreamWarning } from "../../../lib/contracts/upstream_warnings.ts";
+import { parseSystemWarning, SYSTEM_WARNING_HEADER, type SystemWarning } from "../../../lib/ksef/system_warning.ts";
 import type { KsefClient } from "../connection/client.ts";
 import type { HttpTransport } from "../connection/http.ts";
 import { SlidingWindows, type WindowLimit } from "./windows.ts";
@@ -15,6 +18,8 @@ import { SlidingWindows, type WindowLimit } from "./windows.ts";
 export interface KsefAnswer {
   status: number;
   body: Uint8Array;
+  /** KSeF's technical warnings on it (`X-System-Warning`), with the request; absent when it gave none. */
+  warnings?: UpstreamWarning[];
 }
 
 /** KSeF did not answer usefully after every retry (5xx, timeouts, network, 429 storms): try again later. */
@@ -74,8 +79,13 @@ export class OnlineApi {
   #http: HttpTransport;
   #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   #now: () => number;
+  #onSystemWarnings: ((operation: string, warnings: SystemWarning[]) => void) | undefined;
 
-  constructor(o: { client: KsefClient; baseUrl: string; tuning?: Partial<OnlineApiTuning>; http: HttpTransport; now: () => number; sleep: (ms: number, signal: AbortSignal) => Promise<void> }) {
+  constructor(o: {
+    client: KsefClient; baseUrl: string; tuning?: Partial<OnlineApiTuning>; http: HttpTransport; now: () => number; sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+    /** Told of KSeF's technical warnings on an API answer, with the request (`POST /path`). */
+    onSystemWarnings?: (operation: string, warnings: SystemWarning[]) => void;
+  }) {
     this.#client = o.client;
     this.#baseUrl = o.baseUrl;
     this.#t = { ...DEFAULT_ONLINE_TUNING, ...o.tuning };
@@ -83,6 +93,7 @@ export class OnlineApi {
     this.#http = o.http;
     this.#sleep = o.sleep;
     this.#now = o.now;
+    this.#onSystemWarnings = o.onSystemWarnings;
   }
 
   /**
@@ -138,7 +149,11 @@ export class OnlineApi {
           await this.#wait(retryAfterSeconds(res.header("retry-after"), this.#now()) * this.#t.retryAfterUnitMs, signal);
           continue;
         }
-        if (res.status < 500) return { status: res.status, body: res.body };
+        // Only the API's own answers: the URLs KSeF hands out are another service's (a blob store).
+        const warnings = api ? parseSystemWarning(res.header(SYSTEM_WARNING_HEADER)) : [];
+        const operation = `${method} ${_pathName(path)}`;
+        if (warnings.length > 0) this.#onSystemWarnings?.(operation, warnings);
+        if (res.status < 500) return { status: res.status, body: res.body, ...(warnings.length > 0 ? { warnings: warnings.map((w) => ({ ...w, operation })) } : {}) };
         problem = `HTTP ${res.status}`;
       } catch (e) {
         if (signal.aborted) throw e;

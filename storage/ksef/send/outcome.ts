@@ -2,12 +2,14 @@
  * How a submission's KSeF state is written, whichever session it went in (README "Sending to KSeF"): each change
  * is stored at once; `accepted` only after its UPO is stored byte for byte; KSeF's duplicate answer (440) with the
  * same content as ours is the original acceptance; an invoice that must be sent again goes back to the queue.
- * Online and batch sending share these rules, so a submission ends the same way in either.
+ * Online and batch sending share these rules, so a submission ends the same way in either. KSeF's technical
+ * warnings on the requests made for a submission are kept on it with the change that follows them (heard()).
  * @module
  */
 import { createHash } from "node:crypto";
 import { upoKey } from "../../../lib/contracts/ksef_upo.ts";
 import type { KsefSendError, SubmissionKsef, SubmissionRecord, TenantStore } from "../../../lib/contracts/storage.ts";
+import { addUpstreamWarnings } from "../../../lib/contracts/upstream_warnings.ts";
 import type { KsefAnswer, OnlineApi } from "./online_api.ts";
 import { readUpo } from "./upo.ts";
 
@@ -39,8 +41,19 @@ export class Outcomes {
     return ksef;
   }
 
-  async reject(sub: SubmissionRecord, code: string, message: string, details: string[]): Promise<void> {
-    await this.save(sub, { status: "rejected", error: { code, message, details } });
+  /**
+   * `before` (a change about to be saved, {} by default) with these answers' technical warnings added to the
+   * submission's `ksef.warnings`, when any is new. Saved with the change they came before, never alone once the
+   * verdict is final: a new version of an accepted or rejected submission would be its event again.
+   */
+  heard(sub: SubmissionRecord, answers: readonly KsefAnswer[], before: Partial<SubmissionKsef> = {}): Partial<SubmissionKsef> {
+    const kept = before.warnings ?? sub.ksef!.warnings ?? [];
+    const warnings = addUpstreamWarnings(kept, answers.flatMap((a) => a.warnings ?? []), new Date(this.#now()).toISOString());
+    return warnings === null ? before : { ...before, warnings };
+  }
+
+  async reject(sub: SubmissionRecord, code: string, message: string, details: string[], heard: Partial<SubmissionKsef> = {}): Promise<void> {
+    await this.save(sub, { ...heard, status: "rejected", error: { code, message, details } });
   }
 
   /** Back to the queue, out of its session, to be sent again (the error says why). */
@@ -48,12 +61,19 @@ export class Outcomes {
     await this.save(sub, { status: "queued", session: null, session_type: null, reference: null, error });
   }
 
-  /** Stores the UPO, then `accepted`: an accepted submission always has its receipt. False when the UPO is not there yet. */
-  async accept(sub: SubmissionRecord, upo: KsefAnswer, ksefNumber: string, acquired: string | null, session: string, reference?: string): Promise<boolean> {
-    if (upo.status !== 200) return false; // not issued yet: the next pass asks again
+  /**
+   * Stores the UPO, then `accepted`: an accepted submission always has its receipt. False when the UPO is not there
+   * yet. `heard`: warnings to keep with it (heard()); the UPO's own are added.
+   */
+  async accept(sub: SubmissionRecord, upo: KsefAnswer, ksefNumber: string, acquired: string | null, session: string, reference?: string, heard: Partial<SubmissionKsef> = {}): Promise<boolean> {
+    const warnings = this.heard(sub, [upo], heard);
+    if (upo.status !== 200) { // not issued yet: the next pass asks again
+      if (warnings.warnings) await this.save(sub, warnings); // still sending: this version is no event
+      return false;
+    }
     await this.#store.putDerived(upoKey(sub.id), upo.body);
     await this.save(sub, {
-      status: "accepted", ksef_number: ksefNumber, acquired_at: acquired ?? readUpo(upo.body).acquiredAt, session, error: null,
+      ...warnings, status: "accepted", ksef_number: ksefNumber, acquired_at: acquired ?? readUpo(upo.body).acquiredAt, session, error: null,
       ...(reference === undefined ? {} : { reference }),
     });
     return true;
@@ -64,7 +84,7 @@ export class Outcomes {
    * invoice sent before a crash. The original's UPO names the hash of what was accepted; the same hash as ours
    * makes it our acceptance, with the original's KSeF number and receipt. Otherwise it is a rejection.
    */
-  async duplicate(sub: SubmissionRecord, status: InvoiceStatus, signal: AbortSignal): Promise<boolean> {
+  async duplicate(sub: SubmissionRecord, status: InvoiceStatus, signal: AbortSignal, heard: Partial<SubmissionKsef> = {}): Promise<boolean> {
     const ext = status.extensions ?? {};
     const original = ext.originalKsefNumber ?? null;
     const originalSession = ext.originalSessionReferenceNumber ?? null;
@@ -75,13 +95,14 @@ export class Outcomes {
       const blob = await this.#store.getBlob(sub.sha256);
       const ours = blob ? createHash("sha256").update(await blob.bytes()).digest("base64") : null;
       const read = upo.status === 200 ? readUpo(upo.body) : null;
+      heard = this.heard(sub, [upo], heard);
       if (read && ours !== null && read.documentHash === ours) {
         await this.#store.putDerived(upoKey(sub.id), upo.body);
-        await this.save(sub, { status: "accepted", ksef_number: original, acquired_at: read.acquiredAt, session: originalSession, error: null });
+        await this.save(sub, { ...heard, status: "accepted", ksef_number: original, acquired_at: read.acquiredAt, session: originalSession, error: null });
         return true;
       }
     }
-    await this.reject(sub, "KSEF_440", status.description ?? "Duplikat faktury", details);
+    await this.reject(sub, "KSEF_440", status.description ?? "Duplikat faktury", details, heard);
     return true;
   }
 }

@@ -10,7 +10,10 @@ import { resolvePassphraseSource, type KsefSourceConfig } from "../connection/co
 import type { KsefSendConfig } from "./job.ts";
 import { configuredSignIn } from "../connection/sign_in_choice.ts";
 
-/** How sendingConfigs() treats an entry whose sign-in files cannot be used, after startup. */
+/**
+ * How sendingConfigs() treats an entry whose sign-in files cannot be used after startup, and OfflineCertificates.load()
+ * one whose Offline certificate or key cannot.
+ */
 export interface SendingConfigsOptions {
   /** Hears of the entry's failure (a RangeError naming the tenant, the source and the file). */
   onEntryError: (error: RangeError) => void;

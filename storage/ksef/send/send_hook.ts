@@ -2,14 +2,16 @@
  * What the API asks of sending to KSeF (README "Sending to KSeF", "Offline invoices"): which tenants send, the
  * tenant's KSeF certificate of type Offline for KOD II, and whether its uploads are issued offline by themselves
  * because KSeF has not answered for its `offline_when_unavailable`. The certificates are read and checked when a
- * configuration first names them (a bad one is a RangeError naming the file: at startup, the server stops) and
- * kept while it names the same files; a certificate that has ended since is no longer offered.
+ * configuration first names them (a bad one is a RangeError naming the file: at startup, the server stops; later,
+ * that tenant keeps its last configuration) and kept while it names the same files; a certificate that has ended
+ * since is no longer offered.
  * @module
  */
 import type { KsefSendHook } from "../../../lib/contracts/ksef_send.ts";
 import { loadOfflineCertificate, type OfflineCertificate } from "../offline/offline_certificate.ts";
 import type { KsefAvailability } from "./availability.ts";
 import type { KsefSendConfig, KsefSender } from "./job.ts";
+import type { SendingConfigsOptions } from "./send_config.ts";
 
 /** The tenants' Offline certificates, loaded once per pair of files. */
 export class OfflineCertificates {
@@ -20,13 +22,26 @@ export class OfflineCertificates {
     this.#now = now;
   }
 
-  /** Loads what `configs` name and is not loaded yet; RangeError naming the file that cannot serve. */
-  load(configs: readonly KsefSendConfig[]): void {
+  /**
+   * Loads what `configs` name and is not loaded yet, and returns the configurations in force: `configs`, or a
+   * RangeError naming the file that cannot serve. With `tolerate` (after startup), a tenant whose certificate or
+   * key cannot serve keeps its previous configuration instead, as sendingConfigs() does for the sign-in files, and
+   * every other tenant's new one takes effect.
+   */
+  load(configs: readonly KsefSendConfig[], tolerate?: SendingConfigsOptions): KsefSendConfig[] {
+    const out: KsefSendConfig[] = [];
     for (const c of configs) {
-      if (!c.offline) continue;
-      const key = _key(c);
-      if (!this.#loaded.has(key)) this.#loaded.set(key, loadOfflineCertificate(c.offline, this.#now()));
+      try {
+        if (c.offline && !this.#loaded.has(_key(c))) this.#loaded.set(_key(c), loadOfflineCertificate(c.offline, this.#now()));
+        out.push(c);
+      } catch (e) {
+        if (tolerate === undefined || !(e instanceof RangeError)) throw e;
+        tolerate.onEntryError(new RangeError(`sources.json ${c.tenant}: ${e.message}`));
+        // Loaded when it came into force, so it serves as it did.
+        out.push(...tolerate.previous.filter((p) => p.tenant === c.tenant));
+      }
     }
+    return out;
   }
 
   /** The certificate of this configuration if it is valid now, else null. */

@@ -167,17 +167,18 @@ export class TenantSender {
     await this.#out.save(sub, { status: "sending", session: session.reference, session_type: "online", reference: null, attempts: sub.ksef!.attempts + 1 });
     const answer = await this.#api.call("send", "POST", `/sessions/online/${encodeURIComponent(session.reference)}/invoices`, body, signal);
     const json = answerJson(answer);
+    const heard = this.#out.heard(sub, [answer]);
     if (answer.status === 202 && typeof json?.referenceNumber === "string") {
       this.#pool.used(session);
-      await this.#out.save(sub, { reference: json.referenceNumber });
+      await this.#out.save(sub, { ...heard, reference: json.referenceNumber });
       return true;
     }
     // A refusal of the request itself: the session may be gone (closed or expired at KSeF), so the invoice is sent
     // again in a new one; a second refusal is KSeF's verdict on the invoice.
     this.#pool.drop(session);
     const e = answerError(answer);
-    if (sub.ksef!.attempts >= 2) await this.#out.reject(sub, e.code, e.message, e.details);
-    else await this.#out.save(sub, { error: e });
+    if (sub.ksef!.attempts >= 2) await this.#out.reject(sub, e.code, e.message, e.details, heard);
+    else await this.#out.save(sub, { ...heard, error: e });
     return false;
   }
 
@@ -188,24 +189,28 @@ export class TenantSender {
     const answer = await this.#api.call("status", "GET", path, undefined, signal);
     const json = answerJson(answer);
     const status = json?.status as { code?: number; description?: string; details?: string[] | null; extensions?: Record<string, string | null> | null } | undefined;
+    const heard = this.#out.heard(sub, [answer]);
     if (answer.status !== 200 || typeof status?.code !== "number") {
       // KSeF does not know the reference (e.g. lost with its session): send again; a 440 then finds the original.
-      await this.#out.save(sub, { reference: null, error: answerError(answer) });
+      await this.#out.save(sub, { ...heard, reference: null, error: answerError(answer) });
       return false;
     }
-    if (status.code === 100 || status.code === 150) return false;
+    if (status.code === 100 || status.code === 150) {
+      if (heard.warnings) await this.#out.save(sub, heard); // still sending: this version is no event
+      return false;
+    }
     if (status.code === 200) {
       noteInvoicingMode(sub, json);
       const upo = await this.#api.call("upo", "GET", `${path}/upo`, undefined, signal);
-      return this.#out.accept(sub, upo, String(json!.ksefNumber ?? ""), isoOf(json!.acquisitionDate), k.session!);
+      return this.#out.accept(sub, upo, String(json!.ksefNumber ?? ""), isoOf(json!.acquisitionDate), k.session!, undefined, heard);
     }
-    if (status.code === 440) return this.#out.duplicate(sub, status, signal);
+    if (status.code === 440) return this.#out.duplicate(sub, status, signal, heard);
     const error = { code: `KSEF_${status.code}`, message: status.description ?? "", details: (status.details ?? []).map(String) };
     if (RESEND_CODES.has(status.code) || status.code === 500) {
-      await this.#out.save(sub, { reference: null, error });
+      await this.#out.save(sub, { ...heard, reference: null, error });
       return false;
     }
-    await this.#out.reject(sub, error.code, error.message, error.details);
+    await this.#out.reject(sub, error.code, error.message, error.details, heard);
     return true;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * A KSeF certificate's end said before it bites (README "KSeF certificates from the command line"): at 30, 7 and 1
- * days, once per certificate and threshold, restarts included (the state file in the data directory). Through the
+ * days, once per certificate and threshold, one notice for the nearest when several are crossed at once, restarts
+ * included (the state file in the data directory). Through the
  * watch with an injected clock, and through the real server: its log, /readyz and the /metrics gauge.
  */
 import assert from "node:assert/strict";
@@ -31,7 +32,7 @@ function recordingLogger(): { logger: Logger; warnings: Record<string, unknown>[
   return { warnings, logger: { debug: none, info: none, error: none, warn: (msg, f) => void (msg === "ksef.certificate_expiring" && warnings.push(f ?? {})), enabled: () => true } };
 }
 
-test("a certificate ending in 5 days fires the 30- and 7-day notices once each across a restart, the 1-day one only when its day comes", async () => {
+test("a certificate ending in 5 days fires one 7-day notice, once across a restart, and never the 30-day one; the 1-day one only when its day comes", async () => {
   const start = Date.now();
   const { data, serial } = dataWith("watch", new Date(start + 5 * DAY));
   const { readSourcesFile } = await import("../../../../storage/sources/sources_file.ts");
@@ -40,16 +41,17 @@ test("a certificate ending in 5 days fires the 30- and 7-day notices once each a
   const make = (log: Logger) => new CertificateExpiryWatch({ dataDir: data, logger: log, now: () => now, certificates: () => watchedCertificates(readSourcesFile(data, SOURCE_TYPES), data, now) });
   const first = recordingLogger();
   const watch = make(first.logger);
-  assert.deepEqual((await watch.check()).map((n) => n.threshold), [30, 7]);
+  assert.deepEqual((await watch.check()).map((n) => n.threshold), [7]);
   assert.deepEqual(await watch.check(), [], "not again in the same process");
+  assert.equal(first.warnings.length, 1);
   const n = first.warnings[0]!;
-  assert.deepEqual({ ...n, not_after: undefined }, { tenant: "acme", threshold_days: 30, source: "ksef", type: "authentication", serial, subject: n.subject, not_after: undefined, days_left: 4 });
+  assert.deepEqual({ ...n, not_after: undefined }, { tenant: "acme", threshold_days: 7, source: "ksef", type: "authentication", serial, subject: n.subject, not_after: undefined, days_left: 4 });
   assert.match(n.subject as string, /organizationIdentifier=VATPL-5265877635/);
   assert.match(watch.warnings()[0]!, /^acme: the KSeF authentication certificate [0-9A-F]+ of source "ksef" \(which signs in\) ends on .* in 4 days: enroll a new one with `ksef certificates enroll --tenant acme --source ksef --type authentication`$/);
   assert.deepEqual(watch.gauges(), [{ labels: { tenant: "acme", source: "ksef", type: "authentication" }, value: 4 }]);
 
   const restarted = recordingLogger();
-  now = start + 3 * DAY; // 2 days left: nothing new
+  now = start + 3 * DAY; // 2 days left: nothing new, and the 30-day threshold was settled with the 7-day one
   assert.deepEqual(await make(restarted.logger).check(), []);
   now = start + 4.5 * DAY; // half a day left: the 1-day notice, once
   assert.deepEqual((await make(restarted.logger).check()).map((x) => [x.threshold, x.payload.days_left]), [[1, 0]]);
@@ -59,25 +61,28 @@ test("a certificate ending in 5 days fires the 30- and 7-day notices once each a
 
 test("a notice is recorded as sent only once notify() has taken it: a failing notify leaves it due, a later check sends it", async () => {
   const start = Date.now();
-  const { data } = dataWith("notify", new Date(start + 5 * DAY));
+  const { data } = dataWith("notify", new Date(start + 40 * DAY));
   const { readSourcesFile } = await import("../../../../storage/sources/sources_file.ts");
   const { SOURCE_TYPES } = await import("../../../../storage/registry.ts");
   const told: [number, number][] = [];
   let failAt: number | null = 7;
+  let now = start + 15 * DAY; // 25 days left: the 30-day notice
   const watch = new CertificateExpiryWatch({
-    dataDir: data, logger: recordingLogger().logger, now: () => start,
-    certificates: () => watchedCertificates(readSourcesFile(data, SOURCE_TYPES), data, start),
+    dataDir: data, logger: recordingLogger().logger, now: () => now,
+    certificates: () => watchedCertificates(readSourcesFile(data, SOURCE_TYPES), data, now),
     // Stands for the server's append to the notices feed; the state file is written only after it resolves.
     notify: async (n, at) => {
       if (n.threshold === failAt) throw new Error("storage down");
       told.push([n.threshold, at]);
     },
   });
+  assert.deepEqual((await watch.check()).map((n) => n.threshold), [30]);
+  now = start + 35 * DAY; // 5 days left: the 7-day notice, whose notify fails
   await assert.rejects(watch.check(), /storage down/);
-  assert.deepEqual(told, [[30, start]]);
+  assert.deepEqual(told, [[30, start + 15 * DAY]]);
   failAt = null;
-  assert.deepEqual((await watch.check()).map((n) => n.threshold), [7], "the 7-day notice stayed due; the 30-day one was recorded");
-  assert.deepEqual(told, [[30, start], [7, start]]);
+  assert.deepEqual((await watch.check()).map((n) => n.threshold), [7], "the 7-day notice stayed due");
+  assert.deepEqual(told, [[30, start + 15 * DAY], [7, start + 35 * DAY]]);
   assert.deepEqual(await watch.check(), []);
 });
 
@@ -100,7 +105,7 @@ test("the server says a certificate's end in its log, on /readyz and in the days
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     assert.match(metrics, /^ksef_certificate_days_left\{tenant="acme",source="ksef",type="authentication"\} 4$/m);
     const fired = notices(server.stdout());
-    assert.deepEqual(fired.map((f) => [f.level, f.threshold_days, f.serial, f.days_left]), [["warn", 30, serial, 4], ["warn", 7, serial, 4]]);
+    assert.deepEqual(fired.map((f) => [f.level, f.threshold_days, f.serial, f.days_left]), [["warn", 7, serial, 4]]);
   } finally {
     server.child.kill("SIGTERM");
     await server.exited;

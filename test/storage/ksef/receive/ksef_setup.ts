@@ -4,6 +4,7 @@
  * invoice XML made from a real FA(2) sample, and a sync helper.
  */
 import { readFileSync } from "node:fs";
+import type { Logger } from "../../../../lib/observe/log.ts";
 import { join } from "node:path";
 import { ksefSource, type KsefSourceOptions } from "../../../../storage/ksef/receive/source.ts";
 import { startKsefSimulator, type KsefSimulator, type SimOptions } from "../../../support/ksef_simulator.ts";
@@ -32,10 +33,11 @@ export interface Setup {
   close(): Promise<void>;
 }
 
-/** A simulator and a server with one ksef source; `source` and `sim` override the defaults. */
-export async function setup(sim: Partial<SimOptions> = {}, source: Partial<KsefSourceOptions> = {}): Promise<Setup> {
+/** A simulator and a server with one ksef source; `source` and `sim` override the defaults, `logger` hears the server. */
+export async function setup(sim: Partial<SimOptions> = {}, source: Partial<KsefSourceOptions> = {}, logger?: Logger): Promise<Setup> {
   const s = await startKsefSimulator({ tokens: [{ token: TOKEN, nip: NIP, permissions: ["InvoiceRead"] }], ...sim });
   const server = await startServer({
+    ...(logger ? { logger } : {}),
     sources: () => [ksefSource({
       name: "ksef", baseUrl: s.url, nip: NIP, token: TOKEN, subjects: ["Subject1", "Subject2", "Subject3"],
       stateFile: join(server.dataDir, "acme-ksef.json"), tuning: FAST, ...source,

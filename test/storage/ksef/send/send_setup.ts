@@ -11,7 +11,7 @@ import { ksefSource } from "../../../../storage/ksef/receive/source.ts";
 import { createKsefSender, type KsefSendConfig, type KsefSender } from "../../../../storage/ksef/send/job.ts";
 import { createKsefSendHook, OfflineCertificates } from "../../../../storage/ksef/send/send_hook.ts";
 import { createHttpTransport } from "../../../../storage/transports/webhook_http.ts";
-import { createJsonLogger, silentLogger } from "../../../../lib/observe/log.ts";
+import { createJsonLogger, silentLogger, type Logger } from "../../../../lib/observe/log.ts";
 import { startKsefSimulator, type KsefSimulator } from "../../../support/ksef_simulator.ts";
 import { onlineSessions, type OnlineOptions, type OnlineSide } from "../../../support/ksef_simulator_online.ts";
 import { batchSessions, type BatchOptions, type BatchSide } from "../../../support/ksef_simulator_batch.ts";
@@ -51,8 +51,8 @@ export interface SendSetup {
 }
 
 /** Starts the simulator, the server and the sender. */
-export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online", batchOptions: BatchOptions = {}, extra: Pick<KsefSendConfig, "offline" | "offlineWhenUnavailableMs" | "signer" | "subjectIdentifier"> & { now?: () => number } = {}): Promise<SendSetup> {
-  const { now, signer, subjectIdentifier, ...offline } = extra;
+export async function sendSetup(online: OnlineOptions = {}, tuning: Record<string, unknown> = {}, permissions = ["InvoiceRead", "InvoiceWrite"], sendMode: SendMode = "online", batchOptions: BatchOptions = {}, extra: Pick<KsefSendConfig, "offline" | "offlineWhenUnavailableMs" | "signer" | "subjectIdentifier"> & { now?: () => number; logger?: Logger } = {}): Promise<SendSetup> {
+  const { now, signer, subjectIdentifier, logger, ...offline } = extra;
   // A signer signs in with its certificate (KSeF grants its subject's NIP the same permissions); else the token.
   const signIn = signer ? { signer, ...(subjectIdentifier ? { subjectIdentifier } : {}) } : { token: TOKEN };
   const side = onlineSessions(online);
@@ -77,7 +77,7 @@ export async function sendSetup(online: OnlineOptions = {}, tuning: Record<strin
     webhooks: { transport: createHttpTransport(true), allowPrivate: true, schedule: [5_000] },
   });
   sender = createKsefSender({
-    storage: server.storage, nodeId: "test-node", logger: process.env.SEND_DEBUG ? createJsonLogger("debug", (l) => process.stderr.write(l)) : silentLogger,
+    storage: server.storage, nodeId: "test-node", logger: logger ?? (process.env.SEND_DEBUG ? createJsonLogger("debug", (l) => process.stderr.write(l)) : silentLogger),
     configs,
     tuning: { ...FAST_SEND, ...tuning }, ...(now ? { now } : {}),
   });
