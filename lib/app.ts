@@ -20,6 +20,7 @@ import { jsonResponse } from "./api/openapi/operation.ts";
 import { PageCache } from "./api/page_cache.ts";
 import { submissionRoutes } from "./api/submissions/routes.ts";
 import { validationRoutes } from "./api/validation.ts";
+import { conversionRoutes } from "./api/conversion.ts";
 import { schemaSetOf, type SchemaFiles } from "./formats/validation/schema_set.ts";
 import type { CheckedInvoice } from "./formats/validation/read_and_validate.ts";
 import type { ValidationReport } from "./formats/validation/invoice_validation.ts";
@@ -182,7 +183,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (!options.checkUploadOffThread || !options.validateOffThread) services.schemas?.compileAll();
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
-  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...webhookRoutes, ...deliveryRoutes, ...summaryRoutes, ...tokenRoutes];
+  const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...conversionRoutes, ...webhookRoutes, ...deliveryRoutes, ...summaryRoutes, ...tokenRoutes];
   const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
   const openapi = JSON.stringify(openapiDoc);
   routes.push({ ...OPENAPI_ROUTE, handle: async () => json(200, openapi) });
@@ -291,7 +292,7 @@ function _apiHandler(
     // Errors up to here and in reading the body are not kept for the key (the idempotency conventions in /docs: before execution).
     const key = req.method === "POST" ? parseIdempotencyKey(req.header("idempotency-key")) : null;
     // A large upload that would be refused a place among the large reads is refused before its body is read.
-    if ((route.body === "upload" || route.body === "multipart") && _declaredBytes(req) >= LARGE_XML_BYTES) _admitLarge(services, granted.tenant);
+    if (route.body !== undefined && route.body !== "json" && _declaredBytes(req) >= LARGE_XML_BYTES) _admitLarge(services, granted.tenant);
     const body = route.body === undefined ? NO_BODY : await readRequestBody(req, route.body, services.limits);
     if (takes && body.kind === "json") checkBody(body.value, takes);
     const ctx: Context = {

@@ -72,6 +72,13 @@ export interface PublicContext {
 }
 
 /** A POST body, read (and fingerprinted) before the handler runs. */
+/**
+ * The body a route reads before its handler: `json`; `multipart` (a form with the `xml` part); `upload` (a form, or
+ * the XML itself); `invoice` (a form, or the JSON of an invoice to create, README "Creating invoices"); `any` (a
+ * form, the XML itself, or that JSON).
+ */
+export type BodyKind = "json" | "multipart" | "upload" | "invoice" | "any";
+
 export type RequestBody =
   | { kind: "none" }
   | { kind: "json"; value: Record<string, unknown>; raw: Uint8Array }
@@ -98,5 +105,5 @@ export function idempotencyTag(ctx: Context, respond: IdempotencyTag["respond"])
  * operation in the OpenAPI document, kept beside the route it describes.
  */
 export type ApiRoute =
-  | { method: string; pattern: string; scope: Scope | readonly Scope[]; body?: "json" | "multipart" | "upload"; openapi: ApiOperation; handle(ctx: Context): Promise<ApiResponse> }
+  | { method: string; pattern: string; scope: Scope | readonly Scope[]; body?: BodyKind; openapi: ApiOperation; handle(ctx: Context): Promise<ApiResponse> }
   | { method: string; pattern: string; scope: null; openapi: ApiOperation; handle(ctx: PublicContext): Promise<ApiResponse> };

@@ -7,6 +7,7 @@
 import type { ApiRoute, Context } from "./context.ts";
 import { okJson } from "./openapi/operation.ts";
 import { type ValidationReport, validationSummary } from "../formats/validation/invoice_validation.ts";
+import type { Violation } from "../formats/validation/violation.ts";
 import { InvoiceError } from "../formats/invoice/errors.ts";
 import { XmlError } from "../formats/xml/errors.ts";
 import { ApiError, validationError } from "../http/errors.ts";
@@ -16,11 +17,30 @@ import type { ApiResponse } from "../http/types.ts";
 /** 422 VALIDATION_ERROR naming the first error, with every finding in `violations` (README "Validation"). */
 export function refusal(report: ValidationReport): ApiError {
   const first = report.errors[0]!;
-  const field = first.path === "/" ? "xml" : `xml:${first.path}`;
+  const field = first.field ?? (first.path === "/" ? "xml" : `xml:${first.path}`);
   const where = first.line === null ? "" : ` (line ${first.line}, column ${first.column})`;
   return new ApiError("VALIDATION_ERROR", `The invoice fails ${first.rule}: ${first.message}${where}`, {
     field, issue: first.message, violations: [...report.errors, ...report.warnings],
   });
+}
+
+/**
+ * The report with each finding's `field`: the invoice-object path of what was written at its XML path (an invoice
+ * created from JSON, README "Creating invoices"); findings at no written field keep none.
+ */
+export function withFields(report: ValidationReport, fieldAt: (path: string) => string | null): ValidationReport {
+  const add = (v: Violation): Violation => {
+    const field = fieldAt(v.path);
+    return field === null ? v : { ...v, field };
+  };
+  return { ...report, errors: report.errors.map(add), warnings: report.warnings.map(add) };
+}
+
+/** 422 VALIDATION_ERROR for an invoice object refused before its XML is written: each finding names its JSON path. */
+export function objectRefusal(findings: readonly { rule: string; field: string; message: string; path?: string }[]): ApiError {
+  const first = findings[0]!;
+  const violations: Violation[] = findings.map((f) => ({ rule: f.rule, severity: "error", path: f.path ?? "/", line: null, column: null, message: f.message, field: f.field }));
+  return new ApiError("VALIDATION_ERROR", `The invoice object fails ${first.rule}: ${first.message}`, { field: first.field, issue: first.message, violations });
 }
 
 /** `json` (a record's JSON object) with `validation` (the object's JSON, or null) added as its last key. */

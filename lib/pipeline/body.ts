@@ -4,7 +4,7 @@
  * body that fails mid-stream closes the connection instead of draining it.
  * @module
  */
-import type { RequestBody } from "../api/context.ts";
+import type { BodyKind, RequestBody } from "../api/context.ts";
 import { toApiError } from "../api/errors.ts";
 import { parseBoundary, parseMultipart, type MultipartPart } from "../formats/multipart/parse.ts";
 import { mediaType, readBody, readJsonObject } from "../http/body.ts";
@@ -20,9 +20,20 @@ export interface BodyLimits {
 }
 
 /** The body of `req` in the form its route declares. */
-export async function readRequestBody(req: ApiRequest, kind: "json" | "multipart" | "upload" | undefined, limits: BodyLimits): Promise<RequestBody> {
+export async function readRequestBody(req: ApiRequest, kind: BodyKind | undefined, limits: BodyLimits): Promise<RequestBody> {
   if (kind === "json") return { kind: "json", ...(await readJsonObject(req, limits.jsonBytes)) };
-  if (kind === "upload") {
+  if (kind === "invoice" || kind === "any") {
+    // The JSON of an invoice is an upload: it takes the upload limit, not the 64 KiB of a JSON request (README "Limits").
+    const type = mediaType(req);
+    if (type === "application/json") return { kind: "json", ...(await readJsonObject(req, limits.uploadBytes)) };
+    if (kind === "invoice" && type !== "multipart/form-data") {
+      throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be multipart/form-data or application/json", { expected: "multipart/form-data, application/json" });
+    }
+    if (kind === "any" && type !== "multipart/form-data" && type !== "application/xml" && type !== "text/xml") {
+      throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be multipart/form-data, application/xml or application/json", { expected: "multipart/form-data, application/xml, application/json" });
+    }
+  }
+  if (kind === "upload" || kind === "any") {
     // An upload as multipart (the `xml` part), or the XML itself: read as the one part `xml` of a form.
     const type = mediaType(req);
     if (type === "application/xml" || type === "text/xml") {
@@ -30,7 +41,7 @@ export async function readRequestBody(req: ApiRequest, kind: "json" | "multipart
     }
     return { kind: "multipart", parts: await readMultipartBody(req, limits.uploadBytes) };
   }
-  if (kind === "multipart") return { kind: "multipart", parts: await readMultipartBody(req, limits.uploadBytes) };
+  if (kind === "multipart" || kind === "invoice") return { kind: "multipart", parts: await readMultipartBody(req, limits.uploadBytes) };
   return { kind: "none" };
 }
 

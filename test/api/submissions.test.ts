@@ -317,7 +317,7 @@ for (const store of STORES) describe(`the 201 Created answer (the OpenAPI docume
     const res = await upload(s, token, COMPLEX);
     const sub = await created(res);
     assert.deepEqual(Object.keys(sub).sort(), [
-      "buyer", "created_at", "currency", "format", "id", "issue_date", "ksef", "ksef_number", "links", "number", "seller", "sha256", "size", "status", "totals", "type", "updated_at", "validation",
+      "buyer", "conversion", "created_at", "currency", "format", "id", "issue_date", "ksef", "ksef_number", "links", "number", "seller", "sha256", "size", "source", "status", "totals", "type", "updated_at", "validation",
     ]);
     assert.equal(sub.ksef, null, "a tenant that does not send to KSeF");
     assert.equal(sub.ksef_number, null);
@@ -341,8 +341,14 @@ for (const store of STORES) describe(`the 201 Created answer (the OpenAPI docume
     assert.match(sub.created_at, ISO_MS_RE);
     assert.ok(Date.parse(sub.created_at) >= before - 1000 && Date.parse(sub.created_at) <= Date.now() + 1000);
     assert.deepEqual(sub.links, {
-      self: `/api/v1/submissions/${sub.id}`, xml: `/api/v1/submissions/${sub.id}/xml`, pdf: `/api/v1/submissions/${sub.id}/pdf`, upo: null,
+      self: `/api/v1/submissions/${sub.id}`, xml: `/api/v1/submissions/${sub.id}/xml`, pdf: `/api/v1/submissions/${sub.id}/pdf`, source: `/api/v1/submissions/${sub.id}/source`, upo: null,
     });
+    // Stored as uploaded: no source of its own, and /source gives the XML itself.
+    assert.equal((sub as unknown as { source: unknown }).source, null);
+    assert.equal((sub as unknown as { conversion: unknown }).conversion, null);
+    const source = await s.fetch(sub.links.source, token);
+    assert.equal(source.headers.get("content-type"), "application/xml");
+    assert.deepEqual(new Uint8Array(await source.arrayBuffer()), new Uint8Array(COMPLEX));
   });
 
   const complexText = Buffer.from(COMPLEX).toString("utf8");
@@ -399,7 +405,6 @@ describe("refused uploads (the error envelope in the OpenAPI document, the OpenA
   after(() => s.close());
 
   const notMultipart = [
-    { what: "a JSON body", input: { type: "application/json", body: JSON.stringify({ xml: "<a/>" }) } },
     { what: "a text/plain body", input: { type: "text/plain", body: Buffer.from(COMPLEX).toString("utf8") } },
     { what: "raw application/xml", input: { type: "application/xml", body: Buffer.from(COMPLEX).toString("utf8") } },
     { what: "urlencoded form", input: { type: "application/x-www-form-urlencoded", body: "xml=%3Ca%2F%3E" } },
@@ -408,9 +413,14 @@ describe("refused uploads (the error envelope in the OpenAPI document, the OpenA
   for (const { what, input } of notMultipart) {
     test(`${what} is 415 UNSUPPORTED_MEDIA_TYPE with details.expected`, async () => {
       const error = await errorOf(await postRaw(s, token, input.type, input.body), 415, "UNSUPPORTED_MEDIA_TYPE");
-      assert.equal(error.details.expected, "multipart/form-data");
+      assert.equal(error.details.expected, "multipart/form-data, application/json");
     });
   }
+
+  test("a JSON body is an invoice to create (README \"Creating invoices\"): a field it does not know is 400", async () => {
+    const error = await errorOf(await postRaw(s, token, "application/json", JSON.stringify({ xml: "<a/>" })), 400, "BAD_REQUEST");
+    assert.equal(error.details.field, "xml");
+  });
 
   test("a multipart body without an xml part is 422 with field xml, issue required", async () => {
     const form = new FormData();

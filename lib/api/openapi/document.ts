@@ -14,6 +14,7 @@ import { invoiceSchemas } from "./invoice_schema.ts";
 import { ERROR_CODES, errorSchemaName, headers, parameters, ref, schemas, type Json } from "./schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../../jobs/webhooks/events.ts";
 import { apiHeaders, JSON_MEDIA, jsonResponse, type ApiOperation } from "./operation.ts";
+import type { BodyKind } from "../context.ts";
 
 /** The responses of raw-file downloads (README “Documents and the inbox”), kept once in components.responses; HEAD gives the same headers. */
 function _downloadResponses(): Record<string, Json> {
@@ -85,17 +86,24 @@ function _codes(route: ApiRoute, op: ApiOperation): Set<ErrorCode> {
 }
 
 /** The kind of body the route reads before its handler runs; public routes read none. */
-function _bodyKind(route: ApiRoute): "json" | "multipart" | "upload" | undefined {
+function _bodyKind(route: ApiRoute): BodyKind | undefined {
   return route.scope === null ? undefined : route.body;
 }
 
 /** The request body of a route that reads one. */
-function _requestBody(key: string, kind: "json" | "multipart" | "upload", op: ApiOperation): Json {
-  if (kind === "multipart" || kind === "upload") {
+function _requestBody(key: string, kind: BodyKind, op: ApiOperation): Json {
+  if (kind !== "json") {
     // A multipart route may name its own form (POST /submissions has fields that POST /validate does not).
-    const form = { schema: ref(kind === "multipart" && op.requestBody ? op.requestBody.schema : "SubmissionUpload"), encoding: { xml: { contentType: "application/xml, text/xml, application/octet-stream, text/plain" } } };
+    const named = (kind === "multipart" || kind === "invoice") && op.requestBody;
+    const form = { schema: ref(named ? op.requestBody!.schema : "SubmissionUpload"), encoding: { xml: { contentType: "application/xml, text/xml, application/octet-stream, text/plain" } } };
     const xml = { schema: { type: "string", contentMediaType: "application/xml", description: "The invoice XML itself" } };
-    return { required: true, content: kind === "multipart" ? { "multipart/form-data": form } : { "multipart/form-data": form, "application/xml": xml, "text/xml": xml } };
+    const content: Json = { "multipart/form-data": form };
+    if (kind === "upload" || kind === "any") Object.assign(content, { "application/xml": xml, "text/xml": xml });
+    if (kind === "invoice" || kind === "any") {
+      if (!op.jsonBody) throw new TypeError(`Cannot build the OpenAPI document: ${key} reads an invoice's JSON, its operation names no jsonBody schema`);
+      content[JSON_MEDIA] = { schema: ref(op.jsonBody) };
+    }
+    return { required: true, content };
   }
   const schema = op.requestBody;
   if (!schema) throw new TypeError(`Cannot build the OpenAPI document: ${key} reads a json body, its operation names no request schema`);
@@ -112,7 +120,7 @@ function _operation(route: ApiRoute, key: string, op: ApiOperation, params: Reco
   }
   for (const p of names) if (!params[p]) throw new TypeError(`Cannot build the OpenAPI document: ${key} names unknown parameter ${p}`);
   const kind = _bodyKind(route);
-  if (op.requestBody && kind !== "json" && kind !== "multipart") throw new TypeError(`Cannot build the OpenAPI document: ${key} reads a ${kind ?? "no"} body, its operation names a json request body`);
+  if (op.requestBody && kind !== "json" && kind !== "multipart" && kind !== "invoice") throw new TypeError(`Cannot build the OpenAPI document: ${key} reads a ${kind ?? "no"} body, its operation names a json request body`);
   const post = route.method === "POST";
   const parameters = [...names, "XCorrelationId", ...(post ? ["IdempotencyKey"] : [])].map((p) => ref(p, "parameters"));
   const ok: Record<string, Json> = {};

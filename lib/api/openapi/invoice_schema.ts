@@ -350,10 +350,28 @@ function _invoiceSchema(): Json {
   });
 }
 
-/** The `components.schemas` entries of the invoice object. */
+/** The `components.schemas` entries of the invoice object, as answered and (`…Input`) as a request gives it. */
 export function invoiceSchemas(): Record<string, Json> {
-  return {
+  const answered: Record<string, Json> = {
     ..._basicSchemas(), ..._amountSchemas(), InvoicePayment: _paymentSchema(), ..._referenceSchemas(),
     ..._ksefSchemas(), Invoice: _invoiceSchema(),
   };
+  const input: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries(answered)) input[`${name}Input`] = _asInput(schema) as Json;
+  return { ...answered, ...input };
+}
+
+/**
+ * A schema as a request may give it (README "Creating invoices"): no field required (an absent value is null, an
+ * absent list empty, an absent flag false), references to the input forms. The answer's schemas stay exact.
+ */
+function _asInput(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(_asInput);
+  if (schema === null || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "required") continue;
+    out[k] = k === "$ref" && typeof v === "string" ? `${v}Input` : _asInput(v);
+  }
+  return out;
 }

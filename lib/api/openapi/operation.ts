@@ -19,8 +19,13 @@ export interface ApiOperation {
   description?: string;
   /** Names in components.parameters, path parameters first. */
   params?: string[];
-  /** For a route that reads a `json` body: its schema in components.schemas, and whether the body may be empty. */
+  /**
+   * For a route that reads a `json` body: its schema in components.schemas, and whether the body may be empty; for a
+   * `multipart` or `invoice` route, its form's schema.
+   */
   requestBody?: { schema: string; required: boolean };
+  /** For an `invoice` or `any` route: the schema of its JSON body. */
+  jsonBody?: string;
   /** Success (and download) responses. */
   ok: Record<string, Json>;
   /** Error codes this operation gives beyond those every operation of its kind gives. */

@@ -384,8 +384,37 @@ export function schemas(): Record<string, Json> {
           type: "string", pattern: "^sub_[0-9A-HJKMNP-TV-Z]{26}$",
           description: "A technical correction (README \"Offline invoices\", KSeF's `offline/korekta-techniczna.md`): the id of an offline submission KSeF rejected for a technical reason (status 430, 435, 440, 450, 500, an input validation exception, or a file over the size limit). The upload is sent in an online session with `offlineMode: true` and `hashOfCorrectedInvoice` (the rejected file's SHA-256), keeps the original's deadline, and the two are linked (`ksef.corrects`, `ksef.corrected_by`). 422 on `corrects` with `details.issue` `not_found`, `not_offline`, `not_technically_rejected`, `already_corrected` (KSeF accepted a correction) or `correction_pending` (one is still being sent); 422 on `ksef_mode` `correction_is_offline` with `ksef_mode=online`.",
         },
+        as: {
+          type: "string", enum: ["ksef-fa3", "ubl", "cii"],
+          description: "Convert the upload first (README \"Converting invoices\"): `/xml` is then the converted invoice (what is validated, stored and sent to KSeF), `/source` the upload, and `conversion.losses` lists what the target had no place for. A UBL or CII invoice of a Polish seller goes to KSeF with `as=ksef-fa3`; an FA(2) becomes FA(3). A conversion that cannot yield a valid invoice is 422",
+        },
       },
       description: "Other parts are ignored",
+    },
+    SubmissionCreateJson: {
+      type: "object", required: ["format", "invoice"], additionalProperties: false,
+      description: "An invoice to create from the invoice object (README \"Creating invoices\"): the server computes what follows from the other values (line net amounts, the VAT breakdown per rate, the totals; FA(3)'s P_13_x, P_14_x, P_14_xW and P_15), checks what is given against it, writes the XML of `format`, validates it like an upload and stores it; `/xml` is the written XML, `/source` this JSON. A refused object is 422 whose `details.violations` each name `field`, the JSON path at fault",
+      properties: {
+        format: { type: "string", enum: ["ksef-fa3", "ubl", "cii"], description: "The format written" },
+        invoice: { ...ref("InvoiceInput"), description: "The invoice object as `GET /submissions/{id}` answers it, every field optional: an absent value is null, an absent list empty. The minimal FA(3): `seller` (name, tax_id NIP, address), `buyer` (name, tax_id or no_tax_id, address), `number`, `issue_date`, `currency`, `lines` (name, quantity, unit, net_price, vat_rate: FA(3)'s P_12 code such as \"23\" or \"zw\", or vat_category)" },
+        ksef_mode: { type: "string", enum: ["online", "offline"], description: "As for an upload" },
+        corrects: { type: "string", pattern: "^sub_[0-9A-HJKMNP-TV-Z]{26}$", description: "As for an upload" },
+      },
+    },
+    ConvertRequestJson: {
+      type: "object", required: ["invoice"], additionalProperties: false,
+      description: "The JSON of a creation: the invoice object, written as `to`",
+      properties: { invoice: ref("InvoiceInput"), format: { type: "string", enum: ["ksef-fa3", "ubl", "cii"], description: "When given, equal to `to`" } },
+    },
+    Conversion: {
+      description: "A converted invoice (README \"Converting invoices\")",
+      ..._object({
+        format: { type: "string", enum: ["ksef-fa3", "ubl", "cii"], description: "The format written" },
+        from: { type: "string", description: "The format converted from, or `json`" },
+        xml: { type: "string", description: "The converted invoice's XML" },
+        losses: { type: "array", items: ref("ConversionLoss") },
+        validation: ref("Validation"),
+      }),
     },
     SyncRunRequest: {
       type: "object",
@@ -630,6 +659,8 @@ export function parameters(): Record<string, Json> {
     Overdue: _query("overdue", { type: "string", enum: ["true"] }, "`true`: only offline submissions KSeF has not accepted (yet) whose `ksef.deadline` has passed or is near: its day ends within the server's deadline-near window (`KSEF_DEADLINE_NEAR`, default 12 hours), the window of `submission.ksef_deadline_near`"),
     SubmissionType: _query("type", ref("DocumentType"), "Only submissions of this type"),
     SubmissionFormat: _query("format", ref("DocumentFormat"), "Only submissions of this format"),
+    ConvertTo: _query("to", { type: "string", enum: ["ksef-fa3", "ubl", "cii"] }, "The format to convert to (required)"),
+    ConvertKeep: _query("keep", { type: "string", enum: ["notes"] }, "`notes`: also write each value the target has no place for into its free text (FA(3) DodatkowyOpis, UBL/CII notes)"),
     Lang: _query("lang", { type: "string", enum: ["pl", "en"] }, "Language of the rendering; by default chosen from the invoice"),
   };
 }

@@ -6,7 +6,10 @@
  * @module
  */
 import { fieldsFromInvoice } from "../../contracts/record_json.ts";
-import type { KsefIssueMode, StoredResponse, SubmissionInput, SubmissionRecord } from "../../contracts/storage.ts";
+import type { KsefIssueMode, StoredResponse, SubmissionConversion, SubmissionInput, SubmissionRecord } from "../../contracts/storage.ts";
+import { WRITTEN_FORMATS } from "../../formats/invoice/write_invoice.ts";
+import { convertUpload } from "../conversion.ts";
+import { createFromJson } from "./create_json.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
 import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { validationSummary } from "../../formats/validation/invoice_validation.ts";
@@ -16,22 +19,47 @@ import type { ApiResponse } from "../../http/types.ts";
 import { offlineDeadline } from "../../ksef/offline_deadline.ts";
 import { idempotencyTag, type Context } from "../context.ts";
 import { apiError } from "../errors.ts";
-import { refusal } from "../validation.ts";
+import { refusal, withFields } from "../validation.ts";
 import { correctableOriginal, linkCorrection } from "./technical_correction.ts";
 
 /** The values of the `ksef_mode` field, the first the default. */
 export const KSEF_MODES = ["online", "offline"] as const satisfies readonly KsefIssueMode[];
 
-/** Stores an uploaded invoice as a submission (201), or refuses it. */
+/** What a submission is made from besides its XML, and how it is issued. */
+export interface SubmissionOrigin {
+  /** `ksef_mode` as asked. */
+  asked: KsefIssueMode | undefined;
+  /** `corrects`: the offline submission this one technically corrects. */
+  corrects: string | undefined;
+  /** The bytes received, when the XML was written or converted from them. */
+  source?: { mediaType: string; bytes: Uint8Array };
+  conversion?: SubmissionConversion;
+  /** The invoice-object field of an XML path of the written XML, for the refusal of a created invoice. */
+  fieldAt?: (path: string) => string | null;
+}
+
+/** Stores an uploaded invoice (or one created from JSON, or converted with `as`) as a submission (201), or refuses it. */
 export async function createSubmission(ctx: Context): Promise<ApiResponse> {
+  if (ctx.body.kind === "json") return createFromJson(ctx, ctx.body.value, ctx.body.raw);
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
   if (!part) throw validationError("xml", "required", "xml is required");
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-  const asked = _oneOf(ctx, "ksef_mode", KSEF_MODES);
-  const corrects = _plainField(ctx, "corrects");
-  const { invoice, report } = await ctx.app.checkUpload(part.body, { tenant: ctx.tenant.tenant });
+  const origin: SubmissionOrigin = { asked: _oneOf(ctx, "ksef_mode", KSEF_MODES), corrects: _plainField(ctx, "corrects") };
+  const as = _oneOf(ctx, "as", WRITTEN_FORMATS);
+  if (as === undefined) return storeSubmission(ctx, part.body, origin);
+  const converted = await convertUpload(ctx, part.body, as, false);
+  if (converted === null) return storeSubmission(ctx, part.body, origin); // already in that format: stored as uploaded
+  return storeSubmission(ctx, converted.xml, {
+    ...origin, source: { mediaType: "application/xml", bytes: part.body }, conversion: { from: converted.from, losses: converted.losses },
+  });
+}
+
+/** Checks `xml` as an upload and stores it as a submission with what it was made from (201), or refuses it. */
+export async function storeSubmission(ctx: Context, xml: Uint8Array, origin: SubmissionOrigin): Promise<ApiResponse> {
+  const { asked, corrects } = origin;
+  const { invoice, report } = await ctx.app.checkUpload(xml, { tenant: ctx.tenant.tenant });
   requireSubmissionFields(invoice);
-  if (!report.valid) throw refusal(report);
+  if (!report.valid) throw refusal(origin.fieldAt ? withFields(report, origin.fieldAt) : report);
   const fields = fieldsFromInvoice(invoice);
   // KSeF FA and FA_RR invoices of a tenant that sends are queued for KSeF (README "Sending to KSeF"); UBL, CII and
   // PEF never are (PEF goes to KSeF through a Peppol service provider).
@@ -46,9 +74,14 @@ export async function createSubmission(ctx: Context): Promise<ApiResponse> {
   // Issued offline by itself while KSeF has not answered for the tenant's offline_when_unavailable.
   const auto = send && original === null && asked === undefined && (await ctx.app.ksefSend?.issuesOffline?.(ctx.tenant.tenant)) === true;
   const issue = original ? { ..._issue(ctx, send, "offline", fields.issue_date, false), deadline: original.ksef!.deadline ?? null } : _issue(ctx, send, asked, fields.issue_date, auto);
-  const blob = await ctx.tenant.putBlob(part.body);
+  const blob = await ctx.tenant.putBlob(xml);
+  const source = origin.source ? await ctx.tenant.putBlob(origin.source.bytes) : null;
   const created = (body: string): StoredResponse => ({ status: 201, location: `/api/v1/submissions/${(JSON.parse(body) as SubmissionRecord).id}`, body });
-  const input: SubmissionInput = { fields: { ...fields, validation: validationSummary(report) }, xml: blob, ...(send ? { send, issue } : {}), ...(original ? { corrects: original.id } : {}) };
+  const input: SubmissionInput = {
+    fields: { ...fields, validation: validationSummary(report) }, xml: blob, ...(send ? { send, issue } : {}), ...(original ? { corrects: original.id } : {}),
+    ...(source && origin.source ? { source: { media_type: origin.source.mediaType, sha256: source.sha256, size: source.size } } : {}),
+    ...(origin.conversion ? { conversion: origin.conversion } : {}),
+  };
   const result = await ctx.tenant.createSubmission(input, new Date(ctx.app.now()).toISOString(), idempotencyTag(ctx, created));
   if ("duplicateOf" in result) {
     throw apiError("DUPLICATE_SUBMISSION", "This invoice was already submitted", { existing_id: result.duplicateOf });

@@ -4,7 +4,7 @@
  * half up to 2 decimals, EN 16931 BT-131), the VAT breakdown per category and rate (BG-23; FA(3) `P_13_x`,
  * `P_14_x`, `P_14_xW` in PLN at the invoice's exchange rate), and the document totals (BT-106…BT-115; FA(3)
  * `P_15`). A value that is absent is filled in; one that is given is checked, and a difference is a finding that
- * names both. VAT is computed per rate on the sum of the net amounts, as the VAT act's art. 106e allows and both
+ * names both. Lines without a number are numbered from 1. VAT is computed per rate on the sum of the net amounts, as the VAT act's art. 106e allows and both
  * formats' rules check. It does not decide what a format requires beyond that: the writer and the validator do.
  * @module
  */
@@ -32,7 +32,10 @@ const _ROOT = "invoice";
 export function completeInvoice(inv: Invoice, format: WrittenFormat): ComputeFinding[] {
   const findings: ComputeFinding[] = [];
   _kind(inv, format);
-  inv.lines.forEach((line, i) => _line(line, `${_ROOT}.lines[${i}]`, format, findings));
+  inv.lines.forEach((line, i) => {
+    line.number ??= String(i + 1); // BT-126, FA(3) NrWierszaFa: both formats number their lines
+    _line(line, `${_ROOT}.lines[${i}]`, format, findings);
+  });
   inv.allowances_charges.forEach((ac, i) => _allowanceCharge(ac, `${_ROOT}.allowances_charges[${i}]`, null, format, findings));
   const computed = _breakdown(inv, format);
   // FA(3)'s advance, settlement and correction invoices sum what was paid or changed, not their lines: their

@@ -51,6 +51,8 @@ export function convertInvoice(source: Invoice, to: WrittenFormat): Conversion {
     else _fa2ToFa3(out);
   } else if (fromKsef) _ksefToEn(out, to);
   else _enToEn(out, to);
+  // FA(3)'s DataWytworzeniaFa is when its XML is made: the writer's now, not another file's date.
+  if (to === "ksef-fa3" && source.format !== "ksef-fa3") invoice.created_at = null;
   invoice.format = to;
   return out;
 }

@@ -19,4 +19,9 @@ export interface Violation {
   line: number | null;
   column: number | null;
   message: string;
+  /**
+   * For an invoice created from JSON (README "Creating invoices"): the JSON path of the value at fault
+   * (`invoice.lines[2].net_price`), beside the XML path where it went or would have gone.
+   */
+  field?: string;
 }
