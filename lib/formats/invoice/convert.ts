@@ -129,6 +129,20 @@ function _ksefToEn(out: Conversion, to: "ubl" | "cii"): void {
     inv.payment.means = codeOf(UNCL_4461, uncl ?? "1");
   }
   if (inv.currency !== null && inv.currency !== "PLN" && inv.totals.tax_in_tax_currency !== null) inv.tax_currency = "PLN";
+  // WarunkiTransakcji's first contract and order are EN 16931's contract (BT-12) and purchase order (BT-13).
+  const terms = inv.transaction_terms;
+  if (terms !== null) {
+    const contract = terms.contracts.shift();
+    const order = terms.orders.shift();
+    if (contract?.number) inv.references.contract ??= contract.number;
+    if (order?.number) inv.references.order ??= order.number;
+    for (const [what, x] of [["contracts", contract], ["orders", order]] as const) {
+      if (x?.date) out.losses.push({ field: `invoice.transaction_terms.${what}[0].date`, value: x.date, reason: `EN 16931 has no date of a ${what === "contracts" ? "contract (BT-12)" : "purchase order (BT-13)"}` });
+    }
+    if (terms.contracts.length + terms.orders.length + terms.batch_numbers.length + terms.transports.length === 0 && terms.delivery_terms === null && terms.contract_rate === null && !terms.intermediary) {
+      inv.transaction_terms = null;
+    }
+  }
   inv.annotations = null;
   if (ann !== null) _annotationLosses(ann, out);
 }
@@ -199,8 +213,14 @@ function _enToKsef(out: Conversion): void {
       inv.payment.means = null;
     } else inv.payment.means = codeOf(KSEF_PAYMENT_FORMS, form);
   }
-  if (inv.references.buyer_reference !== null) {
-    out.losses.push({ field: "invoice.references.buyer_reference", value: inv.references.buyer_reference, reason: "FA(3) has no buyer reference (BT-10)" });
+  // The contract (BT-12) and purchase order (BT-13) are FA(3)'s WarunkiTransakcji Umowy and Zamowienia.
+  const r = inv.references;
+  if (r.contract !== null || r.order !== null) {
+    inv.transaction_terms ??= { contracts: [], orders: [], batch_numbers: [], delivery_terms: null, contract_rate: null, contract_currency: null, transports: [], intermediary: false };
+    if (r.contract !== null) inv.transaction_terms.contracts.push({ date: null, number: r.contract });
+    if (r.order !== null) inv.transaction_terms.orders.push({ date: null, number: r.order });
+    r.contract = null;
+    r.order = null;
   }
 }
 
