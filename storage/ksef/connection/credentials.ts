@@ -15,7 +15,7 @@ import { formatName, parseCertificate, type CertificateInfo, type NameAttribute 
 import { signWithKey } from "../../../lib/formats/xades/key_sign.ts";
 import type { SignatureAlgorithm, Signer } from "../../../lib/formats/xades/signer.ts";
 import { SignerCache } from "./signer_cache.ts";
-import { readCertificates, readPassphrase, readPkcs12File, readPrivateKey, type PassphraseSource } from "./key_files.ts";
+import { isReadableByOthers, readCertificates, readPassphrase, readPkcs12File, readPrivateKey, type PassphraseSource } from "./key_files.ts";
 
 /** How long before its end a certificate is reported as ending soon: 30 days, time to request the next one in KSeF. */
 export const CERTIFICATE_WARNING_MS = 30 * 86_400_000;
@@ -87,7 +87,8 @@ export interface FileSigner extends Signer {
 /** Reads and checks the files; RangeError naming the file at fault when they cannot sign. */
 export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): FileSigner {
   const env = options.env ?? process.env;
-  const passphrase = files.passphrase === undefined ? undefined : readPassphrase(files.passphrase, env);
+  const secret = files.passphrase === undefined ? undefined : readPassphrase(files.passphrase, env);
+  const passphrase = secret?.value;
   const purpose = options.purpose ?? "sign in to KSeF";
   const paths = "pkcs12File" in files ? [files.pkcs12File] : [files.certificateFile, files.keyFile];
   const what = JSON.stringify([options.fields ?? null, purpose, options.encryptedHint ?? null, "pkcs12File" in files]);
@@ -107,6 +108,9 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
   const warnings: string[] = [];
   if (info.notAfter - options.now < (options.warnWithinMs ?? CERTIFICATE_WARNING_MS)) warnings.push(`${certField} ${certPath} expires on ${when(info.notAfter)}${hint}`);
   if (l.readableByOthers) warnings.push(`${keyField} ${keyPath} can be read by other users of this machine: chmod 600 it`);
+  if (secret?.readableByOthers && files.passphrase !== undefined && "file" in files.passphrase) {
+    warnings.push(`key_passphrase_file ${files.passphrase.file} can be read by other users of this machine: chmod 600 it`);
+  }
   const facts = l.facts;
   if (options.expectType !== undefined && facts.ksefType !== null && facts.ksefType !== options.expectType) {
     warnings.push(`${certField} ${certPath} looks like a KSeF certificate of type ${facts.ksefType} (by its key usage), which cannot ${purpose}: use one of type ${options.expectType}`);
@@ -253,6 +257,5 @@ function _isKeyOf(spki: Uint8Array, publicKey: KeyObject): boolean {
 }
 
 function _readableByOthers(path: string): boolean {
-  if (process.platform === "win32") return false; // modes mean nothing there
-  return (statSync(path).mode & 0o077) !== 0;
+  return isReadableByOthers(statSync(path).mode);
 }

@@ -8,10 +8,10 @@
  */
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { Buffer } from "node:buffer";
-import { readFileSync, statSync } from "node:fs";
 import { decodePem, looksLikePem } from "../../../lib/formats/asn1/pem.ts";
 import { decryptPrivateKeyInfo, isEncryptedPrivateKeyInfo, KeyDecryptError } from "../../../lib/formats/pkcs8/pbes2.ts";
 import { readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
+import { readConfiguredFile } from "./configured_file.ts";
 
 /** Where a passphrase comes from: the NAME of an environment variable, or a file whose first line it is. */
 export type PassphraseSource = { env: string } | { file: string };
@@ -34,15 +34,12 @@ export const PKCS12_CONVERT_COMMAND = "openssl pkcs12 -legacy -in OLD.p12 -out O
 /** How `openssl` re-encrypts a key with PBES2 and AES-256-CBC. */
 export const PKCS8_CONVERT_COMMAND = "openssl pkcs8 -topk8 -v2 aes-256-cbc -in OLD.key.pem -out NEW.key.pem";
 
-/** A file's bytes, or RangeError "`field` `path` cannot be read: ENOENT" (the code only). */
+/**
+ * A certificate, key or PKCS#12 file's bytes (configured_file.ts: a regular file of at most MAX_KEY_FILE_BYTES), or
+ * RangeError naming it: "`field` `path` cannot be read: ENOENT" (the code only), not a regular file, too large.
+ */
 export function readKeyFile(field: string, path: string): Uint8Array {
-  try {
-    if (statSync(path).size > MAX_KEY_FILE_BYTES) throw new RangeError(`${field} ${path} is larger than ${MAX_KEY_FILE_BYTES} bytes: not a certificate or key`);
-    return readFileSync(path);
-  } catch (e) {
-    if (e instanceof RangeError) throw e;
-    throw new RangeError(`${field} ${path} cannot be read: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
-  }
+  return readConfiguredFile(field, path, MAX_KEY_FILE_BYTES, "not a certificate or key").bytes;
 }
 
 /** The DER certificates of a PEM (every CERTIFICATE block, in order) or DER file; RangeError naming it when none. */
@@ -116,8 +113,14 @@ export function readPkcs12File(field: string, path: string, passphrase: string):
   return { keys, certificates: contents.certificates.map((c) => c.der) };
 }
 
+/** A passphrase and, when it comes from a file, whether users other than the file's owner may read that file. */
+export interface Passphrase {
+  value: string;
+  readableByOthers: boolean;
+}
+
 /** The passphrase from `source`, or RangeError naming the variable or file (never its value). */
-export function readPassphrase(source: PassphraseSource, env: Readonly<Record<string, string | undefined>>): string {
+export function readPassphrase(source: PassphraseSource, env: Readonly<Record<string, string | undefined>>): Passphrase {
   if ("env" in source) {
     const value = env[source.env];
     // The name is echoed only when it looks like one (POSIX.1-2017 §8.1's portable names): a passphrase put in
@@ -125,20 +128,18 @@ export function readPassphrase(source: PassphraseSource, env: Readonly<Record<st
     const name = /^[A-Z_][A-Z0-9_]*$/.test(source.env) ? `the environment variable ${source.env}` : "the environment variable named in key_passphrase_env";
     if (value === undefined) throw new RangeError(`key_passphrase_env: ${name} is not set`);
     if (value === "") throw new RangeError(`key_passphrase_env: ${name} is empty`);
-    return value;
+    return { value, readableByOthers: false };
   }
-  let bytes: Uint8Array;
-  try {
-    if (statSync(source.file).size > _MAX_PASSPHRASE_BYTES) throw new RangeError(`key_passphrase_file ${source.file} is larger than ${_MAX_PASSPHRASE_BYTES} bytes: not a passphrase`);
-    bytes = readFileSync(source.file);
-  } catch (e) {
-    if (e instanceof RangeError) throw e;
-    throw new RangeError(`key_passphrase_file ${source.file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
-  }
+  const { bytes, mode } = readConfiguredFile("key_passphrase_file", source.file, _MAX_PASSPHRASE_BYTES, "not a passphrase");
   // The file is written by `echo` or an editor: one trailing line break is not part of the passphrase.
   const value = new TextDecoder().decode(bytes).replace(/\r?\n$/, "");
   if (value === "") throw new RangeError(`key_passphrase_file ${source.file} is empty`);
-  return value;
+  return { value, readableByOthers: isReadableByOthers(mode) };
+}
+
+/** Whether a file of st_mode `mode` may be read or written by its group or others (never on Windows: modes mean nothing there). */
+export function isReadableByOthers(mode: number): boolean {
+  return process.platform !== "win32" && (mode & 0o077) !== 0;
 }
 
 function _decrypt(where: string, der: Uint8Array | null, options: ReadKeyOptions): KeyObject {
