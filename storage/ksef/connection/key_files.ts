@@ -10,7 +10,9 @@ import { createPrivateKey, type KeyObject } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { decodePem, looksLikePem } from "../../../lib/formats/asn1/pem.ts";
 import { decryptPrivateKeyInfo, isEncryptedPrivateKeyInfo, KeyDecryptError } from "../../../lib/formats/pkcs8/pbes2.ts";
-import { readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
+import { DerError, MAX_DER_DEPTH } from "../../../lib/formats/asn1/der.ts";
+import type { DeriveKey } from "../../../lib/formats/pkcs8/key_derivation.ts";
+import { MAX_PKCS12_BAGS, Pkcs12Error, readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
 import { readConfiguredFile } from "./configured_file.ts";
 
 /** Where a passphrase comes from: the NAME of an environment variable, or a file whose first line it is. */
@@ -60,6 +62,8 @@ export interface ReadKeyOptions {
   passphrase?: string;
   /** What an encrypted key without a passphrase is told to do (e.g. `give its passphrase with "key_passphrase_env"`). */
   encryptedHint: string;
+  /** Does the key derivation of an encrypted key (default: at once, on this thread). */
+  derive?: DeriveKey;
 }
 
 /** The private key of a PEM or DER key file; RangeError naming `field` and `path`. */
@@ -87,20 +91,19 @@ export function readPrivateKey(field: string, path: string, options: ReadKeyOpti
   return key;
 }
 
-/** The keys (PKCS#8 DER) and certificates (DER) of a PKCS#12 file; RangeError naming `field` and `path`. */
-export function readPkcs12File(field: string, path: string, passphrase: string): { keys: KeyObject[]; certificates: Uint8Array[] } {
+/**
+ * The keys (PKCS#8 DER) and certificates (DER) of a PKCS#12 file; RangeError naming `field` and `path` and saying
+ * what is wrong (lib/formats/pkcs12/read.ts's reasons). `derive` does the key derivations (default: at once).
+ */
+export function readPkcs12File(field: string, path: string, passphrase: string, derive?: DeriveKey): { keys: KeyObject[]; certificates: Uint8Array[] } {
   const bytes = readKeyFile(field, path);
   const where = `${field} ${path}`;
   let contents;
   try {
-    contents = readPkcs12(bytes, passphrase);
+    contents = readPkcs12(bytes, passphrase, derive);
   } catch (e) {
-    if (e instanceof KeyDecryptError) {
-      if (e.reason === "wrong-passphrase") throw new RangeError(`${where}: the passphrase is wrong (or the file is damaged)`);
-      if (e.reason === "legacy-cipher") throw new RangeError(`${where} is encrypted with a legacy cipher (RC2 or 3DES): convert it with ${PKCS12_CONVERT_COMMAND}`);
-      throw new RangeError(`${where} cannot be read: ${e.message}`); // our own messages: no key material in them
-    }
-    throw new RangeError(`${where} is not a PKCS#12 file (.p12, .pfx): if it is one, rewrite it with ${PKCS12_CONVERT_COMMAND}`);
+    if (!(e instanceof Pkcs12Error)) throw e;
+    throw new RangeError(_pkcs12Failure(where, e));
   }
   const keys: KeyObject[] = [];
   for (const k of contents.keys) {
@@ -142,16 +145,34 @@ export function isReadableByOthers(mode: number): boolean {
   return process.platform !== "win32" && (mode & 0o077) !== 0;
 }
 
+/** What a PKCS#12 file's failure tells the operator: what is wrong, and the conversion only where it helps. */
+function _pkcs12Failure(where: string, e: Pkcs12Error): string {
+  switch (e.reason) {
+    case "wrong-passphrase": return `${where}: the passphrase is wrong (or the file is damaged)`;
+    case "legacy-cipher": return `${where} is encrypted with a legacy cipher (RC2 or 3DES): convert it with ${PKCS12_CONVERT_COMMAND}`;
+    case "not-pkcs12": return `${where} is not a PKCS#12 file (.p12, .pfx): ${e.message}`;
+    case "truncated": return `${where} is cut short (its end is missing): copy the whole file again`;
+    case "too-deep": return `${where} nests deeper than ${MAX_DER_DEPTH} levels, which no PKCS#12 file of a certificate does: it is damaged or not one`;
+    case "too-many-bags": return `${where} holds too many items (${e.message}; at most ${MAX_PKCS12_BAGS} are read): export the certificate and its key alone`;
+    case "too-costly": return `${where} asks for more key-derivation work than is allowed (${e.message}): export it again with fewer iterations (openssl pkcs12 -export -iter 2048)`;
+    case "damaged": return `${where} is a damaged PKCS#12 file: ${e.message}`;
+    default: return `${where} cannot be read: ${e.message}`; // our own messages: no key material in them
+  }
+}
+
 function _decrypt(where: string, der: Uint8Array | null, options: ReadKeyOptions): KeyObject {
   if (options.passphrase === undefined) throw new RangeError(`${where} is encrypted: ${options.encryptedHint}`);
   if (der === null) throw new RangeError(`${where} is not a PEM private key (PKCS#8, PKCS#1 or SEC1)`);
   let plain: Uint8Array;
   try {
-    plain = decryptPrivateKeyInfo(der, options.passphrase);
+    plain = decryptPrivateKeyInfo(der, options.passphrase, options.derive);
   } catch (e) {
     if (e instanceof KeyDecryptError && e.reason === "wrong-passphrase") throw new RangeError(`${where}: the passphrase is wrong`);
     if (e instanceof KeyDecryptError && e.reason === "legacy-cipher") throw new RangeError(`${where} is encrypted with a legacy cipher: convert it with ${PKCS8_CONVERT_COMMAND}`);
+    if (e instanceof KeyDecryptError && e.reason === "too-costly") throw new RangeError(`${where} asks for more key-derivation work than is allowed (${e.message}): encrypt it again with fewer iterations (${PKCS8_CONVERT_COMMAND} -iter 600000)`);
     if (e instanceof KeyDecryptError) throw new RangeError(`${where} cannot be read: ${e.message}`);
+    // A pending derivation (key_derivation.ts) passes through; a DER error is a file that is not such a key.
+    if (!(e instanceof DerError)) throw e;
     throw new RangeError(`${where} is not an encrypted PKCS#8 private key`);
   }
   const key = _createKey(plain, ["pkcs8"]);

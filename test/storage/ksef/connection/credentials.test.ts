@@ -154,7 +154,7 @@ describe("loadFileSigner()", () => {
       { what: "PKCS#12, no passphrase", files: { pkcs12File: f("rsa.p12") }, expected: /^pkcs12 .*rsa\.p12 needs its passphrase/ },
       { what: "traditional encrypted PEM", files: { certificateFile: rsaCert, keyFile: f("rsa.traditional-enc.pem"), passphrase: passFile }, expected: `key ${f("rsa.traditional-enc.pem")} is encrypted the traditional OpenSSL way: convert it with ${PKCS8_CONVERT_COMMAND}` },
       { what: "legacy PKCS#12", files: { pkcs12File: f("legacy.p12"), passphrase: passFile }, expected: `pkcs12 ${f("legacy.p12")} is encrypted with a legacy cipher (RC2 or 3DES): convert it with ${PKCS12_CONVERT_COMMAND}` },
-      { what: "not PKCS#12", files: { pkcs12File: f("rsa.crt.pem"), passphrase: passFile }, expected: /^pkcs12 .*rsa\.crt\.pem is not a PKCS#12 file \(\.p12, \.pfx\): if it is one, rewrite it with openssl pkcs12/ },
+      { what: "not PKCS#12", files: { pkcs12File: f("rsa.crt.pem"), passphrase: passFile }, expected: /^pkcs12 .*rsa\.crt\.pem is not a PKCS#12 file \(\.p12, \.pfx\): it does not start with an ASN\.1 SEQUENCE/ },
       { what: "another key", files: { certificateFile: rsaCert, keyFile: f("ec.key.pem") }, expected: `key ${f("ec.key.pem")} is not the private key of certificate ${rsaCert}` },
       { what: "only a CA certificate", files: { certificateFile: f("ca.crt.pem"), keyFile: f("ec.key.pem") }, expected: /is not the private key of certificate/ },
       { what: "expired", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, at: now + 31 * DAY, expected: /^certificate .*rsa\.crt\.pem expired on \d{4}-/ },
@@ -238,7 +238,7 @@ test("loadFileSigner() takes an RSA-PSS key for KOD II, whose signature is PSS",
 test("loadFileSigner() decrypts unchanged files once, and again when a file or the passphrase changes", () => {
   const cache = createSignerCache();
   copyFileSync(f("rsa.p12"), f("cached.p12"));
-  writeFileSync(f("cached-pass.txt"), PASS);
+  writeFileSync(f("cached-pass.txt"), PASS, { mode: 0o600 });
   const files = { pkcs12File: f("cached.p12"), passphrase: { file: f("cached-pass.txt") } };
   const first = loadFileSigner(files, { now, cache });
   const second = loadFileSigner(files, { now: now + DAY, cache, warnWithinMs: 0 });
