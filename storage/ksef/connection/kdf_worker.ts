@@ -6,6 +6,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { pkcs12Kdf } from "../../../lib/formats/pkcs12/kdf.ts";
+import { INVOICE_THREAD_NICE, setThreadNice } from "../../process/thread_priority.ts";
 
 /** What the main thread posts: a PKCS#12 KDF request (key_derivation.ts KdfRequest of kind "pkcs12") and its id. */
 export interface KdfThreadRequest {
@@ -17,6 +18,9 @@ export interface KdfThreadRequest {
   iterations: number;
   length: number;
 }
+
+// Behind the event loop when both want a core, as the invoice threads are (storage/process/thread_priority.ts).
+setThreadNice(INVOICE_THREAD_NICE);
 
 parentPort!.on("message", (r: KdfThreadRequest) => {
   try {
