@@ -96,6 +96,7 @@ export function readPkcs12(der: Uint8Array, passphrase: string, derive: DeriveKe
     if (e instanceof KeyDecryptError) throw new Pkcs12Error(e.reason, e.message);
     if (!(e instanceof DerError)) throw e;
     if (/nests deeper than/.test(e.message)) throw new Pkcs12Error("too-deep", `it nests deeper than ${MAX_DER_DEPTH} levels`);
+    if (der.length === 0) throw new Pkcs12Error("not-pkcs12", "it is empty");
     if (der[0] !== TAG.SEQUENCE) throw new Pkcs12Error("not-pkcs12", "it does not start with an ASN.1 SEQUENCE, as every PKCS#12 file does");
     if (_cutShort(der, e)) throw new Pkcs12Error("truncated", "its end is missing (the file is cut short)");
     if (!seen.pfx) throw new Pkcs12Error("not-pkcs12", `it is not a PKCS#12 PFX (${e.message})`);

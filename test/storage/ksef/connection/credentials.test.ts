@@ -274,3 +274,31 @@ test("describeCertificate() gives a certificate's facts without its key, its key
   const small = describeCertificate(der("small.crt.pem"));
   assert.deepEqual([small.keyType, small.keyBits, small.ksefType], [null, null, null]);
 });
+
+test("loadFileSigner() says what is wrong with a .p12 that cannot be read, and gives the openssl conversion only for a legacy cipher", () => {
+  const p12 = readFileSync(f("rsa.p12"));
+  writeFileSync(f("cut.p12"), p12.subarray(0, p12.length >> 1));
+  writeFileSync(f("text.p12"), "not a certificate\n");
+  // 5,000 SEQUENCEs one in another (BER's indefinite length: each opens with 30 80 and ends with 00 00).
+  writeFileSync(f("deep.p12"), Uint8Array.from([...Array(5000).fill([0x30, 0x80]).flat(), 0x05, 0x00, ...Array(5000).fill([0, 0]).flat()]));
+  const cases = [
+    { name: "cut.p12", expected: /^pkcs12 .*cut\.p12 is cut short \(its end is missing\): copy the whole file again$/ },
+    { name: "text.p12", expected: /^pkcs12 .*text\.p12 is not a PKCS#12 file \(\.p12, \.pfx\): it does not start with an ASN\.1 SEQUENCE/ },
+    { name: "deep.p12", expected: /^pkcs12 .*deep\.p12 nests deeper than 32 levels, which no PKCS#12 file of a certificate does/ },
+    { name: "legacy.p12", expected: new RegExp(`^pkcs12 .*legacy\\.p12 is encrypted with a legacy cipher \\(RC2 or 3DES\\): convert it with ${PKCS12_CONVERT_COMMAND.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) },
+  ];
+  for (const { name, expected } of cases) {
+    const msg = failure(() => loadFileSigner({ pkcs12File: f(name), passphrase: passFile }, { now }));
+    assert.match(msg, expected, name);
+    assert.equal(msg.includes("openssl"), name === "legacy.p12", `${name}: ${msg}`);
+  }
+});
+
+test("loadFileSigner() warns about a key_passphrase_file others can read, as about such a key file", () => {
+  writeFileSync(f("open-pass.txt"), `${PASS}\n`, { mode: 0o644 });
+  chmodSync(f("open-pass.txt"), 0o644);
+  writeFileSync(f("closed-pass.txt"), `${PASS}\n`, { mode: 0o600 });
+  const warnings = (file: string) => loadFileSigner({ pkcs12File: f("rsa.p12"), passphrase: { file: f(file) } }, { now, warnWithinMs: 0 }).warnings;
+  assert.deepEqual(warnings("open-pass.txt"), [`key_passphrase_file ${f("open-pass.txt")} can be read by other users of this machine: chmod 600 it`]);
+  assert.deepEqual(warnings("closed-pass.txt"), []);
+});
