@@ -5,7 +5,8 @@ import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, u
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { createSignerCache, describeCertificate, loadFileSigner, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
+import { createSignerCache, CredentialsError, describeCertificate, loadFileSigner, loadFileSignerAsync, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
+import { SignerLoading } from "../../../../storage/ksef/connection/signer_cache.ts";
 import { PKCS12_CONVERT_COMMAND, PKCS8_CONVERT_COMMAND } from "../../../../storage/ksef/connection/key_files.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "credentials-"));
@@ -301,4 +302,30 @@ test("loadFileSigner() warns about a key_passphrase_file others can read, as abo
   const warnings = (file: string) => loadFileSigner({ pkcs12File: f("rsa.p12"), passphrase: { file: f(file) } }, { now, warnWithinMs: 0 }).warnings;
   assert.deepEqual(warnings("open-pass.txt"), [`key_passphrase_file ${f("open-pass.txt")} can be read by other users of this machine: chmod 600 it`]);
   assert.deepEqual(warnings("closed-pass.txt"), []);
+});
+
+test("with loads deferred, files not read yet are read in the background: loadFileSigner() throws SignerLoading until then, loadFileSignerAsync() awaits", async () => {
+  const cache = createSignerCache();
+  cache.deferLoads = true;
+  copyFileSync(f("ec.p12"), f("deferred.p12"));
+  const files = { pkcs12File: f("deferred.p12"), passphrase: passFile };
+  const loading = (() => {
+    try {
+      loadFileSigner(files, { now, cache });
+    } catch (e) {
+      return e;
+    }
+    assert.fail("loaded at once");
+  })();
+  assert.ok(loading instanceof SignerLoading && loading instanceof RangeError);
+  await loading.ready;
+  const signer = loadFileSigner(files, { now, cache });
+  assert.equal(signer.keyType, "ec");
+  assert.equal(cache.loads, 1);
+  // Changed: read again in the background; loadFileSignerAsync() waits for that read, which ends in a refusal.
+  copyFileSync(f("rsa.crt.pem"), f("deferred.p12"));
+  assert.throws(() => loadFileSigner(files, { now, cache }), SignerLoading);
+  await assert.rejects(loadFileSignerAsync(files, { now, cache }), (e) => e instanceof CredentialsError && /deferred\.p12 is not a PKCS#12 file/.test(e.message) && e.publicMessage.startsWith(`pkcs12 "deferred.p12" is not a PKCS#12 file`));
+  assert.equal(cache.loads, 2, "one read for both");
+  assert.throws(() => loadFileSigner(files, { now, cache }), CredentialsError, "the refusal is kept until the file changes");
 });
