@@ -16,8 +16,7 @@ import { formatName, parseCertificate, type CertificateInfo, type NameAttribute 
 import { signWithKey } from "../../../lib/formats/xades/key_sign.ts";
 import type { SignatureAlgorithm, Signer } from "../../../lib/formats/xades/signer.ts";
 import { basename } from "node:path";
-import { readWithAsyncDerivation, type DeriveKey } from "../../../lib/formats/pkcs8/key_derivation.ts";
-import { createKdfThread } from "./kdf_thread.ts";
+import { readWithAsyncDerivation, type DeriveKey, type KdfRequest } from "../../../lib/formats/pkcs8/key_derivation.ts";
 import { SignerCache, SignerLoading } from "./signer_cache.ts";
 import { isReadableByOthers, readCertificates, readPassphrase, readPkcs12File, readPrivateKey, type Passphrase, type PassphraseSource } from "./key_files.ts";
 
@@ -115,26 +114,30 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
   return _credentialsErrors(files, () => {
     const { secret, passphrase, purpose, paths, what } = _prepare(files, options);
     const load = () => _load(files, passphrase, purpose, options);
-    const loadAsync = () => readWithAsyncDerivation((derive) => _load(files, passphrase, purpose, options, derive), _kdf.derive);
-    return _signerOf(files, options, secret, (options.cache ?? _cache).get(what, paths, passphrase, load, loadAsync));
+    const cache = options.cache ?? _cache;
+    const loadAsync = () => readWithAsyncDerivation((derive) => _load(files, passphrase, purpose, options, derive), cache.deriveAsync);
+    return _signerOf(files, options, secret, cache.get(what, paths, passphrase, load, loadAsync));
   });
 }
 
-/** loadFileSigner() with its key derivations off the event loop (kdf_thread.ts), awaited. */
+/** loadFileSigner() with its key derivations off the event loop (the cache's deriveAsync), awaited. */
 export function loadFileSignerAsync(files: SignerFiles, options: LoadSignerOptions): Promise<FileSigner> {
   return _credentialsErrorsAsync(files, async () => {
     const { secret, passphrase, purpose, paths, what } = _prepare(files, options);
-    const loadAsync = () => readWithAsyncDerivation((derive) => _load(files, passphrase, purpose, options, derive), _kdf.derive);
-    return _signerOf(files, options, secret, await (options.cache ?? _cache).getAsync(what, paths, passphrase, loadAsync));
+    const cache = options.cache ?? _cache;
+    const loadAsync = () => readWithAsyncDerivation((derive) => _load(files, passphrase, purpose, options, derive), cache.deriveAsync);
+    return _signerOf(files, options, secret, await cache.getAsync(what, paths, passphrase, loadAsync));
   });
 }
 
 /**
- * From now on the process's signers are loaded in the background when their files change (server.ts calls it
- * once its start has read them all): a sync or /readyz then never waits out a key derivation on the event loop.
+ * From now on the process's signers are loaded in the background when their files change, their key derivations
+ * done by `derive` (server.ts calls it once its start has read them all, with storage/process/kdf_thread.ts's): a
+ * sync or /readyz then never waits out a key derivation on the event loop.
  */
-export function deferSignerLoads(): void {
+export function deferSignerLoads(derive?: (r: KdfRequest) => Promise<Uint8Array>): void {
   _cache.deferLoads = true;
+  if (derive !== undefined) _cache.deriveAsync = derive;
 }
 
 function _prepare(files: SignerFiles, options: LoadSignerOptions) {
@@ -224,8 +227,6 @@ export interface LoadedFiles {
 // The process's cache: every caller (sources, senders, /readyz, the expiry watch) asks for the same few signers,
 // and reading them again costs a key derivation each time (signer_cache.ts).
 const _cache = createSignerCache();
-// The process's key derivations off the event loop (kdf_thread.ts): one thread at most, started when needed.
-const _kdf = createKdfThread();
 
 function _load(files: SignerFiles, passphrase: string | undefined, purpose: string, options: LoadSignerOptions, derive?: DeriveKey): LoadedFiles {
   let certField: string, certPath: string, keyField: string, keyPath: string;

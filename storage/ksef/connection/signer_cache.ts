@@ -10,6 +10,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
+import { deriveKeyAsync, type KdfRequest } from "../../../lib/formats/pkcs8/key_derivation.ts";
 
 /** Entries kept: a server has one per configured signer; past this the oldest goes (a bound, not a working size). */
 const _MAX_ENTRIES = 256;
@@ -39,6 +40,8 @@ export class SignerCache<T> {
   loads = 0;
   /** A get() of what is not loaded starts loadAsync in the background and throws SignerLoading (see the module). */
   deferLoads = false;
+  /** How asynchronous loads derive keys: default in slices on the event loop (key_derivation.ts); a server passes a thread's. */
+  deriveAsync: (r: KdfRequest) => Promise<Uint8Array> = deriveKeyAsync;
 
   /**
    * The value `load` gives for `paths` (and `what`, the rest that shapes the result), reusing the last one while

@@ -1,5 +1,6 @@
 /**
- * Key derivations off the event loop for the file signer (README "KSeF"): a `.p12` may ask for 2,000,000
+ * Key derivations off the event loop for the KSeF file signer (README "KSeF"; server.ts hands it to
+ * storage/ksef/connection/credentials.ts deferSignerLoads()): a `.p12` may ask for 2,000,000
  * iterations of the PKCS#12 KDF for its MAC, seconds of hashing that would hold every tenant's requests. PBKDF2
  * goes to node:crypto's asynchronous pbkdf2() (the runtime's thread pool); the PKCS#12 KDF, which node:crypto
  * lacks, to one thread of its own (kdf_worker.ts), started on the first such request and ended when idle. On Deno
@@ -8,7 +9,7 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
-import { deriveKeyAsync, type KdfRequest } from "../../../lib/formats/pkcs8/key_derivation.ts";
+import { deriveKeyAsync, type KdfRequest } from "../../lib/formats/pkcs8/key_derivation.ts";
 
 /** An idle thread ends after this long: key files change seldom, and an idle thread holds some 10 MB. */
 const _IDLE_MS = 30_000;
@@ -32,7 +33,7 @@ export function createKdfThread(): KdfThread {
 
   function start(): Worker {
     // Compiled (the npm package's dist/) this module is .js and so is the thread's entry; on a Node without type
-    // stripping (20, run through tsx) the thread registers tsx itself, as storage/process/invoice_workers.ts does.
+    // stripping (20, run through tsx) the thread registers tsx itself, as invoice_workers.ts does.
     const compiled = import.meta.url.endsWith(".js");
     const url = new URL(compiled ? "./kdf_worker.js" : "./kdf_worker.ts", import.meta.url).href;
     const strips = typeof (process.features as { typescript?: unknown }).typescript === "string";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bmpPassword } from "../../../../lib/formats/pkcs12/kdf.ts";
-import { deriveKeySync, type KdfRequest } from "../../../../lib/formats/pkcs8/key_derivation.ts";
-import { createKdfThread } from "../../../../storage/ksef/connection/kdf_thread.ts";
+import { bmpPassword } from "../../../lib/formats/pkcs12/kdf.ts";
+import { deriveKeySync, type KdfRequest } from "../../../lib/formats/pkcs8/key_derivation.ts";
+import { createKdfThread } from "../../../storage/process/kdf_thread.ts";
 
 test("createKdfThread() derives the PKCS#12 KDF off the event loop, the same key as at once, and PBKDF2 too", async () => {
   const kdf = createKdfThread();

@@ -5,8 +5,8 @@
  * @module
  */
 import { parentPort } from "node:worker_threads";
-import { pkcs12Kdf } from "../../../lib/formats/pkcs12/kdf.ts";
-import { INVOICE_THREAD_NICE, setThreadNice } from "../../process/thread_priority.ts";
+import { pkcs12Kdf } from "../../lib/formats/pkcs12/kdf.ts";
+import { INVOICE_THREAD_NICE, setThreadNice } from "./thread_priority.ts";
 
 /** What the main thread posts: a PKCS#12 KDF request (key_derivation.ts KdfRequest of kind "pkcs12") and its id. */
 export interface KdfThreadRequest {
@@ -19,7 +19,7 @@ export interface KdfThreadRequest {
   length: number;
 }
 
-// Behind the event loop when both want a core, as the invoice threads are (storage/process/thread_priority.ts).
+// Behind the event loop when both want a core, as the invoice threads are (thread_priority.ts).
 setThreadNice(INVOICE_THREAD_NICE);
 
 parentPort!.on("message", (r: KdfThreadRequest) => {
