@@ -329,3 +329,28 @@ test("with loads deferred, files not read yet are read in the background: loadFi
   assert.equal(cache.loads, 2, "one read for both");
   assert.throws(() => loadFileSigner(files, { now, cache }), CredentialsError, "the refusal is kept until the file changes");
 });
+
+test("loadFileSigner() refuses a key file that asks for more key-derivation iterations than the cap, at once and saying so", () => {
+  openssl("pkcs12", "-export", "-inkey", f("ec.key.pem"), "-in", f("ec.crt.pem"), "-keypbe", "NONE", "-certpbe", "NONE", "-iter", "2000001", "-out", f("costly.p12"), "-passout", `pass:${PASS}`);
+  openssl("pkcs8", "-topk8", "-v2", "aes-256-cbc", "-iter", "2000001", "-in", f("ec.key.pem"), "-out", f("costly.key.pem"), "-passout", `pass:${PASS}`);
+  const cases = [
+    { files: { pkcs12File: f("costly.p12"), passphrase: passFile }, expected: /^pkcs12 .*costly\.p12 asks for more key-derivation work than is allowed \(PFX MAC iteration count 2000001 is more than 2000000\): export it again with fewer iterations/ },
+    { files: { certificateFile: f("ec.crt.pem"), keyFile: f("costly.key.pem"), passphrase: passFile }, expected: /^key .*costly\.key\.pem asks for more key-derivation work than is allowed \(PBKDF2 iteration count 2000001 is more than 2000000\): encrypt it again with fewer iterations/ },
+  ];
+  for (const { files, expected } of cases) {
+    const started = performance.now();
+    assert.match(failure(() => loadFileSigner(files, { now, cache: createSignerCache() })), expected);
+    assert.ok(performance.now() - started < 500, "refused before deriving");
+  }
+});
+
+test("an encrypted PKCS#8 key of 1,000,000 PBKDF2 iterations, loaded in the background, lets the event loop turn throughout", async () => {
+  openssl("pkcs8", "-topk8", "-v2", "aes-256-cbc", "-iter", "1000000", "-in", f("ec.key.pem"), "-out", f("slow.key.pem"), "-passout", `pass:${PASS}`);
+  const files = { certificateFile: f("ec.crt.pem"), keyFile: f("slow.key.pem"), passphrase: passFile };
+  let turns = 0;
+  const timer = setInterval(() => turns++, 1);
+  const signer = await loadFileSignerAsync(files, { now, cache: createSignerCache() }).finally(() => clearInterval(timer));
+  assert.equal(signer.keyType, "ec");
+  // Derived on the event loop in one go (0.3-1 s), no timer would fire until it ends.
+  assert.ok(turns >= 10, `the event loop turned ${turns} times`);
+});
