@@ -43,6 +43,8 @@ import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storag
 import { sendingConfigs, type SendingConfigsOptions } from "./storage/ksef/send/send_config.ts";
 import { readSourcesFile } from "./storage/sources/sources_file.ts";
 import { signInWarnings } from "./storage/ksef/connection/sign_in_choice.ts";
+import { deferSignerLoads } from "./storage/ksef/connection/credentials.ts";
+import { createKdfThread } from "./storage/process/kdf_thread.ts";
 import { createKsefSendHook, OfflineCertificates } from "./storage/ksef/send/send_hook.ts";
 import { runCertificatesCommand } from "./storage/ksef/certificates/command.ts";
 import { CertificateExpiryWatch, watchedCertificates } from "./storage/ksef/certificates/expiry_watch.ts";
@@ -261,6 +263,9 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   const certificates = new OfflineCertificates();
   const sending = configuredSending(dataDir, logger, certificates);
   const signInWarned = configuredSignInWarnings(dataDir, logger);
+  // Read and checked at start, on the event loop (nothing is served yet); from now on a changed key file is read in
+  // the background, its key derivation off the event loop, so that no tenant's file holds everyone's requests.
+  deferSignerLoads("Deno" in globalThis ? undefined : createKdfThread().derive);
   const storage = await openStorage(config);
   const expiry = configuredExpiryWatch(dataDir, logger, storage);
   metrics.labelledGauge("ksef_certificate_days_left", "Whole days before a ksef source's KSeF certificate ends, by tenant, source and type (authentication, offline).", () => expiry.gauges());

@@ -17,6 +17,8 @@ import { ksefQrEnvironmentOf, parseKsefSourceConfig, type KsefSourceConfig } fro
 import { KSEF_ERROR } from "./ksef/connection/errors.ts";
 import { ksefSource } from "./ksef/receive/source.ts";
 import { configuredSignIn } from "./ksef/connection/sign_in_choice.ts";
+import { CredentialsError } from "./ksef/connection/credentials.ts";
+import { SignerLoading } from "./ksef/connection/signer_cache.ts";
 import { readSourcesFile } from "./sources/sources_file.ts";
 
 const PG_POOL_SIZE = 10; // connections per process: requests are short, and PostgreSQL's default limit is 100
@@ -87,42 +89,67 @@ export const SOURCE_TYPES: Readonly<Record<string, SourceType<{ name: string }>>
  * RangeError naming the entry at fault (an unknown type among them). `uploadLimit` is the server's UPLOAD_LIMIT.
  * With `onEntryError` (a server after startup), an entry whose source cannot be made (a ksef certificate that
  * ended, a key file edited away) does not fail the file: it becomes a source whose runs fail with that message,
- * `onEntryError` hears of it, and every other entry, of every tenant, takes effect as usual.
+ * `onEntryError` hears of it, and every other entry, of every tenant, takes effect as usual. An entry whose key is
+ * being read in the background (a file changed: its key derivation runs off the event loop) becomes a source
+ * whose run first waits for that read.
  */
 export function readConfiguredSources(dataDir: string, uploadLimit: number, types = SOURCE_TYPES, onEntryError?: (error: RangeError) => void): Record<string, DocumentSource[]> {
   const all = readSourcesFile(dataDir, types);
   return Object.fromEntries(Object.entries(all).map(([tenant, entries]) => {
     const context = { stateDir: join(dataDir, "tenants", tenant, "sources"), uploadLimit, configDir: dataDir };
-    return [tenant, entries.map((e) => {
+    const make = (e: { type: string; config: { name: string } }): DocumentSource => {
       try {
         return types[e.type]!.create(e.config, context);
       } catch (error) {
+        if (error instanceof SignerLoading) return _waitingSource(e, error.ready, () => make(e));
         if (onEntryError === undefined || !(error instanceof RangeError)) throw error;
-        const failed = new RangeError(`sources.json ${tenant}: source "${e.config.name}": ${error.message}`);
-        onEntryError(failed);
-        return _failingSource(e, failed);
+        onEntryError(new RangeError(`sources.json ${tenant}: source "${e.config.name}": ${error.message}`));
+        return _failingSource(e, tenant, error);
       }
-    })];
+    };
+    return [tenant, entries.map(make)];
   }));
 }
 
 /**
  * A source that cannot be made, as a source whose runs fail saying why. A ksef source's certificate that ended (or
- * is not yet valid) is KSEF_CERTIFICATE_EXPIRED; any other file it cannot sign in with, KSEF_CERTIFICATE_REJECTED
- * (the source cannot sign in; the message names the file). It keeps the entry's KSeF environment, which its
- * documents' QR codes need.
+ * is not yet valid) is KSEF_CERTIFICATE_EXPIRED; any other file it cannot sign in with, KSEF_CREDENTIALS_UNUSABLE
+ * (nothing was sent to KSeF; the message names the sources.json field and the file's base name, not its path, as
+ * tenants read it). It keeps the entry's KSeF environment, which its documents' QR codes need.
  */
-function _failingSource(e: { type: string; config: { name: string } }, error: RangeError): DocumentSource {
+function _failingSource(e: { type: string; config: { name: string } }, tenant: string, error: RangeError): DocumentSource {
   const ksef = e.type === "ksef" ? e.config as KsefSourceConfig : null;
-  const code = ksef === null ? "SOURCE_NOT_CONFIGURED"
-    : / expired on |is valid only from /.test(error.message) ? KSEF_ERROR.certificateExpired : KSEF_ERROR.certificateRejected;
+  const code = ksef === null ? "SOURCE_NOT_CONFIGURED" : error instanceof CredentialsError && error.expired ? KSEF_ERROR.certificateExpired : KSEF_ERROR.credentialsUnusable;
+  const message = `sources.json ${tenant}: source "${e.config.name}": ${error instanceof CredentialsError ? error.publicMessage : error.message}`;
+  return {
+    ..._sourceInfo(e),
+    // deno-lint-ignore require-yield
+    async *pull() {
+      throw new SourceError(code, message);
+    },
+  };
+}
+
+/**
+ * A source whose sign-in files are being read in the background: its run waits for the read (`ready`), then is the
+ * run of the source made from them (`make`: the source, or one that fails saying why).
+ */
+function _waitingSource(e: { type: string; config: { name: string } }, ready: Promise<void>, make: () => DocumentSource): DocumentSource {
+  return {
+    ..._sourceInfo(e),
+    async *pull(signal, context) {
+      await ready;
+      signal.throwIfAborted();
+      yield* make().pull(signal, context);
+    },
+  };
+}
+
+function _sourceInfo(e: { type: string; config: { name: string } }): Pick<DocumentSource, "name" | "type" | "ksef"> {
+  const ksef = e.type === "ksef" ? e.config as KsefSourceConfig : null;
   return {
     name: e.config.name,
     type: e.type,
     ...(ksef === null ? {} : { ksef: { qrEnvironment: ksefQrEnvironmentOf(ksef.baseUrl), sends: ksef.send === true } }),
-    // deno-lint-ignore require-yield
-    async *pull() {
-      throw new SourceError(code, error.message);
-    },
   };
 }

@@ -11,8 +11,8 @@ export {
   credentialFiles, isValidNip, KSEF_ENVIRONMENTS, parseKsefSourceConfig, SEND_MODES, SUBJECT_IDENTIFIERS,
   type KsefCredentials, type KsefSourceConfig, type SendMode, type SubjectIdentifier,
 } from "./connection/config.ts";
-export { createKeySigner, createSignerCache, loadFileSigner, type CertificateFacts, type FileSigner, type LoadedFiles, type LoadSignerOptions, type SignerFiles } from "./connection/credentials.ts";
-export { SignerCache } from "./connection/signer_cache.ts";
+export { createKeySigner, createSignerCache, CredentialsError, loadFileSigner, loadFileSignerAsync, type CertificateFacts, type FileSigner, type LoadedFiles, type LoadSignerOptions, type SignerFiles } from "./connection/credentials.ts";
+export { SignerCache, SignerLoading } from "./connection/signer_cache.ts";
 export type { PassphraseSource } from "./connection/key_files.ts";
 export { SUBJECT_TYPES, type SubjectType } from "./receive/export.ts";
 export { KSEF_ERROR, type KsefErrorCode } from "./connection/errors.ts";

@@ -469,6 +469,7 @@ export function schemas(): Record<string, Json> {
               type: "string", examples: ["UPSTREAM_ERROR", "KSEF_CERTIFICATE_REJECTED"],
               description: "The source's own code, or `SOURCE_NOT_CONFIGURED` or `SERVICE_UNAVAILABLE`. `http`: `UPSTREAM_ERROR`. `ksef` (README \"KSeF\"): " +
                 "`KSEF_CERTIFICATE_REJECTED` (KSeF refused the sign-in signature or certificate: its status or exception code and words in `message`), " +
+                "`KSEF_CREDENTIALS_UNUSABLE` (the configured certificate, key, `.p12` or passphrase cannot be used here, so nothing was sent to KSeF: `message` names the `sources.json` field and the file's name, never the server's paths), " +
                 "`KSEF_CERTIFICATE_EXPIRED` (the sign-in certificate has ended or is not yet valid, or no KSeF encryption key is valid now), " +
                 "`KSEF_TOKEN_REJECTED` (a KSeF token refused; after 31 December 2026 every token), `KSEF_PERMISSION_DENIED`, `KSEF_WRONG_NIP`, " +
                 "`KSEF_UNAVAILABLE`, `KSEF_PACKAGE_UNDECRYPTABLE`, `KSEF_PROTOCOL_ERROR`",

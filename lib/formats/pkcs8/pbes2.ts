@@ -4,17 +4,22 @@
  * and OpenSSL 3's `pkcs12 -export` write. The older schemes (PBES1, PKCS#12's pbeWithSHAAnd3-KeyTripleDES-CBC and
  * RC2, DES-EDE3 under PBES2) are refused with a KeyDecryptError of reason "legacy-cipher", so the caller can say
  * how to convert the file. The password is the passphrase's UTF-8 bytes, as OpenSSL uses it for PBES2. AES is
- * node:crypto's, or aes_cbc.ts's where the runtime lacks a key size.
+ * node:crypto's, or aes_cbc.ts's where the runtime lacks a key size; PBKDF2 is the caller's DeriveKey
+ * (key_derivation.ts), by default done at once.
  * @module
  */
-import { createDecipheriv, pbkdf2Sync } from "node:crypto";
+import { createDecipheriv } from "node:crypto";
 import { aesCbcDecrypt } from "./aes_cbc.ts";
+import { deriveKeySync, type DeriveKey } from "./key_derivation.ts";
 import { child, children, content, DerError, parseDer, readOctetString, readOid, readSmallInt, TAG, type DerNode } from "../asn1/der.ts";
 
 /** Why a protected key or file could not be opened; the message never holds the passphrase or key material. */
 export class KeyDecryptError extends Error {
-  /** "wrong-passphrase" (or a corrupted file: the two cannot be told apart), "legacy-cipher", "unsupported". */
-  readonly reason: "wrong-passphrase" | "legacy-cipher" | "unsupported";
+  /**
+   * "wrong-passphrase" (or a corrupted file: the two cannot be told apart), "legacy-cipher", "too-costly" (more
+   * key-derivation iterations than MAX_KDF_ITERATIONS, or than a file's own limit), "unsupported".
+   */
+  readonly reason: "wrong-passphrase" | "legacy-cipher" | "too-costly" | "unsupported";
   constructor(reason: KeyDecryptError["reason"], message: string) {
     super(message);
     this.name = "KeyDecryptError";
@@ -55,7 +60,7 @@ export interface KdfBudget {
 /** Takes `iterations` from `budget`, or KeyDecryptError "unsupported" when it has not that many left. */
 export function chargeKdf(budget: KdfBudget | undefined, iterations: number): void {
   if (budget === undefined) return;
-  if (iterations > budget.left) throw new KeyDecryptError("unsupported", "the file asks for more key-derivation iterations in all than are allowed");
+  if (iterations > budget.left) throw new KeyDecryptError("too-costly", "the file asks for more key-derivation iterations in all than are allowed");
   budget.left -= iterations;
 }
 
@@ -72,7 +77,7 @@ export function pbes2Iterations(algorithm: DerNode): number {
  * Decrypts `encrypted` (the bytes) protected by the algorithm `algorithm` (an AlgorithmIdentifier) with
  * `passphrase`; the derivation's iterations are taken from `budget` first, when given.
  */
-export function decryptPbes2(algorithm: DerNode, encrypted: Uint8Array, passphrase: string, budget?: KdfBudget): Uint8Array {
+export function decryptPbes2(algorithm: DerNode, encrypted: Uint8Array, passphrase: string, budget?: KdfBudget, derive: DeriveKey = deriveKeySync): Uint8Array {
   const alg = children(algorithm, TAG.SEQUENCE);
   const oid = readOid(child(alg, 0));
   if (_LEGACY.test(oid)) throw new KeyDecryptError("legacy-cipher", `encrypted with a legacy cipher (${oid})`);
@@ -90,7 +95,8 @@ export function decryptPbes2(algorithm: DerNode, encrypted: Uint8Array, passphra
   const p = children(child(kdf, 1, TAG.SEQUENCE));
   const salt = readOctetString(child(p, 0)); // RFC 8018 A.2: `specified` salt; otherSource is reserved
   const iterations = readSmallInt(child(p, 1), Number.MAX_SAFE_INTEGER);
-  if (iterations < 1 || iterations > MAX_KDF_ITERATIONS) throw new KeyDecryptError("unsupported", `PBKDF2 iteration count ${iterations} is outside 1-${MAX_KDF_ITERATIONS}`);
+  if (iterations < 1) throw new KeyDecryptError("unsupported", "PBKDF2 iteration count is 0");
+  if (iterations > MAX_KDF_ITERATIONS) throw new KeyDecryptError("too-costly", `PBKDF2 iteration count ${iterations} is more than ${MAX_KDF_ITERATIONS}`);
   chargeKdf(budget, iterations);
   let k = 2;
   if (p[k]?.tag === TAG.INTEGER) {
@@ -99,7 +105,7 @@ export function decryptPbes2(algorithm: DerNode, encrypted: Uint8Array, passphra
   }
   const prf = p[k] === undefined ? "sha1" : _PRFS[readOid(child(children(p[k]!, TAG.SEQUENCE), 0))];
   if (prf === undefined) throw new KeyDecryptError("unsupported", "PBKDF2 uses an unsupported PRF");
-  const key = pbkdf2Sync(new TextEncoder().encode(passphrase), salt, iterations, aes.keyLength, prf);
+  const key = derive({ kind: "pbkdf2", hash: prf, password: new TextEncoder().encode(passphrase), salt, iterations, length: aes.keyLength });
   let decipher;
   try {
     decipher = createDecipheriv(aes.cipher, key, iv);
@@ -126,14 +132,14 @@ export function decryptPbes2(algorithm: DerNode, encrypted: Uint8Array, passphra
  * The PrivateKeyInfo (PKCS#8 DER) inside an EncryptedPrivateKeyInfo; KeyDecryptError "wrong-passphrase" when it
  * does not decrypt to one.
  */
-export function decryptPrivateKeyInfo(der: Uint8Array, passphrase: string): Uint8Array {
+export function decryptPrivateKeyInfo(der: Uint8Array, passphrase: string, derive: DeriveKey = deriveKeySync): Uint8Array {
   const info = children(parseDer(der), TAG.SEQUENCE);
-  return decryptShroudedKey(child(info, 0, TAG.SEQUENCE), readOctetString(child(info, 1)), passphrase);
+  return decryptShroudedKey(child(info, 0, TAG.SEQUENCE), readOctetString(child(info, 1)), passphrase, undefined, derive);
 }
 
 /** Decrypts a key and checks that the result is a PrivateKeyInfo (RFC 5958 §2) by its outline. */
-export function decryptShroudedKey(algorithm: DerNode, encrypted: Uint8Array, passphrase: string, budget?: KdfBudget): Uint8Array {
-  const plain = decryptPbes2(algorithm, encrypted, passphrase, budget);
+export function decryptShroudedKey(algorithm: DerNode, encrypted: Uint8Array, passphrase: string, budget?: KdfBudget, derive: DeriveKey = deriveKeySync): Uint8Array {
+  const plain = decryptPbes2(algorithm, encrypted, passphrase, budget, derive);
   try {
     const info = children(parseDer(plain), TAG.SEQUENCE);
     readSmallInt(child(info, 0), 1);

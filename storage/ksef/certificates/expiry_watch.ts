@@ -13,7 +13,9 @@ import { daysLeft, dueExpiryNotices, expiryWarning, type ExpiryNotice, type Watc
 import type { Logger } from "../../../lib/observe/log.ts";
 import { writeFileAtomic } from "../../atomic.ts";
 import { credentialFiles, type KsefSourceConfig } from "../connection/config.ts";
+import { readConfiguredFile } from "../connection/configured_file.ts";
 import { describeCertificate, loadFileSigner } from "../connection/credentials.ts";
+import { MAX_KEY_FILE_BYTES } from "../connection/key_files.ts";
 
 /** The state file's name in the data directory. */
 export const EXPIRY_STATE_FILE = "ksef_certificate_notices.json";
@@ -95,7 +97,7 @@ export function watchedCertificates(all: Readonly<Record<string, readonly { type
           // not a certificate: startup refuses it, naming the file
         }
       };
-      if (c.credentials.kind === "certificate") add("authentication", _certificateDer(resolve(dataDir, c.credentials.certificateFile)));
+      if (c.credentials.kind === "certificate") add("authentication", _certificateDer("certificate", resolve(dataDir, c.credentials.certificateFile)));
       if (c.credentials.kind === "pkcs12") {
         try {
           add("authentication", loadFileSigner(credentialFiles(c.credentials, dataDir)!, { now }).certificate);
@@ -103,15 +105,17 @@ export function watchedCertificates(all: Readonly<Record<string, readonly { type
           // an ended or unreadable PKCS#12 stops the server at startup, naming it
         }
       }
-      if (c.offlineCertificate !== undefined) add("offline", _certificateDer(resolve(dataDir, c.offlineCertificate)));
+      if (c.offlineCertificate !== undefined) add("offline", _certificateDer("offline_certificate", resolve(dataDir, c.offlineCertificate)));
     }
   }
   return out;
 }
 
-function _certificateDer(path: string): Uint8Array | null {
+// Read as every configured file is (configured_file.ts): a FIFO, a device or a huge file is left out at once,
+// not waited on or read into memory at every look.
+function _certificateDer(field: string, path: string): Uint8Array | null {
   try {
-    const bytes = new Uint8Array(readFileSync(path));
+    const bytes = readConfiguredFile(field, path, MAX_KEY_FILE_BYTES, "not a certificate").bytes;
     return looksLikePem(bytes) ? decodePem(new TextDecoder().decode(bytes)).find((b) => b.label === "CERTIFICATE")?.der ?? null : bytes;
   } catch {
     return null;

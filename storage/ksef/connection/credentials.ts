@@ -3,7 +3,8 @@
  * `Signer` for KSeF sign-in (XAdES) and KOD II (kody-qr.md), plus the certificate's facts (subject, serial,
  * validity, SHA-256 fingerprint, KSeF type). Checked at load, each failure a RangeError naming the file: a key of a
  * kind KSeF does not take (certyfikaty-KSeF.md §3: RSA of 2048 bits or more, EC P-256), a key that is not the
- * certificate's, a wrong passphrase, a certificate not yet valid or ended. It does not ask KSeF about revocation.
+ * certificate's, a wrong passphrase, a certificate not yet valid or ended. Key derivations may run off the event
+ * loop (loadFileSignerAsync, deferSignerLoads). It does not ask KSeF about revocation.
  * @module
  */
 import { Buffer } from "node:buffer";
@@ -14,8 +15,10 @@ import { describeKsefSigningKey } from "../../../lib/formats/pdf/ksef_certificat
 import { formatName, parseCertificate, type CertificateInfo, type NameAttribute } from "../../../lib/formats/x509/certificate.ts";
 import { signWithKey } from "../../../lib/formats/xades/key_sign.ts";
 import type { SignatureAlgorithm, Signer } from "../../../lib/formats/xades/signer.ts";
-import { SignerCache } from "./signer_cache.ts";
-import { readCertificates, readPassphrase, readPkcs12File, readPrivateKey, type PassphraseSource } from "./key_files.ts";
+import { basename } from "node:path";
+import { readWithAsyncDerivation, type DeriveKey, type KdfRequest } from "../../../lib/formats/pkcs8/key_derivation.ts";
+import { SignerCache, SignerLoading } from "./signer_cache.ts";
+import { isReadableByOthers, readCertificates, readPassphrase, readPkcs12File, readPrivateKey, type Passphrase, type PassphraseSource } from "./key_files.ts";
 
 /** How long before its end a certificate is reported as ending soon: 30 days, time to request the next one in KSeF. */
 export const CERTIFICATE_WARNING_MS = 30 * 86_400_000;
@@ -84,14 +87,99 @@ export interface FileSigner extends Signer {
   readonly warnings: string[];
 }
 
-/** Reads and checks the files; RangeError naming the file at fault when they cannot sign. */
+/**
+ * A signer's files that cannot be used here, as a RangeError whose message names the files by their paths (for
+ * the operator: the startup error, the log) and `publicMessage` by their base names (for a tenant's failed run,
+ * README "KSeF": never the server's paths). `expired`: the certificate has ended or is not valid yet.
+ */
+export class CredentialsError extends RangeError {
+  readonly publicMessage: string;
+  readonly expired: boolean;
+  constructor(message: string, paths: readonly string[], expired = false) {
+    super(message);
+    this.name = "CredentialsError";
+    this.expired = expired;
+    // The longest first: one path may begin another (acme.key, acme.key.pass).
+    const byLength = [...new Set(paths)].sort((a, b) => b.length - a.length);
+    this.publicMessage = byLength.reduce((m, path) => m.split(path).join(JSON.stringify(basename(path))), message);
+  }
+}
+
+/**
+ * Reads and checks the files; CredentialsError naming the file at fault when they cannot sign. Once the process's
+ * loads are deferred (deferSignerLoads()), files not loaded yet are loaded in the background and this throws
+ * SignerLoading (a RangeError) meanwhile; loadFileSignerAsync() awaits instead.
+ */
 export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): FileSigner {
+  return _credentialsErrors(files, () => {
+    const { secret, passphrase, purpose, paths, what } = _prepare(files, options);
+    const load = () => _load(files, passphrase, purpose, options);
+    const cache = options.cache ?? _cache;
+    const loadAsync = () => readWithAsyncDerivation((derive) => _load(files, passphrase, purpose, options, derive), cache.deriveAsync);
+    return _signerOf(files, options, secret, cache.get(what, paths, passphrase, load, loadAsync));
+  });
+}
+
+/** loadFileSigner() with its key derivations off the event loop (the cache's deriveAsync), awaited. */
+export function loadFileSignerAsync(files: SignerFiles, options: LoadSignerOptions): Promise<FileSigner> {
+  return _credentialsErrorsAsync(files, async () => {
+    const { secret, passphrase, purpose, paths, what } = _prepare(files, options);
+    const cache = options.cache ?? _cache;
+    const loadAsync = () => readWithAsyncDerivation((derive) => _load(files, passphrase, purpose, options, derive), cache.deriveAsync);
+    return _signerOf(files, options, secret, await cache.getAsync(what, paths, passphrase, loadAsync));
+  });
+}
+
+/**
+ * From now on the process's signers are loaded in the background when their files change, their key derivations
+ * done by `derive` (server.ts calls it once its start has read them all, with storage/process/kdf_thread.ts's): a
+ * sync or /readyz then never waits out a key derivation on the event loop.
+ */
+export function deferSignerLoads(derive?: (r: KdfRequest) => Promise<Uint8Array>): void {
+  _cache.deferLoads = true;
+  if (derive !== undefined) _cache.deriveAsync = derive;
+}
+
+function _prepare(files: SignerFiles, options: LoadSignerOptions) {
   const env = options.env ?? process.env;
-  const passphrase = files.passphrase === undefined ? undefined : readPassphrase(files.passphrase, env);
+  const secret = files.passphrase === undefined ? undefined : readPassphrase(files.passphrase, env);
+  const passphrase = secret?.value;
   const purpose = options.purpose ?? "sign in to KSeF";
   const paths = "pkcs12File" in files ? [files.pkcs12File] : [files.certificateFile, files.keyFile];
   const what = JSON.stringify([options.fields ?? null, purpose, options.encryptedHint ?? null, "pkcs12File" in files]);
-  const l = (options.cache ?? _cache).get(what, paths, passphrase, () => _load(files, passphrase, purpose, options));
+  return { secret, passphrase, purpose, paths, what };
+}
+
+// Every path the files' messages may name: theirs and the passphrase file's.
+function _pathsOf(files: SignerFiles): string[] {
+  const own = "pkcs12File" in files ? [files.pkcs12File] : [files.certificateFile, files.keyFile];
+  return files.passphrase !== undefined && "file" in files.passphrase ? [...own, files.passphrase.file] : own;
+}
+
+function _asCredentialsError(files: SignerFiles, e: unknown): unknown {
+  if (!(e instanceof RangeError) || e instanceof CredentialsError || e instanceof SignerLoading) return e;
+  return new CredentialsError(e.message, _pathsOf(files));
+}
+
+function _credentialsErrors<T>(files: SignerFiles, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw _asCredentialsError(files, e);
+  }
+}
+
+async function _credentialsErrorsAsync<T>(files: SignerFiles, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw _asCredentialsError(files, e);
+  }
+}
+
+// The checks that depend on the time and the use, on what reading the files gave.
+function _signerOf(files: SignerFiles, options: LoadSignerOptions, secret: Passphrase | undefined, l: LoadedFiles): FileSigner {
+  const purpose = options.purpose ?? "sign in to KSeF";
   const { certField, certPath, keyField, keyPath, info } = l;
   // An RSA-PSS key (openssl genpkey -algorithm RSA-PSS) signs only with PSS padding. Sign-in's XAdES signature is
   // RSA PKCS#1 v1.5 or ECDSA (podpis-xades.md), so such a key would fail every sign-in; KOD II is RSASSA-PSS
@@ -102,11 +190,14 @@ export function loadFileSigner(files: SignerFiles, options: LoadSignerOptions): 
   const when = (ms: number) => new Date(ms).toISOString();
   const hint = options.renewHint === undefined ? "" : `: ${options.renewHint}`;
   // RFC 5280 §4.1.2.5: the validity period includes notAfter itself.
-  if (!(options.now <= info.notAfter)) throw new RangeError(`${certField} ${certPath} expired on ${when(info.notAfter)}${hint}`);
-  if (!(info.notBefore <= options.now)) throw new RangeError(`${certField} ${certPath} is valid only from ${when(info.notBefore)}`);
+  if (!(options.now <= info.notAfter)) throw new CredentialsError(`${certField} ${certPath} expired on ${when(info.notAfter)}${hint}`, _pathsOf(files), true);
+  if (!(info.notBefore <= options.now)) throw new CredentialsError(`${certField} ${certPath} is valid only from ${when(info.notBefore)}`, _pathsOf(files), true);
   const warnings: string[] = [];
   if (info.notAfter - options.now < (options.warnWithinMs ?? CERTIFICATE_WARNING_MS)) warnings.push(`${certField} ${certPath} expires on ${when(info.notAfter)}${hint}`);
   if (l.readableByOthers) warnings.push(`${keyField} ${keyPath} can be read by other users of this machine: chmod 600 it`);
+  if (secret?.readableByOthers && files.passphrase !== undefined && "file" in files.passphrase) {
+    warnings.push(`key_passphrase_file ${files.passphrase.file} can be read by other users of this machine: chmod 600 it`);
+  }
   const facts = l.facts;
   if (options.expectType !== undefined && facts.ksefType !== null && facts.ksefType !== options.expectType) {
     warnings.push(`${certField} ${certPath} looks like a KSeF certificate of type ${facts.ksefType} (by its key usage), which cannot ${purpose}: use one of type ${options.expectType}`);
@@ -137,7 +228,7 @@ export interface LoadedFiles {
 // and reading them again costs a key derivation each time (signer_cache.ts).
 const _cache = createSignerCache();
 
-function _load(files: SignerFiles, passphrase: string | undefined, purpose: string, options: LoadSignerOptions): LoadedFiles {
+function _load(files: SignerFiles, passphrase: string | undefined, purpose: string, options: LoadSignerOptions, derive?: DeriveKey): LoadedFiles {
   let certField: string, certPath: string, keyField: string, keyPath: string;
   let privateKey: KeyObject;
   let candidates: Uint8Array[];
@@ -145,7 +236,7 @@ function _load(files: SignerFiles, passphrase: string | undefined, purpose: stri
     certField = keyField = options.fields?.pkcs12 ?? "pkcs12";
     certPath = keyPath = files.pkcs12File;
     if (passphrase === undefined) throw new RangeError(`${certField} ${certPath} needs its passphrase: give "key_passphrase_env" or "key_passphrase_file"`);
-    const p12 = readPkcs12File(certField, certPath, passphrase);
+    const p12 = readPkcs12File(certField, certPath, passphrase, derive);
     if (p12.keys.length > 1) throw new RangeError(`${certField} ${certPath} holds ${p12.keys.length} private keys: export the one to sign with alone`);
     privateKey = p12.keys[0]!;
     candidates = p12.certificates;
@@ -157,6 +248,7 @@ function _load(files: SignerFiles, passphrase: string | undefined, purpose: stri
     candidates = readCertificates(certField, certPath);
     privateKey = readPrivateKey(keyField, keyPath, {
       ...(passphrase === undefined ? {} : { passphrase }),
+      ...(derive === undefined ? {} : { derive }),
       encryptedHint: options.encryptedHint ?? `give its passphrase with "key_passphrase_env" or "key_passphrase_file"`,
     });
   }
@@ -253,6 +345,5 @@ function _isKeyOf(spki: Uint8Array, publicKey: KeyObject): boolean {
 }
 
 function _readableByOthers(path: string): boolean {
-  if (process.platform === "win32") return false; // modes mean nothing there
-  return (statSync(path).mode & 0o077) !== 0;
+  return isReadableByOthers(statSync(path).mode);
 }

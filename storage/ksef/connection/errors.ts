@@ -16,6 +16,12 @@ export const KSEF_ERROR = {
    * status 460: untrusted, revoked, suspended or expired certificate; 470, 480 for a certificate's owner).
    */
   certificateRejected: "KSEF_CERTIFICATE_REJECTED",
+  /**
+   * The configured certificate, key, `.p12` or passphrase cannot be used here (a wrong passphrase, a key that is not
+   * the certificate's, a file that cannot be read): nothing was sent to KSeF. The message names the sources.json
+   * field and the file's base name, never the server's paths.
+   */
+  credentialsUnusable: "KSEF_CREDENTIALS_UNUSABLE",
   /** The token works but lacks the InvoiceRead permission (HTTP 403 on the invoice endpoints). */
   permissionDenied: "KSEF_PERMISSION_DENIED",
   /** KSeF finds no permissions for the token or the certificate's subject in the configured NIP's context (status 415). */

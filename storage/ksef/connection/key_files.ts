@@ -8,10 +8,12 @@
  */
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { Buffer } from "node:buffer";
-import { readFileSync, statSync } from "node:fs";
 import { decodePem, looksLikePem } from "../../../lib/formats/asn1/pem.ts";
 import { decryptPrivateKeyInfo, isEncryptedPrivateKeyInfo, KeyDecryptError } from "../../../lib/formats/pkcs8/pbes2.ts";
-import { readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
+import { DerError, MAX_DER_DEPTH } from "../../../lib/formats/asn1/der.ts";
+import type { DeriveKey } from "../../../lib/formats/pkcs8/key_derivation.ts";
+import { MAX_PKCS12_BAGS, Pkcs12Error, readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
+import { readConfiguredFile } from "./configured_file.ts";
 
 /** Where a passphrase comes from: the NAME of an environment variable, or a file whose first line it is. */
 export type PassphraseSource = { env: string } | { file: string };
@@ -34,15 +36,12 @@ export const PKCS12_CONVERT_COMMAND = "openssl pkcs12 -legacy -in OLD.p12 -out O
 /** How `openssl` re-encrypts a key with PBES2 and AES-256-CBC. */
 export const PKCS8_CONVERT_COMMAND = "openssl pkcs8 -topk8 -v2 aes-256-cbc -in OLD.key.pem -out NEW.key.pem";
 
-/** A file's bytes, or RangeError "`field` `path` cannot be read: ENOENT" (the code only). */
+/**
+ * A certificate, key or PKCS#12 file's bytes (configured_file.ts: a regular file of at most MAX_KEY_FILE_BYTES), or
+ * RangeError naming it: "`field` `path` cannot be read: ENOENT" (the code only), not a regular file, too large.
+ */
 export function readKeyFile(field: string, path: string): Uint8Array {
-  try {
-    if (statSync(path).size > MAX_KEY_FILE_BYTES) throw new RangeError(`${field} ${path} is larger than ${MAX_KEY_FILE_BYTES} bytes: not a certificate or key`);
-    return readFileSync(path);
-  } catch (e) {
-    if (e instanceof RangeError) throw e;
-    throw new RangeError(`${field} ${path} cannot be read: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
-  }
+  return readConfiguredFile(field, path, MAX_KEY_FILE_BYTES, "not a certificate or key").bytes;
 }
 
 /** The DER certificates of a PEM (every CERTIFICATE block, in order) or DER file; RangeError naming it when none. */
@@ -63,6 +62,8 @@ export interface ReadKeyOptions {
   passphrase?: string;
   /** What an encrypted key without a passphrase is told to do (e.g. `give its passphrase with "key_passphrase_env"`). */
   encryptedHint: string;
+  /** Does the key derivation of an encrypted key (default: at once, on this thread). */
+  derive?: DeriveKey;
 }
 
 /** The private key of a PEM or DER key file; RangeError naming `field` and `path`. */
@@ -90,20 +91,19 @@ export function readPrivateKey(field: string, path: string, options: ReadKeyOpti
   return key;
 }
 
-/** The keys (PKCS#8 DER) and certificates (DER) of a PKCS#12 file; RangeError naming `field` and `path`. */
-export function readPkcs12File(field: string, path: string, passphrase: string): { keys: KeyObject[]; certificates: Uint8Array[] } {
+/**
+ * The keys (PKCS#8 DER) and certificates (DER) of a PKCS#12 file; RangeError naming `field` and `path` and saying
+ * what is wrong (lib/formats/pkcs12/read.ts's reasons). `derive` does the key derivations (default: at once).
+ */
+export function readPkcs12File(field: string, path: string, passphrase: string, derive?: DeriveKey): { keys: KeyObject[]; certificates: Uint8Array[] } {
   const bytes = readKeyFile(field, path);
   const where = `${field} ${path}`;
   let contents;
   try {
-    contents = readPkcs12(bytes, passphrase);
+    contents = readPkcs12(bytes, passphrase, derive);
   } catch (e) {
-    if (e instanceof KeyDecryptError) {
-      if (e.reason === "wrong-passphrase") throw new RangeError(`${where}: the passphrase is wrong (or the file is damaged)`);
-      if (e.reason === "legacy-cipher") throw new RangeError(`${where} is encrypted with a legacy cipher (RC2 or 3DES): convert it with ${PKCS12_CONVERT_COMMAND}`);
-      throw new RangeError(`${where} cannot be read: ${e.message}`); // our own messages: no key material in them
-    }
-    throw new RangeError(`${where} is not a PKCS#12 file (.p12, .pfx): if it is one, rewrite it with ${PKCS12_CONVERT_COMMAND}`);
+    if (!(e instanceof Pkcs12Error)) throw e;
+    throw new RangeError(_pkcs12Failure(where, e));
   }
   const keys: KeyObject[] = [];
   for (const k of contents.keys) {
@@ -116,8 +116,14 @@ export function readPkcs12File(field: string, path: string, passphrase: string):
   return { keys, certificates: contents.certificates.map((c) => c.der) };
 }
 
+/** A passphrase and, when it comes from a file, whether users other than the file's owner may read that file. */
+export interface Passphrase {
+  value: string;
+  readableByOthers: boolean;
+}
+
 /** The passphrase from `source`, or RangeError naming the variable or file (never its value). */
-export function readPassphrase(source: PassphraseSource, env: Readonly<Record<string, string | undefined>>): string {
+export function readPassphrase(source: PassphraseSource, env: Readonly<Record<string, string | undefined>>): Passphrase {
   if ("env" in source) {
     const value = env[source.env];
     // The name is echoed only when it looks like one (POSIX.1-2017 §8.1's portable names): a passphrase put in
@@ -125,20 +131,33 @@ export function readPassphrase(source: PassphraseSource, env: Readonly<Record<st
     const name = /^[A-Z_][A-Z0-9_]*$/.test(source.env) ? `the environment variable ${source.env}` : "the environment variable named in key_passphrase_env";
     if (value === undefined) throw new RangeError(`key_passphrase_env: ${name} is not set`);
     if (value === "") throw new RangeError(`key_passphrase_env: ${name} is empty`);
-    return value;
+    return { value, readableByOthers: false };
   }
-  let bytes: Uint8Array;
-  try {
-    if (statSync(source.file).size > _MAX_PASSPHRASE_BYTES) throw new RangeError(`key_passphrase_file ${source.file} is larger than ${_MAX_PASSPHRASE_BYTES} bytes: not a passphrase`);
-    bytes = readFileSync(source.file);
-  } catch (e) {
-    if (e instanceof RangeError) throw e;
-    throw new RangeError(`key_passphrase_file ${source.file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
-  }
+  const { bytes, mode } = readConfiguredFile("key_passphrase_file", source.file, _MAX_PASSPHRASE_BYTES, "not a passphrase");
   // The file is written by `echo` or an editor: one trailing line break is not part of the passphrase.
   const value = new TextDecoder().decode(bytes).replace(/\r?\n$/, "");
   if (value === "") throw new RangeError(`key_passphrase_file ${source.file} is empty`);
-  return value;
+  return { value, readableByOthers: isReadableByOthers(mode) };
+}
+
+/** Whether a file of st_mode `mode` may be read or written by its group or others (never on Windows: modes mean nothing there). */
+export function isReadableByOthers(mode: number): boolean {
+  return process.platform !== "win32" && (mode & 0o077) !== 0;
+}
+
+/** What a PKCS#12 file's failure tells the operator: what is wrong, and the conversion only where it helps. */
+function _pkcs12Failure(where: string, e: Pkcs12Error): string {
+  switch (e.reason) {
+    case "wrong-passphrase": return `${where}: the passphrase is wrong (or the file is damaged)`;
+    case "legacy-cipher": return `${where} is encrypted with a legacy cipher (RC2 or 3DES): convert it with ${PKCS12_CONVERT_COMMAND}`;
+    case "not-pkcs12": return `${where} is not a PKCS#12 file (.p12, .pfx): ${e.message}`;
+    case "truncated": return `${where} is cut short (its end is missing): copy the whole file again`;
+    case "too-deep": return `${where} nests deeper than ${MAX_DER_DEPTH} levels, which no PKCS#12 file of a certificate does: it is damaged or not one`;
+    case "too-many-bags": return `${where} holds too many items (${e.message}; at most ${MAX_PKCS12_BAGS} are read): export the certificate and its key alone`;
+    case "too-costly": return `${where} asks for more key-derivation work than is allowed (${e.message}): export it again with fewer iterations (openssl pkcs12 -export -iter 2048)`;
+    case "damaged": return `${where} is a damaged PKCS#12 file: ${e.message}`;
+    default: return `${where} cannot be read: ${e.message}`; // our own messages: no key material in them
+  }
 }
 
 function _decrypt(where: string, der: Uint8Array | null, options: ReadKeyOptions): KeyObject {
@@ -146,11 +165,14 @@ function _decrypt(where: string, der: Uint8Array | null, options: ReadKeyOptions
   if (der === null) throw new RangeError(`${where} is not a PEM private key (PKCS#8, PKCS#1 or SEC1)`);
   let plain: Uint8Array;
   try {
-    plain = decryptPrivateKeyInfo(der, options.passphrase);
+    plain = decryptPrivateKeyInfo(der, options.passphrase, options.derive);
   } catch (e) {
     if (e instanceof KeyDecryptError && e.reason === "wrong-passphrase") throw new RangeError(`${where}: the passphrase is wrong`);
     if (e instanceof KeyDecryptError && e.reason === "legacy-cipher") throw new RangeError(`${where} is encrypted with a legacy cipher: convert it with ${PKCS8_CONVERT_COMMAND}`);
+    if (e instanceof KeyDecryptError && e.reason === "too-costly") throw new RangeError(`${where} asks for more key-derivation work than is allowed (${e.message}): encrypt it again with fewer iterations (${PKCS8_CONVERT_COMMAND} -iter 600000)`);
     if (e instanceof KeyDecryptError) throw new RangeError(`${where} cannot be read: ${e.message}`);
+    // A pending derivation (key_derivation.ts) passes through; a DER error is a file that is not such a key.
+    if (!(e instanceof DerError)) throw e;
     throw new RangeError(`${where} is not an encrypted PKCS#8 private key`);
   }
   const key = _createKey(plain, ["pkcs8"]);

@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { createPrivateKey, createPublicKey, X509Certificate } from "node:crypto";
+import { createHmac, createPrivateKey, createPublicKey, X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { children, content, DerError, parseDer, type DerNode } from "../../../lib/formats/asn1/der.ts";
+import { children, content, parseDer, type DerNode } from "../../../lib/formats/asn1/der.ts";
 import { derContext, derInteger, derOctetString, derOid, derSequence } from "../../../lib/formats/asn1/der_writer.ts";
 import { decodePem } from "../../../lib/formats/asn1/pem.ts";
-import { MAX_PKCS12_CONTENTS, readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
+import { bmpPassword, PKCS12_MAC_ID, pkcs12Kdf } from "../../../lib/formats/pkcs12/kdf.ts";
+import { MAX_PKCS12_CONTENTS, Pkcs12Error, readPkcs12 } from "../../../lib/formats/pkcs12/read.ts";
 import { decryptPrivateKeyInfo, KeyDecryptError } from "../../../lib/formats/pkcs8/pbes2.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pkcs12-"));
@@ -27,12 +28,12 @@ const p12 = (name: string, key: string, ...more: string[]) => {
 const spki = (pem: string) => createPublicKey(readFileSync(f(pem))).export({ type: "spki", format: "der" });
 const keySpki = (der: Uint8Array) => createPublicKey(createPrivateKey({ key: Buffer.from(der), format: "der", type: "pkcs8" })).export({ type: "spki", format: "der" });
 
-/** The KeyDecryptError reason `fn` throws. */
+/** The reason of the KeyDecryptError (decryptPrivateKeyInfo) or Pkcs12Error (readPkcs12) `fn` throws. */
 function reason(fn: () => unknown): string {
   try {
     fn();
   } catch (e) {
-    assert.ok(e instanceof KeyDecryptError, String(e));
+    assert.ok(e instanceof KeyDecryptError || e instanceof Pkcs12Error, String(e));
     assert.ok(!e.message.includes(PASS));
     return e.reason;
   }
@@ -108,7 +109,7 @@ describe("readPkcs12()", () => {
     const authSafe = derSequence([derOid("1.2.840.113549.1.7.1"), derContext(0, derOctetString(derSequence([])))]);
     const mac = derSequence([derSequence([derSequence([derOid("2.16.840.1.101.3.4.2.1")]), derOctetString(new Uint8Array(32))]), derOctetString(new Uint8Array(8)), derInteger(100_000_000)]);
     const started = performance.now();
-    assert.equal(reason(() => readPkcs12(derSequence([derInteger(3), authSafe, mac]), PASS)), "unsupported");
+    assert.equal(reason(() => readPkcs12(derSequence([derInteger(3), authSafe, mac]), PASS)), "too-costly");
     assert.ok(performance.now() - started < 1000);
   });
 
@@ -130,7 +131,7 @@ describe("readPkcs12()", () => {
   test("readPkcs12() refuses more than 16 contents in the AuthenticatedSafe, before its MAC", () => {
     assert.equal(MAX_PKCS12_CONTENTS, 16);
     // The MAC is not valid: a refusal for anything else than the count would be "wrong-passphrase".
-    assert.throws(() => readPkcs12(craftedPfx(Array.from({ length: 17 }, plainContent), 1), PASS), (e) => e instanceof DerError && /more than 16 contents/.test(e.message));
+    assert.throws(() => readPkcs12(craftedPfx(Array.from({ length: 17 }, plainContent), 1), PASS), (e) => e instanceof Pkcs12Error && e.reason === "too-many-bags" && /more than 16 contents/.test(e.message));
     assert.equal(reason(() => readPkcs12(craftedPfx(Array.from({ length: 16 }, plainContent), 1), PASS)), "wrong-passphrase");
   });
 
@@ -142,12 +143,42 @@ describe("readPkcs12()", () => {
       { what: "the MAC and two encrypted contents", pfx: craftedPfx([encryptedContent(2_000_000), encryptedContent(1)], 2_000_000) },
     ];
     for (const { what, pfx } of cases) {
-      assert.throws(() => readPkcs12(pfx, PASS), (e) => e instanceof KeyDecryptError && e.reason === "unsupported" && /key-derivation iterations in all/.test(e.message), what);
+      assert.throws(() => readPkcs12(pfx, PASS), (e) => e instanceof Pkcs12Error && e.reason === "too-costly" && /key-derivation iterations in all/.test(e.message), what);
     }
     assert.equal(reason(() => readPkcs12(craftedPfx([encryptedContent(1), encryptedContent(1)], 1), PASS)), "wrong-passphrase");
   });
 
-  test("readPkcs12() throws only DerError or KeyDecryptError on damaged and truncated files", () => {
+  test("readPkcs12() says what is wrong with a file: not PKCS#12 at all, cut short, nested too deep, too many bags, damaged inside", () => {
+    const good = readFileSync(f("ec.p12"));
+    // A valid MAC over `contents` (PKCS#12 KDF, HMAC-SHA-256, one iteration): what is refused is then past the MAC.
+    const signedPfx = (contents: Uint8Array[]) => {
+      const safe = derSequence(contents);
+      const salt = new Uint8Array(8).fill(7);
+      const key = pkcs12Kdf("sha256", PKCS12_MAC_ID, bmpPassword(PASS), salt, 1, 32);
+      const mac = derSequence([derSequence([derSequence([derOid("2.16.840.1.101.3.4.2.1")]), derOctetString(createHmac("sha256", key).update(safe).digest())]), derOctetString(salt), derInteger(1)]);
+      return derSequence([derInteger(3), derSequence([derOid("1.2.840.113549.1.7.1"), derContext(0, derOctetString(safe))]), mac]);
+    };
+    const certBag = derSequence([derOid("1.2.840.113549.1.12.10.1.3"), derContext(0, derSequence([derOid("1.2.840.113549.1.9.22.1"), derContext(0, derOctetString(new Uint8Array(4)))]))]);
+    const bags = (n: number) => derSequence([derOid("1.2.840.113549.1.7.1"), derContext(0, derOctetString(derSequence(Array.from({ length: n }, () => certBag))))]);
+    let deep: Uint8Array = new Uint8Array([0x05, 0x00]);
+    for (let i = 0; i < 5000; i++) deep = derSequence([deep]);
+    const cases = [
+      { what: "a certificate (DER)", bytes: new X509Certificate(readFileSync(f("rsa.crt"))).raw, reason: "not-pkcs12" },
+      { what: "a PEM file", bytes: readFileSync(f("rsa.crt")), reason: "not-pkcs12" },
+      { what: "a text file", bytes: new TextEncoder().encode("hello\n"), reason: "not-pkcs12" },
+      { what: "an empty file", bytes: new Uint8Array(0), reason: "not-pkcs12" },
+      { what: "half of a file", bytes: good.subarray(0, good.length >> 1), reason: "truncated" },
+      { what: "all of a file but its last byte", bytes: good.subarray(0, good.length - 1), reason: "truncated" },
+      { what: "5,000 levels deep", bytes: deep, reason: "too-deep" },
+      { what: "1,001 bags", bytes: signedPfx([bags(1001)]), reason: "too-many-bags" },
+      { what: "a PFX of version 2", bytes: derSequence([derInteger(2), derSequence([])]), reason: "not-pkcs12" },
+      { what: "a PFX whose bag is not a bag", bytes: signedPfx([derSequence([derOid("1.2.840.113549.1.7.1"), derContext(0, derOctetString(derSequence([derInteger(1)])))])]), reason: "damaged" },
+    ];
+    for (const c of cases) assert.equal(reason(() => readPkcs12(c.bytes, PASS)), c.reason, c.what);
+    assert.equal(readPkcs12(signedPfx([bags(200)]), PASS).certificates.length, 200, "under the limit the same bags are read");
+  });
+
+  test("readPkcs12() throws only Pkcs12Error on damaged and truncated files", () => {
     const good = readFileSync(f("ec.p12"));
     let seed = 7;
     const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
@@ -157,7 +188,7 @@ describe("readPkcs12()", () => {
       try {
         readPkcs12(bytes, PASS);
       } catch (e) {
-        assert.ok(e instanceof DerError || e instanceof KeyDecryptError, String(e));
+        assert.ok(e instanceof Pkcs12Error, String(e));
       }
     }
   });

@@ -5,7 +5,8 @@ import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, u
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { createSignerCache, describeCertificate, loadFileSigner, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
+import { createSignerCache, CredentialsError, describeCertificate, loadFileSigner, loadFileSignerAsync, type SignerFiles } from "../../../../storage/ksef/connection/credentials.ts";
+import { SignerLoading } from "../../../../storage/ksef/connection/signer_cache.ts";
 import { PKCS12_CONVERT_COMMAND, PKCS8_CONVERT_COMMAND } from "../../../../storage/ksef/connection/key_files.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "credentials-"));
@@ -154,7 +155,7 @@ describe("loadFileSigner()", () => {
       { what: "PKCS#12, no passphrase", files: { pkcs12File: f("rsa.p12") }, expected: /^pkcs12 .*rsa\.p12 needs its passphrase/ },
       { what: "traditional encrypted PEM", files: { certificateFile: rsaCert, keyFile: f("rsa.traditional-enc.pem"), passphrase: passFile }, expected: `key ${f("rsa.traditional-enc.pem")} is encrypted the traditional OpenSSL way: convert it with ${PKCS8_CONVERT_COMMAND}` },
       { what: "legacy PKCS#12", files: { pkcs12File: f("legacy.p12"), passphrase: passFile }, expected: `pkcs12 ${f("legacy.p12")} is encrypted with a legacy cipher (RC2 or 3DES): convert it with ${PKCS12_CONVERT_COMMAND}` },
-      { what: "not PKCS#12", files: { pkcs12File: f("rsa.crt.pem"), passphrase: passFile }, expected: /^pkcs12 .*rsa\.crt\.pem is not a PKCS#12 file \(\.p12, \.pfx\): if it is one, rewrite it with openssl pkcs12/ },
+      { what: "not PKCS#12", files: { pkcs12File: f("rsa.crt.pem"), passphrase: passFile }, expected: /^pkcs12 .*rsa\.crt\.pem is not a PKCS#12 file \(\.p12, \.pfx\): it does not start with an ASN\.1 SEQUENCE/ },
       { what: "another key", files: { certificateFile: rsaCert, keyFile: f("ec.key.pem") }, expected: `key ${f("ec.key.pem")} is not the private key of certificate ${rsaCert}` },
       { what: "only a CA certificate", files: { certificateFile: f("ca.crt.pem"), keyFile: f("ec.key.pem") }, expected: /is not the private key of certificate/ },
       { what: "expired", files: { certificateFile: rsaCert, keyFile: f("rsa.key.pem") }, at: now + 31 * DAY, expected: /^certificate .*rsa\.crt\.pem expired on \d{4}-/ },
@@ -238,7 +239,7 @@ test("loadFileSigner() takes an RSA-PSS key for KOD II, whose signature is PSS",
 test("loadFileSigner() decrypts unchanged files once, and again when a file or the passphrase changes", () => {
   const cache = createSignerCache();
   copyFileSync(f("rsa.p12"), f("cached.p12"));
-  writeFileSync(f("cached-pass.txt"), PASS);
+  writeFileSync(f("cached-pass.txt"), PASS, { mode: 0o600 });
   const files = { pkcs12File: f("cached.p12"), passphrase: { file: f("cached-pass.txt") } };
   const first = loadFileSigner(files, { now, cache });
   const second = loadFileSigner(files, { now: now + DAY, cache, warnWithinMs: 0 });
@@ -273,4 +274,83 @@ test("describeCertificate() gives a certificate's facts without its key, its key
   makeCertificate("small", ["-newkey", "rsa:1024"], { usage: "digitalSignature", serial: "0x03" });
   const small = describeCertificate(der("small.crt.pem"));
   assert.deepEqual([small.keyType, small.keyBits, small.ksefType], [null, null, null]);
+});
+
+test("loadFileSigner() says what is wrong with a .p12 that cannot be read, and gives the openssl conversion only for a legacy cipher", () => {
+  const p12 = readFileSync(f("rsa.p12"));
+  writeFileSync(f("cut.p12"), p12.subarray(0, p12.length >> 1));
+  writeFileSync(f("text.p12"), "not a certificate\n");
+  // 5,000 SEQUENCEs one in another (BER's indefinite length: each opens with 30 80 and ends with 00 00).
+  writeFileSync(f("deep.p12"), Uint8Array.from([...Array(5000).fill([0x30, 0x80]).flat(), 0x05, 0x00, ...Array(5000).fill([0, 0]).flat()]));
+  const cases = [
+    { name: "cut.p12", expected: /^pkcs12 .*cut\.p12 is cut short \(its end is missing\): copy the whole file again$/ },
+    { name: "text.p12", expected: /^pkcs12 .*text\.p12 is not a PKCS#12 file \(\.p12, \.pfx\): it does not start with an ASN\.1 SEQUENCE/ },
+    { name: "deep.p12", expected: /^pkcs12 .*deep\.p12 nests deeper than 32 levels, which no PKCS#12 file of a certificate does/ },
+    { name: "legacy.p12", expected: new RegExp(`^pkcs12 .*legacy\\.p12 is encrypted with a legacy cipher \\(RC2 or 3DES\\): convert it with ${PKCS12_CONVERT_COMMAND.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) },
+  ];
+  for (const { name, expected } of cases) {
+    const msg = failure(() => loadFileSigner({ pkcs12File: f(name), passphrase: passFile }, { now }));
+    assert.match(msg, expected, name);
+    assert.equal(msg.includes("openssl"), name === "legacy.p12", `${name}: ${msg}`);
+  }
+});
+
+test("loadFileSigner() warns about a key_passphrase_file others can read, as about such a key file", () => {
+  writeFileSync(f("open-pass.txt"), `${PASS}\n`, { mode: 0o644 });
+  chmodSync(f("open-pass.txt"), 0o644);
+  writeFileSync(f("closed-pass.txt"), `${PASS}\n`, { mode: 0o600 });
+  const warnings = (file: string) => loadFileSigner({ pkcs12File: f("rsa.p12"), passphrase: { file: f(file) } }, { now, warnWithinMs: 0 }).warnings;
+  assert.deepEqual(warnings("open-pass.txt"), [`key_passphrase_file ${f("open-pass.txt")} can be read by other users of this machine: chmod 600 it`]);
+  assert.deepEqual(warnings("closed-pass.txt"), []);
+});
+
+test("with loads deferred, files not read yet are read in the background: loadFileSigner() throws SignerLoading until then, loadFileSignerAsync() awaits", async () => {
+  const cache = createSignerCache();
+  cache.deferLoads = true;
+  copyFileSync(f("ec.p12"), f("deferred.p12"));
+  const files = { pkcs12File: f("deferred.p12"), passphrase: passFile };
+  const loading = (() => {
+    try {
+      loadFileSigner(files, { now, cache });
+    } catch (e) {
+      return e;
+    }
+    assert.fail("loaded at once");
+  })();
+  assert.ok(loading instanceof SignerLoading && loading instanceof RangeError);
+  await loading.ready;
+  const signer = loadFileSigner(files, { now, cache });
+  assert.equal(signer.keyType, "ec");
+  assert.equal(cache.loads, 1);
+  // Changed: read again in the background; loadFileSignerAsync() waits for that read, which ends in a refusal.
+  copyFileSync(f("rsa.crt.pem"), f("deferred.p12"));
+  assert.throws(() => loadFileSigner(files, { now, cache }), SignerLoading);
+  await assert.rejects(loadFileSignerAsync(files, { now, cache }), (e) => e instanceof CredentialsError && /deferred\.p12 is not a PKCS#12 file/.test(e.message) && e.publicMessage.startsWith(`pkcs12 "deferred.p12" is not a PKCS#12 file`));
+  assert.equal(cache.loads, 2, "one read for both");
+  assert.throws(() => loadFileSigner(files, { now, cache }), CredentialsError, "the refusal is kept until the file changes");
+});
+
+test("loadFileSigner() refuses a key file that asks for more key-derivation iterations than the cap, at once and saying so", () => {
+  openssl("pkcs12", "-export", "-inkey", f("ec.key.pem"), "-in", f("ec.crt.pem"), "-keypbe", "NONE", "-certpbe", "NONE", "-iter", "2000001", "-out", f("costly.p12"), "-passout", `pass:${PASS}`);
+  openssl("pkcs8", "-topk8", "-v2", "aes-256-cbc", "-iter", "2000001", "-in", f("ec.key.pem"), "-out", f("costly.key.pem"), "-passout", `pass:${PASS}`);
+  const cases = [
+    { files: { pkcs12File: f("costly.p12"), passphrase: passFile }, expected: /^pkcs12 .*costly\.p12 asks for more key-derivation work than is allowed \(PFX MAC iteration count 2000001 is more than 2000000\): export it again with fewer iterations/ },
+    { files: { certificateFile: f("ec.crt.pem"), keyFile: f("costly.key.pem"), passphrase: passFile }, expected: /^key .*costly\.key\.pem asks for more key-derivation work than is allowed \(PBKDF2 iteration count 2000001 is more than 2000000\): encrypt it again with fewer iterations/ },
+  ];
+  for (const { files, expected } of cases) {
+    const started = performance.now();
+    assert.match(failure(() => loadFileSigner(files, { now, cache: createSignerCache() })), expected);
+    assert.ok(performance.now() - started < 500, "refused before deriving");
+  }
+});
+
+test("an encrypted PKCS#8 key of 1,000,000 PBKDF2 iterations, loaded in the background, lets the event loop turn throughout", async () => {
+  openssl("pkcs8", "-topk8", "-v2", "aes-256-cbc", "-iter", "1000000", "-in", f("ec.key.pem"), "-out", f("slow.key.pem"), "-passout", `pass:${PASS}`);
+  const files = { certificateFile: f("ec.crt.pem"), keyFile: f("slow.key.pem"), passphrase: passFile };
+  let turns = 0;
+  const timer = setInterval(() => turns++, 1);
+  const signer = await loadFileSignerAsync(files, { now, cache: createSignerCache() }).finally(() => clearInterval(timer));
+  assert.equal(signer.keyType, "ec");
+  // Derived on the event loop in one go (0.3-1 s), no timer would fire until it ends.
+  assert.ok(turns >= 10, `the event loop turned ${turns} times`);
 });
