@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { resolvePassphraseSource, type KsefSourceConfig } from "../connection/config.ts";
 import type { KsefSendConfig } from "./job.ts";
 import { configuredSignIn } from "../connection/sign_in_choice.ts";
+import { SignerLoading } from "../connection/signer_cache.ts";
 
 /**
  * How sendingConfigs() treats an entry whose sign-in files cannot be used after startup, and OfflineCertificates.load()
@@ -35,7 +36,8 @@ export function sendingConfigs(all: Readonly<Record<string, readonly { type: str
         return configuredSignIn(c, dir);
       } catch (e) {
         if (tolerate === undefined || !(e instanceof RangeError)) throw e;
-        tolerate.onEntryError(new RangeError(`sources.json ${tenant}: source "${c.name}": ${e.message}`));
+        // A key still being read in the background is no failure: the last configuration serves until it is.
+        if (!(e instanceof SignerLoading)) tolerate.onEntryError(new RangeError(`sources.json ${tenant}: source "${c.name}": ${e.message}`));
         kept.push(...tolerate.previous.filter((p) => p.tenant === tenant));
         return null;
       }

@@ -12,6 +12,7 @@ import { loadOfflineCertificate, type OfflineCertificate } from "../offline/offl
 import type { KsefAvailability } from "./availability.ts";
 import type { KsefSendConfig, KsefSender } from "./job.ts";
 import type { SendingConfigsOptions } from "./send_config.ts";
+import { SignerLoading } from "../connection/signer_cache.ts";
 
 /** The tenants' Offline certificates, loaded once per pair of files. */
 export class OfflineCertificates {
@@ -36,7 +37,8 @@ export class OfflineCertificates {
         out.push(c);
       } catch (e) {
         if (tolerate === undefined || !(e instanceof RangeError)) throw e;
-        tolerate.onEntryError(new RangeError(`sources.json ${c.tenant}: ${e.message}`));
+        // A key still being read in the background is no failure: the last configuration serves until it is.
+        if (!(e instanceof SignerLoading)) tolerate.onEntryError(new RangeError(`sources.json ${c.tenant}: ${e.message}`));
         // Loaded when it came into force, so it serves as it did.
         out.push(...tolerate.previous.filter((p) => p.tenant === c.tenant));
       }
