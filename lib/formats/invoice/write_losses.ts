@@ -6,17 +6,20 @@
  * @module
  */
 
-import type { Invoice } from "./model.ts";
 import type { WriteLoss } from "./write_result.ts";
 
-/** Appends to `out` a loss for every set value of `inv` outside `covered`, each with `reason`. */
-export function collectLosses(inv: Invoice, covered: ReadonlySet<string>, reason: string, out: WriteLoss[]): void {
-  _walk(inv, "", "", covered, reason, out);
+/**
+ * Appends to `out` a loss for every set value of `value` (the invoice, or a part of it at `path`) outside
+ * `covered`, each with `reason`; patterns are relative to `value`.
+ */
+export function collectLosses(value: object, covered: ReadonlySet<string>, reason: string, out: WriteLoss[], path = ""): void {
+  _walk(value, path, "", covered, reason, out);
 }
 
 function _walk(value: unknown, path: string, pattern: string, covered: ReadonlySet<string>, reason: string, out: WriteLoss[]): void {
   if (value === null || value === undefined || value === false) return;
   if (pattern !== "" && covered.has(pattern)) return;
+  const sep = path === "" ? "" : ".";
   if (typeof value === "string" || typeof value === "number" || value === true) {
     out.push({ field: path, value: String(value), reason });
     return;
@@ -29,7 +32,7 @@ function _walk(value: unknown, path: string, pattern: string, covered: ReadonlyS
     for (const key in value) {
       const sub = (value as Record<string, unknown>)[key];
       if (sub === null || sub === false) continue;
-      _walk(sub, path === "" ? key : `${path}.${key}`, pattern === "" ? key : `${pattern}.${key}`, covered, reason, out);
+      _walk(sub, `${path}${sep}${key}`, pattern === "" ? key : `${pattern}.${key}`, covered, reason, out);
     }
   }
 }
