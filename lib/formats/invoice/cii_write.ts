@@ -7,6 +7,7 @@
  */
 
 import { CII_RSM_NS } from "./cii.ts";
+import { VAT_POINT_UBL_TO_CII } from "./code_lists.ts";
 import { writeCiiLine } from "./cii_write_line.ts";
 import { ciiDateText, writeCiiAddress, writeCiiAllowanceCharge, writeCiiDate, writeCiiParty, writeCiiPeriod } from "./cii_write_party.ts";
 import { CII_COVERED, CII_PARTY_COVERED } from "./cii_write_fields.ts";
@@ -15,6 +16,7 @@ import type { Invoice, Payment } from "./model.ts";
 import type { TracedWriteResult, WriteOptions } from "./ubl_write.ts";
 import { collectLosses, lose } from "./write_losses.ts";
 import type { WriteLoss } from "./write_result.ts";
+import { isUblFormat } from "./vocabulary.ts";
 import { TracingWriter } from "./write_trace.ts";
 
 const UDT = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100";
@@ -75,7 +77,7 @@ function _agreement(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): void {
   const r = inv.references;
   w.open("ram:ApplicableHeaderTradeAgreement");
   w.leaf("ram:BuyerReference", r.buyer_reference, "references.buyer_reference");
-  writeCiiParty(w, "ram:SellerTradeParty", inv.seller, "seller", losses);
+  writeCiiParty(w, "ram:SellerTradeParty", inv.seller, "seller", losses, _ublCreditorId(inv));
   writeCiiParty(w, "ram:BuyerTradeParty", inv.buyer, "buyer", losses);
   if (inv.tax_representative !== null) writeCiiParty(w, "ram:SellerTaxRepresentativeTradeParty", inv.tax_representative, "tax_representative", losses);
   _issuerId(w, "ram:SellerOrderReferencedDocument", r.sales_order, "references.sales_order");
@@ -103,6 +105,11 @@ function _agreement(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): void {
     w.open("ram:SpecifiedProcuringProject").leaf("ram:ID", r.project, "references.project").leaf("ram:Name", PROJECT_NAME, null).close();
   }
   w.close();
+}
+
+/** The SEPA creditor id (BT-90) of an invoice read from UBL, which has it among the seller's or payee's identifiers. */
+function _ublCreditorId(inv: Invoice): string | null {
+  return isUblFormat(inv.format) ? inv.payment?.direct_debit?.creditor_id ?? null : null;
 }
 
 function _issuerId(w: TracingWriter, element: string, id: string | null, field: string): void {
@@ -147,11 +154,13 @@ function _settlement(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): void 
   w.leaf("ram:TaxCurrencyCode", inv.tax_currency, "tax_currency");
   w.leaf("ram:InvoiceCurrencyCode", inv.currency, "currency");
   _invoicee(w, inv, losses);
-  if (inv.payee !== null) writeCiiParty(w, "ram:PayeeTradeParty", inv.payee, "payee", losses);
+  if (inv.payee !== null) writeCiiParty(w, "ram:PayeeTradeParty", inv.payee, "payee", losses, _ublCreditorId(inv));
   _exchangeRate(w, inv, losses);
   if (p !== null) _means(w, p);
   _vatBreakdown(w, inv, losses);
-  const period = inv.delivery?.period ?? null;
+  let period = inv.delivery?.period ?? null;
+  // From UBL the period's description is BT-8 (its DescriptionCode), which CII writes as the VAT row's DueDateTypeCode.
+  if (period !== null && isUblFormat(inv.format)) period = { ...period, description: null };
   if (period !== null) writeCiiPeriod(w, period, "delivery.period");
   for (let i = 0; i < inv.allowances_charges.length; i++) writeCiiAllowanceCharge(w, inv.allowances_charges[i]!, `allowances_charges[${i}]`);
   if (p !== null) _terms(w, p, losses);
@@ -269,6 +278,10 @@ function _terms(w: TracingWriter, p: Payment, losses: WriteLoss[]): void {
  * ram:ApplicableTradeTax per VAT breakdown row (BG-23); the first carries BT-7 and BT-8, which CII gives per row.
  */
 function _vatBreakdown(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): void {
+  const fromUbl = isUblFormat(inv.format) && inv.tax_point_date_code === null;
+  const ublCode = inv.delivery?.period?.description ?? null;
+  const code = fromUbl ? (ublCode === null ? null : VAT_POINT_UBL_TO_CII[ublCode] ?? ublCode) : inv.tax_point_date_code;
+  const codeField = fromUbl ? "delivery.period.description" : "tax_point_date_code";
   for (let i = 0; i < inv.vat_breakdown.length; i++) {
     const v = inv.vat_breakdown[i]!;
     const f = `vat_breakdown[${i}]`;
@@ -285,13 +298,13 @@ function _vatBreakdown(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): voi
     if (first && inv.tax_point_date !== null) {
       w.open("ram:TaxPointDate").leaf("udt:DateString", ciiDateText(inv.tax_point_date), "tax_point_date", { format: "102" }).close();
     }
-    if (first) w.leaf("ram:DueDateTypeCode", inv.tax_point_date_code, "tax_point_date_code");
+    if (first) w.leaf("ram:DueDateTypeCode", code, codeField);
     w.leaf("ram:RateApplicablePercent", v.rate, `${f}.rate`);
     w.close();
   }
   if (inv.vat_breakdown.length === 0) {
     lose(losses, "tax_point_date", inv.tax_point_date, "CII gives the VAT point date in a VAT breakdown row, and there is none");
-    lose(losses, "tax_point_date_code", inv.tax_point_date_code, "CII gives the VAT point date code in a VAT breakdown row, and there is none");
+    lose(losses, codeField, code, "CII gives the VAT point date code in a VAT breakdown row, and there is none");
   }
 }
 

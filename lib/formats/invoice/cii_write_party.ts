@@ -20,6 +20,8 @@ const FC = "FC";
 const UBL_VAT = "VAT";
 /** The tax type code of EN 16931's VAT. */
 const VAT = "VAT";
+/** The scheme UBL gives the SEPA creditor id among a party's identifiers. */
+const SEPA = "SEPA";
 const LOSS = "CII D16B (EN 16931 binding) has no element for this value";
 
 /** A YYYY-MM-DD date as CCYYMMDD; null stays null. */
@@ -33,8 +35,11 @@ export function writeCiiDate(w: TracingWriter, container: string, date: string |
   w.open(container).leaf(qualified ? "qdt:DateTimeString" : "udt:DateTimeString", ciiDateText(date), field, FORMAT_102).close();
 }
 
-/** Writes `p` as `element` (ram:SellerTradeParty…); `field` is its invoice-object path (`seller`). */
-export function writeCiiParty(w: TracingWriter, element: string, p: Party, field: string, losses: WriteLoss[]): void {
+/**
+ * Writes `p` as `element` (ram:SellerTradeParty…); `field` is its invoice-object path (`seller`). An identifier
+ * with scheme SEPA equal to `creditorId` is left out: the settlement writes it as ram:CreditorReferenceID.
+ */
+export function writeCiiParty(w: TracingWriter, element: string, p: Party, field: string, losses: WriteLoss[], creditorId: string | null = null): void {
   const outer = w.scope(`${w.prefix}${field}.`);
   const at = w.prefix;
   w.open(element);
@@ -45,6 +50,8 @@ export function writeCiiParty(w: TracingWriter, element: string, p: Party, field
   }
   for (let i = 0; i < p.identifiers.length; i++) {
     const id = p.identifiers[i]!;
+    // UBL writes the SEPA creditor id (BT-90) as a party identifier; CII has ram:CreditorReferenceID for it.
+    if (id.scheme === SEPA && id.value === creditorId) continue;
     if (id.scheme !== null) w.leaf("ram:GlobalID", id.value, `identifiers[${i}]`, { schemeID: id.scheme });
   }
   w.leaf("ram:Name", p.name, "name");

@@ -6,7 +6,9 @@
  * @module
  */
 
+import { VAT_POINT_CII_TO_UBL } from "./code_lists.ts";
 import { documentTypeFromCode } from "./document_type.ts";
+import { isUblFormat } from "./vocabulary.ts";
 import type { Invoice, Payment } from "./model.ts";
 import { UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./ubl.ts";
 import { CAC, CBC } from "./ubl_party.ts";
@@ -87,10 +89,15 @@ function _header(w: TracingWriter, inv: Invoice, creditNote: boolean, losses: Wr
   w.leaf("cbc:TaxCurrencyCode", inv.tax_currency, "tax_currency");
   w.leaf("cbc:AccountingCost", inv.references.accounting_reference, "references.accounting_reference");
   w.leaf("cbc:BuyerReference", inv.references.buyer_reference, "references.buyer_reference");
-  const period = inv.delivery?.period ?? null;
+  // BT-8 is the period's DescriptionCode in UBL, which the UBL reader keeps as the period's description; from
+  // another format (CII's DueDateTypeCode) the object's tax point date code goes there.
+  let period = inv.delivery?.period ?? null;
+  const code = inv.tax_point_date_code;
+  if (code !== null && !isUblFormat(inv.format)) {
+    lose(losses, "delivery.period.description", period?.description !== code ? period?.description : null, LOSS);
+    period = { start: period?.start ?? null, end: period?.end ?? null, description: VAT_POINT_CII_TO_UBL[code] ?? code };
+  } else lose(losses, "tax_point_date_code", code, LOSS);
   if (period !== null) writeUblPeriod(w, period, "delivery.period");
-  // BT-8 is the period's DescriptionCode in UBL: the object's code is kept when the period says the same.
-  if (inv.tax_point_date_code !== period?.description) lose(losses, "tax_point_date_code", inv.tax_point_date_code, LOSS);
 }
 
 /** The document references, BT-11…BT-18, BG-3, BG-24, in the order of the root's schema. */

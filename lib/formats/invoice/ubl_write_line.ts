@@ -85,7 +85,8 @@ function _price(w: TracingWriter, l: InvoiceLine, money: { currencyID: string | 
   w.leaf("cbc:BaseQuantity", l.price_base_quantity, "price_base_quantity", { unitCode: l.price_base_unit });
   if (discount) {
     w.open("cac:AllowanceCharge").leaf("cbc:ChargeIndicator", "false", null);
-    w.leaf("cbc:Amount", l.price_discount, "price_discount", money);
+    // cbc:Amount is required beside the gross price; a gross price without a discount (CII allows one) has 0.
+    w.leaf("cbc:Amount", l.price_discount ?? "0", "price_discount", money);
     w.leaf("cbc:BaseAmount", l.list_price, "list_price", money);
     w.close();
   }
