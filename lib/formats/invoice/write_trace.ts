@@ -50,12 +50,13 @@ export class TracingWriter {
     return this.#scope;
   }
 
-  /** Opens an element; `field` names the invoice-object value (an object or list) it holds. */
+  /** Opens an element; `field` names the invoice-object value (an object or list) it holds, "" the current scope. */
   open(name: string, attributes?: XmlAttributes, field?: string | null): this {
     this.#w.open(name, attributes);
     if (this.#fields !== null) {
       const path = this.#push(name);
-      if (field) this.#fields.push({ path, field: this.#scope + field });
+      // An empty field names the scope itself (a line element, `lines[2]`).
+      if (field !== undefined && field !== null) this.#fields.push({ path, field: field === "" ? this.#scope.slice(0, -1) : this.#scope + field });
     }
     return this;
   }
