@@ -52,11 +52,11 @@ export function writeUbl(inv: Invoice, options: WriteOptions = {}): TracedWriteR
   _header(w, inv, creditNote, losses);
   _references(w, inv, creditNote, losses);
   w.open("cac:AccountingSupplierParty");
-  writeUblParty(w, "cac:Party", inv.seller, "legal", "seller", losses);
+  writeUblParty(w, "cac:Party", inv.payee === null ? _withCreditor(inv, inv.seller) : inv.seller, "legal", "seller", losses);
   w.close().open("cac:AccountingCustomerParty");
   writeUblParty(w, "cac:Party", inv.buyer, "legal", "buyer", losses);
   w.close();
-  if (inv.payee !== null) writeUblParty(w, "cac:PayeeParty", _withCreditor(inv), "party", "payee", losses);
+  if (inv.payee !== null) writeUblParty(w, "cac:PayeeParty", _withCreditor(inv, inv.payee), "party", "payee", losses);
   if (inv.tax_representative !== null) writeUblParty(w, "cac:TaxRepresentativeParty", inv.tax_representative, "party", "tax_representative", losses);
   _delivery(w, inv);
   if (inv.payment !== null) _payment(w, inv.payment, creditNote);
@@ -145,11 +145,10 @@ function _idReference(w: TracingWriter, element: string, id: string | null, fiel
 }
 
 /**
- * The payee with the SEPA creditor id (BT-90), which UBL writes as a payee (or seller) identifier with scheme
- * "SEPA" and the reader takes from there; added when the object has it only in the direct debit.
+ * The payee (or, without one, the seller) with the SEPA creditor id (BT-90), which UBL writes as that party's
+ * identifier with scheme "SEPA" and the reader takes from there; added when the object has it only in the direct debit.
  */
-function _withCreditor(inv: Invoice): Invoice["seller"] {
-  const party = inv.payee ?? inv.seller;
+function _withCreditor(inv: Invoice, party: Invoice["seller"]): Invoice["seller"] {
   const creditor = inv.payment?.direct_debit?.creditor_id ?? null;
   if (creditor === null || party.identifiers.some((i) => i.scheme === "SEPA" && i.value === creditor)) return party;
   return { ...party, identifiers: [...party.identifiers, { value: creditor, scheme: "SEPA" }] };
