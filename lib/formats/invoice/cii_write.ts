@@ -14,7 +14,7 @@ import { CII_COVERED, CII_PARTY_COVERED } from "./cii_write_fields.ts";
 import { RAM } from "./cii_party.ts";
 import type { Invoice, Payment } from "./model.ts";
 import type { TracedWriteResult, WriteOptions } from "./ubl_write.ts";
-import { collectLosses, lose } from "./write_losses.ts";
+import { collectLosses, coveredFields, lose } from "./write_losses.ts";
 import type { WriteLoss } from "./write_result.ts";
 import { isUblFormat } from "./vocabulary.ts";
 import { TracingWriter } from "./write_trace.ts";
@@ -192,9 +192,12 @@ function _invoicee(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): void {
       written = true;
       writeCiiParty(w, "ram:InvoiceeTradeParty", t, field, losses);
       collectLosses(t, CII_PARTY_COVERED, LOSS, losses, field);
-    } else collectLosses(t, new Set(), "CII has no place for this party", losses, field);
+    } else collectLosses(t, coveredFields([]), "CII has no place for this party", losses, field);
   }
 }
+
+/** What of an exchange rate CII does not write is not a loss by itself: where it applies. */
+const _RATE_COVERED = coveredFields(["applies_to"]);
 
 /** ram:TaxApplicableTradeCurrencyExchange: the document's rate (BT-6 context); any other rate is a loss. */
 function _exchangeRate(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): void {
@@ -210,7 +213,7 @@ function _exchangeRate(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): voi
       w.leaf("ram:ConversionRate", x.rate, `${f}.rate`);
       writeCiiDate(w, "ram:ConversionRateDateTime", x.date, `${f}.date`);
       w.close();
-    } else collectLosses(x, new Set(["applies_to"]), "CII has one exchange rate, the document's", losses, f);
+    } else collectLosses(x, _RATE_COVERED, "CII has one exchange rate, the document's", losses, f);
   }
 }
 

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { type CoveredFields, coveredFields } from "./write_losses.ts";
+
 const PARTY = [
   "name", "trading_name", "tax_id", "other_tax_ids", "identifiers", "electronic_address", "legal_info", "contacts",
   // Registers past the first, address lines past the third and the GLN are reported by the party writer.
@@ -20,10 +22,10 @@ const LINE = [
 ];
 
 /** Field patterns of a party that the CII writer covers, and the invoicee's role. */
-export const CII_PARTY_COVERED: ReadonlySet<string> = new Set([...PARTY, "role"]);
+export const CII_PARTY_COVERED: CoveredFields = coveredFields([...PARTY, "role"]);
 
 /** Field patterns (`[]` for a list's items) that the CII writer covers. */
-export const CII_COVERED: ReadonlySet<string> = new Set([
+export const CII_COVERED: CoveredFields = coveredFields([
   "format", "profile", "business_process", "type", "kind", "number", "issue_date", "tax_point_date", "tax_point_date_code",
   "currency", "tax_currency", "notes",
   // The document's exchange rate, the invoicee and the rest of these lists are sorted by the writer.

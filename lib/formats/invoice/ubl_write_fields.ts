@@ -5,6 +5,8 @@
  * @module
  */
 
+import { type CoveredFields, coveredFields } from "./write_losses.ts";
+
 const PARTY = [
   "name", "trading_name", "tax_id", "other_tax_ids", "identifiers", "electronic_address", "registers", "legal_info",
   "address.lines", "address.city", "address.postal_code", "address.subdivision", "address.country_code", "address.gln",
@@ -20,7 +22,7 @@ const LINE = [
 ];
 
 /** Field patterns (`[]` for a list's items) that the UBL writer covers. */
-export const UBL_COVERED: ReadonlySet<string> = new Set([
+export const UBL_COVERED: CoveredFields = coveredFields([
   "format", "profile", "business_process", "type", "kind", "number", "issue_date", "tax_point_date",
   // BT-8, written in the period, is checked by the writer.
   "tax_point_date_code",
