@@ -13,11 +13,10 @@ import { ciiDateText, writeCiiAddress, writeCiiAllowanceCharge, writeCiiDate, wr
 import { CII_COVERED, CII_PARTY_COVERED } from "./cii_write_fields.ts";
 import { RAM } from "./cii_party.ts";
 import type { Invoice, Payment } from "./model.ts";
-import type { TracedWriteResult, WriteOptions } from "./ubl_write.ts";
 import { collectLosses, coveredFields, lose } from "./write_losses.ts";
 import type { WriteLoss } from "./write_result.ts";
 import { isUblFormat } from "./vocabulary.ts";
-import { TracingWriter } from "./write_trace.ts";
+import { type TracedWriteResult, TracingWriter, type WriteOptions } from "./write_trace.ts";
 
 const UDT = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100";
 const QDT = "urn:un:unece:uncefact:data:standard:QualifiedDataType:100";
@@ -36,7 +35,7 @@ const MEANS_NOT_DEFINED = "1";
 const INVOICEE = "invoicee";
 const LOSS = "CII D16B (EN 16931 binding) has no element for this value";
 
-/** Writes `inv` as a CrossIndustryInvoice. */
+/** Writes `inv` as a CrossIndustryInvoice; throws FieldWriteError, naming the field, for a value with a character XML cannot carry. */
 export function writeCii(inv: Invoice, options: WriteOptions = {}): TracedWriteResult {
   const losses: WriteLoss[] = [];
   collectLosses(inv, CII_COVERED, LOSS, losses);

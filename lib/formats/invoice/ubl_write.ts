@@ -16,20 +16,8 @@ import { writeUblAllowanceCharge, writeUblLine, writeUblPeriod } from "./ubl_wri
 import { writeUblAddress, writeUblParty } from "./ubl_write_party.ts";
 import { UBL_COVERED } from "./ubl_write_fields.ts";
 import { collectLosses, lose } from "./write_losses.ts";
-import type { WriteLoss, WriteResult } from "./write_result.ts";
-import { TracingWriter, type WrittenField } from "./write_trace.ts";
-
-/** Options of the UBL and CII writers. */
-export interface WriteOptions {
-  /** Record which invoice-object field each written element came from (`fields` of the result). */
-  trace?: boolean;
-}
-
-/** A written document with, when traced, the field of each element. */
-export interface TracedWriteResult extends WriteResult {
-  /** Empty unless `trace` was asked. */
-  fields: WrittenField[];
-}
+import type { WriteLoss } from "./write_result.ts";
+import { type TracedWriteResult, TracingWriter, type WriteOptions } from "./write_trace.ts";
 
 /** UNTDID 1001 130 "Invoicing data sheet": the type code of the invoiced object identifier (BT-18). */
 const INVOICED_OBJECT_CODE = "130";
@@ -41,7 +29,10 @@ const VAT = "VAT";
 const MEANS_NOT_DEFINED = "1";
 const LOSS = "UBL 2.1 (EN 16931 binding) has no element for this value";
 
-/** Writes `inv` as UBL: a CreditNote for a credit note (by type or UNTDID 1001 code, as the reader tells them), else an Invoice. */
+/**
+ * Writes `inv` as UBL: a CreditNote for a credit note (by type or UNTDID 1001 code, as the reader tells them), else
+ * an Invoice. Throws FieldWriteError, naming the field, for a value with a character XML cannot carry.
+ */
 export function writeUbl(inv: Invoice, options: WriteOptions = {}): TracedWriteResult {
   const creditNote = inv.type === "credit_note" || documentTypeFromCode(inv.kind?.code ?? null, "invoice") === "credit_note";
   const losses: WriteLoss[] = [];

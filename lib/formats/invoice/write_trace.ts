@@ -6,7 +6,32 @@
  * @module
  */
 
-import { type XmlAttributes, XmlWriter } from "../xml/write.ts";
+import { type XmlAttributes, XmlWriteError, XmlWriter } from "../xml/write.ts";
+import type { WriteResult } from "./write_result.ts";
+
+/** Options of the UBL and CII writers. */
+export interface WriteOptions {
+  /** Record which invoice-object field each written element came from (`fields` of the result). */
+  trace?: boolean;
+}
+
+/** A written document with, when traced, the field of each element. */
+export interface TracedWriteResult extends WriteResult {
+  /** Empty unless `trace` was asked. */
+  fields: WrittenField[];
+}
+
+/** A value XML cannot carry (a control character), with the invoice-object field it is in. */
+export class FieldWriteError extends XmlWriteError {
+  /** Invoice-object path of the value, as `lines[2].name`. */
+  readonly field: string;
+
+  constructor(message: string, field: string) {
+    super(`${message} (${field})`);
+    this.name = "FieldWriteError";
+    this.field = field;
+  }
+}
 
 /** One written element and the invoice-object field its value came from. */
 export interface WrittenField {
@@ -70,7 +95,12 @@ export class TracingWriter {
   /** Writes `<name>text</name>` unless `text` is null; `field` names where the text came from. */
   leaf(name: string, text: string | null | undefined, field: string | null, attributes?: XmlAttributes): this {
     if (text === null || text === undefined) return this;
-    this.#w.leaf(name, text, attributes);
+    try {
+      this.#w.leaf(name, text, attributes);
+    } catch (e) {
+      if (e instanceof XmlWriteError) throw new FieldWriteError(e.message, field === null ? `${this.#scope}${name}` : this.#scope + field);
+      throw e;
+    }
     if (this.#fields !== null) {
       const path = this.#push(name);
       this.#stack.pop();
