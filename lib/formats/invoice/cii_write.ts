@@ -13,7 +13,7 @@ import { ciiDateText, writeCiiAddress, writeCiiAllowanceCharge, writeCiiDate, wr
 import { CII_COVERED, CII_PARTY_COVERED } from "./cii_write_fields.ts";
 import { RAM } from "./cii_party.ts";
 import type { Invoice, Payment } from "./model.ts";
-import { collectLosses, coveredFields, lose } from "./write_losses.ts";
+import { collectLosses, coveredFields, lose, percentOrLose } from "./write_losses.ts";
 import type { WriteLoss } from "./write_result.ts";
 import { isUblFormat } from "./vocabulary.ts";
 import { type TracedWriteResult, TracingWriter, type WriteOptions } from "./write_trace.ts";
@@ -301,7 +301,7 @@ function _vatBreakdown(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): voi
       w.open("ram:TaxPointDate").leaf("udt:DateString", ciiDateText(inv.tax_point_date), "tax_point_date", { format: "102" }).close();
     }
     if (first) w.leaf("ram:DueDateTypeCode", code, codeField);
-    w.leaf("ram:RateApplicablePercent", v.rate, `${f}.rate`);
+    w.leaf("ram:RateApplicablePercent", percentOrLose(losses, `${f}.rate`, v.rate), `${f}.rate`);
     w.close();
   }
   if (inv.vat_breakdown.length === 0) {

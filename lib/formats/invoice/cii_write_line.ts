@@ -7,7 +7,7 @@
 
 import { writeCiiAllowanceCharge, writeCiiParty, writeCiiPeriod } from "./cii_write_party.ts";
 import type { InvoiceLine } from "./model.ts";
-import { lose } from "./write_losses.ts";
+import { lose, percentOrLose } from "./write_losses.ts";
 import type { WriteLoss } from "./write_result.ts";
 import type { TracingWriter } from "./write_trace.ts";
 
@@ -32,7 +32,7 @@ export function writeCiiLine(w: TracingWriter, l: InvoiceLine, index: number, lo
   if (l.quantity !== null) {
     w.open("ram:SpecifiedLineTradeDelivery").leaf("ram:BilledQuantity", l.quantity, "quantity", { unitCode: l.unit }).close();
   }
-  _settlement(w, l);
+  _settlement(w, l, losses);
   w.close();
   w.scope(outer);
 }
@@ -88,13 +88,13 @@ function _agreement(w: TracingWriter, l: InvoiceLine, losses: WriteLoss[]): void
 }
 
 /** ram:SpecifiedLineTradeSettlement: VAT (BG-30), period (BG-26), allowances (BG-27/28), amounts, object id, account. */
-function _settlement(w: TracingWriter, l: InvoiceLine): void {
+function _settlement(w: TracingWriter, l: InvoiceLine, losses: WriteLoss[]): void {
   w.open("ram:SpecifiedLineTradeSettlement");
   // Written also without a category: EN 16931's CII rules want exactly one per line (CII-SR-454).
   w.open("ram:ApplicableTradeTax").leaf("ram:TypeCode", VAT, null);
   w.leaf("ram:ExemptionReason", l.vat_exemption_reason, "vat_exemption_reason");
   w.leaf("ram:CategoryCode", l.vat_category?.code, "vat_category");
-  w.leaf("ram:RateApplicablePercent", l.vat_rate, "vat_rate");
+  w.leaf("ram:RateApplicablePercent", percentOrLose(losses, `${w.prefix}vat_rate`, l.vat_rate), "vat_rate");
   w.close();
   if (l.period !== null) writeCiiPeriod(w, l.period, "period");
   for (let i = 0; i < l.allowances_charges.length; i++) writeCiiAllowanceCharge(w, l.allowances_charges[i]!, `allowances_charges[${i}]`);

@@ -15,7 +15,7 @@ import { CAC, CBC } from "./ubl_party.ts";
 import { writeUblAllowanceCharge, writeUblLine, writeUblPeriod } from "./ubl_write_line.ts";
 import { writeUblAddress, writeUblParty } from "./ubl_write_party.ts";
 import { UBL_COVERED } from "./ubl_write_fields.ts";
-import { collectLosses, lose } from "./write_losses.ts";
+import { collectLosses, lose, percentOrLose } from "./write_losses.ts";
 import type { WriteLoss } from "./write_result.ts";
 import { type TracedWriteResult, TracingWriter, type WriteOptions } from "./write_trace.ts";
 
@@ -52,9 +52,9 @@ export function writeUbl(inv: Invoice, options: WriteOptions = {}): TracedWriteR
   _delivery(w, inv);
   if (inv.payment !== null) _payment(w, inv.payment, creditNote);
   for (let i = 0; i < inv.allowances_charges.length; i++) writeUblAllowanceCharge(w, inv.allowances_charges[i]!, inv.currency, `allowances_charges[${i}]`);
-  _taxTotals(w, inv);
+  _taxTotals(w, inv, losses);
   _totals(w, inv);
-  for (let i = 0; i < inv.lines.length; i++) writeUblLine(w, inv.lines[i]!, i, creditNote, inv.currency);
+  for (let i = 0; i < inv.lines.length; i++) writeUblLine(w, inv.lines[i]!, i, creditNote, inv.currency, losses);
   w.close();
   return { xml: w.toString(), losses, fields: w.fields };
 }
@@ -206,7 +206,7 @@ function _payment(w: TracingWriter, p: Payment, creditNote: boolean): void {
 }
 
 /** cac:TaxTotal in the document currency (BT-110, BG-23), then the one in the tax currency (BT-111). */
-function _taxTotals(w: TracingWriter, inv: Invoice): void {
+function _taxTotals(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): void {
   const money = { currencyID: inv.currency };
   if (inv.totals.tax !== null) {
     w.open("cac:TaxTotal").leaf("cbc:TaxAmount", inv.totals.tax, "totals.tax", money);
@@ -218,7 +218,7 @@ function _taxTotals(w: TracingWriter, inv: Invoice): void {
       w.leaf("cbc:TaxAmount", v.tax_amount, `${f}.tax_amount`, money);
       w.open("cac:TaxCategory");
       w.leaf("cbc:ID", v.category?.code, `${f}.category`);
-      w.leaf("cbc:Percent", v.rate, `${f}.rate`);
+      w.leaf("cbc:Percent", percentOrLose(losses, `${f}.rate`, v.rate), `${f}.rate`);
       w.leaf("cbc:TaxExemptionReasonCode", v.exemption_reason_code, `${f}.exemption_reason_code`);
       w.leaf("cbc:TaxExemptionReason", v.exemption_reason, `${f}.exemption_reason`);
       w.open("cac:TaxScheme").leaf("cbc:ID", v.tax_scheme ?? VAT, `${f}.tax_scheme`).close();

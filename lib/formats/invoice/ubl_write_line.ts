@@ -6,6 +6,8 @@
  */
 
 import type { AllowanceCharge, InvoiceLine, Period } from "./model.ts";
+import { percentOrLose } from "./write_losses.ts";
+import type { WriteLoss } from "./write_result.ts";
 import type { TracingWriter } from "./write_trace.ts";
 
 /** UNTDID 1001 130 "Invoicing data sheet": the type code of a line object identifier (BT-128). */
@@ -14,7 +16,7 @@ const OBJECT_CODE = "130";
 const VAT = "VAT";
 
 /** Writes line `index` of the invoice; `currency` is BT-5, the currencyID of its amounts. */
-export function writeUblLine(w: TracingWriter, l: InvoiceLine, index: number, creditNote: boolean, currency: string | null): void {
+export function writeUblLine(w: TracingWriter, l: InvoiceLine, index: number, creditNote: boolean, currency: string | null, losses: WriteLoss[]): void {
   const outer = w.scope(`lines[${index}].`);
   const money = { currencyID: currency };
   w.open(creditNote ? "cac:CreditNoteLine" : "cac:InvoiceLine", undefined, "");
@@ -34,7 +36,7 @@ export function writeUblLine(w: TracingWriter, l: InvoiceLine, index: number, cr
   if (creditNote) _lineTax(w, l, money);
   for (let i = 0; i < l.allowances_charges.length; i++) writeUblAllowanceCharge(w, l.allowances_charges[i]!, currency, `allowances_charges[${i}]`);
   if (!creditNote) _lineTax(w, l, money);
-  _item(w, l);
+  _item(w, l, losses);
   _price(w, l, money);
   w.close();
   w.scope(outer);
@@ -45,7 +47,7 @@ function _lineTax(w: TracingWriter, l: InvoiceLine, money: { currencyID: string 
 }
 
 /** cac:Item (BG-31, BG-30, BG-32). */
-function _item(w: TracingWriter, l: InvoiceLine): void {
+function _item(w: TracingWriter, l: InvoiceLine, losses: WriteLoss[]): void {
   w.open("cac:Item");
   w.leaf("cbc:Description", l.description, "description");
   w.leaf("cbc:Name", l.name, "name");
@@ -63,7 +65,7 @@ function _item(w: TracingWriter, l: InvoiceLine): void {
   if (l.vat_category !== null || l.vat_rate !== null) {
     w.open("cac:ClassifiedTaxCategory");
     w.leaf("cbc:ID", l.vat_category?.code, "vat_category");
-    w.leaf("cbc:Percent", l.vat_rate, "vat_rate");
+    w.leaf("cbc:Percent", percentOrLose(losses, `${w.prefix}vat_rate`, l.vat_rate), "vat_rate");
     w.open("cac:TaxScheme").leaf("cbc:ID", VAT, null).close();
     w.close();
   }

@@ -74,3 +74,16 @@ function _value(value: unknown, covered: CoveredFields, at: string[], reason: st
 export function lose(out: WriteLoss[], field: string, value: string | null | undefined, reason: string): void {
   if (value !== null && value !== undefined && value !== "") out.push({ field, value, reason });
 }
+
+/** The lexical form of xs:decimal (XML Schema 1.1 Part 2 §3.3.3): no exponent, no grouping. */
+const _XSD_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * A VAT rate that an EN 16931 syntax can write as a percentage, or null with a loss: KSeF's rate codes that are
+ * not numbers ("zw", "np I") have no place in UBL's cbc:Percent or CII's ram:RateApplicablePercent.
+ */
+export function percentOrLose(out: WriteLoss[], field: string, rate: string | null): string | null {
+  if (rate === null || _XSD_DECIMAL.test(rate)) return rate;
+  out.push({ field, value: rate, reason: "A VAT rate that is not a number has no place in EN 16931's percentage" });
+  return null;
+}

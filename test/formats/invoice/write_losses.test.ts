@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { collectLosses, coveredFields, lose } from "../../../lib/formats/invoice/write_losses.ts";
+import { collectLosses, coveredFields, lose, percentOrLose } from "../../../lib/formats/invoice/write_losses.ts";
 import type { WriteLoss } from "../../../lib/formats/invoice/write_result.ts";
 
 test("collectLosses() lists each set value outside the covered patterns by its path, lists and nesting included", () => {
@@ -32,4 +32,10 @@ test("lose() adds a loss only for a set value", () => {
   lose(out, "b", "", "r");
   lose(out, "c", "v", "r");
   assert.deepEqual(out, [{ field: "c", value: "v", reason: "r" }]);
+});
+
+test("percentOrLose() keeps a rate XML Schema reads as a decimal and reports any other as lost", () => {
+  const out: WriteLoss[] = [];
+  assert.deepEqual(["23", "8.5", "0", null, "zw", "np I", "1e3"].map((r) => percentOrLose(out, "rate", r)), ["23", "8.5", "0", null, null, null, null]);
+  assert.deepEqual(out.map((l) => l.value), ["zw", "np I", "1e3"]);
 });
