@@ -6,7 +6,7 @@
  * @module
  */
 
-import { CII_RSM_NS } from "./cii.ts";
+import { CII_RSM_NS, CII_TOTALS_NAMES } from "./cii.ts";
 import { VAT_POINT_UBL_TO_CII } from "./code_lists.ts";
 import { writeCiiLine } from "./cii_write_line.ts";
 import { ciiDateText, writeCiiAddress, writeCiiAllowanceCharge, writeCiiDate, writeCiiParty, writeCiiPeriod } from "./cii_write_party.ts";
@@ -310,21 +310,22 @@ function _vatBreakdown(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): voi
   }
 }
 
+const _TOTALS = Object.keys(CII_TOTALS_NAMES) as (keyof typeof CII_TOTALS_NAMES)[];
+const _TOTALS_FIELDS = Object.fromEntries(_TOTALS.map((k) => [k, `totals.${k}`])) as Record<keyof typeof CII_TOTALS_NAMES, string>;
+
 /** ram:SpecifiedTradeSettlementHeaderMonetarySummation (BG-22): BT-110 in the document currency, BT-111 in the tax currency. */
 function _totals(w: TracingWriter, inv: Invoice): void {
   const t = inv.totals;
   if (t.line_net === null && t.charges === null && t.allowances === null && t.net === null && t.tax === null &&
     t.tax_in_tax_currency === null && t.rounding === null && t.gross === null && t.prepaid === null && t.payable === null) return;
   w.open("ram:SpecifiedTradeSettlementHeaderMonetarySummation");
-  w.leaf("ram:LineTotalAmount", t.line_net, "totals.line_net");
-  w.leaf("ram:ChargeTotalAmount", t.charges, "totals.charges");
-  w.leaf("ram:AllowanceTotalAmount", t.allowances, "totals.allowances");
-  w.leaf("ram:TaxBasisTotalAmount", t.net, "totals.net");
-  w.leaf("ram:TaxTotalAmount", t.tax, "totals.tax", { currencyID: inv.currency });
-  w.leaf("ram:TaxTotalAmount", t.tax_in_tax_currency, "totals.tax_in_tax_currency", { currencyID: inv.tax_currency });
-  w.leaf("ram:RoundingAmount", t.rounding, "totals.rounding");
-  w.leaf("ram:GrandTotalAmount", t.gross, "totals.gross");
-  w.leaf("ram:TotalPrepaidAmount", t.prepaid, "totals.prepaid");
-  w.leaf("ram:DuePayableAmount", t.payable, "totals.payable");
+  // The reader's table of element names, in schema order; BT-110 and BT-111 go before the rounding amount.
+  for (const key of _TOTALS) {
+    if (key === "rounding") {
+      w.leaf("ram:TaxTotalAmount", t.tax, "totals.tax", { currencyID: inv.currency });
+      w.leaf("ram:TaxTotalAmount", t.tax_in_tax_currency, "totals.tax_in_tax_currency", { currencyID: inv.tax_currency });
+    }
+    w.leaf(`ram:${CII_TOTALS_NAMES[key]}`, t[key], _TOTALS_FIELDS[key]);
+  }
   w.close();
 }

@@ -10,7 +10,7 @@ import { VAT_POINT_CII_TO_UBL } from "./code_lists.ts";
 import { documentTypeFromCode } from "./document_type.ts";
 import { isUblFormat } from "./vocabulary.ts";
 import type { Invoice, Payment } from "./model.ts";
-import { UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./ubl.ts";
+import { UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS, UBL_TOTALS_NAMES } from "./ubl.ts";
 import { CAC, CBC } from "./ubl_party.ts";
 import { writeUblAllowanceCharge, writeUblLine, writeUblPeriod } from "./ubl_write_line.ts";
 import { writeUblAddress, writeUblParty } from "./ubl_write_party.ts";
@@ -231,6 +231,9 @@ function _taxTotals(w: TracingWriter, inv: Invoice, losses: WriteLoss[]): void {
   }
 }
 
+const _TOTALS = Object.keys(UBL_TOTALS_NAMES) as (keyof typeof UBL_TOTALS_NAMES)[];
+const _TOTALS_FIELDS = Object.fromEntries(_TOTALS.map((k) => [k, `totals.${k}`])) as Record<keyof typeof UBL_TOTALS_NAMES, string>;
+
 /** cac:LegalMonetaryTotal (BG-22). */
 function _totals(w: TracingWriter, inv: Invoice): void {
   const t = inv.totals;
@@ -238,13 +241,7 @@ function _totals(w: TracingWriter, inv: Invoice): void {
     t.prepaid === null && t.rounding === null && t.payable === null) return;
   const money = { currencyID: inv.currency };
   w.open("cac:LegalMonetaryTotal");
-  w.leaf("cbc:LineExtensionAmount", t.line_net, "totals.line_net", money);
-  w.leaf("cbc:TaxExclusiveAmount", t.net, "totals.net", money);
-  w.leaf("cbc:TaxInclusiveAmount", t.gross, "totals.gross", money);
-  w.leaf("cbc:AllowanceTotalAmount", t.allowances, "totals.allowances", money);
-  w.leaf("cbc:ChargeTotalAmount", t.charges, "totals.charges", money);
-  w.leaf("cbc:PrepaidAmount", t.prepaid, "totals.prepaid", money);
-  w.leaf("cbc:PayableRoundingAmount", t.rounding, "totals.rounding", money);
-  w.leaf("cbc:PayableAmount", t.payable, "totals.payable", money);
+  // The reader's table of element names, in schema order.
+  for (const key of _TOTALS) w.leaf(`cbc:${UBL_TOTALS_NAMES[key]}`, t[key], _TOTALS_FIELDS[key], money);
   w.close();
 }
