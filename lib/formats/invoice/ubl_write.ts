@@ -27,6 +27,8 @@ const NO_ORDER = "NA";
 const VAT = "VAT";
 /** UNCL4461 1 "Instrument not defined": the code of payment means that the object gives accounts but no code for. */
 const MEANS_NOT_DEFINED = "1";
+/** The card network written when there is none to write ("not applicable", as the Peppol BIS examples do). */
+const CARD_NETWORK_UNKNOWN = "NA";
 const LOSS = "UBL 2.1 (EN 16931 binding) has no element for this value";
 
 /**
@@ -181,8 +183,9 @@ function _payment(w: TracingWriter, p: Payment, creditNote: boolean): void {
     if (due !== undefined) w.leaf("cbc:PaymentDueDate", due.date, `payment.due_dates[${i + firstDueInMeans}].date`);
     if (first) w.leaf("cbc:PaymentID", p.remittance_info, "payment.remittance_info");
     if (first && p.card !== null) {
+      // cbc:NetworkID is required by the schema; EN 16931 has no term for the card network, nor the object a field.
       w.open("cac:CardAccount").leaf("cbc:PrimaryAccountNumberID", p.card.pan ?? "", "payment.card.pan");
-      w.leaf("cbc:NetworkID", "NA", null).leaf("cbc:HolderName", p.card.holder, "payment.card.holder").close();
+      w.leaf("cbc:NetworkID", CARD_NETWORK_UNKNOWN, null).leaf("cbc:HolderName", p.card.holder, "payment.card.holder").close();
     }
     const a = p.accounts[i];
     if (a !== undefined) {
