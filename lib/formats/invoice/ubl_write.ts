@@ -21,13 +21,13 @@ import { type TracedWriteResult, TracingWriter, type WriteOptions } from "./writ
 
 /** UNTDID 1001 130 "Invoicing data sheet": the type code of the invoiced object identifier (BT-18). */
 const INVOICED_OBJECT_CODE = "130";
-/** A sales order reference (BT-14) needs cbc:ID beside it; EN 16931 says to write "NA" when there is no order (BT-13). */
+/** A sales order reference (BT-14) needs cbc:ID beside it; Peppol BIS Billing 3.0 writes "NA" when there is no order (BT-13). */
 const NO_ORDER = "NA";
 /** The tax scheme of EN 16931's VAT breakdown. */
 const VAT = "VAT";
 /** UNCL4461 1 "Instrument not defined": the code of payment means that the object gives accounts but no code for. */
 const MEANS_NOT_DEFINED = "1";
-/** The card network written when there is none to write ("not applicable", as the Peppol BIS examples do). */
+/** The card network written when there is none to write: "NA", not applicable. */
 const CARD_NETWORK_UNKNOWN = "NA";
 const LOSS = "UBL 2.1 (EN 16931 binding) has no element for this value";
 
