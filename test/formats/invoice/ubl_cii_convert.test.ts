@@ -13,7 +13,7 @@ import { parseXml } from "../../../lib/formats/xml/parse.ts";
 import { validateXsd } from "../../../lib/formats/xsd/validate.ts";
 import { readSchemaFiles } from "../../../storage/schemas/schema_files.ts";
 import { fixturePath } from "../../support/server.ts";
-import { readFile, readText, xmllintOn } from "../../support/written_invoices.ts";
+import { readFile, readText, samplesOf, xmllintOn } from "../../support/written_invoices.ts";
 import { hasXmllint } from "../../support/xsd_oracle.ts";
 
 const schemas = new SchemaSet(readSchemaFiles());
@@ -61,4 +61,22 @@ test("a UBL invoice's BT-8 code and SEPA creditor id take CII's places, and back
   assert.match(ubl, /<cbc:DescriptionCode>35<\/cbc:DescriptionCode>/);
   assert.match(ubl, /<cac:PartyIdentification><cbc:ID schemeID="SEPA">DE98ZZZ09999999999<\/cbc:ID><\/cac:PartyIdentification>/);
   assert.deepEqual(readText(ubl).payment!.direct_debit, inv.payment!.direct_debit);
+});
+
+test("every UBL and CII sample converted to the other syntax is schema-valid and keeps number, totals and VAT breakdown", () => {
+  // Factur-X MINIMUM has no lines, which UBL requires: it is not an EN 16931 invoice.
+  const exceptions = new Set(["mustang_facturFrMinimum.xml"]);
+  for (const [dir, write, syntax] of [["ubl", writeCii, "cii"], ["cii", writeUbl, "ubl"]] as const) {
+    for (const file of samplesOf(dir)) {
+      const name = file.slice(file.lastIndexOf("/") + 1);
+      if (exceptions.has(name)) continue;
+      const source = readFile(file);
+      const { xml } = write(source);
+      assert.deepEqual(validateXsd(schemas.forFormat(syntax), parseXml(new TextEncoder().encode(xml)).root), [], name);
+      const back = readText(xml);
+      assert.deepEqual([back.number, back.totals, back.vat_breakdown.map((v) => [v.category, v.rate, v.taxable_amount, v.tax_amount])],
+        [source.number, source.totals, source.vat_breakdown.map((v) => [v.category, v.rate, v.taxable_amount, v.tax_amount])], name);
+      assert.equal(back.lines.length, source.lines.length, name);
+    }
+  }
 });
