@@ -82,14 +82,19 @@ function _header(w: TracingWriter, inv: Invoice, creditNote: boolean, losses: Wr
   w.leaf("cbc:TaxCurrencyCode", inv.tax_currency, "tax_currency");
   w.leaf("cbc:AccountingCost", inv.references.accounting_reference, "references.accounting_reference");
   w.leaf("cbc:BuyerReference", inv.references.buyer_reference, "references.buyer_reference");
-  // BT-8 is the period's DescriptionCode in UBL, which the UBL reader keeps as the period's description; from
-  // another format (CII's DueDateTypeCode) the object's tax point date code goes there.
+  // BT-8 is the period's DescriptionCode in UBL, which the UBL reader keeps as the period's description (it never
+  // sets tax_point_date_code). The object's tax point date code (CII's DueDateTypeCode) goes there, as UNTDID 2005,
+  // unless the period of a UBL invoice already has a description of its own.
   let period = inv.delivery?.period ?? null;
   const code = inv.tax_point_date_code;
-  if (code !== null && !isUblFormat(inv.format)) {
-    lose(losses, "delivery.period.description", period?.description !== code ? period?.description : null, LOSS);
-    period = { start: period?.start ?? null, end: period?.end ?? null, description: VAT_POINT_CII_TO_UBL[code] ?? code };
-  } else lose(losses, "tax_point_date_code", code, LOSS);
+  if (code !== null) {
+    const ublCode = VAT_POINT_CII_TO_UBL[code] ?? code;
+    const own = period?.description ?? null;
+    if (own === null || !isUblFormat(inv.format)) {
+      if (own !== ublCode) lose(losses, "delivery.period.description", own, LOSS);
+      period = { start: period?.start ?? null, end: period?.end ?? null, description: ublCode };
+    } else if (own !== ublCode) lose(losses, "tax_point_date_code", code, LOSS);
+  }
   if (period !== null) writeUblPeriod(w, period, "delivery.period");
 }
 
