@@ -152,7 +152,10 @@ function _withCreditor(inv: Invoice, party: Invoice["seller"]): Invoice["seller"
   return { ...party, identifiers: [...party.identifiers, { value: creditor, scheme: "SEPA" }] };
 }
 
-/** cac:Delivery (BG-13): written also empty when the object has a delivery with nothing but the period. */
+/**
+ * cac:Delivery (BG-13). A delivery with nothing but the period is left out (cac:InvoicePeriod gives it back); one
+ * with nothing at all is written empty, so that it reads back as a delivery.
+ */
 function _delivery(w: TracingWriter, inv: Invoice): void {
   const d = inv.delivery;
   if (d === null) return;
