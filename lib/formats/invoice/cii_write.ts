@@ -63,9 +63,13 @@ function _document(w: TracingWriter, inv: Invoice): void {
   w.leaf("ram:ID", inv.number, "number");
   w.leaf("ram:TypeCode", inv.kind?.code, "kind");
   writeCiiDate(w, "ram:IssueDateTime", inv.issue_date, "issue_date");
+  const fromUbl = isUblFormat(inv.format);
   for (let i = 0; i < inv.notes.length; i++) {
     const n = inv.notes[i]!;
-    w.open("ram:IncludedNote").leaf("ram:Content", n.text, `notes[${i}].text`);
+    // UBL carries the subject code (BT-21) as a "#code#" prefix of the text; CII has ram:SubjectCode for it.
+    const prefix = fromUbl && n.subject_code !== null ? `#${n.subject_code}#` : null;
+    const text = prefix !== null && n.text.startsWith(prefix) ? n.text.slice(prefix.length) : n.text;
+    w.open("ram:IncludedNote").leaf("ram:Content", text, `notes[${i}].text`);
     w.leaf("ram:SubjectCode", n.subject_code, `notes[${i}].subject_code`).close();
   }
   w.close();

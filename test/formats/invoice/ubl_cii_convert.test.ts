@@ -80,3 +80,12 @@ test("every UBL and CII sample converted to the other syntax is schema-valid and
     }
   }
 });
+
+test("a note's subject code moves between UBL's \"#code#\" prefix and CII's SubjectCode", () => {
+  const inv = readFile(fixturePath("samples", "ubl", "en16931_ubl-tc434-example1.xml"));
+  inv.notes = [{ subject_code: "AAI", text: "#AAI#General information" }];
+  const cii = writeCii(inv).xml;
+  assert.match(cii, /<ram:IncludedNote><ram:Content>General information<\/ram:Content><ram:SubjectCode>AAI<\/ram:SubjectCode><\/ram:IncludedNote>/);
+  assert.deepEqual(readText(cii).notes, [{ subject_code: "AAI", text: "General information" }]);
+  assert.deepEqual(readText(writeUbl(readText(cii)).xml).notes, inv.notes);
+});
