@@ -79,7 +79,12 @@ export function writeCiiParty(w: TracingWriter, element: string, p: Party, field
   const e = p.electronic_address;
   if (e !== null) w.open("ram:URIUniversalCommunication").leaf("ram:URIID", e.value, "electronic_address", { schemeID: e.scheme }).close();
   // The reader takes the first VA registration as the VAT id (BT-31), whatever scheme the object gave it.
-  if (p.tax_id !== null) _taxRegistration(w, p.tax_id.value, VA, "tax_id");
+  if (p.tax_id !== null) {
+    _taxRegistration(w, p.tax_id.value, VA, "tax_id");
+    // The reader takes the country from the number's prefix: a country the number does not start with is lost.
+    const c = p.tax_id.country;
+    if (c !== null && !p.tax_id.value.startsWith(c)) lose(losses, `${w.prefix}tax_id.country`, c, "CII gives a VAT id's country only as the number's prefix");
+  }
   for (let i = 0; i < p.other_tax_ids.length; i++) {
     const t = p.other_tax_ids[i]!;
     _taxRegistration(w, t.value, t.scheme === UBL_VAT ? VA : t.scheme ?? FC, `other_tax_ids[${i}]`);

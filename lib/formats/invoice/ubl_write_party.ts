@@ -38,7 +38,12 @@ export function writeUblParty(w: TracingWriter, element: string, p: Party, place
   if (partyName !== null) w.open("cac:PartyName").leaf("cbc:Name", partyName, p.trading_name !== null ? "trading_name" : "name").close();
   if (p.address !== null) writeUblAddress(w, "cac:PostalAddress", p.address, "address");
   // The reader takes the first VAT scheme as the VAT id (BT-31), whatever scheme the object gave it.
-  if (p.tax_id !== null) _taxScheme(w, p.tax_id.value, VAT, "tax_id");
+  if (p.tax_id !== null) {
+    _taxScheme(w, p.tax_id.value, VAT, "tax_id");
+    // The reader takes the country from the number's prefix: a country the number does not start with is lost.
+    const c = p.tax_id.country;
+    if (c !== null && !p.tax_id.value.startsWith(c)) lose(losses, `${w.prefix}tax_id.country`, c, "UBL gives a VAT id's country only as the number's prefix");
+  }
   for (let i = 0; i < p.other_tax_ids.length; i++) {
     const t = p.other_tax_ids[i]!;
     _taxScheme(w, t.value, _ublScheme(t.scheme, UBL_TAX_REGISTRATION), `other_tax_ids[${i}]`);

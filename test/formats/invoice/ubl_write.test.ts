@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
+import { writeCii } from "../../../lib/formats/invoice/cii_write.ts";
 import { writeUbl } from "../../../lib/formats/invoice/ubl_write.ts";
 import { fieldAt } from "../../../lib/formats/invoice/write_trace.ts";
 import { checkEn16931 } from "../../../lib/formats/validation/en16931/rules.ts";
@@ -137,4 +138,13 @@ test("writeUbl() with trace names the invoice-object field of a finding on the w
   assert.equal(fieldAt(fields, "/Invoice/cac:TaxTotal/cac:TaxSubtotal[2]/cbc:TaxAmount"), "vat_breakdown[1].tax_amount");
   // An element without a field of its own gets its nearest written ancestor's.
   assert.equal(fieldAt(fields, "/Invoice/cac:InvoiceLine[2]/cac:Item/cac:ClassifiedTaxCategory/cac:TaxScheme/cbc:ID"), "lines[1]");
+});
+
+test("writeUbl() and writeCii() report a VAT id's country lost when the number does not start with it (a Polish NIP)", () => {
+  const inv = minimalInvoice();
+  inv.seller.tax_id = { value: "5260250274", country: "PL", scheme: "NIP" };
+  for (const write of [writeUbl, writeCii]) {
+    assert.deepEqual(write(inv).losses.map((l) => [l.field, l.value]), [["seller.tax_id.country", "PL"]]);
+  }
+  assert.deepEqual(writeUbl(minimalInvoice()).losses, []);
 });
