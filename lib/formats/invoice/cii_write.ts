@@ -247,7 +247,7 @@ function _means(w: TracingWriter, p: Payment): void {
   }
 }
 
-/** A KSeF-free payment discount "30 DAY" as CII writes it: a period measure with its unit. */
+/** A payment discount's conditions as the CII reader gives them: "30 DAY", the period measure and its unit. */
 const _DISCOUNT_PERIOD = /^(-?\d+(?:\.\d+)?)(?: ([A-Z0-9]{1,3}))?$/;
 
 /**

@@ -75,7 +75,7 @@ export function lose(out: WriteLoss[], field: string, value: string | null | und
   if (value !== null && value !== undefined && value !== "") out.push({ field, value, reason });
 }
 
-/** The lexical form of xs:decimal (XML Schema 1.1 Part 2 §3.3.3): no exponent, no grouping. */
+/** The lexical form of xs:decimal (XML Schema 1.1 Part 2, decimal): no exponent, no grouping. */
 const _XSD_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /**
