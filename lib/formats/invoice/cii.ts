@@ -25,8 +25,8 @@ export const CII_RSM_NS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvo
 const DOC_INVOICED_OBJECT = "130"; // BT-18
 const DOC_TENDER = "50"; // BT-17
 
-/** ram:SpecifiedTradeSettlementHeaderMonetarySummation's amounts (BT-106, BT-108, BT-107, BT-109, BT-114, BT-112, BT-113, BT-115). */
-const TOTALS_NAMES: TotalsNames = {
+/** ram:SpecifiedTradeSettlementHeaderMonetarySummation's amounts (BT-106, BT-108, BT-107, BT-109, BT-114, BT-112, BT-113, BT-115), in schema order (TaxTotalAmount, BT-110/111, goes before RoundingAmount): the writer uses it too. */
+export const CII_TOTALS_NAMES: TotalsNames = {
   line_net: "LineTotalAmount", charges: "ChargeTotalAmount", allowances: "AllowanceTotalAmount", net: "TaxBasisTotalAmount",
   rounding: "RoundingAmount", gross: "GrandTotalAmount", prepaid: "TotalPrepaidAmount", payable: "DuePayableAmount",
 };
@@ -267,6 +267,6 @@ function _tax(el: XmlElement, inv: Invoice): void {
 
 /** ram:SpecifiedTradeSettlementHeaderMonetarySummation (BG-22); TaxTotalAmount elements are sorted by the caller. */
 function _totals(el: XmlElement, inv: Invoice, taxTotals: XmlElement[]): void {
-  readTotals(el, RAM, TOTALS_NAMES, inv.totals);
+  readTotals(el, RAM, CII_TOTALS_NAMES, inv.totals);
   for (const c of el.children) if (c.ns === RAM && c.local === "TaxTotalAmount") taxTotals.push(c);
 }

@@ -257,3 +257,13 @@ export function codeOf(list: Readonly<Record<string, string>>, code: string | nu
   if (code === null) return null;
   return { code, text: Object.hasOwn(list, code) ? (list[code] as string) : null };
 }
+
+/**
+ * BT-8, the VAT point date code, as UBL writes it (UNTDID 2005: 3 invoice date, 35 delivery date, 432 payment
+ * date) and as CII writes it (UNTDID 2475: 5, 29, 72), per EN 16931-3-2 and -3-3: one table, read both ways.
+ */
+export const VAT_POINT_UBL_TO_CII: Readonly<Record<string, string>> = { "3": "5", "35": "29", "432": "72" };
+/** The same table from CII's code to UBL's. */
+export const VAT_POINT_CII_TO_UBL: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(VAT_POINT_UBL_TO_CII).map(([ubl, cii]) => [cii, ubl]),
+);

@@ -25,8 +25,8 @@ export const UBL_CREDIT_NOTE_NS = "urn:oasis:names:specification:ubl:schema:xsd:
 /** UNTDID 1001 code 130 "Invoicing data sheet": an AdditionalDocumentReference that is BT-18. */
 const INVOICED_OBJECT_CODE = "130";
 
-/** cac:LegalMonetaryTotal's amounts (BT-106, BT-109, BT-112, BT-107, BT-108, BT-113, BT-114, BT-115). */
-const TOTALS_NAMES: TotalsNames = {
+/** cac:LegalMonetaryTotal's amounts (BT-106, BT-109, BT-112, BT-107, BT-108, BT-113, BT-114, BT-115), in schema order: the writer uses it too. */
+export const UBL_TOTALS_NAMES: TotalsNames = {
   line_net: "LineExtensionAmount", net: "TaxExclusiveAmount", gross: "TaxInclusiveAmount", allowances: "AllowanceTotalAmount",
   charges: "ChargeTotalAmount", prepaid: "PrepaidAmount", rounding: "PayableRoundingAmount", payable: "PayableAmount",
 };
@@ -104,7 +104,7 @@ function _readAggregate(c: XmlElement, inv: Invoice, payment: Payment, taxTotals
     }
     case "AllowanceCharge": inv.allowances_charges.push(readUblAllowanceCharge(c)); break;
     case "TaxTotal": taxTotals.push(c); break;
-    case "LegalMonetaryTotal": readTotals(c, CBC, TOTALS_NAMES, inv.totals); break;
+    case "LegalMonetaryTotal": readTotals(c, CBC, UBL_TOTALS_NAMES, inv.totals); break;
     case "InvoiceLine":
     case "CreditNoteLine":
       inv.lines.push(readUblLine(c));

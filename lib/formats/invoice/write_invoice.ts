@@ -10,6 +10,10 @@ import { writeKsefFa3 } from "./ksef_write.ts";
 import type { Invoice } from "./model.ts";
 import type { WriteResult } from "./write_result.ts";
 import type { WrittenField } from "./write_trace.ts";
+import { writeUbl } from "./ubl_write.ts";
+import { writeCii } from "./cii_write.ts";
+
+export { fieldAt } from "./ubl_cii_write_trace.ts";
 
 /** The formats written, in the order the API lists them. */
 export const WRITTEN_FORMATS = ["ksef-fa3", "ubl", "cii"] as const satisfies readonly WrittenFormat[];
@@ -33,30 +37,17 @@ export function writeInvoice(invoice: Invoice, format: WrittenFormat, options: W
     case "ksef-fa3":
       return writeKsefFa3(invoice, options);
     case "ubl":
-    case "cii":
-      throw new RangeError(`writeInvoice(): ${format} is not written yet`);
-  }
-}
-
-/**
- * The invoice-object field written at `path` (an XML path as the validators report it, `/Faktura/Fa/FaWiersz[3]/P_9A`
- * or with prefixes and every position), or that of its nearest written ancestor; null when none matches.
- */
-export function fieldAt(fields: readonly WrittenField[], path: string): string | null {
-  const want = _normalize(path);
-  let best: string | null = null;
-  let bestLength = -1;
-  for (const f of fields) {
-    const p = _normalize(f.path);
-    if ((want === p || want.startsWith(`${p}/`)) && p.length > bestLength) {
-      best = f.field;
-      bestLength = p.length;
+    case "cii": {
+      const r = (format === "ubl" ? writeUbl : writeCii)(invoice, { trace: options.trace === true });
+      // The UBL and CII writers name fields from the invoice (`lines[2].net_price`); callers see `invoice.…`.
+      return {
+        xml: r.xml, losses: r.losses.map((l) => ({ ...l, field: rootedField(l.field) })), fields: r.fields.map((f) => ({ path: f.path, field: rootedField(f.field) })),
+      };
     }
   }
-  return best;
 }
 
-/** A path with prefixes dropped and `[1]` positions left out, so that both validators' forms compare equal. */
-function _normalize(path: string): string {
-  return path.split("/").map((step) => step.replace(/^[^:[]*:/, "").replace(/\[1\]$/, "")).join("/");
+/** `field` as a path from the invoice object (`invoice.lines[2].net_price`). */
+export function rootedField(field: string): string {
+  return field === "invoice" || field.startsWith("invoice.") ? field : field === "" ? "invoice" : `invoice.${field}`;
 }
