@@ -631,6 +631,10 @@ export function parameters(): Record<string, Json> {
     SubmissionType: _query("type", ref("DocumentType"), "Only submissions of this type"),
     SubmissionFormat: _query("format", ref("DocumentFormat"), "Only submissions of this format"),
     Lang: _query("lang", { type: "string", enum: ["pl", "en"] }, "Language of the rendering; by default chosen from the invoice"),
+    PdfAs: _query("as", { type: "string", enum: ["factur-x", "zugferd"] },
+      "A PDF/A-3b that carries the invoice as CII (README \"Getting a Factur-X PDF\"): `factur-x` (Factur-X 1.0) or `zugferd` (ZUGFeRD 2.3, the same names but " +
+      "for an XRechnung invoice, embedded as `xrechnung.xml` at the profile XRECHNUNG). The CII is embedded as stored; an invoice stored in another format is 422 " +
+      "VALIDATION_ERROR with `details.field` `as`"),
   };
 }
 
