@@ -47,6 +47,8 @@ function _build(): Uint8Array {
   const data: { sig: string; bytes: Uint8Array }[] = [
     { sig: "desc", bytes: _desc(_DESCRIPTION) },
     { sig: "cprt", bytes: _text(_COPYRIGHT) },
+    // The display's white adapted to the PCS like the colorants, so that they add up to it and the absolute
+    // colorimetric intent gives what the relative one does (HP's older v2 profile puts D65 here instead).
     { sig: "wtpt", bytes: _xyz(D50_XYZ) },
     { sig: "rXYZ", bytes: _xyz(r) },
     { sig: "gXYZ", bytes: _xyz(g) },
