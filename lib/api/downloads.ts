@@ -168,12 +168,13 @@ export interface DownloadRoutesOptions {
 /** A resource's two download routes: the XML as stored and its PDF rendering (in `lang`, or Factur-X with `as`), both raw files with ranges. */
 export function downloadRoutes(o: DownloadRoutesOptions): ApiRoute[] {
   const noun = o.resource.toLowerCase();
-  const route = (kind: "Xml" | "Pdf", what: string, params: string[], d: DownloadRoutesOptions["xml"]): ApiRoute => ({
+  const route = (kind: "Xml" | "Pdf", what: string, params: string[], d: DownloadRoutesOptions["xml"], errors: ErrorCode[]): ApiRoute => ({
     method: "GET", pattern: `${o.pattern}/${kind.toLowerCase()}`, scope: o.scope, handle: d.handle,
     openapi: {
       id: `get${o.resource}${kind}`, tag: o.tag, summary: `Download a ${noun}'s ${what}`, description: d.description,
-      params: [o.idParam, ...params, ...DOWNLOAD_PARAMS], ok: download(kind), errors: o.errors,
+      params: [o.idParam, ...params, ...DOWNLOAD_PARAMS], ok: download(kind), errors: [...o.errors, ...errors],
     },
   });
-  return [route("Xml", "XML", [], o.xml), route("Pdf", "PDF rendering", ["Lang", "PdfAs"], o.pdf)];
+  // `as` of an invoice that is not CII is 422 (_facturXFlavour).
+  return [route("Xml", "XML", [], o.xml, []), route("Pdf", "PDF rendering", ["Lang", "PdfAs"], o.pdf, ["VALIDATION_ERROR"])];
 }
