@@ -289,3 +289,16 @@ test("renderInvoicePdf() without facturX writes no metadata, output intent or em
   const text = Buffer.from(renderInvoicePdf(readInvoiceXml(EN16931_CII), { fonts: testFonts }).bytes).toString("latin1");
   assert.doesNotMatch(text, /\/Metadata|\/OutputIntents|\/EmbeddedFiles|\/AF /);
 });
+
+test("a seller name with letters beyond ASCII and XML's special characters is the same in /Info /Author and dc:creator", { skip: skipTools }, () => {
+  const inv = readInvoiceXml(readFileSync(join(SAMPLES, "..", "ksef-fa3", "FA_3_complex.xml")));
+  const seller = "Przykład & Syn <Spółka> \"Ż\" 😀";
+  const pdf = renderInvoicePdf({ ...inv, seller: { ...inv.seller!, name: seller } }, { fonts: testFonts, facturX: { ciiXml: EN16931_CII, flavour: "factur-x", date: DATE } }).bytes;
+  const o = objects(pdf);
+  const rdf = kids(parseXml(o.stream(o.get(o.trailer["/Root"])["/Metadata"]).data).root, "RDF")[0]!;
+  const creator = descendants(descendants(rdf, "http://purl.org/dc/elements/1.1/", "creator")[0]!, "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "li")[0]?.text;
+  assert.equal(creator, seller);
+  assert.equal(o.get(o.trailer["/Info"])["/Author"], `u:${seller}`);
+  const title = descendants(descendants(rdf, "http://purl.org/dc/elements/1.1/", "title")[0]!, "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "li")[0]?.text;
+  assert.equal(`u:${title}`, o.get(o.trailer["/Info"])["/Title"]);
+});
