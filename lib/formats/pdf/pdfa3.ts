@@ -1,8 +1,8 @@
 /**
  * The objects that make a rendered PDF a PDF/A-3b file with one associated file (ISO 19005-3): the XMP metadata
- * stream, unfiltered (§6.6.2.1), an sRGB output intent with its ICC profile (§6.2.3), and the embedded file with
+ * stream, unfiltered (clause 6.6.2.1), an sRGB output intent with its ICC profile (clause 6.2.3), and the embedded file with
  * its /AFRelationship, MIME /Subtype and /Params, listed in the /EmbeddedFiles name tree and the catalog's /AF
- * (§6.8, Annex E). Everything else PDF/A asks of the file (embedded fonts, no encryption, no transparency,
+ * (clause 6.8, Annex E). Everything else PDF/A asks of the file (embedded fonts, no encryption, no transparency,
  * the trailer /ID) the writer and the renderer already do. Not the tagged-PDF structure of level A.
  * @module
  */
@@ -14,7 +14,7 @@ import type { PdfWriter } from "./writer.ts";
 import { pdfTextString } from "./writer.ts";
 import { type XmpExtensionSchema, xmpPacket } from "./xmp.ts";
 
-/** A file carried inside the PDF (ISO 32000-2 §7.11.4, ISO 19005-3 §6.8). */
+/** A file carried inside the PDF (ISO 32000-2 clause 7.11.4, ISO 19005-3 clause 6.8). */
 export interface PdfAttachment {
   name: string;
   description: string;
@@ -32,7 +32,7 @@ export interface PdfA3Options {
   /** The document's author (/Info /Author, dc:creator), or null. */
   creator: string | null;
   attachment: PdfAttachment;
-  /** XMP schemas beyond those XMP predefines, described in the packet as ISO 19005-3 §6.6.2.3.2 asks. */
+  /** XMP schemas beyond those XMP predefines, described in the packet as ISO 19005-3 clause 6.6.2.3.2 asks. */
   extensions: readonly XmpExtensionSchema[];
 }
 
@@ -41,7 +41,7 @@ const _OUTPUT_CONDITION = "sRGB IEC61966-2.1";
 
 let _iccDeflated: Uint8Array | null = null;
 
-/** The dates of one moment, as /Info (ISO 32000-1 §7.9.4) and XMP (ISO 8601, no fraction) write them. */
+/** The dates of one moment, as /Info (ISO 32000-1 clause 7.9.4) and XMP (ISO 8601, no fraction) write them. */
 export function pdfDates(iso: string): { info: string; xmp: string } {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) throw new RangeError(`Not an ISO 8601 date: ${iso}`);

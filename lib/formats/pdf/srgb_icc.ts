@@ -1,13 +1,13 @@
 /**
  * Generates a small ICC version 2 display profile of sRGB, for the output intent of a PDF/A file (ISO 19005-3
- * §6.2.3): the layout of ICC.1:2001-04 (128-byte header, tag table, tags desc, cprt, wtpt, rXYZ/gXYZ/bXYZ,
+ * clause 6.2.3): the layout of ICC.1:2001-04 (128-byte header, tag table, tags desc, cprt, wtpt, rXYZ/gXYZ/bXYZ,
  * rTRC/gTRC/bTRC as 1024-entry curves), the values of IEC 61966-2-1 (primaries, D65 white, the piecewise
  * transfer function), the colorants adapted to the D50 connection space with the Bradford transform. No
  * lookup tables, no v4 tags; the bytes are the same on every run, so a PDF that embeds them stays deterministic.
  * @module
  */
 
-/** ICC.1:2001-04 §6.1: the header is 128 bytes, followed by the tag count and 12-byte tag entries. */
+/** ICC.1:2001-04 clause 6.1: the header is 128 bytes, followed by the tag count and 12-byte tag entries. */
 const _HEADER_BYTES = 128;
 const _TAG_ENTRY_BYTES = 12;
 /** Entries of each tone curve: 1024 samples keep the curve's error under 1/65535 of a step between samples. */
@@ -16,7 +16,7 @@ export const SRGB_CURVE_ENTRIES = 1024;
 /** IEC 61966-2-1 chromaticities (x, y) of the red, green and blue primaries, and of the D65 white point. */
 const _PRIMARIES: readonly (readonly [number, number])[] = [[0.64, 0.33], [0.30, 0.60], [0.15, 0.06]];
 const _D65: readonly [number, number] = [0.3127, 0.3290];
-/** The profile connection space's illuminant, D50 (ICC.1:2001-04 §6.1.13), as XYZ. */
+/** The profile connection space's illuminant, D50 (ICC.1:2001-04 clause 6.1.13), as XYZ. */
 export const D50_XYZ: readonly [number, number, number] = [0.9642, 1.0, 0.8249];
 /** Bradford cone response matrix (ICC.1:2001-04 Annex E, chromatic adaptation). */
 const _BRADFORD = [[0.8951, 0.2664, -0.1614], [-0.7502, 1.7135, 0.0367], [0.0389, -0.0685, 1.0296]] as const;
@@ -35,7 +35,7 @@ export function srgbIccProfile(): Uint8Array {
   return _cached;
 }
 
-/** The sRGB transfer function (IEC 61966-2-1 §5.2): encoded value 0…1 to linear light 0…1. */
+/** The sRGB transfer function (IEC 61966-2-1 clause 5.2): encoded value 0…1 to linear light 0…1. */
 export function srgbToLinear(v: number): number {
   return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
 }
@@ -43,7 +43,7 @@ export function srgbToLinear(v: number): number {
 function _build(): Uint8Array {
   const [r, g, b] = _colorants();
   const curve = _curv();
-  // Tag data in order; the three TRC tags share one curve, as ICC.1:2001-04 §6.2 allows.
+  // Tag data in order; the three TRC tags share one curve, as ICC.1:2001-04 clause 6.2 allows.
   const data: { sig: string; bytes: Uint8Array }[] = [
     { sig: "desc", bytes: _desc(_DESCRIPTION) },
     { sig: "cprt", bytes: _text(_COPYRIGHT) },
@@ -67,7 +67,7 @@ function _build(): Uint8Array {
   const size = offset;
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
-  // Header (ICC.1:2001-04 §6.1); unnamed fields stay zero (no CMM, platform, flags, device or creator).
+  // Header (ICC.1:2001-04 clause 6.1); unnamed fields stay zero (no CMM, platform, flags, device or creator).
   view.setUint32(0, size);
   view.setUint32(8, 0x02100000); // version 2.1.0
   _ascii(out, 12, "mntr");
@@ -78,7 +78,7 @@ function _build(): Uint8Array {
   _ascii(out, 36, "acsp");
   view.setUint32(64, 0); // rendering intent: perceptual
   D50_XYZ.forEach((v, i) => view.setInt32(68 + 4 * i, _s15f16(v)));
-  // Tag table (§6.2) and the tags.
+  // Tag table (clause 6.2) and the tags.
   view.setUint32(_HEADER_BYTES, tagCount);
   entries.forEach((e, i) => {
     const at = _HEADER_BYTES + 4 + i * _TAG_ENTRY_BYTES;
@@ -123,12 +123,12 @@ function _inverse(m: Mat3): Mat3 {
   ];
 }
 
-/** s15Fixed16Number (ICC.1:2001-04 §5.3.3). */
+/** s15Fixed16Number (ICC.1:2001-04 clause 5.3.3). */
 function _s15f16(x: number): number {
   return Math.round(x * 65536);
 }
 
-/** XYZType (§6.5.26). */
+/** XYZType (clause 6.5.26). */
 function _xyz(v: readonly number[]): Uint8Array {
   const out = new Uint8Array(20);
   const view = new DataView(out.buffer);
@@ -137,7 +137,7 @@ function _xyz(v: readonly number[]): Uint8Array {
   return out;
 }
 
-/** curveType (§6.5.3) sampling the sRGB transfer function at SRGB_CURVE_ENTRIES points. */
+/** curveType (clause 6.5.3) sampling the sRGB transfer function at SRGB_CURVE_ENTRIES points. */
 function _curv(): Uint8Array {
   const out = new Uint8Array(12 + 2 * SRGB_CURVE_ENTRIES);
   const view = new DataView(out.buffer);
@@ -149,7 +149,7 @@ function _curv(): Uint8Array {
   return out;
 }
 
-/** textType (§6.5.18): 7-bit ASCII, NUL-terminated. */
+/** textType (clause 6.5.18): 7-bit ASCII, NUL-terminated. */
 function _text(s: string): Uint8Array {
   const out = new Uint8Array(8 + s.length + 1);
   _ascii(out, 0, "text");
@@ -158,7 +158,7 @@ function _text(s: string): Uint8Array {
 }
 
 /**
- * textDescriptionType (§6.5.17): the ASCII description with its NUL, then empty Unicode and ScriptCode parts
+ * textDescriptionType (clause 6.5.17): the ASCII description with its NUL, then empty Unicode and ScriptCode parts
  * (language code, count 0; code, count 0, and the 67 bytes the ScriptCode string always takes).
  */
 function _desc(s: string): Uint8Array {

@@ -1,14 +1,14 @@
 /**
- * The XMP metadata packet of a PDF/A file (ISO 19005-3 §6.6, which takes XMP from ISO 16684-1): the PDF/A
+ * The XMP metadata packet of a PDF/A file (ISO 19005-3 clause 6.6, which takes XMP from ISO 16684-1): the PDF/A
  * identification (`pdfaid:part`, `pdfaid:conformance`), Dublin Core title and creator, `pdf:Producer` and the xmp
- * dates, each equal to its /Info counterpart as ISO 19005-3 §6.6.2.3 requires, and any extension schema with the
- * description that §6.6.2.3.2 asks for (the `pdfaExtension:schemas` bag). Writes; never reads or merges packets.
+ * dates, each equal to its /Info counterpart as ISO 19005-3 clause 6.6.2.3 requires, and any extension schema with the
+ * description that clause 6.6.2.3.2 asks for (the `pdfaExtension:schemas` bag). Writes; never reads or merges packets.
  * @module
  */
 
 import { escapeText } from "../xml/write.ts";
 
-/** One property of an extension schema (ISO 19005-3 §6.6.2.3.2, the pdfaProperty value type). */
+/** One property of an extension schema (ISO 19005-3 clause 6.6.2.3.2, the pdfaProperty value type). */
 export interface XmpExtensionProperty {
   name: string;
   value: string;
@@ -40,7 +40,7 @@ export interface XmpOptions {
 /** Characters XML 1.0 does not allow, dropped from free text (an invoice's title) before it goes into the packet. */
 const _NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
-/** The packet's bytes, UTF-8 with the xpacket wrapper (ISO 16684-1 §7.3) writable in place (`end="w"`). */
+/** The packet's bytes, UTF-8 with the xpacket wrapper (ISO 16684-1 clause 7.3) writable in place (`end="w"`). */
 export function xmpPacket(o: XmpOptions): Uint8Array {
   const t = (s: string) => escapeText(s.replace(_NOT_XML, ""));
   const desc = (ns: string, body: string) => `  <rdf:Description rdf:about="" ${ns}>\n${body}  </rdf:Description>\n`;
@@ -62,7 +62,7 @@ export function xmpPacket(o: XmpOptions): Uint8Array {
   return new TextEncoder().encode(packet);
 }
 
-/** The PDF/A extension schema container schema (ISO 19005-3 §6.6.2.3.2, from ISO 19005-1 Technical Corrigendum 2). */
+/** The PDF/A extension schema container schema (ISO 19005-3 clause 6.6.2.3.2, from ISO 19005-1 Technical Corrigendum 2). */
 function _extensionDescriptions(schemas: readonly XmpExtensionSchema[]): string {
   const t = (s: string) => escapeText(s);
   const items = schemas.map((x) =>

@@ -71,7 +71,7 @@ test("the sRGB tone curves sample the sRGB transfer function from 0 to 65535, ri
   assert.equal(curve[0], 0);
   assert.equal(curve[curve.length - 1], 65535);
   for (let i = 1; i < curve.length; i++) assert.ok(curve[i]! >= curve[i - 1]!, `entry ${i}`);
-  // Mid-grey 0.5 encodes 21.4 % linear light (IEC 61966-2-1 §5.2).
+  // Mid-grey 0.5 encodes 21.4 % linear light (IEC 61966-2-1 clause 5.2).
   assert.ok(Math.abs(srgbToLinear(0.5) - 0.2140) < 0.0001);
   assert.ok(Math.abs(curve[512]! / 65535 - srgbToLinear(512 / 1023)) < 1 / 65535);
 });
