@@ -48,6 +48,7 @@ export { addDecimals, compareDecimals, negateDecimal, parseDecimal, sumDecimals 
 export { DEFAULT_MULTIPART_LIMITS, MultipartParser, parseBoundary, parseMultipart, type MultipartLimits, type MultipartPart } from "./formats/multipart/parse.ts";
 export { PdfFonts, type PdfFontFiles } from "./formats/pdf/pdf_fonts.ts";
 export { renderInvoicePdf, type RenderedPdf, type RenderOptions } from "./formats/pdf/invoice_pdf.ts";
+export { FACTURX_FLAVOURS, facturXLevel, type FacturXFlavour, type FacturXOptions } from "./formats/pdf/facturx.ts";
 export { encodeQr, type QrCode } from "./formats/pdf/qr.ts";
 export { KSEF_QR_HOSTS, ksefQrHost, ksefVerificationLink, type KsefQrEnvironment } from "./formats/pdf/ksef_link.ts";
 export type { SignatureAlgorithm, Signer } from "./formats/xades/signer.ts";

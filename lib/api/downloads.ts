@@ -1,7 +1,8 @@
 /**
  * The `/xml` and `/pdf` downloads of documents and submissions (README “Documents and the inbox”,
  * §5, §8). The XML is the stored blob as it is. The PDF is rendered once per
- * XML content, language, renderer version and KSeF state (number, environment, offline codes) and then kept, so repeated
+ * XML content, language, renderer version, KSeF state (number, environment, offline codes) and
+ * Factur-X/ZUGFeRD flavour with its date (README "Getting a Factur-X PDF") and then kept, so repeated
  * downloads cost a file read; rendering is deterministic, so the key that names
  * a rendering also identifies its bytes and serves as the strong ETag.
  * @module
@@ -12,7 +13,7 @@ import type { Scope } from "../auth/tokens.ts";
 import type { ErrorCode } from "./errors.ts";
 import { DOWNLOAD_PARAMS, download } from "./openapi/operation.ts";
 import { downloadResponse } from "../http/download.ts";
-import { badRequest } from "../http/errors.ts";
+import { badRequest, validationError } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
 import { defaultPdfLang, RENDERER_VERSION } from "../formats/pdf/invoice_pdf.ts";
 import { storageUnavailableCode } from "../contracts/storage_errors.ts";
@@ -20,6 +21,9 @@ import type { StoredBlob } from "../contracts/storage.ts";
 import type { PdfJob } from "./invoice_reader.ts";
 import type { InvoiceFormat } from "../formats/invoice/vocabulary.ts";
 import type { KsefQrEnvironment } from "../formats/pdf/ksef_link.ts";
+import { FORMAT_NAMES } from "../formats/pdf/code_words.ts";
+import { FACTURX_FLAVOURS, type FacturXFlavour } from "../formats/pdf/facturx.ts";
+import { pdfDates } from "../formats/pdf/pdfa3.ts";
 
 /** Files up to this size are sent from memory in one write; larger ones are streamed in chunks (README “Documents and the inbox”). */
 export const SMALL_FILE_BYTES = 256 * 1024;
@@ -58,21 +62,26 @@ export interface KsefPdfState {
 /**
  * The PDF download of the invoice whose XML blob is `sha256` and whose format is `format`, or null when that XML
  * is missing. A rendering in another language than the format's default says so in its file name (`…_en.pdf`).
+ * With `?as=factur-x` or `?as=zugferd` it is a PDF/A-3b carrying the CII invoice, dated `madeAt` (the record's time,
+ * so that the same record gives the same bytes).
  */
-export async function pdfResponse(ctx: Context, sha256: string, filename: string, format: InvoiceFormat | null, ksef: KsefPdfState = {}): Promise<ApiResponse | null> {
+export async function pdfResponse(ctx: Context, sha256: string, filename: string, format: InvoiceFormat | null, ksef: KsefPdfState, madeAt: string): Promise<ApiResponse | null> {
   const lang = ctx.req.query.get("lang");
   if (lang !== null && lang !== "pl" && lang !== "en") throw badRequest("lang", "invalid_value", "lang must be pl or en");
+  const flavour = _facturXFlavour(ctx, format);
   const { ksefNumber, environment = "prod", offline = false, certificateLink } = ksef;
   // Everything the rendering depends on is in its key; a production, online one keeps the key it always had.
   const key = `pdf-v${RENDERER_VERSION}-${lang ?? "auto"}-${sha256}${ksefNumber ? `-${ksefNumber}` : ""}${environment === "prod" ? "" : `-${environment}`}` +
-    `${offline ? "-offline" : ""}${certificateLink ? `-${createHash("sha256").update(certificateLink).digest("hex").slice(0, 32)}` : ""}`;
+    `${offline ? "-offline" : ""}${certificateLink ? `-${createHash("sha256").update(certificateLink).digest("hex").slice(0, 32)}` : ""}` +
+    `${flavour ? `-${flavour}-${pdfDates(madeAt).xmp.replace(/\D/g, "")}` : ""}`;
   const job: PdfJob = {
     ...(lang ? { lang } : {}), xmlSha256: sha256, ...(ksefNumber ? { ksefNumber } : {}), ...(environment === "prod" ? {} : { ksefEnvironment: environment }),
     ...(offline ? { offline } : {}), ...(certificateLink ? { certificateLink } : {}),
   };
+  const facturX = flavour ? { flavour, date: madeAt } : null;
   // Concurrent requests for one rendering wait for one build (README "Limits").
   const pdf = await ctx.tenant.getDerived(key)
-    ?? await ctx.app.builds.run(`${ctx.tenant.tenant}/${key}`, () => ctx.req.aborted?.() === true, (gone) => _renderAndKeep(ctx, sha256, key, job, gone));
+    ?? await ctx.app.builds.run(`${ctx.tenant.tenant}/${key}`, () => ctx.req.aborted?.() === true, (gone) => _renderAndKeep(ctx, sha256, key, job, facturX, gone));
   if (pdf === null) return null;
   return downloadResponse(ctx.req, {
     size: pdf.size, hash: createHash("sha256").update(key).digest("hex"), contentType: "application/pdf", extension: "pdf",
@@ -80,12 +89,31 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
   });
 }
 
+/**
+ * The `as` of a PDF download, or null for the plain rendering. The file embeds CII: the stored XML when it is CII;
+ * an invoice stored in another format is refused (422), since no CII copy of it is written here.
+ */
+function _facturXFlavour(ctx: Context, format: InvoiceFormat | null): FacturXFlavour | null {
+  const as = ctx.req.query.get("as");
+  if (as === null) return null;
+  const flavour = FACTURX_FLAVOURS.find((f) => f === as);
+  if (flavour === undefined) throw badRequest("as", "invalid_value", `as must be one of ${FACTURX_FLAVOURS.join(", ")}`);
+  if (format !== "cii") {
+    const name = format === null ? "in an unknown format" : FORMAT_NAMES[format];
+    throw validationError("as", "not_cii", `This invoice is ${name}: a CII copy needs the CII writer`);
+  }
+  return flavour;
+}
+
 // Renders the invoice of the XML `sha256` and keeps it as the derived blob `key`; null when that XML is missing.
-async function _renderAndKeep(ctx: Context, sha256: string, key: string, job: PdfJob, gone: () => boolean): Promise<StoredBlob | null> {
-  const xml = await ctx.tenant.getBlob(sha256);
-  if (!xml) return null;
+// A Factur-X/ZUGFeRD rendering embeds the stored XML, which _facturXFlavour() let through only as CII.
+async function _renderAndKeep(ctx: Context, sha256: string, key: string, job: PdfJob, facturX: { flavour: FacturXFlavour; date: string } | null,
+  gone: () => boolean): Promise<StoredBlob | null> {
+  const blob = await ctx.tenant.getBlob(sha256);
+  if (!blob) return null;
+  const xml = await blob.bytes();
   // A large invoice is rendered off the event loop, in the large-read slots (lib/api/invoice_reader.ts).
-  const rendered = await ctx.app.renderPdf(await xml.bytes(), { tenant: ctx.tenant.tenant, gone, ...job });
+  const rendered = await ctx.app.renderPdf(xml, { tenant: ctx.tenant.tenant, gone, ...job, ...(facturX ? { facturX: { ...facturX, ciiXml: xml } } : {}) });
   if (rendered.missingGlyphs.length > 0) {
     ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
   }
@@ -137,15 +165,16 @@ export interface DownloadRoutesOptions {
   pdf: { handle(ctx: Context): Promise<ApiResponse>; description: string };
 }
 
-/** A resource's two download routes: the XML as stored and its PDF rendering (in `lang`), both raw files with ranges. */
+/** A resource's two download routes: the XML as stored and its PDF rendering (in `lang`, or Factur-X with `as`), both raw files with ranges. */
 export function downloadRoutes(o: DownloadRoutesOptions): ApiRoute[] {
   const noun = o.resource.toLowerCase();
-  const route = (kind: "Xml" | "Pdf", what: string, params: string[], d: DownloadRoutesOptions["xml"]): ApiRoute => ({
+  const route = (kind: "Xml" | "Pdf", what: string, params: string[], d: DownloadRoutesOptions["xml"], errors: ErrorCode[]): ApiRoute => ({
     method: "GET", pattern: `${o.pattern}/${kind.toLowerCase()}`, scope: o.scope, handle: d.handle,
     openapi: {
       id: `get${o.resource}${kind}`, tag: o.tag, summary: `Download a ${noun}'s ${what}`, description: d.description,
-      params: [o.idParam, ...params, ...DOWNLOAD_PARAMS], ok: download(kind), errors: o.errors,
+      params: [o.idParam, ...params, ...DOWNLOAD_PARAMS], ok: download(kind), errors: [...o.errors, ...errors],
     },
   });
-  return [route("Xml", "XML", [], o.xml), route("Pdf", "PDF rendering", ["Lang"], o.pdf)];
+  // `as` of an invoice that is not CII is 422 (_facturXFlavour).
+  return [route("Xml", "XML", [], o.xml, []), route("Pdf", "PDF rendering", ["Lang", "PdfAs"], o.pdf, ["VALIDATION_ERROR"])];
 }

@@ -28,7 +28,7 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       mode: "KSeF mode", corrects: "Correction of", correctedBy: "Corrected by", uploadCorrection: "Upload its technical correction", created: "Created",
       violations: "Violations", rule: "Rule", message: "Message", path: "Path", line: "Line", severity: "Severity",
       validation: "Validation", valid: "valid", notValid: "not valid", ksef: "KSeF", status: "Status", code: "Code", details: "Details", ksefNumber: "KSeF number",
-      download: "Download", xml: "XML", pdf: "PDF", upo: "UPO", sessionUpo: "Session UPO", notSent: "not sent to KSeF",
+      download: "Download", xml: "XML", pdf: "PDF", facturX: "Factur-X PDF", upo: "UPO", sessionUpo: "Session UPO", notSent: "not sent to KSeF",
       number: "Number", issueDate: "Issue date", seller: "Seller", buyer: "Buyer", gross: "Gross", format: "Format", type: "Type", updated: "Updated",
       invoice: "Invoice", lines: "Lines", name: "Name", quantity: "Quantity", unit: "Unit", netPrice: "Net price", netAmount: "Net", vatRate: "VAT rate",
       url: "URL", events: "Events", description: "Description", add: "Add", secretOnce: "The signing secret, shown only now:", pause: "Pause", resume: "Resume", remove: "Delete",
@@ -50,7 +50,7 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       mode: "Tryb KSeF", corrects: "Korekta faktury", correctedBy: "Skorygowana przez", uploadCorrection: "Wyślij korektę techniczną", created: "Utworzono",
       violations: "Naruszenia", rule: "Reguła", message: "Komunikat", path: "Ścieżka", line: "Wiersz", severity: "Waga",
       validation: "Walidacja", valid: "poprawna", notValid: "niepoprawna", ksef: "KSeF", status: "Status", code: "Kod", details: "Szczegóły", ksefNumber: "Numer KSeF",
-      download: "Pobierz", xml: "XML", pdf: "PDF", upo: "UPO", sessionUpo: "UPO sesji", notSent: "nie wysyłana do KSeF",
+      download: "Pobierz", xml: "XML", pdf: "PDF", facturX: "PDF Factur-X", upo: "UPO", sessionUpo: "UPO sesji", notSent: "nie wysyłana do KSeF",
       number: "Numer", issueDate: "Data wystawienia", seller: "Sprzedawca", buyer: "Nabywca", gross: "Brutto", format: "Format", type: "Rodzaj", updated: "Zmieniono",
       invoice: "Faktura", lines: "Pozycje", name: "Nazwa", quantity: "Ilość", unit: "Jednostka", netPrice: "Cena netto", netAmount: "Netto", vatRate: "Stawka VAT",
       url: "URL", events: "Zdarzenia", description: "Opis", add: "Dodaj", secretOnce: "Sekret podpisu, pokazywany tylko teraz:", pause: "Wstrzymaj", resume: "Wznów", remove: "Usuń",
@@ -462,6 +462,13 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     return btn;
   }
 
+  // A CII invoice's PDF/A-3 with the XML embedded (README "Getting a Factur-X PDF"); other formats are refused there.
+  function facturXButton(pdfPath, name) {
+    var btn = downloadButton(t("facturX"), pdfPath + "?as=factur-x", name + "-factur-x.pdf");
+    btn.id = "download-facturx";
+    return btn;
+  }
+
   // The PDF in a frame: fetched with the token, shown from a blob URL (frame-src 'self' blob:).
   function pdfFrame(path) {
     var box = h("div", { class: "pdf", id: "pdf" });
@@ -511,6 +518,8 @@ export const CONSOLE_JS: string = String.raw`"use strict";
         }
         box.appendChild(ks);
         var links = h("p", { class: "downloads" }, downloadButton(t("xml"), s.links.xml, safeName(s.number) + ".xml"), " ");
+        // A Factur-X PDF embeds the CII as stored (README "Getting a Factur-X PDF").
+        if (s.format === "cii") add(links, [facturXButton(s.links.pdf, safeName(s.number)), " "]);
         if (s.links.upo) add(links, [downloadButton(t("upo"), s.links.upo, safeName(s.number) + "-upo.xml"), " "]);
         if (k && k.session_type === "batch" && k.status === "accepted") add(links, downloadButton(t("sessionUpo"), "/api/v1/submissions/" + encodeURIComponent(s.id) + "/session-upo", "session-upo.xml"));
         box.appendChild(links);
@@ -580,7 +589,10 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       box.appendChild(dl([["id", d.id], [t("sources"), d.source], ["external_id", d.external_id], [t("format"), d.format], [t("type"), d.type],
         [t("issueDate"), d.issue_date], [t("seller"), partyName(d.seller)], [t("buyer"), partyName(d.buyer)],
         [t("gross"), d.totals ? show(d.totals.gross) + " " + show(d.currency) : "—"], [t("ksefNumber"), d.ksef_number], [t("synced"), when(d.synced_at)]]));
-      if (d.links.xml) box.appendChild(h("p", { class: "downloads" }, downloadButton(t("xml"), d.links.xml, safeName(d.number || d.external_id) + ".xml")));
+      if (d.links.xml) {
+        var docLinks = box.appendChild(h("p", { class: "downloads" }, downloadButton(t("xml"), d.links.xml, safeName(d.number || d.external_id) + ".xml")));
+        if (d.format === "cii" && d.links.pdf) add(docLinks, [" ", facturXButton(d.links.pdf, safeName(d.number || d.external_id))]);
+      }
       var v = d.validation;
       if (v) {
         var vs = h("section", { class: "card", id: "validation" }, h("h3", null, t("validation") + ": ", badge(v.valid ? t("valid") : t("notValid"))));

@@ -74,7 +74,9 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const ksef = record.ksef_number && isKsefNumber(record.ksef_number) ? record.ksef_number : null;
   // Its QR code links to the KSeF environment its source belongs to (a test source's invoices are not in production).
   const environment = record.format !== null && isKsefFormat(record.format) ? sourceQrEnvironment(ctx, record.source) : "prod";
-  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, { ksefNumber: ksef, environment }) : null;
+  // A Factur-X rendering is dated when the source received the invoice (or, not knowing, when its record last changed).
+  const madeAt = record.received_at !== null && !Number.isNaN(Date.parse(record.received_at)) ? record.received_at : record.updated_at;
+  const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, { ksefNumber: ksef, environment }, madeAt) : null;
   if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (the error envelope in the OpenAPI document)
   return res;
 }

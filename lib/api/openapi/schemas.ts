@@ -663,6 +663,10 @@ export function parameters(): Record<string, Json> {
     ConvertTo: _query("to", { type: "string", enum: ["ksef-fa3", "ubl", "cii"] }, "The format to convert to (required)"),
     ConvertKeep: _query("keep", { type: "string", enum: ["notes"] }, "`notes`: also write each value the target has no place for into its free text (FA(3) DodatkowyOpis, UBL/CII notes)"),
     Lang: _query("lang", { type: "string", enum: ["pl", "en"] }, "Language of the rendering; by default chosen from the invoice"),
+    PdfAs: _query("as", { type: "string", enum: ["factur-x", "zugferd"] },
+      "A PDF/A-3b that carries the invoice as CII (README \"Getting a Factur-X PDF\"): `factur-x` (Factur-X 1.0) or `zugferd` (ZUGFeRD 2.3, the same names but " +
+      "for an XRechnung invoice, embedded as `xrechnung.xml` at the profile XRECHNUNG). The CII is embedded as stored; an invoice stored in another format is 422 " +
+      "VALIDATION_ERROR with `details.field` `as`"),
   };
 }
 

@@ -57,7 +57,7 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   // An offline invoice carries KOD I labelled OFFLINE until its KSeF number is known, and KOD II (README "Offline invoices").
   const offline = record.ksef?.mode === "offline";
   const certificateLink = offline ? await offlineCertificateLink(ctx, record, environment) : null;
-  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format, { ksefNumber: record.ksef?.ksef_number ?? null, environment, offline, certificateLink });
+  const res = await pdfResponse(ctx, record.sha256, record.number ?? record.id, record.format, { ksefNumber: record.ksef?.ksef_number ?? null, environment, offline, certificateLink }, record.created_at);
   if (!res) throw new ApiError("INTERNAL_ERROR", "Submission XML is missing");
   return res;
 }

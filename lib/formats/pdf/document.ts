@@ -1,13 +1,15 @@
 /**
  * Assembles finished pages into a PDF file: catalog, page tree, shared resources, the two fonts
  * embedded as subsets of the glyphs the pages drew (embedded_font.ts) and /Info
- * without any date, so output depends only on the pages (ISO 32000-1 §7.7, §9.7).
+ * without any date, so output depends only on the pages (ISO 32000-1 §7.7, §9.7); with `archive`, the PDF/A-3b
+ * objects and the associated file of pdfa3.ts, whose date is then the caller's.
  * @module
  */
 
 import { writeEmbeddedFont } from "./embedded_font.ts";
 import { PAGE_HEIGHT, PAGE_WIDTH, type PageCanvas } from "./canvas.ts";
 import { FONT_NAMES, type FontUsage } from "./encoding.ts";
+import { type PdfA3Options, writePdfA3 } from "./pdfa3.ts";
 import { num, PdfWriter, pdfTextString } from "./writer.ts";
 
 /** Document information (§14.3.3); no dates, so the bytes do not depend on the clock. */
@@ -17,8 +19,11 @@ export interface PdfMeta {
 
 const _PRODUCER = "integrator-api PDF writer";
 
-/** Serializes the pages, in order, into one PDF file, embedding the glyphs `used` records. */
-export function buildPdf(pages: readonly PageCanvas[], used: FontUsage, meta: PdfMeta): Uint8Array {
+/**
+ * Serializes the pages, in order, into one PDF file, embedding the glyphs `used` records; a PDF/A-3b file with
+ * its associated file when `archive` is given.
+ */
+export function buildPdf(pages: readonly PageCanvas[], used: FontUsage, meta: PdfMeta, archive?: PdfA3Options): Uint8Array {
   const w = new PdfWriter();
   const catalog = w.reserve();
   const tree = w.reserve();
@@ -29,9 +34,10 @@ export function buildPdf(pages: readonly PageCanvas[], used: FontUsage, meta: Pd
   const fontObjs = faces.map(() => w.reserve());
   const pageObjs = pages.map(() => [w.reserve(), w.reserve()] as const);
 
-  w.object(catalog, `<< /Type /Catalog /Pages ${tree} 0 R >>`);
+  const extra = archive ? writePdfA3(w, archive, meta.title, _PRODUCER) : { catalog: "", info: "" };
+  w.object(catalog, `<< /Type /Catalog /Pages ${tree} 0 R${extra.catalog} >>`);
   w.object(tree, `<< /Type /Pages /Kids [${pageObjs.map(([p]) => `${p} 0 R`).join(" ")}] /Count ${pages.length} >>`);
-  w.object(info, `<< /Producer ${pdfTextString(_PRODUCER)} /Title ${pdfTextString(meta.title)} >>`);
+  w.object(info, `<< /Producer ${pdfTextString(_PRODUCER)} /Title ${pdfTextString(meta.title)}${extra.info} >>`);
   const fontRefs = faces.map((f, i) => `/${FONT_NAMES[f]} ${fontObjs[i]} 0 R`).join(" ");
   w.object(resources, `<< /Font << ${fontRefs} >> /ProcSet [/PDF /Text] >>`);
   faces.forEach((f, i) => writeEmbeddedFont(w, fontObjs[i] ?? 0, used.fonts.faces[f], used.glyphs[f]));

@@ -15,6 +15,7 @@ import { documentTitle, isKsef } from "./code_words.ts";
 import { drawCorrection } from "./sections/correction.ts";
 import { drawDetails } from "./sections/details.ts";
 import { buildPdf } from "./document.ts";
+import { facturXArchive, type FacturXOptions } from "./facturx.ts";
 import { FontUsage } from "./encoding.ts";
 import type { Lang } from "./format.ts";
 import { drawHeader, drawPageFooters } from "./sections/header.ts";
@@ -45,6 +46,8 @@ export interface RenderOptions {
   offline?: boolean;
   /** An offline invoice's KOD II, the signed certificate link (buildKsefCertificateLink()); drawn labelled `CERTYFIKAT`. */
   certificateLink?: string;
+  /** Make the file a Factur-X/ZUGFeRD PDF/A-3b carrying this CII (README "Getting a Factur-X PDF"). */
+  facturX?: FacturXOptions;
 }
 
 /** The rendered file and the characters that were printed as "?" (for the caller to log). */
@@ -79,7 +82,8 @@ export function renderInvoicePdf(invoice: Invoice, options: RenderOptions): Rend
     if (tight.ctx.flow.pages.length === 1) r = tight;
   }
   const title = documentTitle(invoice, lang);
-  const bytes = buildPdf(r.ctx.flow.pages, r.used, { title: `${title} ${invoice.number ?? ""}`.trim() });
+  const archive = options.facturX ? facturXArchive(invoice, options.facturX) : undefined;
+  const bytes = buildPdf(r.ctx.flow.pages, r.used, { title: `${title} ${invoice.number ?? ""}`.trim() }, archive);
   return { bytes, missingGlyphs: [...r.ctx.missing] };
 }
 

@@ -44,13 +44,18 @@ export class PdfWriter {
   }
 
   /** Writes a stream object whose data is already Flate-compressed (e.g. cached constants). */
-  compressedStream(num: number, deflated: Uint8Array, dict = ""): void {
+  compressedStream(num: number, deflated: Uint8Array, dict = "", flate = true): void {
     this.#offsets[num] = this.#length;
     const sep = dict === "" ? "" : " ";
-    this.#push(`${num} 0 obj\n<< /Length ${deflated.length} /Filter /FlateDecode${sep}${dict} >>\nstream\n`);
+    this.#push(`${num} 0 obj\n<< /Length ${deflated.length}${flate ? " /Filter /FlateDecode" : ""}${sep}${dict} >>\nstream\n`);
     this.#chunks.push(deflated);
     this.#length += deflated.length;
     this.#push("\nendstream\nendobj\n");
+  }
+
+  /** Writes a stream object as it is, without a filter (an XMP metadata stream, which PDF/A readers scan for). */
+  rawStream(num: number, data: Uint8Array, dict = ""): void {
+    this.compressedStream(num, data, dict, false);
   }
 
   /** The finished file: xref table and trailer appended; every reserved object must be written. */

@@ -45,6 +45,15 @@ test("a worker thread renders an invoice's PDF exactly as the main thread does",
   assert.deepEqual(await workers.pdf(xml, job), renderInvoicePdf(readInvoiceXml(xml), { ...job, fonts }));
 });
 
+test("a worker thread renders a Factur-X PDF, with the CII it was handed embedded, exactly as the main thread does", NODE_ONLY, async () => {
+  const fonts = new PdfFonts(readPdfFontFiles());
+  const xml = readFileSync(fixturePath("samples", "cii", "mustang_factur-x.xml"));
+  const job = { facturX: { ciiXml: xml, flavour: "factur-x" as const, date: "2026-12-06T10:00:00.000Z" } };
+  const rendered = await workers.pdf(xml, job);
+  assert.deepEqual(rendered, renderInvoicePdf(readInvoiceXml(xml), { ...job, fonts }));
+  assert.ok(Buffer.from(rendered.bytes).includes("/EmbeddedFiles"));
+});
+
 test("a worker thread's errors come back as the XmlError or InvoiceError the API maps to 422", NODE_ONLY, async () => {
   const bad = await workers.read(new TextEncoder().encode("<a>\n<b>")).catch((e: unknown) => e);
   assert.ok(bad instanceof XmlError, String(bad));
