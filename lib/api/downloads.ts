@@ -13,7 +13,8 @@ import type { Scope } from "../auth/tokens.ts";
 import type { ErrorCode } from "./errors.ts";
 import { DOWNLOAD_PARAMS, download } from "./openapi/operation.ts";
 import { downloadResponse } from "../http/download.ts";
-import { badRequest, validationError } from "../http/errors.ts";
+import { convertUpload } from "./conversion.ts";
+import { ApiError, badRequest, validationError } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
 import { defaultPdfLang, RENDERER_VERSION } from "../formats/pdf/invoice_pdf.ts";
 import { storageUnavailableCode } from "../contracts/storage_errors.ts";
@@ -89,6 +90,20 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
   });
 }
 
+/** The CII of a stored invoice: its XML when it is CII, else converted and validated; 422 naming why it cannot be. */
+async function _ciiOf(ctx: Context, xml: Uint8Array): Promise<Uint8Array> {
+  const converted = await convertUpload(ctx, xml, "cii", false);
+  if (converted === null) return xml;
+  const report = await ctx.app.validate(converted.xml, { tenant: ctx.tenant.tenant });
+  if (!report.valid) {
+    const first = report.errors[0]!;
+    throw new ApiError("VALIDATION_ERROR", `This invoice cannot be written as a valid CII invoice: ${first.rule}: ${first.message}`, {
+      field: "as", issue: "not_valid_cii", violations: [...report.errors, ...report.warnings],
+    });
+  }
+  return converted.xml;
+}
+
 /**
  * The `as` of a PDF download, or null for the plain rendering. The file embeds CII: the stored XML when it is CII;
  * an invoice stored in another format is refused (422), since no CII copy of it is written here.
@@ -98,22 +113,24 @@ function _facturXFlavour(ctx: Context, format: InvoiceFormat | null): FacturXFla
   if (as === null) return null;
   const flavour = FACTURX_FLAVOURS.find((f) => f === as);
   if (flavour === undefined) throw badRequest("as", "invalid_value", `as must be one of ${FACTURX_FLAVOURS.join(", ")}`);
-  if (format !== "cii") {
+  if (format === null || format === "ksef-fa-rr1") {
     const name = format === null ? "in an unknown format" : FORMAT_NAMES[format];
-    throw validationError("as", "not_cii", `This invoice is ${name}: a CII copy needs the CII writer`);
+    throw validationError("as", "not_cii", `This invoice is ${name}: it has no CII counterpart to embed`);
   }
   return flavour;
 }
 
 // Renders the invoice of the XML `sha256` and keeps it as the derived blob `key`; null when that XML is missing.
-// A Factur-X/ZUGFeRD rendering embeds the stored XML, which _facturXFlavour() let through only as CII.
+// A Factur-X/ZUGFeRD rendering embeds the stored XML when it is CII, else the invoice written as CII (README
+// "Converting invoices"), which must pass CII's schema and the EN 16931 rules.
 async function _renderAndKeep(ctx: Context, sha256: string, key: string, job: PdfJob, facturX: { flavour: FacturXFlavour; date: string } | null,
   gone: () => boolean): Promise<StoredBlob | null> {
   const blob = await ctx.tenant.getBlob(sha256);
   if (!blob) return null;
   const xml = await blob.bytes();
+  const ciiXml = facturX ? await _ciiOf(ctx, xml) : null;
   // A large invoice is rendered off the event loop, in the large-read slots (lib/api/invoice_reader.ts).
-  const rendered = await ctx.app.renderPdf(xml, { tenant: ctx.tenant.tenant, gone, ...job, ...(facturX ? { facturX: { ...facturX, ciiXml: xml } } : {}) });
+  const rendered = await ctx.app.renderPdf(xml, { tenant: ctx.tenant.tenant, gone, ...job, ...(facturX && ciiXml ? { facturX: { ...facturX, ciiXml } } : {}) });
   if (rendered.missingGlyphs.length > 0) {
     ctx.app.logger.warn("characters without a glyph were drawn as ?", { request_id: ctx.requestId, characters: rendered.missingGlyphs.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`) });
   }

@@ -4,6 +4,8 @@
  * dated by its record; other formats are 422 naming the format; a bad `as` is 400, and `/xml` does not take it.
  */
 import { after, before, describe, test } from "node:test";
+import { readInvoice } from "../../lib/formats/invoice/read.ts";
+import { parseXml } from "../../lib/formats/xml/parse.ts";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { execFile, spawnSync } from "node:child_process";
@@ -145,17 +147,26 @@ describe("Factur-X and ZUGFeRD PDF downloads", () => {
     assert.equal(head.headers.get("content-length"), String(g.body.length));
   });
 
-  test("a UBL submission's ?as=factur-x is 422 VALIDATION_ERROR naming its format and why", async () => {
-    const res = await s.fetch(`/api/v1/submissions/${ids["sub:ubl"]}/pdf?as=factur-x`, token);
-    const e = await errorOf(res, 422, "VALIDATION_ERROR");
-    assert.deepEqual(e.details, { field: "as", issue: "not_cii" });
-    assert.equal(e.message, "This invoice is UBL 2.1: a CII copy needs the CII writer");
+  test("a UBL submission's ?as=factur-x carries the invoice written as CII: the same invoice, valid", { skip: skipTools }, async () => {
+    const { res, body } = await get(`/api/v1/submissions/${ids["sub:ubl"]}/pdf?as=factur-x`);
+    assert.equal(res.status, 200, body.toString("utf8").slice(0, 500));
+    await run("qpdf", ["--check", tempPdf(body)]);
+    const file = await embedded(body);
+    assert.equal(file.name, "factur-x.xml");
+    const cii = readInvoice(parseXml(new Uint8Array(file.bytes)));
+    const ubl = readInvoice(parseXml(new Uint8Array(UBL)));
+    assert.equal(cii.format, "cii");
+    assert.deepEqual([cii.number, cii.issue_date, cii.totals, cii.vat_breakdown.length, cii.lines.length], [ubl.number, ubl.issue_date, ubl.totals, ubl.vat_breakdown.length, ubl.lines.length]);
+    const verdict = await (await s.fetch("/api/v1/validate", token, { method: "POST", headers: { "content-type": "application/xml" }, body: new Uint8Array(file.bytes) })).json() as { valid: boolean };
+    assert.equal(verdict.valid, true);
   });
 
-  test("a KSeF document's ?as=zugferd is 422 VALIDATION_ERROR naming KSeF FA (3)", async () => {
+  test("a KSeF document's ?as=zugferd embeds its CII, or says with 422 which rule the CII would break", async () => {
     const res = await s.fetch(`/api/v1/documents/${ids["doc:ksef"]}/pdf?as=zugferd`, token);
+    if (res.status === 200) return assert.equal(res.headers.get("content-type")?.split(";")[0], "application/pdf");
     const e = await errorOf(res, 422, "VALIDATION_ERROR");
-    assert.match(e.message, /^This invoice is KSeF FA \(3\): /);
+    assert.equal((e.details as { issue: string }).issue, "not_valid_cii");
+    assert.match(e.message, /^This invoice cannot be written as a valid CII invoice: /);
   });
 
   test("an unknown ?as is 400 naming the values, and /xml does not take as", async () => {
