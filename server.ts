@@ -9,15 +9,19 @@
  *   node server.ts token list [--tenant acme]
  *   node server.ts token revoke KEY_ID
  *   node server.ts ksef certificates limits|enroll|list|revoke|show …   (KSeF certificates of a tenant's ksef source)
+ *   node server.ts convert FILE --to ksef-fa3|ubl|cii [--out FILE] [--keep-notes]   (no server, no data directory)
  * @module
  */
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { join, resolve } from "node:path";
 import { createApp, type App } from "./lib/app.ts";
 import { mintToken, parseScopes, SCOPES } from "./lib/auth/tokens.ts";
 import { parseCommand, type Command, type UsageTopic } from "./lib/cli/command.ts";
-import { ksefCertificatesUsage, serveUsage, SOURCE_PROGRAM, tokenUsage } from "./lib/cli/usage.ts";
+import { convertUsage, ksefCertificatesUsage, serveUsage, SOURCE_PROGRAM, tokenUsage } from "./lib/cli/usage.ts";
+import { runConvert } from "./lib/cli/convert.ts";
+import { readInvoiceXml } from "./lib/formats/invoice/read_xml.ts";
 import { loadConfig, type Config } from "./lib/config.ts";
 import { toNodeListener } from "./lib/http/node_adapter.ts";
 import { guardNodeServer, type NodeServerLike as GuardedServer } from "./lib/http/node_server.ts";
@@ -37,6 +41,8 @@ import { createInvoiceWorkers } from "./storage/process/invoice_workers.ts";
 import { inboxSource } from "./storage/sources/inbox.ts";
 import { readPdfFontFiles } from "./storage/fonts/font_files.ts";
 import { readSchemaFiles } from "./storage/schemas/schema_files.ts";
+import { schemaSetOf, verdictOf } from "./storage/schemas/validator.ts";
+import { writeFileAtomic } from "./storage/atomic.ts";
 import { createHttpTransport } from "./storage/transports/webhook_http.ts";
 import type { DocumentSource } from "./lib/contracts/document_source.ts";
 import { createKsefSender, type KsefSendConfig, type KsefSender } from "./storage/ksef/send/job.ts";
@@ -93,7 +99,8 @@ const INSTALLED = import.meta.url.endsWith(".js");
 const PROGRAM = INSTALLED ? "integrator-api" : SOURCE_PROGRAM;
 const TOKEN_COMMAND = INSTALLED ? "integrator-api token" : "npm run token --";
 
-const _usage = (topic: UsageTopic): string => (topic === "token" ? tokenUsage(PROGRAM) : topic === "ksef" ? ksefCertificatesUsage(PROGRAM) : serveUsage(PROGRAM));
+const _usage = (topic: UsageTopic): string =>
+  topic === "token" ? tokenUsage(PROGRAM) : topic === "ksef" ? ksefCertificatesUsage(PROGRAM) : topic === "convert" ? convertUsage(PROGRAM) : serveUsage(PROGRAM);
 
 /** Stores a new token for `tenant` (creating the tenant); returns the token string and its key id. */
 async function createToken(storage: Storage, tenant: string, scopes: string, expiresIn: string | undefined): Promise<{ token: string; keyId: string }> {
@@ -138,6 +145,40 @@ async function ksefCommand(c: Extract<Command, { kind: "ksef" }>, config: Config
     _fail((e as Error).message.split("\n")[0]!, EXIT_FAILURE);
   }
   process.stdout.write(out);
+}
+
+/**
+ * `convert FILE --to …` (README "Converting from the command line"): the file (or stdin) converted by lib/cli/convert.ts
+ * with the shipped schemas; the XML on stdout or written whole to --out, the losses and findings on stderr.
+ */
+async function convertCommand(c: Extract<Command, { kind: "convert" }>): Promise<void> {
+  let bytes: Uint8Array;
+  try {
+    bytes = c.file === "-" ? await _readStdin() : readFileSync(c.file);
+  } catch (e) {
+    _fail(`Cannot read ${c.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, EXIT_FAILURE);
+  }
+  const schemas = schemaSetOf(readSchemaFiles());
+  const outcome = await runConvert(bytes, c.to, {
+    keepNotes: c.keepNotes, now: new Date(), read: async (xml) => readInvoiceXml(xml), validate: async (xml) => verdictOf(xml, schemas),
+  });
+  if (outcome.messages.length > 0) process.stderr.write(`${outcome.messages.join("\n")}\n`);
+  if (outcome.xml === null) process.exit(outcome.exit);
+  if (c.out === null || c.out === "-") {
+    process.stdout.write(outcome.xml);
+    return;
+  }
+  try {
+    writeFileAtomic(c.out, outcome.xml); // temp file and rename: a reader of --out never sees half an invoice
+  } catch (e) {
+    _fail(`Cannot write ${c.out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, EXIT_FAILURE);
+  }
+}
+
+async function _readStdin(): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Uint8Array);
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -411,6 +452,7 @@ async function main(): Promise<void> {
   const command = parseCommand(process.argv.slice(2));
   if (command.kind === "help") return void process.stdout.write(_usage(command.topic));
   if (command.kind === "error") _fail(`${command.message}\n\n${_usage(command.topic)}`);
+  if (command.kind === "convert") return convertCommand(command); // reads no setting: no server, no data directory
   let config: Config;
   try {
     config = loadConfig(process.env, command.flags);

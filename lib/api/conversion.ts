@@ -3,16 +3,17 @@
  * which answers the converted XML and stores nothing, and the conversion of an upload with `as` before it is stored.
  * FA(2) → FA(3); UBL ↔ CII; UBL/CII of a Polish seller → FA(3); FA(3) → UBL/CII. The mapping is convert.ts's, the
  * XML the writers'; every value the target has no place for is a loss, with `keep=notes` also written into the
- * target's free text (FA(3) DodatkowyOpis, UBL/CII notes).
+ * target's free text (FA(3) DodatkowyOpis, UBL/CII notes). convertToFormat() takes plain inputs, so that the
+ * `convert` command (README "Converting from the command line") runs the same code without a server.
  * @module
  */
 import type { ConversionLossRecord } from "../contracts/storage.ts";
 import { completeInvoice, type WrittenFormat } from "../formats/invoice/compute.ts";
 import { convertInvoice } from "../formats/invoice/convert.ts";
 import type { Invoice } from "../formats/invoice/model.ts";
-import { fieldAt, writeInvoice, WRITTEN_FORMATS } from "../formats/invoice/write_invoice.ts";
+import { writeInvoice, WRITTEN_FORMATS } from "../formats/invoice/write_invoice.ts";
 import type { WriteLoss } from "../formats/invoice/write_result.ts";
-import { validationSummary } from "../formats/validation/invoice_validation.ts";
+import { type ValidationReport, validationSummary } from "../formats/validation/invoice_validation.ts";
 import { isUblFormat } from "../formats/invoice/vocabulary.ts";
 import { badRequest, validationError } from "../http/errors.ts";
 import { json } from "../http/respond.ts";
@@ -21,7 +22,7 @@ import type { ApiRoute, Context } from "./context.ts";
 import { jsonResponse } from "./openapi/operation.ts";
 import { ref } from "./openapi/schemas.ts";
 import { makeInvoiceXml } from "./submissions/create_json.ts";
-import { objectRefusal, refusal } from "./validation.ts";
+import { objectRefusal, refusal, withFields } from "./validation.ts";
 
 /** An upload converted: the written XML, the format it came from, and what it lost. */
 export interface ConvertedUpload {
@@ -31,11 +32,72 @@ export interface ConvertedUpload {
 }
 
 /**
+ * What a conversion takes from its caller, so that the API and the command line (README "Converting from the
+ * command line") share one code path: the clock, and the reader and the validator of invoice XML.
+ */
+export interface ConversionOptions {
+  /** Also write each lost value into the target's free text (`keep=notes`, `--keep-notes`). */
+  keepNotes: boolean;
+  /** When the XML is made (FA(3)'s DataWytworzeniaFa). */
+  now: Date;
+  /** The invoice of XML bytes; throws XmlError or InvoiceError when it cannot be read. */
+  read: (xml: Uint8Array) => Promise<Invoice>;
+  /** The verdict on XML bytes, as an upload gets it. */
+  validate: (xml: Uint8Array) => Promise<ValidationReport>;
+}
+
+/** What is converted: invoice XML, or the JSON of a creation (`{"format"?, "invoice"}`, its keys already checked). */
+export type ConversionInput = { kind: "xml"; bytes: Uint8Array } | { kind: "json"; value: Record<string, unknown> };
+
+/** A converted invoice: its XML in `format`, where it came from, what it lost, and the verdict on it (valid). */
+export interface Conversion {
+  format: WrittenFormat;
+  from: string;
+  xml: Uint8Array;
+  losses: ConversionLossRecord[];
+  report: ValidationReport;
+}
+
+/**
+ * The invoice of `input` written as `to` and validated (`POST /api/v1/convert`, the `convert` command). An invoice
+ * already in `to` is validated as it is. Throws 422 VALIDATION_ERROR naming why when it cannot yield a valid
+ * invoice: the conversion refused, or the converted invoice failing validation, with its violations; the formats'
+ * XmlError and InvoiceError when the XML cannot be read.
+ */
+export async function convertToFormat(input: ConversionInput, to: WrittenFormat, options: ConversionOptions): Promise<Conversion> {
+  let xml: Uint8Array;
+  let from: string;
+  let losses: ConversionLossRecord[];
+  let fieldOf: ((path: string) => string | null) | null = null;
+  if (input.kind === "json") {
+    const format = input.value["format"];
+    if (format !== undefined && format !== to) throw badRequest("format", "invalid_value", "format, when given, must equal to");
+    const made = makeInvoiceXml(input.value["invoice"], to, options.now);
+    ({ xml, losses } = made);
+    from = "json";
+    fieldOf = made.fieldAt;
+  } else {
+    const converted = await convertXml(input.bytes, to, options);
+    xml = converted?.xml ?? input.bytes;
+    from = converted?.from ?? to;
+    losses = converted?.losses ?? [];
+  }
+  const report = await options.validate(xml);
+  if (!report.valid) throw refusal(fieldOf === null ? report : withFields(report, fieldOf));
+  return { format: to, from, xml, losses, report };
+}
+
+/** convertXml() for an upload of the request's tenant (`as=`, `POST /api/v1/convert`). */
+export function convertUpload(ctx: Context, bytes: Uint8Array, to: WrittenFormat, keepNotes: boolean): Promise<ConvertedUpload | null> {
+  return convertXml(bytes, to, { keepNotes, now: new Date(ctx.app.now()), read: (xml) => ctx.app.readInvoice(xml, { tenant: ctx.tenant.tenant }) });
+}
+
+/**
  * The invoice of `bytes` written as `to`; null when it already is `to` (nothing to convert). 422 naming why when
  * it cannot be (no Polish seller NIP for FA(3), a VAT rate FA(3) has no code for, an FA_RR invoice).
  */
-export async function convertUpload(ctx: Context, bytes: Uint8Array, to: WrittenFormat, keepNotes: boolean): Promise<ConvertedUpload | null> {
-  const source = await ctx.app.readInvoice(bytes, { tenant: ctx.tenant.tenant });
+export async function convertXml(bytes: Uint8Array, to: WrittenFormat, options: Omit<ConversionOptions, "validate">): Promise<ConvertedUpload | null> {
+  const source = await options.read(bytes);
   const from = source.format;
   if (from === to || (to === "ubl" && isUblFormat(from))) return null;
   if (from === "ksef-fa-rr1") throw validationError("xml", "not_convertible", "An FA_RR(1) invoice (VAT RR, issued by a buyer of farm produce) has no counterpart in FA(3), UBL or CII");
@@ -43,10 +105,10 @@ export async function convertUpload(ctx: Context, bytes: Uint8Array, to: Written
   if (c.refusals.length > 0) throw objectRefusal(c.refusals.map((r) => ({ rule: "CONVERSION", ...r })));
   // Values the target computes and the source does not carry (EN 16931's line net total, FA(3)'s summary fields).
   completeInvoice(c.invoice, to);
-  const now = new Date(ctx.app.now());
+  const now = options.now;
   let written = writeInvoice(c.invoice, to, { now });
   const losses: WriteLoss[] = [...c.losses, ...written.losses];
-  if (keepNotes && losses.length > 0) {
+  if (options.keepNotes && losses.length > 0) {
     _keepInFreeText(c.invoice, to, losses);
     written = writeInvoice(c.invoice, to, { now });
   }
@@ -84,30 +146,20 @@ function _withSourcePaths(source: Invoice, losses: readonly WriteLoss[]): Conver
 async function convertRequest(ctx: Context): Promise<ApiResponse> {
   const to = _oneQuery(ctx, "to", WRITTEN_FORMATS, true)!;
   const keepNotes = _oneQuery(ctx, "keep", ["notes"] as const, false) === "notes";
-  let xml: Uint8Array;
-  let from: string;
-  let losses: ConversionLossRecord[];
-  let fieldOf: ((path: string) => string | null) | null = null;
+  let input: ConversionInput;
   if (ctx.body.kind === "json") {
-    const body = ctx.body.value; // its fields are checked against ConvertRequestJson before the handler runs
-    if (body["format"] !== undefined && body["format"] !== to) throw badRequest("format", "invalid_value", "format, when given, must equal to");
-    const made = makeInvoiceXml(ctx, body["invoice"], to);
-    ({ xml, losses } = made);
-    from = "json";
-    fieldOf = made.fieldAt;
+    input = { kind: "json", value: ctx.body.value }; // its fields are checked against ConvertRequestJson before the handler runs
   } else {
     const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
     if (!part) throw validationError("xml", "required", "xml is required");
     if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-    const converted = await convertUpload(ctx, part.body, to, keepNotes);
-    xml = converted?.xml ?? part.body;
-    from = converted?.from ?? to;
-    losses = converted?.losses ?? [];
+    input = { kind: "xml", bytes: part.body };
   }
-  const report = await ctx.app.validate(xml, { tenant: ctx.tenant.tenant });
-  if (!report.valid) {
-    throw refusal(fieldOf === null ? report : { ...report, errors: report.errors.map((v) => ({ ...v, ...(fieldOf(v.path) ? { field: fieldOf(v.path)! } : {}) })) });
-  }
+  const tenant = ctx.tenant.tenant;
+  const { xml, from, losses, report } = await convertToFormat(input, to, {
+    keepNotes, now: new Date(ctx.app.now()),
+    read: (bytes) => ctx.app.readInvoice(bytes, { tenant }), validate: (bytes) => ctx.app.validate(bytes, { tenant }),
+  });
   const accept = ctx.req.header("accept") ?? "";
   if (/\bapplication\/json\b/.test(accept)) {
     return json(200, JSON.stringify({ format: to, from, xml: new TextDecoder().decode(xml), losses, validation: validationSummary(report) }));

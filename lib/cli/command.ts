@@ -1,13 +1,15 @@
 /**
  * The command line read into what to do (README “Configuration”): serve (the default), a
- * token subcommand, help, or a usage error naming the unknown flag or word.
- * Every setting's flag is accepted everywhere (the token subcommands use the
- * storage ones); the token flags only after `token`. Pure: no printing, no exit.
+ * token, ksef or convert subcommand, help, or a usage error naming the unknown flag or word.
+ * Every setting's flag is accepted everywhere but by `convert`, which reads no setting (the token
+ * subcommands use the storage ones); the token flags only after `token`. Pure: no printing, no exit.
  * @module
  */
-import { parseArgs, SETTINGS } from "../config.ts";
+import { parseArgs, SETTINGS, SWITCH_FLAGS } from "../config.ts";
 import { parseDuration } from "../jobs/webhooks/retry_schedule.ts";
-import { KSEF_CERTIFICATE_OPTIONS, TOKEN_OPTIONS } from "./usage.ts";
+import type { WrittenFormat } from "../formats/invoice/compute.ts";
+import { WRITTEN_FORMATS } from "../formats/invoice/write_invoice.ts";
+import { CONVERT_OPTIONS, KSEF_CERTIFICATE_OPTIONS, TOKEN_OPTIONS } from "./usage.ts";
 
 /** The token subcommands. */
 export const TOKEN_COMMANDS = ["create", "list", "revoke"] as const;
@@ -17,7 +19,7 @@ export const KSEF_CERTIFICATE_COMMANDS = ["limits", "enroll", "list", "revoke", 
 export type KsefCertificateCommand = (typeof KSEF_CERTIFICATE_COMMANDS)[number];
 
 /** Which usage text goes with help or an error. */
-export type UsageTopic = "serve" | "token" | "ksef";
+export type UsageTopic = "serve" | "token" | "ksef" | "convert";
 
 /** What the command line asks for; `topic` says which usage goes with help or an error. */
 export type Command =
@@ -25,21 +27,27 @@ export type Command =
   | { kind: "error"; topic: UsageTopic; message: string }
   | { kind: "serve"; flags: Map<string, string> }
   | { kind: "token"; sub: (typeof TOKEN_COMMANDS)[number]; args: string[]; flags: Map<string, string> }
-  | { kind: "ksef"; sub: KsefCertificateCommand; args: string[]; flags: Map<string, string> };
+  | { kind: "ksef"; sub: KsefCertificateCommand; args: string[]; flags: Map<string, string> }
+  | { kind: "convert"; file: string; to: WrittenFormat; out: string | null; keepNotes: boolean };
 
 const _SETTING_FLAGS: ReadonlySet<string> = new Set(Object.values(SETTINGS).map((s) => s.flag));
 const _TOKEN_FLAGS: ReadonlySet<string> = new Set(TOKEN_OPTIONS.map((o) => o.flag));
 const _KSEF_FLAGS: ReadonlySet<string> = new Set(KSEF_CERTIFICATE_OPTIONS.map((o) => o.flag));
+const _CONVERT_FLAGS: ReadonlySet<string> = new Set(CONVERT_OPTIONS.map((o) => o.flag));
+/** Flags that never take the next word as their value: `convert --keep-notes FILE` names FILE. */
+const _SWITCHES: ReadonlySet<string> = new Set([...SWITCH_FLAGS, "--keep-notes"]);
+const _BOOLEAN = /^(1|true|on|yes|0|false|off|no)$/i;
 
 /** Reads `argv` (without the runtime and script). */
 export function parseCommand(argv: string[]): Command {
-  const { positional, flags } = parseArgs(argv);
+  const { positional, flags } = parseArgs(argv, _SWITCHES);
   const [cmd = "serve", sub, ...rest] = positional;
-  if (cmd !== "serve" && cmd !== "token" && cmd !== "ksef") return { kind: "error", topic: "serve", message: `Unknown command: ${cmd} (serve, token, ksef)` };
+  if (cmd !== "serve" && cmd !== "token" && cmd !== "ksef" && cmd !== "convert") return { kind: "error", topic: "serve", message: `Unknown command: ${cmd} (serve, token, ksef, convert)` };
   const topic = cmd;
   if (flags.has("--help")) return { kind: "help", topic };
   const repeated = _repeatedFlag(argv);
   if (repeated) return { kind: "error", topic, message: `${repeated} is given more than once` };
+  if (topic === "convert") return _convertCommand(sub, rest, flags);
   for (const flag of flags.keys()) {
     if (!_SETTING_FLAGS.has(flag) && !(topic === "token" && _TOKEN_FLAGS.has(flag)) && !(topic === "ksef" && _KSEF_FLAGS.has(flag))) {
       return { kind: "error", topic, message: `Unknown option: ${flag}` };
@@ -89,6 +97,24 @@ function _ksefCommand(sub: string | undefined, rest: string[], flags: Map<string
   }
   if (known === "show" && flags.has("--source")) return { kind: "error", topic, message: "--source does not apply to ksef certificates show (it reads a file)" };
   return { kind: "ksef", sub: known, args, flags };
+}
+
+// `convert FILE --to FORMAT [--out FILE] [--keep-notes]`: its own flags only, since it reads no setting.
+function _convertCommand(file: string | undefined, rest: string[], flags: Map<string, string>): Command {
+  const topic = "convert";
+  for (const flag of flags.keys()) if (!_CONVERT_FLAGS.has(flag)) return { kind: "error", topic, message: `Unknown option: ${flag}` };
+  if (file === undefined) return { kind: "error", topic, message: "convert needs a FILE (- reads stdin)" };
+  if (rest.length > 0) return { kind: "error", topic, message: `Unexpected argument: ${rest[0]}` };
+  const to = flags.get("--to");
+  const formats = WRITTEN_FORMATS.join(", ");
+  if (to === undefined) return { kind: "error", topic, message: `convert needs --to: one of ${formats}` };
+  const known = WRITTEN_FORMATS.find((f) => f === to);
+  if (!known) return { kind: "error", topic, message: `--to is one of ${formats}, not ${JSON.stringify(to)}` };
+  const out = flags.get("--out");
+  if (out === "" || out === "true") return { kind: "error", topic, message: "--out needs a FILE" };
+  const keep = flags.get("--keep-notes") ?? "false";
+  if (!_BOOLEAN.test(keep)) return { kind: "error", topic, message: `--keep-notes takes no value, not ${JSON.stringify(keep)}` };
+  return { kind: "convert", file, to: known, out: out ?? null, keepNotes: /^(1|true|on|yes)$/i.test(keep) };
 }
 
 // The first flag given twice (`--tenant a --tenant b` would silently take b), or null.

@@ -1,7 +1,7 @@
 /**
  * The command line's help texts (README “Configuration”): `server.ts --help` lists every
  * flag with its environment variable and default, `server.ts token --help` the
- * token subcommands and their flags. Built from the settings table, so a new
+ * token subcommands and their flags, `server.ts convert --help` the convert command's. Built from the settings table, so a new
  * setting shows up here by itself. Pure text: printing is server.ts's.
  * @module
  */
@@ -32,6 +32,13 @@ export const KSEF_CERTIFICATE_OPTIONS: readonly _Option[] = [
   { flag: "--out", arg: "DIR", help: "enroll: where NAME.crt.pem and NAME.key.pem go (default: the data directory)" },
 ];
 
+/** The `convert` command's flags (README "Converting from the command line"). */
+export const CONVERT_OPTIONS: readonly _Option[] = [
+  { flag: "--to", arg: "FORMAT", help: "the format written: ksef-fa3 (FA(3)), ubl (UBL 2.1) or cii (CII D16B); required" },
+  { flag: "--out", arg: "FILE", help: "write the XML to FILE (whole or not at all) instead of stdout" },
+  { flag: "--keep-notes", arg: "", help: "also write each lost value into the target's free text (FA(3) DodatkowyOpis, UBL/CII notes)" },
+];
+
 /** The command as run from the sources; the installed package's is `integrator-api` (package.json `bin`). */
 export const SOURCE_PROGRAM = "server.ts";
 
@@ -50,6 +57,7 @@ export function serveUsage(program = SOURCE_PROGRAM): string {
   return `Usage: ${program} [serve] [options]
        ${program} token create|list|revoke …   (see ${program} token --help)
        ${program} ksef certificates limits|enroll|list|revoke|show …   (see ${program} ksef --help)
+       ${program} convert FILE --to ksef-fa3|ubl|cii …   (see ${program} convert --help)
 
 Serves the Integrator API. Every option is also an environment variable; flags win.
 ${runtimes}
@@ -90,5 +98,22 @@ and prints the sources.json fields that use them. show reads a certificate file;
 
 Options:
 ${_table([["flag", "variable", "default", "meaning"], ...KSEF_CERTIFICATE_OPTIONS.map((o) => [`${o.flag} ${o.arg}`, "", "-", o.help]), ...storage, ["-h, --help", "", "", "print this help and exit"]])}
+`;
+}
+
+/** `server.ts convert --help` (`integrator-api convert --help` with `program` the installed command). */
+export function convertUsage(program = SOURCE_PROGRAM): string {
+  return `Usage: ${program} convert FILE --to ksef-fa3|ubl|cii [--out FILE] [--keep-notes]
+
+Converts an invoice as POST /api/v1/convert does, with no server and no data directory: FA(2) to FA(3),
+UBL to CII and back, UBL or CII of a Polish seller to FA(3), FA(3) to UBL or CII. FILE is invoice XML or the
+JSON of a creation ({"format"?, "invoice": {…}}, told by its first character {); - reads stdin.
+The converted XML goes to stdout (or --out); each value the target has no place for is a line on stderr
+(loss, field, value, reason; tab-separated), and so is each finding of the validation.
+Exit 0: converted and valid. 1: no valid invoice (the conversion refused, or the result fails validation:
+its violations on stderr). 2: the command line is wrong.
+
+Options:
+${_table([["flag", "meaning"], ...CONVERT_OPTIONS.map((o) => [o.arg === "" ? o.flag : `${o.flag} ${o.arg}`, o.help]), ["-h, --help", "print this help and exit"]])}
 `;
 }

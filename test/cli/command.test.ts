@@ -27,7 +27,7 @@ describe("parseCommand()", () => {
     const cases = [
       { input: ["--bogus"], topic: "serve", message: /Unknown option: --bogus/ },
       { input: ["serve", "--tenant", "x"], topic: "serve", message: /Unknown option: --tenant/ },
-      { input: ["frob"], topic: "serve", message: /Unknown command: frob \(serve, token, ksef\)/ },
+      { input: ["frob"], topic: "serve", message: /Unknown command: frob \(serve, token, ksef, convert\)/ },
       { input: ["serve", "extra"], topic: "serve", message: /Unexpected argument: extra/ },
       { input: ["token"], topic: "token", message: /create, list or revoke/ },
       { input: ["token", "frob"], topic: "token", message: /Unknown token subcommand: frob/ },
@@ -51,6 +51,35 @@ describe("parseCommand()", () => {
       if (got.kind !== "error") continue;
       assert.equal(got.topic, c.topic);
       assert.match(got.message, c.message);
+    }
+  });
+});
+
+describe("parseCommand() for convert", () => {
+  test("reads FILE, --to, --out and --keep-notes, which never takes the next word as its value", () => {
+    const cases = [
+      { input: ["convert", "a.xml", "--to", "ksef-fa3"], expected: { kind: "convert", file: "a.xml", to: "ksef-fa3", out: null, keepNotes: false } },
+      { input: ["convert", "--keep-notes", "a.xml", "--to=cii"], expected: { kind: "convert", file: "a.xml", to: "cii", out: null, keepNotes: true } },
+      { input: ["convert", "-", "--to", "ubl", "--out", "b.xml"], expected: { kind: "convert", file: "-", to: "ubl", out: "b.xml", keepNotes: false } },
+      { input: ["convert", "--help"], expected: { kind: "help", topic: "convert" } },
+    ];
+    for (const { input, expected } of cases) assert.deepEqual(parseCommand(input), expected, input.join(" "));
+  });
+
+  test("refuses settings' flags, a second FILE, a bad --to and a value given to --keep-notes", () => {
+    const cases = [
+      { input: ["convert", "a.xml", "--to", "ksef-fa3", "--data", "d"], message: /Unknown option: --data/ },
+      { input: ["convert", "a.xml", "b.xml", "--to", "ksef-fa3"], message: /Unexpected argument: b\.xml/ },
+      { input: ["convert", "a.xml", "--to", "FA3"], message: /--to is one of ksef-fa3, ubl, cii/ },
+      { input: ["convert", "a.xml", "--to", "ubl", "--keep-notes=all"], message: /--keep-notes takes no value/ },
+      { input: ["convert", "a.xml", "--to", "ubl", "--out"], message: /--out needs a FILE/ },
+      { input: ["convert", "a.xml", "--to", "ubl", "--to", "cii"], message: /--to is given more than once/ },
+    ];
+    for (const c of cases) {
+      const got = parseCommand(c.input);
+      assert.equal(got.kind, "error", c.input.join(" "));
+      if (got.kind === "error") assert.equal(got.topic, "convert");
+      if (got.kind === "error") assert.match(got.message, c.message);
     }
   });
 });

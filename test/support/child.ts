@@ -25,10 +25,10 @@ export function childEnv(env: Record<string, string> = {}): Record<string, strin
   return { ...base, DATABASE_URL: "", ...env };
 }
 
-/** Runs a server subcommand to completion. */
-export function runCli(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+/** Runs a server subcommand to completion; `input` is its stdin. */
+export function runCli(args: string[], env: Record<string, string> = {}, input?: string | Uint8Array): { status: number | null; stdout: string; stderr: string } {
   const [cmd, ...pre] = serverCommand();
-  const r = spawnSync(cmd!, [...pre, ...args], { cwd: ROOT, env: childEnv(env), encoding: "utf8" });
+  const r = spawnSync(cmd!, [...pre, ...args], { cwd: ROOT, env: childEnv(env), encoding: "utf8", ...(input === undefined ? {} : { input }) });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -24,9 +24,10 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       byStatus: "By KSeF status", byMode: "By mode", overdue: "Offline overdue", near: "Offline deadline near", sessions: "KSeF sessions in flight",
       perHour: "Submissions per hour (48 h)", perDay: "Documents synced per day (30 days)", received: "received", accepted: "accepted", rejected: "rejected", synced: "synced",
       total: "Total", invalid: "Invalid", xmlMissing: "XML missing", sources: "Sources", lastRun: "Last run", none: "none", health: "Health",
-      filter: "Filter", next: "Next page", prev: "Previous page", reset: "Reset", upload: "Upload an invoice", chooseFile: "Choose or drop an XML file", send: "Upload",
+      filter: "Filter", next: "Next page", prev: "Previous page", reset: "Reset", upload: "Upload an invoice", chooseFile: "Choose or drop an XML or JSON file", send: "Upload",
       mode: "KSeF mode", corrects: "Correction of", correctedBy: "Corrected by", uploadCorrection: "Upload its technical correction", created: "Created",
-      violations: "Violations", rule: "Rule", message: "Message", path: "Path", line: "Line", severity: "Severity",
+      violations: "Violations", rule: "Rule", message: "Message", path: "Path", line: "Line", severity: "Severity", field: "Field",
+      losses: "Lost in the conversion", value: "Value", reason: "Reason", source: "source", convertedFrom: "Converted from",
       validation: "Validation", valid: "valid", notValid: "not valid", ksef: "KSeF", status: "Status", code: "Code", details: "Details", ksefNumber: "KSeF number",
       download: "Download", xml: "XML", pdf: "PDF", facturX: "Factur-X PDF", upo: "UPO", sessionUpo: "Session UPO", notSent: "not sent to KSeF",
       number: "Number", issueDate: "Issue date", seller: "Seller", buyer: "Buyer", gross: "Gross", format: "Format", type: "Type", updated: "Updated",
@@ -46,9 +47,10 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       byStatus: "Według statusu KSeF", byMode: "Według trybu", overdue: "Offline po terminie", near: "Offline blisko terminu", sessions: "Sesje KSeF w toku",
       perHour: "Wysyłki na godzinę (48 h)", perDay: "Dokumenty zsynchronizowane dziennie (30 dni)", received: "przyjęte", accepted: "zaakceptowane", rejected: "odrzucone", synced: "zsynchronizowane",
       total: "Razem", invalid: "Niepoprawne", xmlMissing: "Brak XML", sources: "Źródła", lastRun: "Ostatnie uruchomienie", none: "brak", health: "Stan",
-      filter: "Filtruj", next: "Następna strona", prev: "Poprzednia strona", reset: "Wyczyść", upload: "Wyślij fakturę", chooseFile: "Wybierz lub upuść plik XML", send: "Wyślij",
+      filter: "Filtruj", next: "Następna strona", prev: "Poprzednia strona", reset: "Wyczyść", upload: "Wyślij fakturę", chooseFile: "Wybierz lub upuść plik XML lub JSON", send: "Wyślij",
       mode: "Tryb KSeF", corrects: "Korekta faktury", correctedBy: "Skorygowana przez", uploadCorrection: "Wyślij korektę techniczną", created: "Utworzono",
-      violations: "Naruszenia", rule: "Reguła", message: "Komunikat", path: "Ścieżka", line: "Wiersz", severity: "Waga",
+      violations: "Naruszenia", rule: "Reguła", message: "Komunikat", path: "Ścieżka", line: "Wiersz", severity: "Waga", field: "Pole",
+      losses: "Utracone w konwersji", value: "Wartość", reason: "Powód", source: "źródło", convertedFrom: "Przekształcona z",
       validation: "Walidacja", valid: "poprawna", notValid: "niepoprawna", ksef: "KSeF", status: "Status", code: "Kod", details: "Szczegóły", ksefNumber: "Numer KSeF",
       download: "Pobierz", xml: "XML", pdf: "PDF", facturX: "PDF Factur-X", upo: "UPO", sessionUpo: "UPO sesji", notSent: "nie wysyłana do KSeF",
       number: "Numer", issueDate: "Data wystawienia", seller: "Sprzedawca", buyer: "Nabywca", gross: "Brutto", format: "Format", type: "Rodzaj", updated: "Zmieniono",
@@ -394,9 +396,11 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     return load(0);
   }
 
-  // The upload form: a file chosen or dropped; the 201 or the 422's violations shown in place.
+  // The upload form: a file chosen or dropped; the 201 or the 422's violations shown in place. An XML file goes as
+  // multipart; a JSON file (named .json, or starting with "{") is the JSON of a creation (README "Creating
+  // invoices"), posted as it is unless the form adds ksef_mode or corrects that it does not give.
   function uploadForm(corrects) {
-    var file = h("input", { type: "file", name: "xml", id: corrects ? "correction-file" : "upload-file", accept: ".xml,application/xml,text/xml", required: true });
+    var file = h("input", { type: "file", name: "xml", id: corrects ? "correction-file" : "upload-file", accept: ".xml,application/xml,text/xml,.json,application/json", required: true });
     var out = h("div", { class: "result", "aria-live": "polite", id: corrects ? "correction-result" : "upload-result" });
     var mode = select("ksef_mode", ["online", "offline"], corrects ? "offline" : "online");
     var dropped = null;
@@ -416,13 +420,13 @@ export const CONSOLE_JS: string = String.raw`"use strict";
       e.preventDefault();
       var f = dropped || (file.files && file.files[0]);
       if (!f) return;
-      var body = new FormData();
-      body.append("xml", f, f.name);
       // A correction's mode is the server's to settle (README "Offline invoices": it keeps the original's deadline).
-      if (corrects) body.append("corrects", corrects);
-      else if (mode.value !== "online") body.append("ksef_mode", mode.value);
+      var extra = corrects ? { corrects: corrects } : mode.value !== "online" ? { ksef_mode: mode.value } : {};
       clear(out).appendChild(h("p", { text: t("loading") }));
-      api("/api/v1/submissions", { method: "POST", body: body }).then(function (res) {
+      uploadBody(f, extra).then(function (init) {
+        init.method = "POST";
+        return api("/api/v1/submissions", init);
+      }).then(function (res) {
         clear(out);
         if (res.status === 201) {
           out.appendChild(h("p", { class: "ok" }, t("created") + ": ", h("a", { href: "#/submissions/" + encodeURIComponent(res.body.id), text: show(res.body.number) + " (" + res.body.id + ")" })));
@@ -436,8 +440,41 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     return form;
   }
 
+  // The request of an upload: JSON when the file is (by its name or its first character), else multipart.
+  function uploadBody(f, extra) {
+    var named = /\.json$/i.test(f.name);
+    return (named ? Promise.resolve(true) : f.slice(0, 1024).text().then(function (head) { return /^\uFEFF?\s*\{/.test(head); })).then(function (json) {
+      if (!json) {
+        var form = new FormData();
+        form.append("xml", f, f.name);
+        Object.keys(extra).forEach(function (k) { form.append(k, extra[k]); });
+        return { body: form };
+      }
+      return f.text().then(function (text) {
+        var keys = Object.keys(extra);
+        if (keys.length) {
+          // Added only where the file says nothing of it; a file that is no JSON object goes as it is, for the API to name why.
+          try {
+            var value = JSON.parse(text);
+            if (value && typeof value === "object" && !Array.isArray(value)) {
+              keys.forEach(function (k) { if (!(k in value)) value[k] = extra[k]; });
+              text = JSON.stringify(value);
+            }
+          } catch (e) { /* sent as it is */ }
+        }
+        return { body: text, headers: { "Content-Type": "application/json" } };
+      });
+    });
+  }
+
+  // A created invoice's findings also name the JSON path at fault (field): a last column, when any has one.
   function violationsTable(v, id) {
-    return table([t("rule"), t("severity"), t("message"), t("path"), t("line")], v.map(function (x) { return [x.rule, x.severity, x.message, x.path, x.line === null ? "—" : x.line + (x.column ? ":" + x.column : "")]; }), id);
+    var fields = v.some(function (x) { return x.field; });
+    var head = [t("rule"), t("severity"), t("message"), t("path"), t("line")].concat(fields ? [t("field")] : []);
+    return table(head, v.map(function (x) {
+      var row = [x.rule, x.severity, x.message, x.path, x.line === null || x.line === undefined ? "—" : x.line + (x.column ? ":" + x.column : "")];
+      return fields ? row.concat([show(x.field)]) : row;
+    }), id);
   }
 
   function dl(pairs) {
@@ -521,8 +558,14 @@ export const CONSOLE_JS: string = String.raw`"use strict";
         // A Factur-X PDF embeds the CII as stored (README "Getting a Factur-X PDF").
         if (s.format === "cii") add(links, [facturXButton(s.links.pdf, safeName(s.number)), " "]);
         if (s.links.upo) add(links, [downloadButton(t("upo"), s.links.upo, safeName(s.number) + "-upo.xml"), " "]);
-        if (k && k.session_type === "batch" && k.status === "accepted") add(links, downloadButton(t("sessionUpo"), "/api/v1/submissions/" + encodeURIComponent(s.id) + "/session-upo", "session-upo.xml"));
+        if (k && k.session_type === "batch" && k.status === "accepted") add(links, [downloadButton(t("sessionUpo"), "/api/v1/submissions/" + encodeURIComponent(s.id) + "/session-upo", "session-upo.xml"), " "]);
+        if (s.links.source) add(links, h("span", { id: "download-source" }, downloadButton(t("source"), s.links.source, safeName(s.number) + "-source" + sourceExtension(s.source))));
         box.appendChild(links);
+        var c = s.conversion;
+        if (c && c.losses && c.losses.length) {
+          box.appendChild(h("section", { class: "card", id: "losses" }, h("h3", { text: t("losses") + " (" + t("convertedFrom") + " " + show(c.from) + ")" }),
+            table([t("field"), t("value"), t("reason"), t("path")], c.losses.map(function (l) { return [l.field, l.value, l.reason, show(l.path)]; }), "losses-table")));
+        }
         var v = s.validation;
         if (v) {
           var vs = h("section", { class: "card", id: "validation" }, h("h3", null, t("validation") + ": ", badge(v.valid ? t("valid") : t("notValid"))));
@@ -539,6 +582,11 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     }
     every(WATCH_MS, view, load);
     return load();
+  }
+
+  function sourceExtension(src) {
+    var type = src && src.media_type;
+    return type === "application/json" ? ".json" : type === "application/pdf" ? ".pdf" : ".xml";
   }
 
   function safeName(s) { return String(s || "invoice").replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80); }

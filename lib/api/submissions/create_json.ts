@@ -35,7 +35,7 @@ export async function createFromJson(ctx: Context, body: Record<string, unknown>
   const asked = _optionalString(body, "ksef_mode");
   if (asked !== undefined && !(KSEF_MODES as readonly string[]).includes(asked)) throw badRequest("ksef_mode", "invalid_value", `ksef_mode must be one of ${KSEF_MODES.join(", ")}`);
   const corrects = _optionalString(body, "corrects");
-  const made = makeInvoiceXml(ctx, body["invoice"], format);
+  const made = makeInvoiceXml(body["invoice"], format, new Date(ctx.app.now()));
   return storeSubmission(ctx, made.xml, {
     asked: asked as (typeof KSEF_MODES)[number] | undefined, corrects,
     source: { mediaType: "application/json", bytes: raw }, conversion: { from: "json", losses: made.losses }, fieldAt: made.fieldAt,
@@ -55,7 +55,7 @@ export function writtenFormat(value: unknown): WrittenFormat {
  * Reads the invoice object `value`, computes what follows from it, and writes it in `format`; 422 naming the JSON
  * path of each value that does not fit or disagree. The XML is not validated here: the caller checks it as an upload.
  */
-export function makeInvoiceXml(ctx: Context, value: unknown, format: WrittenFormat): MadeInvoice {
+export function makeInvoiceXml(value: unknown, format: WrittenFormat, now: Date): MadeInvoice {
   if (value === undefined || value === null) throw validationError("invoice", "required", "invoice is required: the invoice object");
   const { invoice, findings } = readInvoiceInput({ format, type: "other", ...(typeof value === "object" && !Array.isArray(value) ? value : {}) });
   if (typeof value !== "object" || Array.isArray(value)) throw objectRefusal([{ rule: "INVOICE-JSON", field: "invoice", message: "invoice must be an object" }]);
@@ -71,7 +71,7 @@ export function makeInvoiceXml(ctx: Context, value: unknown, format: WrittenForm
   const computed = completeInvoice(invoice, format);
   let written;
   try {
-    written = writeInvoice(invoice, format, { now: new Date(ctx.app.now()), trace: true });
+    written = writeInvoice(invoice, format, { now, trace: true });
   } catch (e) {
     // A value XML cannot carry (a control character): the writer names its field.
     if (e instanceof InvoiceError || e instanceof XmlWriteError) throw objectRefusal([{ rule: "INVOICE-JSON", field: rootedField((e as { field?: string }).field ?? ""), message: e.message }]);

@@ -1,7 +1,8 @@
 /**
  * The console (README "Console") in a real headless chromium driven over the DevTools protocol, against a real
  * server: signing in by keyboard with the token kept in sessionStorage alone; the overview; a submission turning
- * from queued to accepted while its page is open; an invalid upload's violations; a failed webhook delivery retried
+ * from queued to accepted while its page is open; an invalid upload's violations; a JSON upload, created or refused
+ * with its JSON path; a converted upload's losses and source; a failed webhook delivery retried
  * from its log; hostile names shown as text with no dialog and no request for their URLs; no CSP violation
  * reported; a documents:read token offered no submission or webhook actions, and its console making no request the
  * token may not make (the server's request log holds no 403 of it); a hash that is no valid percent-encoding shown
@@ -15,6 +16,7 @@ import { after, before, describe, test } from "node:test";
 import type { WebhookTransport } from "../../../lib/jobs/webhooks/worker.ts";
 import { createJsonLogger } from "../../../lib/observe/log.ts";
 import { BrowserPage, chromiumSkip, requireChromium } from "../../support/chromium.ts";
+import { MINIMAL_FA3 } from "../../support/minimal_invoice.ts";
 import { fixturePath, startServer, type TestServer } from "../../support/server.ts";
 
 const SAMPLE = readFileSync(fixturePath("samples", "ksef-fa3", "FA_3_Przyklad_4_EUR.xml"), "utf8");
@@ -133,6 +135,48 @@ describe("the console in headless chromium", { skip }, () => {
     assert.equal(cells[3], "/Faktura/Fa/KodWaluty");
     assert.equal(cells[4], "37:9");
     assert.match(await text("#upload-result .error"), /VALIDATION_ERROR/);
+  });
+
+  test("a JSON file is uploaded as the JSON of a creation: a valid one is created, a refused one shows its violation's JSON path", async () => {
+    await page.goto(`${s.url}/console#/submissions`);
+    await page.until("document.querySelector('#upload-file')", "the upload form");
+    const good = join(files, "minimal.json");
+    writeFileSync(good, JSON.stringify(MINIMAL_FA3));
+    await page.setFiles("#upload-file", [good]);
+    await page.click("#upload-form button[type=submit]");
+    await page.until("document.querySelector('#upload-result .ok, #upload-result .error')", "the upload's answer");
+    assert.match(await text("#upload-result"), /FV\/2026\/12\/001 \(sub_/, await text("#upload-result"));
+    // Told by its first character: a name without .json.
+    const refused = structuredClone(MINIMAL_FA3);
+    refused.invoice.number = "FV/2026/12/002";
+    refused.invoice.lines[1]!.vat_rate = "19";
+    const bad = join(files, "refused-invoice");
+    writeFileSync(bad, `  ${JSON.stringify(refused)}`);
+    await page.setFiles("#upload-file", [bad]);
+    await page.click("#upload-form button[type=submit]");
+    await page.until("document.querySelectorAll('#upload-violations tbody tr').length > 0", "the violations table");
+    assert.match(await text("#upload-result .error"), /VALIDATION_ERROR/);
+    const head = await page.eval<string[]>("[...document.querySelectorAll('#upload-violations thead th')].map((th) => th.textContent)");
+    assert.equal(head.at(-1), "Field");
+    const cells = await page.eval<string[]>("[...document.querySelectorAll('#upload-violations tbody tr:first-child td')].map((td) => td.textContent)");
+    assert.equal(cells[0], "INVOICE-VAT-RATE");
+    assert.equal(cells.at(-1), "invoice.lines[1].vat_rate");
+  });
+
+  test("a converted upload's page shows what the conversion lost and downloads its source", async () => {
+    const form = new FormData();
+    form.append("xml", new Blob([readFileSync(fixturePath("samples", "ksef-fa2", "FA_2_Przyklad_14_ROZ.xml"))], { type: "application/xml" }), "roz.xml");
+    form.append("as", "ksef-fa3");
+    const res = await s.fetch("/api/v1/submissions", token, { method: "POST", body: form });
+    assert.equal(res.status, 201, await res.clone().text());
+    const sub = (await res.json()) as { id: string; conversion: { losses: { field: string }[] } };
+    await page.goto(`${s.url}/console#/submissions/${sub.id}`);
+    await page.until("document.querySelectorAll('#losses-table tbody tr').length > 0", "the losses");
+    assert.equal(await page.eval("document.querySelectorAll('#losses-table tbody tr').length"), sub.conversion.losses.length);
+    assert.equal(await text("#losses-table tbody tr:first-child td:first-child"), "invoice.payment.due_dates[0].description");
+    assert.match(await text("#losses"), /Converted from ksef-fa2/);
+    await page.click("#download-source button");
+    await page.waitFor(async () => page.requests().some((u) => u.endsWith(`/api/v1/submissions/${sub.id}/source`)), "the source's download");
   });
 
   test("a failed webhook delivery is retried from its log", async () => {

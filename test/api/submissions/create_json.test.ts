@@ -9,20 +9,10 @@ import { after, before, describe, test } from "node:test";
 import { parseXml } from "../../../lib/formats/xml/parse.ts";
 import { readInvoice } from "../../../lib/formats/invoice/read.ts";
 import { fixturePath, startServer, type TestServer } from "../../support/server.ts";
+import { MINIMAL_FA3 } from "../../support/minimal_invoice.ts";
 
-/** The smallest object that makes a valid FA(3): the README's example. */
-export const MINIMAL_FA3 = {
-  format: "ksef-fa3",
-  invoice: {
-    number: "FV/2026/12/001", issue_date: "2026-12-04", currency: "PLN",
-    seller: { name: "Przykładowa Sp. z o.o.", tax_id: { value: "5260250274", country: "PL", scheme: "NIP" }, address: { lines: ["ul. Prosta 1", "00-001 Warszawa"], country_code: "PL" } },
-    buyer: { name: "Kowalski i Syn", tax_id: { value: "1234563218", country: "PL", scheme: "NIP" }, address: { lines: ["ul. Krzywa 2", "30-001 Kraków"], country_code: "PL" } },
-    lines: [
-      { name: "Usługa programistyczna", quantity: "10", unit: "h", net_price: "150.00", vat_rate: "23" },
-      { name: "Książka", quantity: "3", unit: "szt.", net_price: "33.33", vat_rate: "5" },
-    ],
-  },
-};
+/** The smallest object that makes a valid FA(3): the README's example (test/support/minimal_invoice.ts). */
+export { MINIMAL_FA3 };
 
 describe("POST /api/v1/submissions with the JSON of an invoice", () => {
   let server: TestServer;
