@@ -13,6 +13,7 @@ import { addDecimals, divideDecimals, multiplyDecimals, roundDecimal, subtractDe
 import { codeOf, KSEF_INVOICE_KINDS, KSEF_PAYMENT_FORMS, UNCL_4461, UNCL_5305, UNTDID_1001 } from "./code_lists.ts";
 import type { Address, Invoice, Party, TaxId, VatBreakdown } from "./model.ts";
 import { ksefRate, ksefRateOf } from "./vat_rates.ts";
+import { unitCodeOf, unitNameOf } from "./units.ts";
 import type { WrittenFormat } from "./compute.ts";
 
 /** A value the target has no place for: its invoice-object path, the value, and why. */
@@ -90,8 +91,27 @@ function _ksefToEn(out: Conversion, to: "ubl" | "cii"): void {
   for (const p of _parties(inv)) {
     if (p.tax_id?.scheme === "NIP") p.tax_id = { value: `PL${p.tax_id.value}`, country: "PL", scheme: _enScheme("VAT", to) };
     else if (p.tax_id?.scheme === "VAT") p.tax_id.scheme = _enScheme("VAT", to);
+    else if (p.tax_id?.scheme === "NrID") {
+      // A tax number from outside the EU (KodKraju + NrID) is no VAT identifier (BR-CO-09 wants its country prefix):
+      // it is the party's identifier.
+      p.identifiers.unshift({ value: p.tax_id.value, scheme: null });
+      p.tax_id = null;
+    }
     if (p.address !== null) _addressToEn(p.address);
   }
+  inv.lines.forEach((l, i) => {
+    _unitToEn(l, `invoice.lines[${i}].unit`, out);
+    // PKWiU, CN and PKOB are Polish (and EU) classifications that UNTDID 7143 (BT-158-1, BR-CL-13) has no code for.
+    l.classifications = l.classifications.filter((c, j) => {
+      const foreign = c.scheme === "PKWiU" || c.scheme === "CN" || c.scheme === "PKOB";
+      if (foreign) out.losses.push({ field: `invoice.lines[${i}].classifications[${j}]`, value: `${c.scheme} ${c.value}`, reason: "UNTDID 7143 has no code for this classification" });
+      return !foreign;
+    });
+  });
+  inv.attachments.forEach((a, i) => {
+    out.losses.push({ field: `invoice.attachments[${i}]`, value: a.description ?? a.id ?? a.filename ?? "Zalacznik", reason: "EN 16931 refers to supporting documents (BG-24); the content of FA(3)'s Zalacznik is not carried" });
+  });
+  inv.attachments = [];
   const ann = inv.annotations;
   const reasons = (category: string): string | null =>
     category === "E" ? (ann?.exemption.act ?? ann?.exemption.directive ?? ann?.exemption.other ?? "Exempt") : (_EXEMPTION_TEXT[category] ?? null);
@@ -128,7 +148,15 @@ function _ksefToEn(out: Conversion, to: "ubl" | "cii"): void {
     if (uncl === undefined) out.losses.push({ field: "invoice.payment.means", value: means, reason: `UNCL4461 has no ${KSEF_PAYMENT_FORMS[means as keyof typeof KSEF_PAYMENT_FORMS] ?? means}: written as 1 (instrument not defined)` });
     inv.payment.means = codeOf(UNCL_4461, uncl ?? "1");
   }
-  if (inv.currency !== null && inv.currency !== "PLN" && inv.totals.tax_in_tax_currency !== null) inv.tax_currency = "PLN";
+  if (inv.currency !== null && inv.currency !== "PLN" && inv.totals.tax_in_tax_currency !== null) {
+    inv.tax_currency = "PLN";
+    inv.totals.tax_in_tax_currency = roundDecimal(inv.totals.tax_in_tax_currency, 2); // BR-DEC-15: two decimals
+  }
+  // An intra-community supply (K, FA(3)'s 0 WDT) goes to the buyer's country unless said otherwise (BR-IC-12 asks).
+  if (inv.vat_breakdown.some((r) => r.category?.code === "K") && inv.buyer.address?.country_code) {
+    const d = inv.delivery ??= { date: null, period: null, party_name: null, location_id: null, address: null };
+    d.address ??= { lines: [], city: null, postal_code: null, subdivision: null, country_code: inv.buyer.address.country_code, gln: null };
+  }
   // WarunkiTransakcji's first contract and order are EN 16931's contract (BT-12) and purchase order (BT-13).
   const terms = inv.transaction_terms;
   if (terms !== null) {
@@ -159,6 +187,7 @@ function _enToKsef(out: Conversion): void {
   if (buyerNip !== null) inv.buyer.tax_id = { value: buyerNip, country: "PL", scheme: "NIP" };
   else if (inv.buyer.tax_id !== null) inv.buyer.tax_id.scheme = "VAT";
   for (const p of _parties(inv)) if (p.address !== null) _addressToKsef(p.address);
+  inv.lines.forEach((l, i) => _unitToKsef(l, `invoice.lines[${i}].unit`, out));
   const code = inv.kind?.code ?? "380";
   const corrective = code === "381" || code === "384" || inv.type === "credit_note" || inv.type === "correction";
   inv.kind = codeOf(KSEF_INVOICE_KINDS, code === "386" ? "ZAL" : corrective ? "KOR" : "VAT");
@@ -222,6 +251,22 @@ function _enToKsef(out: Conversion): void {
     r.contract = null;
     r.order = null;
   }
+}
+
+/** A KSeF unit ("szt.") as its UN/ECE code; one not on the table is written as C62 ("one") and lost as a word. */
+function _unitToEn(l: { unit: string | null }, field: string, out: Conversion): void {
+  if (l.unit === null) return;
+  const code = unitCodeOf(l.unit);
+  if (code === null) out.losses.push({ field, value: l.unit, reason: "UN/ECE Recommendation 20 has no code for this unit: written as C62 (one)" });
+  l.unit = code ?? "C62";
+}
+
+/** A UN/ECE unit code as the Polish unit FA(3) invoices write; a code not on the table stays as written. */
+function _unitToKsef(l: { unit: string | null }, field: string, out: Conversion): void {
+  if (l.unit === null) return;
+  const name = unitNameOf(l.unit);
+  if (name === null) out.losses.push({ field, value: l.unit, reason: "No Polish name for this UN/ECE unit code: written as the code" });
+  else l.unit = name;
 }
 
 /** `x` negated as written; zero stays unsigned. */
