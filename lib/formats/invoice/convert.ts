@@ -186,6 +186,25 @@ function _enToKsef(out: Conversion): void {
   const buyerNip = _polishNip(inv.buyer.tax_id);
   if (buyerNip !== null) inv.buyer.tax_id = { value: buyerNip, country: "PL", scheme: "NIP" };
   else if (inv.buyer.tax_id !== null) inv.buyer.tax_id.scheme = "VAT";
+  else if (inv.buyer.identifiers.length > 0 && inv.buyer.address?.country_code) {
+    // A buyer known by another identifier (BT-46) is FA(3)'s KodKraju + NrID.
+    const id = inv.buyer.identifiers.shift()!;
+    inv.buyer.tax_id = { value: id.value, country: inv.buyer.address.country_code, scheme: "NrID" };
+  } else inv.buyer.no_tax_id = true; // FA(3)'s BrakID: a buyer without any tax number
+  // FA(3)'s third parties have its own roles (Podmiot3/Rola 1–11); others (an invoicee, Peppol's parties) are lost.
+  inv.third_parties = inv.third_parties.filter((t, i) => {
+    const kept = t.role !== null && /^(?:[1-9]|1[01])$/.test(t.role.code);
+    if (!kept) out.losses.push({ field: `invoice.third_parties[${i}]`, value: t.name ?? t.role?.code ?? "", reason: "FA(3) has no third-party role for this party" });
+    return kept;
+  });
+  // NrWierszaFa is a number: line ids that are not (BT-126 "SZ300540", "1.1") are numbered anew and lost.
+  if (inv.lines.some((l) => l.number !== null && !/^[1-9]\d{0,13}$/.test(l.number))) {
+    inv.lines.forEach((l, i) => {
+      if (l.number !== null && l.number !== String(i + 1)) out.losses.push({ field: `invoice.lines[${i}].number`, value: l.number, reason: `FA(3) numbers its lines: written as ${i + 1}` });
+      l.number = String(i + 1);
+    });
+  }
+  for (const l of inv.lines) if (l.vat_amount !== null) l.vat_amount = roundDecimal(l.vat_amount, 2); // P_11Vat: two decimals
   for (const p of _parties(inv)) if (p.address !== null) _addressToKsef(p.address);
   inv.lines.forEach((l, i) => _unitToKsef(l, `invoice.lines[${i}].unit`, out));
   const code = inv.kind?.code ?? "380";
@@ -196,6 +215,9 @@ function _enToKsef(out: Conversion): void {
   if (corrective && inv.references.preceding_invoices.length === 0) {
     out.refusals.push({ field: "invoice.references.preceding_invoices", message: "An FA(3) correction (KOR) names the invoice it corrects: give the preceding invoice's number and date (BG-3)" });
   }
+  inv.references.preceding_invoices.forEach((r, i) => {
+    if (corrective && r.issue_date === null) out.refusals.push({ field: `invoice.references.preceding_invoices[${i}].issue_date`, message: "FA(3) needs the corrected invoice's issue date (BT-26, DataWystFaKorygowanej)" });
+  });
   if (corrective && inv.correction === null) {
     inv.correction = { reason: null, type: null, corrected_number: null, period: null, seller_before: null, buyers_before: [], amount_before: null, exchange_rate_before: null };
   }
