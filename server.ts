@@ -50,6 +50,7 @@ import { fileAvailability } from "./storage/ksef/send/availability.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
+const VERDICT_BACKFILL_RETRY_MS = 60_000; // a judging of stored documents that failed (storage down) starts again after this
 const KSEF_SEND_POLL_MS = 1000; // how soon the sender looks at the queue again (an upload in this process wakes it at once)
 /** How often the ksef sources' certificates are looked at for their end: hourly is ample for notices a day apart. */
 const EXPIRY_CHECK_MS = 3_600_000;
@@ -382,6 +383,7 @@ async function serve(config: Config): Promise<void> {
   const demoToken = (config.demo ?? isNew) ? await seedDemo(storage, dataDir) : null;
   await app.sync.resume();
   app.sync.start(SYNC_POLL_MS);
+  app.backfill?.start(VERDICT_BACKFILL_RETRY_MS);
   sender?.start(KSEF_SEND_POLL_MS);
   const expiryTimer = setInterval(() => void checkExpiry(), EXPIRY_CHECK_MS);
   (expiryTimer as { unref?: () => void }).unref?.(); // Deno's timers are numbers; the server's own work keeps it alive
