@@ -35,8 +35,6 @@ export interface VerdictBackfillOptions {
   nodeId: string;
   /** Documents per batch (default VERDICT_BATCH). */
   batch?: number;
-  /** Batches per tenant before run() moves on, for tests of a stop in the middle (default: no limit). */
-  maxBatches?: number;
 }
 
 /** What one run did. */
@@ -94,7 +92,7 @@ export function createVerdictBackfill(o: VerdictBackfillOptions): VerdictBackfil
       let batches = 0;
       const started = performance.now();
       const done: VerdictBackfillResult = { judged: 0, invalid: 0, skipped: 0 };
-      while (from !== null && !stopped && batches < (o.maxBatches ?? Infinity)) {
+      while (from !== null && !stopped) {
         const page = await t.unjudgedDocuments(from, batch);
         from = page.next;
         if (page.items.length === 0) continue; // a store may answer a short scan with nothing yet
