@@ -36,9 +36,10 @@ export class FileDocuments {
   /** Verdicts judged after their version was written (the tenant store commits it after the log). */
   readonly verdicts: VerdictLog;
 
-  constructor(dir: string, durable: boolean, indexOptions: DocumentIndexOptions = {}) {
+  /** `shared`: other processes use the directory (WORKERS > 1), so the verdicts file's tail is cut only under the lock. */
+  constructor(dir: string, durable: boolean, indexOptions: DocumentIndexOptions = {}, shared = false) {
     this.log = new RecordLog(dir, "documents", { durable, columnsOf: docColumns });
-    this.verdicts = new VerdictLog(dir, durable, this.#applyVerdict);
+    this.verdicts = new VerdictLog(dir, { durable, shared }, this.#applyVerdict);
     this.#indexIds(0);
     this.#index = new DocumentIndex(this.log, indexOptions);
     this.#countAll();

@@ -82,7 +82,7 @@ export class FileTenantStore implements TenantStore {
   #open(): [IdempotencyFiles, FileDocuments, FileSubmissions, FileSyncRuns, FileWebhooks, FileNotices] {
     const dir = this.#dir, durable = this.#durable;
     const idem = new IdempotencyFiles(join(dir, "idempotency"));
-    const opened = [idem, new FileDocuments(dir, durable), new FileSubmissions(dir, durable, idem), new FileSyncRuns(dir, durable, idem), new FileWebhooks(dir, durable, idem), new FileNotices(dir, durable)] as const;
+    const opened = [idem, new FileDocuments(dir, durable, {}, this.#shared), new FileSubmissions(dir, durable, idem), new FileSyncRuns(dir, durable, idem), new FileWebhooks(dir, durable, idem), new FileNotices(dir, durable)] as const;
     // A crash may fall between a group's effects and their keys' records (flushed after them): the effects carry
     // the records, restore those of the last group.
     for (const log of [opened[2].log, opened[3].log, opened[4].log]) {

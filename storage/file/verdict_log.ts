@@ -27,11 +27,14 @@ export class VerdictLog {
   #size = 0;
   #queued: Buffer[] = [];
 
-  /** Opens `documents.verdicts` in `dir` and hands every entry in it to `apply`, oldest first. */
-  constructor(dir: string, durable: boolean, apply: ApplyVerdict) {
-    this.#durable = durable;
+  /**
+   * Opens `documents.verdicts` in `dir` and hands every entry in it to `apply`, oldest first. A torn tail is cut here
+   * unless the directory is `shared`: then another process may be appending, and the tail is cut under the lock.
+   */
+  constructor(dir: string, o: { durable: boolean; shared: boolean }, apply: ApplyVerdict) {
+    this.#durable = o.durable;
     this.#fd = openSync(join(dir, "documents.verdicts"), "a+");
-    this.catchUp(true, apply);
+    this.catchUp(!o.shared, apply);
   }
 
   /**

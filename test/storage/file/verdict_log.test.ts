@@ -85,3 +85,33 @@ test("verdicts come back from documents.verdicts at open (the slots never hold t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("on a shared directory a torn tail is left at open (another process may be appending) and cut by the next writer under the lock", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "verdicts-shared-tail-"));
+  try {
+    const first = new FileStorage(dir);
+    const [a, b] = await stored(first.tenant("acme"), ["A", "B"]);
+    await first.tenant("acme").saveVerdicts([{ id: a!.id, sha256: a!.sha256!, valid: false }]);
+    await first.close();
+    const file = join(dir, "tenants", "acme", "documents.verdicts");
+    appendFileSync(file, Buffer.from([1, 0, 0, 0, 9])); // as if another process were halfway through its append
+    const s = new FileStorage(dir, { shared: true });
+    try {
+      const t = s.tenant("acme");
+      assert.equal(await invalid(t), 1);
+      assert.equal(statSync(file).size, 16 + 5, "left as it is at open");
+      assert.equal(await t.saveVerdicts([{ id: b!.id, sha256: b!.sha256!, valid: false }]), 1);
+      assert.equal(statSync(file).size, 2 * 16, "cut under the lock, then appended whole");
+    } finally {
+      await s.close();
+    }
+    const again = new FileStorage(dir);
+    try {
+      assert.equal(await invalid(again.tenant("acme")), 2);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
