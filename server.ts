@@ -58,6 +58,7 @@ import { fileAvailability } from "./storage/ksef/send/availability.ts";
 
 const WEBHOOK_POLL_MS = 250; // how soon a change is picked up for delivery
 const SYNC_POLL_MS = 250; // how soon the executing process picks up a run that another process recorded
+const VERDICT_BACKFILL_RETRY_MS = 60_000; // a judging of stored documents that failed (storage down) starts again after this
 const KSEF_SEND_POLL_MS = 1000; // how soon the sender looks at the queue again (an upload in this process wakes it at once)
 /** How often the ksef sources' certificates are looked at for their end: hourly is ample for notices a day apart. */
 const EXPIRY_CHECK_MS = 3_600_000;
@@ -298,7 +299,7 @@ function openStorage(config: Config): Promise<Storage> {
  * workers, the "primary" runs syncs and deliveries (one process, so each run and event has one executor)
  * and the "worker"s serve HTTP on the shared port.
  */
-async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage; sender: KsefSender | null; expiry: CertificateExpiryWatch }> {
+async function buildApp(config: Config, role: "all" | "primary" | "worker", logger: Logger, metrics: Metrics): Promise<{ app: App; storage: Storage; sender: KsefSender | null; expiry: CertificateExpiryWatch; parsingReady: Promise<void> }> {
   const dataDir = resolve(config.dataDir);
   const sources = configuredSources(dataDir, config.uploadLimit, logger);
   const certificates = new OfflineCertificates();
@@ -325,7 +326,8 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
   void workers?.warm(); // ready before the first large read, which would otherwise be read here
   const schemaFiles = readSchemaFiles();
   const parsing = "Deno" in globalThis ? null : createInvoiceWorkers(PARSE_THREADS, undefined, schemaFiles);
-  void parsing?.warm(); // likewise: a large upload waits for a thread rather than being read on the event loop
+  // Likewise: a large upload waits for a thread rather than being read on the event loop.
+  const parsingReady = parsing?.warm() ?? Promise.resolve();
   const app = await createApp({
     warnings: () => [...signInWarned(), ...expiry.warnings()],
     ksefSend: createKsefSendHook({ configs: sending, certificates, sender: () => sender, availability, wake: () => sender?.wake(), deadlineNearMs: config.ksefDeadlineNearMs }),
@@ -351,7 +353,7 @@ async function buildApp(config: Config, role: "all" | "primary" | "worker", logg
       await closeApp();
     };
   }
-  return { app, storage, sender, expiry };
+  return { app, storage, sender, expiry, parsingReady };
 }
 
 /** Serves HTTP in this process; on SIGTERM/SIGINT drains, stops background work and exits 0. */
@@ -402,7 +404,7 @@ async function serve(config: Config): Promise<void> {
     return;
   }
   const dataDir = resolve(config.dataDir);
-  const { app, storage, sender, expiry } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
+  const { app, storage, sender, expiry, parsingReady } = await buildApp(config, config.workers > 1 ? "primary" : "all", logger, metrics);
   // The executing process alone says a certificate's end, so that each notice goes out once; before "listening",
   // so that what a start says comes first.
   const checkExpiry = async () => {
@@ -430,6 +432,9 @@ async function serve(config: Config): Promise<void> {
   const demoToken = (config.demo ?? isNew) ? await seedDemo(storage, dataDir) : null;
   await app.sync.resume();
   app.sync.start(SYNC_POLL_MS);
+  // Once a thread can judge: before, small reads are done here, and the first would compile the schemas on the event
+  // loop (README "Summary").
+  void parsingReady.then(() => app.backfill?.start(VERDICT_BACKFILL_RETRY_MS));
   sender?.start(KSEF_SEND_POLL_MS);
   const expiryTimer = setInterval(() => void checkExpiry(), EXPIRY_CHECK_MS);
   (expiryTimer as { unref?: () => void }).unref?.(); // Deno's timers are numbers; the server's own work keeps it alive

@@ -39,6 +39,7 @@ import { createRouter } from "./http/router.ts";
 import type { ApiRequest, ApiResponse } from "./http/types.ts";
 import { createSyncRunner, type SyncRunner } from "./jobs/sync_runner.ts";
 import { DEFAULT_RETRY_SCHEDULE } from "./jobs/webhooks/retry_schedule.ts";
+import { createVerdictBackfill, type VerdictBackfill } from "./jobs/verdict_backfill.ts";
 import { createWebhookWorker, type WebhookTransport, type WebhookWorker } from "./jobs/webhooks/worker.ts";
 import { silentLogger, type Logger } from "./observe/log.ts";
 import { Metrics } from "./observe/metrics.ts";
@@ -124,6 +125,11 @@ export interface App {
   sync: SyncRunner;
   /** The webhook delivery worker (start it with `webhooks.start(ms)`), or null without a transport. */
   webhooks: WebhookWorker | null;
+  /**
+   * Judges documents stored before verdicts were kept (README "Summary"; start it with `backfill.start(ms)`), or null
+   * where syncs are not executed or there are no schemas to judge with.
+   */
+  backfill: VerdictBackfill | null;
   /** @internal What the resources share (storage, readers, limits); not part of the package's interface. */
   services: AppServices;
   metrics: Metrics;
@@ -182,6 +188,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   // the compiled schemas would only enlarge the heap that every major GC of the event loop's thread marks.
   if (!options.checkUploadOffThread || !options.validateOffThread) services.schemas?.compileAll();
   const webhooks = _webhookWorker(options, now, logger, metrics, nodeId);
+  // The same reader and verdict as a sync's import, on the same threads; in the process that executes syncs.
+  const backfill = options.executeSyncs === false || schemas === null ? null : createVerdictBackfill({
+    storage: options.storage, logger, metrics, nodeId, judge: async (xml, o) => (await reads.fields(xml, o)).valid,
+  });
   if (webhooks) metrics.gauge("webhook_outbox_depth", "Events not yet delivered to enabled endpoints.", () => webhooks.depth());
   const routes: ApiRoute[] = [...documentRoutes, ...syncRoutes, ...submissionRoutes, ...validationRoutes, ...conversionRoutes, ...webhookRoutes, ...deliveryRoutes, ...summaryRoutes, ...tokenRoutes];
   const openapiDoc = buildOpenApi([...routes, OPENAPI_ROUTE]);
@@ -234,12 +244,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   return {
-    handle, routes, sync, webhooks, services, metrics,
+    handle, routes, sync, webhooks, backfill, services, metrics,
     drain() {
       draining = true;
     },
     async close() {
       await sync.stop();
+      await backfill?.stop();
       await webhooks?.stop();
     },
   };

@@ -7,11 +7,11 @@
 import { createHash } from "node:crypto";
 import type { TokenRecord } from "../lib/contracts/tokens.ts";
 import { businessKey, submissionKey, documentJson, fieldsOf, matchesSubmissionFilter, newSubmission, sameFields, submissionJson, withKsef } from "../lib/contracts/record_json.ts";
-import { encodeOrdinalId } from "../lib/contracts/ids.ts";
+import { decodeOrdinalId, encodeOrdinalId } from "../lib/contracts/ids.ts";
 import type {
-  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
+  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, DocumentVerdict, IdempotencyRecord,
   IdempotencyTag, NoticeRecord, RawChange, Storage, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, TokenStore,
-  Redelivery, UpsertOutcome, WebhookRecord,
+  Redelivery, UnjudgedPage, UpsertOutcome, WebhookRecord,
 } from "../lib/contracts/storage.ts";
 import { attemptPage, keptAttempts } from "../lib/contracts/delivery_log.ts";
 import { dayNumber, matchesFilter } from "../lib/contracts/document_filter.ts";
@@ -132,6 +132,28 @@ class _MemoryTenant implements TenantStore {
       (o) => matchesFilter(docs[o]!.record, filter),
       (o) => (byDay ? dayNumber(docs[o]!.record.issue_date) : Date.parse(docs[o]!.record.synced_at)));
     return { items: ordinals.slice(offset).map((o) => docs[o]!.json), total };
+  }
+
+  async unjudgedDocuments(from: number, limit: number): Promise<UnjudgedPage> {
+    const items: UnjudgedPage["items"] = [];
+    let o = Math.max(0, from);
+    for (; o < this.#docs.length && items.length < limit; o++) {
+      const e = this.#docs[o]!;
+      if (e.valid === null && e.record.sha256 !== null) items.push({ id: e.record.id, sha256: e.record.sha256 });
+    }
+    return { items, next: o < this.#docs.length ? o : null };
+  }
+
+  async saveVerdicts(verdicts: readonly DocumentVerdict[]): Promise<number> {
+    let kept = 0;
+    for (const v of verdicts) {
+      const e = this.#docs[decodeOrdinalId("doc", v.id)];
+      if (!e || e.record.id !== v.id || e.valid !== null || e.record.sha256 !== v.sha256) continue;
+      this.#counts.move(documentCountKeys(e.record, null), documentCountKeys(e.record, v.valid));
+      e.valid = v.valid;
+      kept++;
+    }
+    return kept;
   }
 
   async createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {

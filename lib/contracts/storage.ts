@@ -74,6 +74,30 @@ export interface ImportedFields {
   valid: boolean | null;
 }
 
+/**
+ * A document whose XML was stored without a verdict (imported before verdicts were kept): what judging it needs
+ * (README "Summary": older documents are judged in the background).
+ */
+export interface UnjudgedDocument {
+  id: string;
+  /** The XML blob to judge: the verdict is kept only while the document still holds this XML. */
+  sha256: string;
+}
+
+/** A page of unjudged documents, and where the next one starts (null: none lie beyond). */
+export interface UnjudgedPage {
+  items: UnjudgedDocument[];
+  next: number | null;
+}
+
+/** The verdict on the XML a document holds, judged after it was stored. */
+export interface DocumentVerdict {
+  id: string;
+  /** The XML that was judged (UnjudgedDocument.sha256). */
+  sha256: string;
+  valid: boolean;
+}
+
 /** The outcome of an upsert. */
 export type UpsertOutcome = "created" | "updated" | "unchanged";
 
@@ -422,6 +446,19 @@ export interface TenantStore {
   documentChanges(after: number, limit: number, filter: DocumentFilter, maxScan: number): Promise<ChangePage>;
   /** Page mode: `limit` items from `offset` in `sort` order, and the total that match. */
   documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): Promise<{ items: Uint8Array[]; total: number }>;
+  /**
+   * Documents whose XML has no verdict (stored before verdicts were kept, or by an import that could not judge),
+   * from position `from` (0: the beginning) in the order they were first stored, at most `limit`. Documents without
+   * XML are never listed: there is nothing to judge. The position is the store's own; pass back `next`. A store may
+   * answer fewer than `limit` (none, even) with a `next` to go on from, so that one call stays short.
+   */
+  unjudgedDocuments(from: number, limit: number): Promise<UnjudgedPage>;
+  /**
+   * Keeps each verdict beside its document, for a document that has none and still holds the XML `sha256` (a newer
+   * version has the verdict of its own import): the document JSON, its place in the feed and `updated_at` stay as
+   * they are, and no change is appended; the summary's counters move. Resolves to how many were kept.
+   */
+  saveVerdicts(verdicts: readonly DocumentVerdict[]): Promise<number>;
 
   /** Stores a submission unless one with the same XML hash or business key exists. */
   createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }>;

@@ -1,20 +1,26 @@
 /**
  * The documents collection of a file-store tenant: upserts keyed by (source, external_id), lookups by id, the
  * change feed and page mode (README “Parameters”). Records live in a RecordLog; this module keeps the in-memory index
- * from external id to ordinal and the document index of filters and sorts (document_index.ts) up to date.
+ * from external id to ordinal and the document index of filters and sorts (document_index.ts) up to date, and the
+ * verdicts judged after a version was written (verdict_log.ts) in its slot's verdict code, in memory.
  * It does not take locks: the tenant store runs every call inside its write or read step.
  * @module
  */
 import { documentJson, fieldsOf, sameFields } from "../../lib/contracts/record_json.ts";
-import { encodeOrdinalId } from "../../lib/contracts/ids.ts";
-import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored, UpsertOutcome } from "../../lib/contracts/storage.ts";
+import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
+import type {
+  ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, DocumentVerdict, Stored, UnjudgedPage, UpsertOutcome,
+} from "../../lib/contracts/storage.ts";
 import { DOC_CODE, DOC_HASH, docColumns, docMeta, externalIdHash, parseRecord, readByOrdinalId, VERDICT_CODES } from "./columns.ts";
 import { DocumentIndex, type DocumentIndexOptions } from "./document_index.ts";
 import { HashIndex } from "./hash_index.ts";
 import { RecordLog } from "./record_log.ts";
+import { VerdictLog } from "./verdict_log.ts";
 import { COUNT_KEY, CountTally, dayKey, importVerdict } from "../../lib/contracts/summary_counts.ts";
 
 const enc = new TextEncoder();
+/** Slots one unjudged() call looks at, at most: in-memory codes, well under a millisecond of the event loop. */
+const MAX_UNJUDGED_SCAN = 65_536;
 
 /** A tenant's documents in `dir`. */
 export class FileDocuments {
@@ -27,12 +33,25 @@ export class FileDocuments {
   /** Another process wrote (WORKERS > 1): counted again from the slots when next read, not on every catch-up. */
   #countsStale = false;
 
-  constructor(dir: string, durable: boolean, indexOptions: DocumentIndexOptions = {}) {
+  /** Verdicts judged after their version was written (the tenant store commits it after the log). */
+  readonly verdicts: VerdictLog;
+
+  /** `shared`: other processes use the directory (WORKERS > 1), so the verdicts file's tail is cut only under the lock. */
+  constructor(dir: string, durable: boolean, indexOptions: DocumentIndexOptions = {}, shared = false) {
     this.log = new RecordLog(dir, "documents", { durable, columnsOf: docColumns });
+    this.verdicts = new VerdictLog(dir, { durable, shared }, this.#applyVerdict);
     this.#indexIds(0);
     this.#index = new DocumentIndex(this.log, indexOptions);
     this.#countAll();
   }
+
+  // A verdict from the verdicts file counts while its version is the document's latest: a newer version was
+  // imported with a verdict of its own (or none). Recounted from the slots when next read.
+  #applyVerdict = (o: number, seq: number, code: number): void => {
+    if (o >= this.log.count || this.log.latestSeq(o) !== seq || this.log.codeOf(o, DOC_CODE.verdict) !== 0) return;
+    this.log.setCode(o, DOC_CODE.verdict, code);
+    this.#countsStale = true;
+  };
 
   // The slots hold what the counters need (synced_at as the slot time, xml_available as a code): no record is parsed.
   #slotKeys(o: number): string[] {
@@ -61,6 +80,8 @@ export class FileDocuments {
     for (const o of changed) this.#index.changed(o, () => parseRecord<DocumentRecord>(this.log.read(o)));
     // Another process's writes replaced versions this one never saw: count again from the slots (memory only).
     if (changed.size > 0) this.#countsStale = true;
+    // After the log: a verdict names a version that the log already holds.
+    this.verdicts.catchUp(writer, this.#applyVerdict);
   }
 
   // Adds ordinals from `from` on to the external id index.
@@ -111,6 +132,40 @@ export class FileDocuments {
     if (isNew) this.#byExternalId.add(key, ordinal);
     this.#index.changed(ordinal, doc);
     return { document: doc, outcome: isNew ? "created" : "updated" };
+  }
+
+  /** Documents with XML and no verdict, in ordinal order from `from` (TenantStore.unjudgedDocuments). */
+  unjudged(from: number, limit: number): UnjudgedPage {
+    const items: UnjudgedPage["items"] = [];
+    const end = Math.min(this.log.count, Math.max(0, from) + MAX_UNJUDGED_SCAN);
+    let o = Math.max(0, from);
+    for (; o < end && items.length < limit; o++) {
+      if (this.log.codeOf(o, DOC_CODE.xmlAvailable) !== 1 || this.log.codeOf(o, DOC_CODE.verdict) !== 0) continue;
+      const d = parseRecord<DocumentRecord>(this.log.read(o));
+      items.push({ id: d.id, sha256: d.sha256! });
+    }
+    return { items, next: o < this.log.count ? o : null };
+  }
+
+  /**
+   * Keeps verdicts of documents that have none and still hold the judged XML (TenantStore.saveVerdicts): in the
+   * verdicts file and the slot's code, never as a new version.
+   */
+  saveVerdicts(verdicts: readonly DocumentVerdict[]): number {
+    let kept = 0;
+    for (const v of verdicts) {
+      const o = decodeOrdinalId("doc", v.id);
+      if (o < 0 || o >= this.log.count || this.log.codeOf(o, DOC_CODE.xmlAvailable) !== 1 || this.log.codeOf(o, DOC_CODE.verdict) !== 0) continue;
+      const d = parseRecord<DocumentRecord>(this.log.read(o));
+      if (d.id !== v.id || d.sha256 !== v.sha256) continue;
+      const code = v.valid ? VERDICT_CODES.valid : VERDICT_CODES.invalid;
+      const before = this.#slotKeys(o);
+      this.log.setCode(o, DOC_CODE.verdict, code);
+      this.verdicts.append(o, this.log.latestSeq(o), code);
+      if (!this.#countsStale) this.#counts.move(before, this.#slotKeys(o));
+      kept++;
+    }
+    return kept;
   }
 
   /** The document with this id, or null. */

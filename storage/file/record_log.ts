@@ -319,6 +319,14 @@ export class RecordLog {
     return this.#u8[ordinal * SLOT + SLOT_AT.codes + k]!;
   }
 
+  /**
+   * Sets code column `k` of a slot in memory only, never in the slots file: for a column whose owner keeps the
+   * value elsewhere and sets it again at open (documents.ts: verdicts judged after a version was written).
+   */
+  setCode(ordinal: number, k: number, code: number): void {
+    this.#u8[ordinal * SLOT + SLOT_AT.codes + k] = code;
+  }
+
   #offset(ordinal: number): number {
     return this.#f64[(ordinal * SLOT + SLOT_AT.offset) >> 3]!;
   }

@@ -14,8 +14,9 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import type {
-  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, NoticeRecord, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, DocumentVerdict, IdempotencyRecord,
+  IdempotencyTag, NoticeRecord, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore,
+  UnjudgedPage, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { LocalLeases } from "../../lib/contracts/local_leases.ts";
 import { BlobDir } from "./blob_dir.ts";
@@ -81,7 +82,7 @@ export class FileTenantStore implements TenantStore {
   #open(): [IdempotencyFiles, FileDocuments, FileSubmissions, FileSyncRuns, FileWebhooks, FileNotices] {
     const dir = this.#dir, durable = this.#durable;
     const idem = new IdempotencyFiles(join(dir, "idempotency"));
-    const opened = [idem, new FileDocuments(dir, durable), new FileSubmissions(dir, durable, idem), new FileSyncRuns(dir, durable, idem), new FileWebhooks(dir, durable, idem), new FileNotices(dir, durable)] as const;
+    const opened = [idem, new FileDocuments(dir, durable, {}, this.#shared), new FileSubmissions(dir, durable, idem), new FileSyncRuns(dir, durable, idem), new FileWebhooks(dir, durable, idem), new FileNotices(dir, durable)] as const;
     // A crash may fall between a group's effects and their keys' records (flushed after them): the effects carry
     // the records, restore those of the last group.
     for (const log of [opened[2].log, opened[3].log, opened[4].log]) {
@@ -150,6 +151,9 @@ export class FileTenantStore implements TenantStore {
       }
       const logs = [this.#documents.log, this.#submissions.log, this.#runs.log, this.#webhooks.log, this.#notices.log];
       await Promise.all(logs.map((log) => log.commit()));
+      // After the documents log: a verdict is kept only once the version it names is (a crash cannot leave it naming
+      // a version that was lost, whose seq a later version could take).
+      await this.#documents.verdicts.commit();
       await this.#idem.commit(); // after the effects: recovery restores keys from effects, never the other way
     };
     try {
@@ -182,6 +186,7 @@ export class FileTenantStore implements TenantStore {
 
   close(): void {
     this.#documents.log.close();
+    this.#documents.verdicts.close();
     this.#submissions.log.close();
     this.#runs.log.close();
     this.#webhooks.log.close();
@@ -241,6 +246,15 @@ export class FileTenantStore implements TenantStore {
   async documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): Promise<{ items: Uint8Array[]; total: number }> {
     await this.#look();
     return this.#documents.page(filter, sort, offset, limit);
+  }
+
+  async unjudgedDocuments(from: number, limit: number): Promise<UnjudgedPage> {
+    await this.#look();
+    return this.#documents.unjudged(from, limit);
+  }
+
+  async saveVerdicts(verdicts: readonly DocumentVerdict[]): Promise<number> {
+    return this.#write(() => this.#documents.saveVerdicts(verdicts));
   }
 
   async createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {

@@ -6,7 +6,7 @@
  */
 import { documentJson } from "../../lib/contracts/record_json.ts";
 import { importVerdict } from "../../lib/contracts/summary_counts.ts";
-import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, Stored } from "../../lib/contracts/storage.ts";
+import type { ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, DocumentVerdict, Stored, UnjudgedPage } from "../../lib/contracts/storage.ts";
 import { dayNumber, NULL_DAY } from "../../lib/contracts/document_filter.ts";
 import { inTransaction, numberOf, TENANT_KEY, type PgPool, type PgQueryable } from "./client.ts";
 import { allUnchanged, findMany, issueDay, nextDocument, recounts, unchanged, upsertBatch, type Upserted } from "./documents_batch.ts";
@@ -150,6 +150,29 @@ export class PostgresDocuments {
       await _count(c, this.#tenant, doc, 1);
     }
     return { document: doc, outcome: old ? "updated" as const : "created" as const };
+  }
+
+  /** Documents with XML and no verdict from `from` in `ord` order (TenantStore.unjudgedDocuments), from their partial index. */
+  async unjudged(from: number, limit: number): Promise<UnjudgedPage> {
+    const r = await this.#pool.query(`SELECT id, sha256, ord FROM documents WHERE tenant = $1 AND valid IS NULL AND xml_available AND ord >= $2
+      ORDER BY ord LIMIT $3`, [this.#tenant, from, limit]);
+    const items = r.rows.map((row) => ({ id: String(row.id), sha256: String(row.sha256) }));
+    const last = r.rows[r.rows.length - 1];
+    return { items, next: last && r.rows.length === limit ? numberOf(last.ord) + 1 : null };
+  }
+
+  /**
+   * Keeps verdicts of documents that have none and still hold the judged XML (TenantStore.saveVerdicts): one
+   * statement, no feed change; the summary trigger moves `doc:invalid`. An upsert of the same row meanwhile wins:
+   * this update waits for its lock and then finds another sha256.
+   */
+  async saveVerdicts(verdicts: readonly DocumentVerdict[]): Promise<number> {
+    if (verdicts.length === 0) return 0;
+    const r = await this.#pool.query(`UPDATE documents d SET valid = v.valid
+      FROM unnest($2::text[], $3::text[], $4::boolean[]) AS v (id, sha256, valid)
+      WHERE d.tenant = $1 AND d.id = v.id AND d.sha256 = v.sha256 AND d.valid IS NULL AND d.xml_available`,
+    [this.#tenant, verdicts.map((v) => v.id), verdicts.map((v) => v.sha256), verdicts.map((v) => v.valid)]);
+    return r.rowCount ?? 0;
   }
 
   /** The document with this id, or null. */

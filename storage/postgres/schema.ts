@@ -374,6 +374,14 @@ export const MIGRATIONS: readonly Migration[] = [
       _summaryCountsMove("CREATE OR REPLACE", (row) => `document_count_keys(${row}.synced_at, ${row}.xml_available, ${row}.valid)`),
     ],
   },
+  {
+    version: 10,
+    name: "the documents stored without a verdict, which the background judge walks",
+    statements: [
+      // Holds only documents with XML and no verdict: those stored before migration 9, emptied as they are judged.
+      `CREATE INDEX documents_unjudged ON documents (tenant, ord) WHERE valid IS NULL AND xml_available`,
+    ],
+  },
 ];
 
 /** Applies the migrations that the database lacks; returns the versions applied now. */

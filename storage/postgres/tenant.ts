@@ -8,8 +8,8 @@
 import { createHash } from "node:crypto";
 import type {
   NoticeRecord,
-  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, IdempotencyRecord,
-  IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UpsertOutcome, WebhookRecord,
+  BlobInfo, ChangePage, Collection, DeliveryAttempt, DeliveryState, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, DocumentVerdict, IdempotencyRecord,
+  IdempotencyTag, RawChange, Redelivery, Stored, StoredBlob, SubmissionFilter, SubmissionInput, SubmissionKsef, SubmissionRecord, SyncRunRecord, TenantStore, UnjudgedPage, UpsertOutcome, WebhookRecord,
 } from "../../lib/contracts/storage.ts";
 import { bytesOf, numberOf, type PgPool } from "./client.ts";
 import { BlobGroups } from "./blob_group.ts";
@@ -112,6 +112,14 @@ export class PostgresTenantStore implements TenantStore {
 
   async documentPage(filter: DocumentFilter, sort: DocumentSort, offset: number, limit: number): Promise<{ items: Uint8Array[]; total: number }> {
     return this.#documents.page(filter, sort, offset, limit);
+  }
+
+  async unjudgedDocuments(from: number, limit: number): Promise<UnjudgedPage> {
+    return this.#documents.unjudged(from, limit);
+  }
+
+  async saveVerdicts(verdicts: readonly DocumentVerdict[]): Promise<number> {
+    return this.#documents.saveVerdicts(verdicts);
   }
 
   async createSubmission(input: SubmissionInput, now: string, idem?: IdempotencyTag): Promise<{ created: SubmissionRecord } | { duplicateOf: string }> {

@@ -3,7 +3,7 @@
  * against your own adapter with `storageContract("mine", async () => new Mine())`.
  * Documents, submissions, runs, blobs and tokens here; document batches in
  * storage_contract_batch.ts, sending to KSeF in storage_contract_ksef.ts, the other
- * records in storage_contract_records.ts. test/storage/contract_coverage.test.ts
+ * records in storage_contract_records.ts, verdicts judged later in storage_contract_verdicts.ts. test/storage/contract_coverage.test.ts
  * checks that the suite calls every method of the contract.
  */
 import assert from "node:assert/strict";
@@ -16,6 +16,7 @@ import { ksefSendContract } from "./storage_contract_ksef.ts";
 import { noticesContract } from "./storage_contract_notices.ts";
 import { storageRecordsContract } from "./storage_contract_records.ts";
 import { summaryContract } from "./storage_contract_summary.ts";
+import { verdictContract } from "./storage_contract_verdicts.ts";
 
 const dec = new TextDecoder();
 const parse = (b: Uint8Array): Record<string, unknown> => JSON.parse(dec.decode(b)) as Record<string, unknown>;
@@ -45,6 +46,7 @@ export function storageContract(name: string, make: () => Promise<Storage>, reop
   documentBatchContract(name, make, fields);
   ksefSendContract(name, make, reopen);
   summaryContract(name, make, fields, reopen);
+  verdictContract(name, make, fields, reopen);
   noticesContract(name, make, reopen);
   describe(`storage contract: ${name}`, () => {
     test("upsertDocument creates, keeps unchanged input unchanged, and updates on new XML", async () => {

@@ -504,7 +504,7 @@ export function schemas(): Record<string, Json> {
           description: "With `documents:read`",
           ..._object({
             total: COUNT,
-            invalid: { ...COUNT, description: "Documents whose XML was judged invalid (`validation.valid` false) when it was imported" },
+            invalid: { ...COUNT, description: "Documents whose XML was judged invalid (`validation.valid` false) when it was imported, or, for documents stored before verdicts were kept, by the judging the server does in the background after it starts" },
             xml_missing: COUNT,
             per_day: {
               type: "array", minItems: 30, maxItems: 30, description: "The last 30 UTC days, oldest first: documents last synced on each",
