@@ -42,47 +42,56 @@ export function elementPath(root: XmlElement, target: XmlElement): string {
 }
 
 /**
- * Locations under one root. Each element's parent is noted in one pass (no strings built); location steps are
- * built only for the children of the elements along a reported path, each parent's once. A path then costs its
- * depth, so a document with thousands of violations is not quadratic, and one with a single violation does not
- * build a step for every element.
+ * How many locations are found by searching the tree from the root (nothing built, nothing kept) before the
+ * parents of every element are noted instead: a few violations cost a search each, thousands do not cost thousands.
+ */
+const _SEARCHES = 8;
+
+/**
+ * Locations under one root. The first few are found by a search from the root, with each step counted among its
+ * siblings; past them each element's parent is noted in one pass, and location steps are built for the children of
+ * the elements along a reported path, each parent's once. A path then costs its depth, so a document with thousands
+ * of violations is not quadratic, and one with a single violation does not build a step for every element.
  */
 class _Paths {
   #root: XmlElement;
-  #parents = new Map<XmlElement, XmlElement>();
+  #searches = 0;
+  #parents: Map<XmlElement, XmlElement> | null = null;
   #steps = new Map<XmlElement, string>();
 
   constructor(root: XmlElement) {
     this.#root = root;
-    const stack: XmlElement[] = [root];
-    while (stack.length > 0) {
-      const el = stack.pop() as XmlElement;
-      for (const c of el.children) {
-        this.#parents.set(c, el);
-        if (c.children.length > 0) stack.push(c);
-      }
-    }
   }
 
   of(target: XmlElement): string {
     const root = this.#root;
-    if (target !== root && !this.#parents.has(target)) return `/${_name(root)}`;
-    const parts: string[] = [];
+    const parts = [`/${_name(root)}`];
+    if (target === root) return parts[0]!;
+    if (this.#searches < _SEARCHES) {
+      this.#searches++;
+      const trail: XmlElement[] = [];
+      if (!_search(root, target, trail)) return parts[0]!;
+      for (let i = trail.length - 1; i >= 0; i--) parts.push(_step(i === trail.length - 1 ? root : trail[i + 1]!, trail[i]!));
+      return parts.join("");
+    }
+    const parents = (this.#parents ??= _parentsOf(root));
+    if (!parents.has(target)) return parts[0]!;
+    const up: string[] = [];
     for (let e = target; e !== root; ) {
-      const parent = this.#parents.get(e) as XmlElement;
+      const parent = parents.get(e) as XmlElement;
       let step = this.#steps.get(e);
       if (step === undefined) {
         this.#stepChildren(parent);
         step = this.#steps.get(e) as string;
       }
-      parts.push(step);
+      up.push(step);
       e = parent;
     }
-    parts.push(`/${_name(root)}`);
-    return parts.reverse().join("");
+    for (let i = up.length - 1; i >= 0; i--) parts.push(up[i]!);
+    return parts.join("");
   }
 
-  /** The location step of each of `el`'s children ("/cac:InvoiceLine[2]"; no position when the name is unique among its siblings). */
+  /** The location step of each of `el`'s children, kept. */
   #stepChildren(el: XmlElement): void {
     const counts = new Map<string, number>();
     for (const c of el.children) {
@@ -97,4 +106,41 @@ class _Paths {
       this.#steps.set(c, (counts.get(key) ?? 1) > 1 ? `/${_name(c)}[${position}]` : `/${_name(c)}`);
     }
   }
+}
+
+/** Whether `target` is below `el`; if so `trail` holds it and its ancestors up to a child of `el`, deepest first. */
+function _search(el: XmlElement, target: XmlElement, trail: XmlElement[]): boolean {
+  for (const c of el.children) {
+    if (c === target || (c.children.length > 0 && _search(c, target, trail))) {
+      trail.push(c);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Every element's parent, in one pass (no strings built). */
+function _parentsOf(root: XmlElement): Map<XmlElement, XmlElement> {
+  const out = new Map<XmlElement, XmlElement>();
+  const stack: XmlElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as XmlElement;
+    for (const c of el.children) {
+      out.set(c, el);
+      if (c.children.length > 0) stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** `el`'s location step under `parent` ("/cac:InvoiceLine[2]"; no position when the name is unique among its siblings). */
+function _step(parent: XmlElement, el: XmlElement): string {
+  let position = 0;
+  let count = 0;
+  for (const c of parent.children) {
+    if (c.local !== el.local || c.ns !== el.ns) continue;
+    count++;
+    if (c === el) position = count;
+  }
+  return count > 1 ? `/${_name(el)}[${position}]` : `/${_name(el)}`;
 }
