@@ -144,3 +144,16 @@ test("validateXsd() applies xsi:type", () => {
 test("validateXsd() says when the root element is not declared", () => {
   assert.match(check('<xs:element name="r" type="xs:string"/>', '<q xmlns="urn:t"/>')[0]!, /root element .*q.* is not declared/);
 });
+
+test("validateXsd() judges each element with children under its own content model when shapes repeat", () => {
+  // p and q hold children of the same names in orders that only one of them allows; lines repeat one shape.
+  const body = '<xs:complexType name="p"><xs:sequence><xs:element name="a" type="xs:int"/><xs:element name="b" type="xs:int"/></xs:sequence></xs:complexType>' +
+    '<xs:complexType name="q"><xs:sequence><xs:element name="b" type="xs:int"/><xs:element name="a" type="xs:int"/></xs:sequence></xs:complexType>' +
+    '<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="p" type="t:p" maxOccurs="unbounded"/><xs:element name="q" type="t:q" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>';
+  const doc = '<r xmlns="urn:t">\n<p><a>1</a><b>2</b></p>\n<p><a>3</a><b>x</b></p>\n<p><b>4</b><a>5</a></p>\n<q><a>6</a><b>7</b></q>\n<q><b>8</b><a>9</a></q>\n</r>';
+  const found = check(body, doc);
+  assert.equal(found.length, 3, found.join("\n"));
+  assert.match(found[0]!, /^\/r\/p\[2\]\/b 3:\d+ Element b: 'x' is not a valid int/);
+  assert.match(found[1]!, /^\/r\/p\[3\]\/b 4:\d+ Element b is not expected here/);
+  assert.match(found[2]!, /^\/r\/q\[1\]\/a 5:\d+ Element a is not expected here/);
+});
