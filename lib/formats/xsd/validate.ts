@@ -230,10 +230,10 @@ class _Validator {
 
   /** The node of the children's names `ids` under `particle` in this document's matches, made when new. */
   #shape(particle: Particle, ids: number[]): _Shape {
-    let node = this.#shapes.get(particle);
+    let node: _Shape | undefined = this.#shapes.get(particle);
     if (node === undefined) this.#shapes.set(particle, (node = { next: new Map(), decls: null }));
     for (let i = 0; i < ids.length; i++) {
-      let child = node.next.get(ids[i]!);
+      let child: _Shape | undefined = node.next.get(ids[i]!);
       if (child === undefined) node.next.set(ids[i]!, (child = { next: new Map(), decls: null }));
       node = child;
     }
