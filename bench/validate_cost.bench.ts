@@ -1,8 +1,10 @@
 /**
- * What `POST /api/v1/validate` of a 30 KB UBL invoice of many lines costs the server (README "Validation": well under a
- * millisecond of CPU), against the same run's `/healthz`: a real server.ts child, requests one after another, and
+ * What `POST /api/v1/validate` of a 30 KB UBL invoice of many lines costs the server (README "Validation"; goal: under
+ * a millisecond of CPU), against the same run's `/healthz`: a real server.ts child, requests one after another, and
  * the CPU time of each of the server's threads read from /proc before and after (Linux), per request. CPU time, not
- * wall-clock, because other work on the machine moves latencies but not the CPU a request costs. Also the verdict
+ * wall-clock, because other work on the machine moves latencies far more than the CPU a request costs. Threads are
+ * told apart by their names where the runtime gives them (Node 20 names them all "node": "other threads" is then
+ * everything but the main thread). Also the verdict
  * alone in this process (parse + XML Schema + EN 16931 rules), the floor the endpoint can approach. The invoice is
  * the CEN's UBL example 1 (test/fixtures/samples/ubl/) with its lines repeated up to 30 KB, as an integrator outside
  * measured it: the repeated lines break the totals (BR-CO-10, BR-S-08), so the answer lists two errors.
