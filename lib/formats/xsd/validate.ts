@@ -36,6 +36,11 @@ interface _Shape {
 
 /** Elements with more children than this are matched each time: their shapes rarely repeat, and would cost a node per child. */
 const _MAX_SHAPE_CHILDREN = 64;
+/**
+ * Shape nodes kept per document: an invoice uses a few hundred; a document made to hold ever new shapes (only
+ * matches that succeed are kept) stops adding at this, about a megabyte, and is matched as before.
+ */
+const _MAX_SHAPE_NODES = 4096;
 
 /** Every way the document breaks the schema, in document order, at most `limit`. */
 export function validateXsd(schema: CompiledSchema, root: XmlElement, limit = MAX_XSD_VIOLATIONS): Violation[] {
@@ -103,6 +108,7 @@ class _Validator {
   #limit: number;
   #names = new DocumentNames();
   #shapes = new Map<Particle, _Shape>();
+  #shapeNodes = 0;
   #paths = new _Paths();
 
   constructor(schema: CompiledSchema, limit: number) {
@@ -203,8 +209,7 @@ class _Validator {
     }
     // Children named as an earlier element's of the same content model were matched then: their declarations are
     // taken from that match (a content model's match depends on the children's names alone, once every name has an id).
-    const shape = known ? this.#shape(particle, ids) : null;
-    let decls = shape?.decls ?? null;
+    let decls = known ? this.#knownShape(particle, ids) : null;
     if (decls === null) {
       const m = new _Matcher(kids, ids);
       const ok = m.repeat(particle);
@@ -216,7 +221,7 @@ class _Validator {
       } else if (m.i < kids.length) {
         const at = kids[m.i]!;
         this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here (out of order, repeated or unknown)`);
-      } else if (shape !== null) shape.decls = m.decls;
+      } else if (known) this.#keepShape(particle, ids, m.decls);
       decls = m.decls;
     }
     for (let i = 0; i < kids.length; i++) {
@@ -228,16 +233,31 @@ class _Validator {
     }
   }
 
-  /** The node of the children's names `ids` under `particle` in this document's matches, made when new. */
-  #shape(particle: Particle, ids: number[]): _Shape {
+  /** The declarations an earlier match under `particle` gave children named `ids`, or null. */
+  #knownShape(particle: Particle, ids: number[]): (ElementDecl | Wildcard | undefined)[] | null {
+    let node = this.#shapes.get(particle);
+    for (let i = 0; node !== undefined && i < ids.length; i++) node = node.next.get(ids[i]!);
+    return node?.decls ?? null;
+  }
+
+  /** Keeps the declarations a match under `particle` gave children named `ids`, within the document's node budget. */
+  #keepShape(particle: Particle, ids: number[], decls: (ElementDecl | Wildcard | undefined)[]): void {
     let node: _Shape | undefined = this.#shapes.get(particle);
-    if (node === undefined) this.#shapes.set(particle, (node = { next: new Map(), decls: null }));
+    if (node === undefined) {
+      if (this.#shapeNodes >= _MAX_SHAPE_NODES) return;
+      this.#shapeNodes++;
+      this.#shapes.set(particle, (node = { next: new Map(), decls: null }));
+    }
     for (let i = 0; i < ids.length; i++) {
       let child: _Shape | undefined = node.next.get(ids[i]!);
-      if (child === undefined) node.next.set(ids[i]!, (child = { next: new Map(), decls: null }));
+      if (child === undefined) {
+        if (this.#shapeNodes >= _MAX_SHAPE_NODES) return;
+        this.#shapeNodes++;
+        node.next.set(ids[i]!, (child = { next: new Map(), decls: null }));
+      }
       node = child;
     }
-    return node;
+    node.decls = decls;
   }
 
   #wild(frame: Frame, w: Wildcard): void {
