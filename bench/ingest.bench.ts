@@ -8,7 +8,8 @@
  *   4. uploads: 32 concurrent clients POSTing a ~30 KB FA(3) invoice (each a new number) for a few seconds:
  *      uploads/s and latency p99.
  * After 2 and 4, the CPU time the server (all its threads) and this load generator used, in cores: where the
- * machine's cores went.
+ * machine's cores went; after 2 also the server's CPU per document, all threads, the main thread and the busiest
+ * other one (Linux). With TMPDIR=/dev/shm the data directory is in memory, and a shared machine's disk drops out.
  *
  *   npx tsx bench/ingest.bench.ts [--docs 10000] [--upload-seconds 5] [--database-url postgres://…] [--keep]
  *
@@ -17,7 +18,7 @@
  * Only HTTP and the `token` command are used, so the same file measures an older checkout (copy it there).
  * @module
  */
-import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli, startChild, type ChildServer } from "../test/support/child.ts";
@@ -164,8 +165,29 @@ async function uploads(url: string, tok: string): Promise<void> {
   console.log(`uploads: ${UPLOAD_CLIENTS} clients, ${latencies.length} stored (${failed} refused) in ${seconds.toFixed(2)} s = ${(latencies.length / seconds).toFixed(0)} uploads/s; ${quantiles(latencies)}`);
 }
 
-/** CPU seconds so far of the server (all its threads; Linux /proc, else NaN) and of this load generator, at a wall time. */
-interface CpuMark { server: number; client: number; wall: number }
+/**
+ * CPU seconds so far of the server (all its threads; Linux /proc, else NaN), of each of its threads by id, and of
+ * this load generator, at a wall time.
+ */
+interface CpuMark { server: number; threads: Map<string, number>; client: number; wall: number }
+
+/** CPU seconds of each thread of `pid` by thread id (Linux; empty elsewhere). */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        out.set(tid, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
+      } catch {
+        // a thread that ended between the listing and the read
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
+}
 
 function cpuNow(server: ChildServer): CpuMark {
   let own = Number.NaN;
@@ -176,15 +198,27 @@ function cpuNow(server: ChildServer): CpuMark {
     // not Linux: the server's share is not shown
   }
   const c = process.cpuUsage();
-  return { server: own, client: (c.user + c.system) / 1e6, wall: performance.now() / 1000 };
+  return { server: own, threads: threadCpu(server.child.pid!), client: (c.user + c.system) / 1e6, wall: performance.now() / 1000 };
 }
 
-/** Prints how busy the server and the load generator kept the cores since `from`; returns the new mark. */
-function cpuReport(server: ChildServer, from: CpuMark): CpuMark {
+/**
+ * Prints how busy the server and the load generator kept the cores since `from`, and with `items` the server's CPU
+ * per item: all threads, the main thread (the event loop) and the busiest other (during a sync, the thread that
+ * parses and judges each document, which bounds the rate on 2 cores). Returns the new mark.
+ */
+function cpuReport(server: ChildServer, from: CpuMark, items?: { n: number; what: string }): CpuMark {
   const now = cpuNow(server);
   const wall = now.wall - from.wall;
   const cores = (s: number): string => `${s.toFixed(1)} CPU s = ${(s / wall).toFixed(2)} cores`;
   console.log(`  CPU over ${wall.toFixed(1)} s: server ${cores(now.server - from.server)}, load generator ${cores(now.client - from.client)} (machine: ${availableParallelism()} cores)`);
+  if (items && items.n > 0 && now.threads.size > 0) {
+    const pid = String(server.child.pid);
+    const spent = [...now.threads].map(([tid, s]) => [tid, s - (from.threads.get(tid) ?? 0)] as const);
+    const ms = (s: number): string => `${((s * 1000) / items.n).toFixed(3)} ms`;
+    const main = spent.find(([tid]) => tid === pid)?.[1] ?? 0;
+    const busiest = Math.max(0, ...spent.filter(([tid]) => tid !== pid).map(([, s]) => s));
+    console.log(`  server CPU per ${items.what}: ${ms(now.server - from.server)}; main thread ${ms(main)}, busiest other thread ${ms(busiest)}`);
+  }
   return now;
 }
 
@@ -209,7 +243,7 @@ async function main(): Promise<void> {
     let cpu = cpuNow(server);
     await ingest(server, tok, otherTok);
     console.log(`  = ${(ingestRate / rate).toFixed(2)} × the disk's fdatasync rate`);
-    cpu = cpuReport(server, cpu);
+    cpu = cpuReport(server, cpu, { n: DOCS, what: "document" });
     if (UPLOAD_SECONDS > 0) {
       await uploads(server.url, tok);
       cpuReport(server, cpu);

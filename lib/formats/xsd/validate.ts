@@ -24,6 +24,24 @@ interface Frame {
   parent: Frame | null;
 }
 
+/**
+ * A sequence of children's names under one content model, in a document: the declarations the match gave each child,
+ * once one has matched all of them. Invoices repeat their lines' shapes, so most elements with children are matched
+ * by a lookup per child instead of walking the model (a third of the schema check of a 30 KB FA(3) invoice).
+ */
+interface _Shape {
+  next: Map<number, _Shape>;
+  decls: (ElementDecl | Wildcard | undefined)[] | null;
+}
+
+/** Elements with more children than this are matched each time: their shapes rarely repeat, and would cost a node per child. */
+const _MAX_SHAPE_CHILDREN = 64;
+/**
+ * Shape nodes kept per document: an invoice uses a few hundred; a document made to hold ever new shapes (only
+ * matches that succeed are kept) stops adding at this, about a megabyte, and is matched as before.
+ */
+const _MAX_SHAPE_NODES = 4096;
+
 /** Every way the document breaks the schema, in document order, at most `limit`. */
 export function validateXsd(schema: CompiledSchema, root: XmlElement, limit = MAX_XSD_VIOLATIONS): Violation[] {
   const v = new _Validator(schema, limit);
@@ -89,6 +107,8 @@ class _Validator {
   #schema: CompiledSchema;
   #limit: number;
   #names = new DocumentNames();
+  #shapes = new Map<Particle, _Shape>();
+  #shapeNodes = 0;
   #paths = new _Paths();
 
   constructor(schema: CompiledSchema, limit: number) {
@@ -180,24 +200,64 @@ class _Validator {
 
   #children(frame: Frame, particle: Particle): void {
     const kids = frame.el.children;
-    const m = new _Matcher(kids, this.#names);
-    const ok = m.repeat(particle);
-    if (!ok) {
-      const at = kids[m.i];
-      const expected = _expected(m.failed!);
-      if (at) this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here; expected ${expected}`);
-      else this.report(frame, `Element ${frame.el.local} is missing child elements; expected ${expected}`);
-    } else if (m.i < kids.length) {
-      const at = kids[m.i]!;
-      this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here (out of order, repeated or unknown)`);
+    const ids = new Array<number>(kids.length);
+    let known = kids.length <= _MAX_SHAPE_CHILDREN;
+    for (let i = 0; i < kids.length; i++) {
+      const id = this.#names.id(kids[i]!.ns, kids[i]!.local);
+      ids[i] = id;
+      if (id < 0) known = false;
+    }
+    // Children named as an earlier element's of the same content model were matched then: their declarations are
+    // taken from that match (a content model's match depends on the children's names alone, once every name has an id).
+    let decls = known ? this.#knownShape(particle, ids) : null;
+    if (decls === null) {
+      const m = new _Matcher(kids, ids);
+      const ok = m.repeat(particle);
+      if (!ok) {
+        const at = kids[m.i];
+        const expected = _expected(m.failed!);
+        if (at) this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here; expected ${expected}`);
+        else this.report(frame, `Element ${frame.el.local} is missing child elements; expected ${expected}`);
+      } else if (m.i < kids.length) {
+        const at = kids[m.i]!;
+        this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here (out of order, repeated or unknown)`);
+      } else if (known) this.#keepShape(particle, ids, m.decls);
+      decls = m.decls;
     }
     for (let i = 0; i < kids.length; i++) {
-      const d = m.decls[i];
+      const d = decls[i];
       if (d === undefined || (!_isWildcard(d) && _isValidLeaf(kids[i]!, d))) continue;
       const child: Frame = { el: kids[i]!, parent: frame };
       if (_isWildcard(d)) this.#wild(child, d);
       else this.element(child, d);
     }
+  }
+
+  /** The declarations an earlier match under `particle` gave children named `ids`, or null. */
+  #knownShape(particle: Particle, ids: number[]): (ElementDecl | Wildcard | undefined)[] | null {
+    let node = this.#shapes.get(particle);
+    for (let i = 0; node !== undefined && i < ids.length; i++) node = node.next.get(ids[i]!);
+    return node?.decls ?? null;
+  }
+
+  /** Keeps the declarations a match under `particle` gave children named `ids`, within the document's node budget. */
+  #keepShape(particle: Particle, ids: number[], decls: (ElementDecl | Wildcard | undefined)[]): void {
+    let node: _Shape | undefined = this.#shapes.get(particle);
+    if (node === undefined) {
+      if (this.#shapeNodes >= _MAX_SHAPE_NODES) return;
+      this.#shapeNodes++;
+      this.#shapes.set(particle, (node = { next: new Map(), decls: null }));
+    }
+    for (let i = 0; i < ids.length; i++) {
+      let child: _Shape | undefined = node.next.get(ids[i]!);
+      if (child === undefined) {
+        if (this.#shapeNodes >= _MAX_SHAPE_NODES) return;
+        this.#shapeNodes++;
+        node.next.set(ids[i]!, (child = { next: new Map(), decls: null }));
+      }
+      node = child;
+    }
+    node.decls = decls;
   }
 
   #wild(frame: Frame, w: Wildcard): void {
@@ -256,10 +316,9 @@ class _Matcher {
   /** Each child's name id (name_ids.ts), -1 for names no particle mentions. */
   #ids: number[];
 
-  constructor(kids: XmlElement[], names: DocumentNames) {
+  constructor(kids: XmlElement[], ids: number[]) {
     this.#kids = kids;
-    this.#ids = new Array<number>(kids.length);
-    for (let i = 0; i < kids.length; i++) this.#ids[i] = names.id(kids[i]!.ns, kids[i]!.local);
+    this.#ids = ids;
     this.decls = new Array(kids.length);
   }
 

@@ -25,6 +25,8 @@ test("checkKsefFile() refuses processing instructions, with their line and colum
   assert.deepEqual(found, ["5:3 The file contains a processing instruction; KSeF allows none besides the XML declaration"]);
   assert.equal(rules(enc("<?pi?><a/>")).length, 1, "a PI first is not the declaration");
   assert.equal(rules(enc('<a/><?xml-stylesheet href="x"?>')).length, 1);
+  assert.deepEqual(rules(new Uint8Array([0xef, 0xbb, 0xbf, ...enc('<?xml-stylesheet href="x"?><a>?</a>')])).slice(1), ["1:4 The file contains a processing instruction; KSeF allows none besides the XML declaration"], "after a BOM, a PI that is not the declaration");
+  assert.deepEqual(rules(enc('<?xml version="1.0"?><a b="?">?<!-- ? --></a>')), [], "question marks outside `<?` are no instruction");
 });
 
 test("checkKsefFile() limits the size: 1,000,000 bytes, 3,000,000 with attachments", () => {

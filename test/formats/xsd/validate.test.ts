@@ -144,3 +144,35 @@ test("validateXsd() applies xsi:type", () => {
 test("validateXsd() says when the root element is not declared", () => {
   assert.match(check('<xs:element name="r" type="xs:string"/>', '<q xmlns="urn:t"/>')[0]!, /root element .*q.* is not declared/);
 });
+
+test("validateXsd() judges each element with children under its own content model when shapes repeat", () => {
+  // p and q hold children of the same names in orders that only one of them allows; lines repeat one shape.
+  const body = '<xs:complexType name="p"><xs:sequence><xs:element name="a" type="xs:int"/><xs:element name="b" type="xs:int"/></xs:sequence></xs:complexType>' +
+    '<xs:complexType name="q"><xs:sequence><xs:element name="b" type="xs:int"/><xs:element name="a" type="xs:int"/></xs:sequence></xs:complexType>' +
+    '<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="p" type="t:p" maxOccurs="unbounded"/><xs:element name="q" type="t:q" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>';
+  const doc = '<r xmlns="urn:t">\n<p><a>1</a><b>2</b></p>\n<p><a>3</a><b>x</b></p>\n<p><b>4</b><a>5</a></p>\n<q><a>6</a><b>7</b></q>\n<q><b>8</b><a>9</a></q>\n</r>';
+  const found = check(body, doc);
+  assert.equal(found.length, 3, found.join("\n"));
+  assert.match(found[0]!, /^\/r\/p\[2\]\/b 3:\d+ Element b: 'x' is not a valid int/);
+  assert.match(found[1]!, /^\/r\/p\[3\]\/b 4:\d+ Element b is not expected here/);
+  assert.match(found[2]!, /^\/r\/q\[1\]\/a 5:\d+ Element a is not expected here/);
+});
+
+test("validateXsd() judges every element alike past the shapes it keeps per document", () => {
+  // Every order of seven children of an xs:all: 5,040 shapes, whose nodes are more than a document keeps; the last one
+  // breaks. Values are padded so that the document is not refused as too dense for its size.
+  const names = ["a", "b", "c", "d", "e", "f", "g"];
+  const orders: string[][] = [];
+  const permute = (rest: string[], done: string[]): void => {
+    if (rest.length === 0) orders.push(done);
+    for (const n of rest) permute(rest.filter((x) => x !== n), [...done, n]);
+  };
+  permute(names, []);
+  const body = `<xs:complexType name="p"><xs:all>${names.map((n) => `<xs:element name="${n}" type="xs:int"/>`).join("")}</xs:all></xs:complexType>` +
+    '<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="p" type="t:p" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>';
+  const lines = orders.map((o, i) => `<p>${o.map((n) => `<${n}>${i === orders.length - 1 && n === "a" ? "x" : String(i).padStart(16, "0")}</${n}>`).join("")}</p>`);
+  const found = check(body, `<r xmlns="urn:t">${lines.join("")}<p><a>1</a></p></r>`);
+  assert.equal(found.length, 2, found.join("\n"));
+  assert.match(found[0]!, new RegExp(`^/r/p\\[${orders.length}\\]/a .* 'x' is not a valid int`));
+  assert.match(found[1]!, new RegExp(`^/r/p\\[${orders.length + 1}\\] .*missing child elements`));
+});
