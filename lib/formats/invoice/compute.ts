@@ -12,7 +12,7 @@ import {
   addDecimals, compareDecimals, divideDecimals, isDecimal, multiplyDecimals, negateDecimal, roundDecimal, subtractDecimals, sumDecimals,
 } from "./decimal.ts";
 import { codeOf, UNCL_5305, UNTDID_1001, KSEF_INVOICE_KINDS } from "./code_lists.ts";
-import type { AllowanceCharge, Decimal, Invoice, InvoiceLine, VatBreakdown } from "./model.ts";
+import type { AllowanceCharge, Code, Decimal, Invoice, InvoiceLine, VatBreakdown } from "./model.ts";
 import { ksefRate, ksefRateOf } from "./vat_rates.ts";
 
 /** The formats an invoice is written in (README "Creating invoices"). */
@@ -90,33 +90,25 @@ function _allowanceCharge(ac: AllowanceCharge, path: string, line: InvoiceLine |
     const amount = roundDecimal(divideDecimals(multiplyDecimals(ac.base_amount, ac.percentage), "100", 4), 2);
     _check(ac, "amount", amount, `${path}.amount`, "base_amount × percentage", "INVOICE-TOTALS", findings);
   }
-  if (line !== null) return; // a line's allowances carry no category of their own (BG-27, BG-28)
-  if (ac.vat_category === null && ac.vat_rate === null) {
-    findings.push({ rule: "INVOICE-VAT-RATE", field: `${path}.vat_category`, message: `${path} needs a VAT category or rate (BT-95/BT-102)` });
-    return;
-  }
-  const r = _resolveRate(ac.vat_category?.code ?? null, ac.vat_rate, format);
-  if (r === null) {
-    findings.push({ rule: "INVOICE-VAT-RATE", field: `${path}.vat_rate`, message: `${path}: ${_rateText(ac.vat_category?.code ?? null, ac.vat_rate)} is not a VAT rate ${_formatName(format)} can express` });
-    return;
-  }
-  ac.vat_category = codeOf(UNCL_5305, r.category);
-  ac.vat_rate = r.rate;
+  if (line === null) _rate(ac, path, format, findings); // a line's allowances carry no category of their own (BG-27, BG-28)
 }
 
-/** The line's category and rate, completed from each other in the format's terms (FA(3) `P_12` codes, or percentages). */
-function _rate(line: InvoiceLine, path: string, format: WrittenFormat, findings: ComputeFinding[]): void {
-  if (line.vat_category === null && line.vat_rate === null) {
+/**
+ * The category and rate of a line or a document allowance or charge, completed from each other in the format's
+ * terms (FA(3) `P_12` codes, or percentages).
+ */
+function _rate(x: { vat_category: Code | null; vat_rate: string | null }, path: string, format: WrittenFormat, findings: ComputeFinding[]): void {
+  if (x.vat_category === null && x.vat_rate === null) {
     findings.push({ rule: "INVOICE-VAT-RATE", field: `${path}.vat_rate`, message: `${path} needs a VAT rate or category` });
     return;
   }
-  const r = _resolveRate(line.vat_category?.code ?? null, line.vat_rate, format);
+  const r = _resolveRate(x.vat_category?.code ?? null, x.vat_rate, format);
   if (r === null) {
-    findings.push({ rule: "INVOICE-VAT-RATE", field: `${path}.vat_rate`, message: `${path}: ${_rateText(line.vat_category?.code ?? null, line.vat_rate)} is not a VAT rate ${_formatName(format)} can express` });
+    findings.push({ rule: "INVOICE-VAT-RATE", field: `${path}.vat_rate`, message: `${path}: ${_rateText(x.vat_category?.code ?? null, x.vat_rate)} is not a VAT rate ${_formatName(format)} can express` });
     return;
   }
-  line.vat_category = codeOf(UNCL_5305, r.category);
-  line.vat_rate = r.rate;
+  x.vat_category = codeOf(UNCL_5305, r.category);
+  x.vat_rate = r.rate;
 }
 
 /**

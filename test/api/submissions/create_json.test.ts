@@ -11,9 +11,6 @@ import { readInvoice } from "../../../lib/formats/invoice/read.ts";
 import { fixturePath, startServer, type TestServer } from "../../support/server.ts";
 import { MINIMAL_FA3 } from "../../support/minimal_invoice.ts";
 
-/** The smallest object that makes a valid FA(3): the README's example (test/support/minimal_invoice.ts). */
-export { MINIMAL_FA3 };
-
 describe("POST /api/v1/submissions with the JSON of an invoice", () => {
   let server: TestServer;
   let token = "";
