@@ -66,7 +66,11 @@ export function extractEmbeddedInvoice(pdf: Uint8Array, limits: Partial<PdfReadL
   const ef = dictOf(doc.resolve(best.spec.map.get("EF")));
   const stream = streamOf(doc.resolve(ef?.map.get("F") ?? ef?.map.get("UF")));
   if (stream === null) throw new PdfReadError("damaged", `The embedded file ${best.filename} has no data stream`);
-  return { xml: doc.streamData(stream), filename: best.filename, relationship: best.relationship };
+  // A plain Uint8Array of its own: not a Buffer from node:zlib, not a view into `pdf`.
+  const data = doc.streamData(stream);
+  const xml = new Uint8Array(data.length);
+  xml.set(data);
+  return { xml, filename: best.filename, relationship: best.relationship };
 }
 
 /** Lower is better; Infinity is not an invoice: a known name from /AF with an invoice relationship, then any known name. */
