@@ -24,6 +24,8 @@ export interface FinishOptions {
   packed?: number[];
   /** Extra trailer entries, e.g. "/Prev 123". */
   trailer?: string;
+  /** Cross-reference stream rows to write instead of the true ones: number → [type, field 2, field 3]. */
+  entries?: Record<number, [number, number, number]>;
 }
 
 /** Writes objects after `base` (an earlier file, for an incremental update) and finishes with xref and trailer. */
@@ -84,6 +86,7 @@ export class PdfBuilder {
       for (const [n, [stm, i]] of compressed) entries.set(n, [2, stm, i]);
       entries.set(xrefNum, [1, at, 0]);
       if (this.prev === null) entries.set(0, [0, 0, 65535]);
+      for (const [n, row] of Object.entries(o.entries ?? {})) entries.set(Number(n), row);
       for (const n of [...entries.keys()].sort((a, b) => a - b)) { index.push(n, 1); rows.push(_row(entries.get(n)!)); }
       const raw: number[] = [];
       let last = [0, 0, 0, 0, 0, 0, 0];

@@ -62,7 +62,12 @@ export function extractEmbeddedInvoice(pdf: Uint8Array, limits: Partial<PdfReadL
     const rank = _rank(c);
     if (rank < bestRank) { best = c; bestRank = rank; }
   }
-  if (best === null || bestRank === Infinity) return null;
+  if (best === null || bestRank === Infinity) {
+    // A file read by a scan may have lost the revision that embedded the invoice (a cut-short download,
+    // an incremental update without its xref): "no invoice" cannot be told from "invoice lost".
+    if (doc.recovered) throw new PdfReadError("damaged", "The PDF is damaged and no embedded invoice was found in what could be read");
+    return null;
+  }
   const ef = dictOf(doc.resolve(best.spec.map.get("EF")));
   const stream = streamOf(doc.resolve(ef?.map.get("F") ?? ef?.map.get("UF")));
   if (stream === null) throw new PdfReadError("damaged", `The embedded file ${best.filename} has no data stream`);

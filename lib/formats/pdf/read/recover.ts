@@ -47,6 +47,16 @@ export function scanObjects(bytes: Uint8Array, budget: ReadBudget): ScanResult {
   return { objects, trailers };
 }
 
+/** True if an `N G obj` starts at or after `from` (objects after the last startxref: an update that lost its xref). */
+export function hasObjectAfter(bytes: Uint8Array, from: number, budget: ReadBudget): boolean {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  budget.work(bytes.length - from);
+  for (let at = view.indexOf(OBJ, from); at >= 0; at = view.indexOf(OBJ, at + OBJ.length)) {
+    if (isBoundary(bytes[at + OBJ.length]) && _header(bytes, at) !== null) return true;
+  }
+  return false;
+}
+
 /** `N G` before the `obj` at `at`, with white space around, or null. */
 function _header(bytes: Uint8Array, at: number): { num: number; offset: number } | null {
   let p = at - 1;

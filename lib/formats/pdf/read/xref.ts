@@ -13,6 +13,7 @@ import { Lexer, TOKEN } from "./lexer.ts";
 import type { ReadBudget } from "./limits.ts";
 import { locateStreamEnd, parseDictAt, parseIndirect } from "./parse.ts";
 import { PdfReadError } from "./read_error.ts";
+import { hasObjectAfter } from "./recover.ts";
 import { dictOf, intOf, nameOf, type PdfDict, type PdfValue } from "./values.ts";
 
 /** Where an object is: 0 free, 1 at a byte offset (`a`) with generation `b`, 2 in object stream `a` at index `b`. */
@@ -39,6 +40,9 @@ export function readXref(bytes: Uint8Array, budget: ReadBudget): Xref {
   const at = view.lastIndexOf(STARTXREF);
   budget.work(bytes.length - Math.max(at, from));
   if (at < from) throw new PdfReadError("damaged", "No startxref near the end of the file");
+  // Objects after it are an incremental update cut short before its own xref: reading the older revision
+  // would silently answer for a document the sender did not send, so the file is read by a scan instead.
+  if (hasObjectAfter(bytes, at, budget)) throw new PdfReadError("damaged", "Objects follow the last startxref");
   const lx = new Lexer(bytes, at + STARTXREF.length, budget);
   if (lx.next() !== TOKEN.NUMBER || !lx.integer || lx.number >= bytes.length) throw new PdfReadError("damaged", "startxref does not give an offset in the file");
 
