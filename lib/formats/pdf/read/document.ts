@@ -1,5 +1,5 @@
 /**
- * A PDF file opened for reading objects (ISO 32000-1 §7.5, §7.5.7): the cross-reference data of
+ * A PDF file opened for reading objects (ISO 32000-1 clause 7.5, clause 7.5.7): the cross-reference data of
  * xref.ts, objects parsed on demand and cached, object streams (/Type /ObjStm), references followed
  * with a guard against loops, and stream data decoded by filters.ts. When the cross-reference data
  * is damaged it falls back to scanning the file for `N G obj` (recover.ts), as every reader does.
@@ -7,6 +7,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { decodeStreamData } from "./filters.ts";
 import { Lexer, TOKEN } from "./lexer.ts";
 import type { ReadBudget } from "./limits.ts";
@@ -56,14 +57,14 @@ export class PdfDocument {
     return doc;
   }
 
-  /** The document catalog (§7.7.2). */
+  /** The document catalog (clause 7.7.2). */
   catalog(): PdfDict {
     const root = dictOf(this.resolve(this.trailer.map.get("Root")));
     if (root === null) throw new PdfReadError("damaged", "The PDF has no catalog");
     return root;
   }
 
-  /** `v` with a reference followed (to null for a missing object, §7.3.10). */
+  /** `v` with a reference followed (to null for a missing object, clause 7.3.10). */
   resolve(v: PdfValue | undefined): PdfValue {
     const ref = refOf(v);
     return ref === null ? v ?? null : this.object(ref.num);
@@ -74,6 +75,9 @@ export class PdfDocument {
     const cached = this.#cache.get(num);
     if (cached !== undefined) return cached;
     if (this.#resolving.has(num)) throw new PdfReadError("loop", `Object ${num} refers back to itself while it is read`);
+    // Reading one object can need another (a /Length, an object stream) and so on: a chain as long as
+    // the file is long would exhaust the call stack, so it is bounded like nesting.
+    if (this.#resolving.size >= this.budget.limits.maxDepth) throw new PdfReadError("too_deep", `Reading object ${num} needs a chain of more than ${this.budget.limits.maxDepth} other objects`);
     this.#resolving.add(num);
     try {
       const v = this.#load(num);
@@ -92,7 +96,7 @@ export class PdfDocument {
   #load(num: number): PdfValue {
     const e = this.#entries.get(num);
     if (e === undefined) {
-      // Missing from the cross-reference data: null (§7.3.10), unless a scan finds it. In a file already
+      // Missing from the cross-reference data: null (clause 7.3.10), unless a scan finds it. In a file already
       // rebuilt by scanning, a missing object means the file lost it.
       const off = this.#scan().get(num);
       if (off !== undefined) return this.#atOffset(num, off);
@@ -134,7 +138,7 @@ export class PdfDocument {
     return parseValue(lx);
   }
 
-  /** An object stream's decoded data and index (§7.5.7). */
+  /** An object stream's decoded data and index (clause 7.5.7). */
   #objectStream(container: number): _ObjectStream {
     const known = this.#objectStreams.get(container);
     if (known !== undefined) return known;
@@ -163,6 +167,25 @@ export class PdfDocument {
     return this.#scanned;
   }
 
+  /**
+   * The objects, in file order, whose text names /Catalog, /ObjStm or /XRef: only those are parsed when the
+   * catalog must be found by a scan, so a broken file of many objects is not parsed whole.
+   */
+  #typedObjects(objects: Map<number, number>): number[] {
+    const byOffset = [...objects].sort((a, b) => a[1] - b[1]);
+    const offsets = byOffset.map((e) => e[1]);
+    const view = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+    const found = new Set<number>();
+    for (const word of _TYPES) {
+      this.budget.search(this.bytes.length);
+      for (let at = view.indexOf(word); at >= 0; at = view.indexOf(word, at + word.length)) {
+        const i = _upperBound(offsets, at) - 1; // the object this occurrence lies in
+        if (i >= 0) found.add(i);
+      }
+    }
+    return [...found].sort((a, b) => a - b).map((i) => byOffset[i]![0]);
+  }
+
   /** Rebuilds the cross-reference data from a scan of the whole file. */
   #recover(): void {
     const scan = scanObjects(this.bytes, this.budget);
@@ -178,7 +201,7 @@ export class PdfDocument {
     // No usable trailer (a file with cross-reference streams, or a lost end): find the catalog among the objects,
     // including those inside object streams.
     let root: number | null = null;
-    for (const num of scan.objects.keys()) {
+    for (const num of this.#typedObjects(scan.objects)) {
       let v: PdfValue;
       try { v = this.object(num); } catch (e) { if (e instanceof PdfReadError && e.reason === "damaged") continue; throw e; }
       const d = dictOf(v);
@@ -188,11 +211,20 @@ export class PdfDocument {
       else if (type === "ObjStm") {
         let os: _ObjectStream;
         try { os = this.#objectStream(num); } catch (e) { if (e instanceof PdfReadError && e.reason === "damaged") continue; throw e; }
+        const inners: number[] = [];
         for (let k = 0; k < os.index.length; k += 2) {
           const inner = os.index[k]!;
           if (this.#entries.has(inner)) continue;
           this.#entries.set(inner, { type: 2, a: num, b: k / 2 });
-          if (nameOf(dictOf(this.object(inner))?.map.get("Type")) === "Catalog") root = inner;
+          inners.push(inner);
+        }
+        if (!Buffer.from(os.data.buffer, os.data.byteOffset, os.data.length).includes(_TYPES[0]!)) continue;
+        for (const inner of inners) {
+          try {
+            if (nameOf(dictOf(this.object(inner))?.map.get("Type")) === "Catalog") root = inner;
+          } catch (e) {
+            if (!(e instanceof PdfReadError) || e.reason !== "damaged") throw e;
+          }
         }
       }
     }
@@ -200,4 +232,17 @@ export class PdfDocument {
     if (root === null) throw new PdfReadError("damaged", "The cross-reference data is damaged and no catalog was found");
     this.trailer = { kind: "dict", map: new Map([["Root", { kind: "ref", num: root, gen: 0 }]]) };
   }
+}
+
+const _TYPES = ["/Catalog", "/ObjStm", "/XRef"].map((t) => Buffer.from(t, "latin1"));
+
+/** The index of the first element of sorted `a` greater than `x`. */
+function _upperBound(a: number[], x: number): number {
+  let lo = 0, hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -1,8 +1,8 @@
 /**
  * Finds the invoice embedded in a PDF as Factur-X 1.0, ZUGFeRD 2.x and 1.0 and XRechnung-in-PDF
- * carry it: an embedded file (ISO 32000-1 §7.11.4) named `factur-x.xml`, `zugferd-invoice.xml`,
+ * carry it: an embedded file (ISO 32000-1 clause 7.11.4) named `factur-x.xml`, `zugferd-invoice.xml`,
  * `ZUGFeRD-invoice.xml` or `xrechnung.xml`, referenced from the catalog's /AF array (PDF/A-3,
- * ISO 19005-3 annex E) or its /Names /EmbeddedFiles name tree (§7.9.6). Returns the file's bytes as
+ * ISO 19005-3 annex E) or its /Names /EmbeddedFiles name tree (clause 7.9.6). Returns the file's bytes as
  * stored; it does not check that they are XML, nor that the PDF is PDF/A.
  * @module
  */
@@ -106,7 +106,7 @@ function _candidates(doc: PdfDocument, catalog: PdfDict): _Candidate[] {
   return out;
 }
 
-/** /UF, else /F (§7.11.3: /UF is the Unicode name, /F the portable one). */
+/** /UF, else /F (clause 7.11.3: /UF is the Unicode name, /F the portable one). */
 function _fileName(doc: PdfDocument, spec: PdfDict): string | null {
   for (const key of ["UF", "F"]) {
     const s = stringOf(doc.resolve(spec.map.get(key)));
@@ -115,7 +115,7 @@ function _fileName(doc: PdfDocument, spec: PdfDict): string | null {
   return null;
 }
 
-/** Visits a name tree's leaves (§7.9.6) in order: /Names [key value …] and /Kids, each node once, bounded. */
+/** Visits a name tree's leaves (clause 7.9.6) in order: /Names [key value …] and /Kids, each node once, bounded. */
 function _walkNameTree(doc: PdfDocument, root: PdfValue, visit: (key: string | null, value: PdfValue) => void): void {
   const max = doc.budget.limits.maxNameTreeNodes;
   const seen = new Set<number>();

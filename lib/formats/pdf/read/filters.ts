@@ -1,6 +1,6 @@
 /**
- * Stream filters the reader decodes (ISO 32000-1 §7.4): FlateDecode with the PNG and TIFF
- * predictors of /DecodeParms (§7.4.4.4; cross-reference streams use PNG Up), and no filter. Every
+ * Stream filters the reader decodes (ISO 32000-1 clause 7.4): FlateDecode with the PNG and TIFF
+ * predictors of /DecodeParms (clause 7.4.4.4; cross-reference streams use PNG Up), and no filter. Every
  * output is capped by the per-stream and the total limit before it is produced (node:zlib's
  * maxOutputLength), so a deflate bomb stops at the cap. Other filters are refused as "unsupported".
  * @module
@@ -51,7 +51,7 @@ function _inflate(data: Uint8Array, budget: ReadBudget): Uint8Array {
   return out;
 }
 
-/** Undoes a /Predictor (§7.4.4.4): 1 none, 2 TIFF (8-bit components), 10–15 PNG (per-row filter byte). */
+/** Undoes a /Predictor (clause 7.4.4.4): 1 none, 2 TIFF (8-bit components), 10–15 PNG (per-row filter byte). */
 function _predict(data: Uint8Array, parms: PdfDict | null, budget: ReadBudget): Uint8Array {
   if (parms === null) return data;
   const predictor = intOf(parms.map.get("Predictor")) ?? 1;

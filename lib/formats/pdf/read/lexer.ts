@@ -1,5 +1,5 @@
 /**
- * The PDF tokenizer (ISO 32000-1 §7.2, §7.3): white space and comments, numbers, names with `#xx`
+ * The PDF tokenizer (ISO 32000-1 clause 7.2, clause 7.3): white space and comments, numbers, names with `#xx`
  * escapes, literal strings with escapes and nested parentheses, hexadecimal strings, delimiters and
  * keywords, as an explicit state machine over bytes. It decodes tokens only; objects are built by
  * parse.ts. Every byte it looks at is charged to the read's work budget.
@@ -7,8 +7,9 @@
  */
 
 import type { ReadBudget } from "./limits.ts";
+import { PdfReadError } from "./read_error.ts";
 
-// Byte constants (ISO 32000-1 §7.2.2, tables 1 and 2).
+// Byte constants (ISO 32000-1 clause 7.2.2, tables 1 and 2).
 const NUL = 0, TAB = 9, LF = 10, FF = 12, CR = 13, SP = 32;
 const PERCENT = 37, LPAREN = 40, RPAREN = 41, SLASH = 47, LT = 60, GT = 62;
 const LBRACKET = 91, BACKSLASH = 92, RBRACKET = 93, LBRACE = 123, RBRACE = 125;
@@ -24,12 +25,32 @@ export type TokenKind = typeof TOKEN[keyof typeof TOKEN];
 // States of the machine.
 const S_SPACE = 0, S_COMMENT = 1, S_NUMBER = 2, S_NAME = 3, S_LITERAL = 4, S_HEX = 5, S_KEYWORD = 6;
 
+const _EMPTY = new Uint8Array(0);
+/** ISO 32000-1 Annex C gives names at most 127 bytes; longer ones occur in damaged files only (and cost a string each). */
+const MAX_NAME_BYTES = 1024;
+/** The longest keyword is `startxref`; a longer run of regular bytes is junk, read as no keyword at all. */
+const MAX_KEYWORD_BYTES = 32;
+const LONG_KEYWORD = "\u0000";
+const _SCRATCH_START = 1024;
+const _SCRATCH_KEEP = 1024 * 1024;
+/**
+ * Where string tokens are decoded, shared by every lexer: a token is decoded within one call of next(),
+ * which calls nothing that could start another, so one buffer serves them all without a copy per lexer.
+ */
+let _scratch: Uint8Array = new Uint8Array(_SCRATCH_START);
+
+function _grow(buf: Uint8Array): Uint8Array {
+  const grown = new Uint8Array(buf.length * 2);
+  grown.set(buf);
+  return grown;
+}
+
 // Byte classes: 0 regular, 1 white space, 2 delimiter.
 const CLASS = new Uint8Array(256);
 for (const b of [NUL, TAB, LF, FF, CR, SP]) CLASS[b] = 1;
 for (const b of [LPAREN, RPAREN, LT, GT, LBRACKET, RBRACKET, LBRACE, RBRACE, SLASH, PERCENT]) CLASS[b] = 2;
 
-/** True for PDF white space (§7.2.2 table 1). */
+/** True for PDF white space (clause 7.2.2 table 1). */
 export function isWhite(b: number | undefined): boolean {
   return b !== undefined && CLASS[b] === 1;
 }
@@ -60,7 +81,7 @@ export class Lexer {
   /** A NAME's (after `#xx` decoding, as latin1) or a KEYWORD's text. */
   text = "";
   /** A STRING's bytes. */
-  string: Uint8Array = new Uint8Array(0);
+  string: Uint8Array = _EMPTY;
 
   constructor(bytes: Uint8Array, pos: number, budget: ReadBudget) {
     this.bytes = bytes;
@@ -75,7 +96,8 @@ export class Lexer {
     const from = this.pos;
     let p = this.pos;
     let state = S_SPACE;
-    let out: number[] = [];
+    let n = 0; // bytes of a string token written to buf
+    let buf: Uint8Array = _scratch;
     let parens = 0; // open parentheses of a literal string
     let escape = false;
     let octal = 0, octalDigits = 0;
@@ -119,42 +141,44 @@ export class Lexer {
           if (CLASS[c] !== 0) { kind = TOKEN.KEYWORD; break loop; }
           continue;
         case S_LITERAL:
+          if (n === buf.length) buf = _grow(buf); // at most one byte is written per byte read
           if (escape) {
             if (octalDigits > 0) {
               if (c >= D0 && c <= D7 && octalDigits < 3) { octal = octal * 8 + c - D0; octalDigits++; continue; }
-              out.push(octal & 0xff);
+              buf[n++] = octal & 0xff;
               escape = false; octalDigits = 0;
               p--; continue; // this byte is not part of the escape: read it again
             }
             escape = false;
             switch (c) {
-              case 110: out.push(LF); break; // \n
-              case 114: out.push(CR); break; // \r
-              case 116: out.push(TAB); break; // \t
-              case 98: out.push(8); break; // \b
-              case 102: out.push(FF); break; // \f
+              case 110: buf[n++] = LF; break; // \n
+              case 114: buf[n++] = CR; break; // \r
+              case 116: buf[n++] = TAB; break; // \t
+              case 98: buf[n++] = 8; break; // \b
+              case 102: buf[n++] = FF; break; // \f
               case CR: if (b[p + 1] === LF) p++; break; // a backslash before an end of line continues the string
               case LF: break;
               default:
                 if (c >= D0 && c <= D7) { escape = true; octal = c - D0; octalDigits = 1; break; }
-                out.push(c); // \( \) \\ and an unknown escape: the byte itself
+                buf[n++] = c; // \( \) \\ and an unknown escape: the byte itself
             }
             continue;
           }
           if (c === BACKSLASH) { escape = true; continue; }
           if (c === LPAREN) parens++;
           else if (c === RPAREN && --parens === 0) { p++; kind = TOKEN.STRING; break loop; }
-          if (c === CR) { out.push(LF); if (b[p + 1] === LF) p++; continue; } // §7.3.4.2: any end of line reads as LF
-          out.push(c);
+          if (c === CR) { buf[n++] = LF; if (b[p + 1] === LF) p++; continue; } // clause 7.3.4.2: any end of line reads as LF
+          buf[n++] = c;
           continue;
         case S_HEX:
+          if (n === buf.length) buf = _grow(buf);
           if (c === GT) { p++; kind = TOKEN.STRING; break loop; }
           if (CLASS[c] === 1) continue;
           {
             const v = _hexValue(c);
             if (v < 0) { kind = TOKEN.OTHER; break loop; } // not a hex string after all
             if (hexHigh < 0) hexHigh = v;
-            else { out.push(hexHigh * 16 + v); hexHigh = -1; }
+            else { buf[n++] = hexHigh * 16 + v; hexHigh = -1; }
           }
           continue;
       }
@@ -166,17 +190,20 @@ export class Lexer {
       else if (state === S_KEYWORD) kind = TOKEN.KEYWORD;
       else if (kind === TOKEN.EOF && (state === S_LITERAL || state === S_HEX)) kind = TOKEN.EOF;
     }
-    if (state === S_LITERAL && escape && octalDigits > 0 && kind === TOKEN.STRING) out.push(octal & 0xff);
     this.pos = p;
     this.budget.work(p - from + 1);
     this.kind = kind;
     if (kind === TOKEN.NUMBER) this.#number(sawDot);
-    else if (kind === TOKEN.NAME) this.text = _decodeName(b, this.start + 1, p);
-    else if (kind === TOKEN.KEYWORD) this.text = _latin1(b, this.start, p);
+    else if (kind === TOKEN.NAME) {
+      if (p - this.start > MAX_NAME_BYTES) throw new PdfReadError("damaged", `A name longer than ${MAX_NAME_BYTES} bytes at byte ${this.start}`);
+      this.text = _decodeName(b, this.start + 1, p);
+    } else if (kind === TOKEN.KEYWORD) this.text = p - this.start > MAX_KEYWORD_BYTES ? LONG_KEYWORD : _latin1(b, this.start, p);
     else if (kind === TOKEN.STRING) {
-      if (state === S_HEX && hexHigh >= 0) out.push(hexHigh * 16); // §7.3.4.3: a missing last digit is 0
-      this.string = Uint8Array.from(out);
-      out = [];
+      if (n === buf.length) buf = _grow(buf);
+      if (state === S_HEX && hexHigh >= 0) buf[n++] = hexHigh * 16; // clause 7.3.4.3: a missing last digit is 0
+      this.string = buf.slice(0, n);
+      // A buffer grown by a very long string is not kept for the next ones.
+      _scratch = buf.length > _SCRATCH_KEEP ? new Uint8Array(_SCRATCH_START) : buf;
     }
     return kind;
   }
@@ -206,7 +233,7 @@ function _latin1(b: Uint8Array, from: number, to: number): string {
   return s;
 }
 
-/** A name's text: `#xx` escapes decoded (§7.3.5), bytes as latin1 characters. */
+/** A name's text: `#xx` escapes decoded (clause 7.3.5), bytes as latin1 characters. */
 function _decodeName(b: Uint8Array, from: number, to: number): string {
   let s = "";
   for (let i = from; i < to; i++) {

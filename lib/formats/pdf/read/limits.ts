@@ -12,7 +12,9 @@ import { PdfReadError } from "./read_error.ts";
 export interface PdfReadLimits {
   /** Object numbers in the cross-reference data (or found by a scan), and objects parsed. */
   maxObjects: number;
-  /** Nesting of arrays and dictionaries in one object. */
+  /** Values (numbers, names, strings, arrays, dictionaries…) parsed in all objects together: bounds the memory they hold. */
+  maxValues: number;
+  /** Nesting of arrays and dictionaries in one object, and of objects needed to read one object. */
   maxDepth: number;
   /** Bytes of one stream, as declared by /Length and as decoded. */
   maxStreamBytes: number;
@@ -24,7 +26,7 @@ export interface PdfReadLimits {
   maxUpdates: number;
   /** Nodes of the /EmbeddedFiles name tree visited. */
   maxNameTreeNodes: number;
-  /** Bytes scanned by the tokenizer and by searches (for `endstream`, for objects in a broken file). */
+  /** Bytes tokenized, plus an eighth of the bytes searched (for `endstream`, for objects in a broken file). */
   maxWorkBytes: number;
 }
 
@@ -33,6 +35,10 @@ export const DEFAULT_PDF_READ_LIMITS: Readonly<PdfReadLimits> = Object.freeze({
   // A 100-page invoice with fonts and images has a few thousand objects; the ISO 32000-1
   // Annex C limit of 8,388,607 indirect objects is far beyond any invoice.
   maxObjects: 200_000,
+  // The reader parses the catalog, the name tree, the file specifications and cross-reference dictionaries,
+  // never page content: a few thousand values in real files. A parsed value takes about 100 bytes, so this
+  // keeps what one file can make the reader hold to some 25 MB.
+  maxValues: 250_000,
   // Real documents nest a handful of levels (page tree dictionaries, annotation arrays).
   maxDepth: 64,
   // As lib/formats/zip/read.ts: KSeF caps an invoice with attachments at 10 MB, XRechnung's
@@ -44,8 +50,10 @@ export const DEFAULT_PDF_READ_LIMITS: Readonly<PdfReadLimits> = Object.freeze({
   // Each incremental update (a signature, a form fill) adds one section; dozens is already rare.
   maxUpdates: 100,
   maxNameTreeNodes: 10_000,
-  // A full scan of a broken 32 MB file plus its objects, about 0.3 s of tokenizing here.
-  maxWorkBytes: 128 * 1024 * 1024,
+  // Reading a real Factur-X file tokenizes a few kilobytes; this is a whole 32 MB file tokenized, about
+  // 0.5 s on an idle core here (8–30 MB/s measured while the machine was shared by ~8 jobs), or a broken
+  // 64 MB file searched four times over (searches run at about 1 GB/s, hence the eighth).
+  maxWorkBytes: 32 * 1024 * 1024,
 });
 
 /** The defaults with `overrides` applied; throws RangeError for a limit that is not a positive integer. */
@@ -63,6 +71,7 @@ export class ReadBudget {
   #work = 0;
   #decoded = 0;
   #objects = 0;
+  #values = 0;
 
   constructor(limits: PdfReadLimits) {
     this.limits = limits;
@@ -72,6 +81,16 @@ export class ReadBudget {
   work(bytes: number): void {
     this.#work += bytes;
     if (this.#work > this.limits.maxWorkBytes) throw new PdfReadError("too_much_work", `Reading this PDF takes more than ${this.limits.maxWorkBytes} bytes of scanning`);
+  }
+
+  /** Bytes searched (Buffer.indexOf, byte loops): an eighth of tokenizing's cost per byte. */
+  search(bytes: number): void {
+    this.work(Math.ceil(bytes / 8));
+  }
+
+  /** One more value parsed. */
+  value(): void {
+    if (++this.#values > this.limits.maxValues) throw new PdfReadError("too_many_values", `This PDF needs more than ${this.limits.maxValues} values parsed`);
   }
 
   /** One more object parsed. */

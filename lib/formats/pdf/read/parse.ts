@@ -1,5 +1,5 @@
 /**
- * The PDF object parser (ISO 32000-1 §7.3, §7.3.10): direct objects from the tokens of lexer.ts,
+ * The PDF object parser (ISO 32000-1 clause 7.3, clause 7.3.10): direct objects from the tokens of lexer.ts,
  * with arrays and dictionaries built on an explicit stack (so depth is a counted limit, not the
  * call stack), `N G R` references by two tokens of look-ahead, and indirect objects `N G obj … endobj`
  * with their stream data located. It never follows references; document.ts resolves them.
@@ -81,6 +81,7 @@ export function parseValue(lx: Lexer): PdfValue {
         if (stack.length === 0) throw new PdfReadError("damaged", `Expected an object at byte ${lx.start}`);
         continue; // a stray delimiter inside a container: skipped
     }
+    lx.budget.value();
     const top = stack[stack.length - 1];
     if (top === undefined) return v;
     if (top.array !== null) top.array.push(v);
@@ -108,7 +109,7 @@ export function parseIndirect(bytes: Uint8Array, offset: number, budget: ReadBud
   const save = lx.pos;
   let streamStart: number | null = null;
   if (lx.next() === TOKEN.KEYWORD && lx.text === "stream" && value !== null && typeof value === "object" && !Array.isArray(value) && value.kind === "dict") {
-    // §7.3.8.1: `stream` is followed by CR LF or LF (a lone CR is tolerated, as readers do).
+    // clause 7.3.8.1: `stream` is followed by CR LF or LF (a lone CR is tolerated, as readers do).
     let p = lx.pos;
     if (bytes[p] === CR) p++;
     if (bytes[p] === LF) p++;
@@ -140,7 +141,7 @@ export function skipWhite(bytes: Uint8Array, p: number): number {
 }
 
 /**
- * Where a stream's data ends: at `start + length` when `endstream` follows there (§7.3.8.1),
+ * Where a stream's data ends: at `start + length` when `endstream` follows there (clause 7.3.8.1),
  * else at the next `endstream` (a wrong /Length is common in files from careless writers, and
  * every reader searches). A declared length over the per-stream limit is refused at once.
  */
@@ -151,7 +152,9 @@ export function locateStreamEnd(bytes: Uint8Array, start: number, length: number
     const p = skipWhite(bytes, start + length);
     if (_matches(bytes, p, ENDSTREAM)) return start + length;
   }
-  const found = _search(bytes, ENDSTREAM, start, Math.min(bytes.length, start + max + ENDSTREAM.length + 2), budget);
+  const window = start + max + ENDSTREAM.length + 2;
+  const found = _search(bytes, ENDSTREAM, start, Math.min(bytes.length, window), budget);
+  if (found < 0 && window < bytes.length) throw new PdfReadError("stream_too_large", `A stream starting at byte ${start} is longer than ${max} bytes`);
   if (found < 0) throw new PdfReadError("damaged", `A stream starting at byte ${start} has no endstream`);
   let end = found;
   if (bytes[end - 1] === LF) end--;
@@ -171,6 +174,6 @@ function _matches(bytes: Uint8Array, p: number, word: Uint8Array): boolean {
 function _search(bytes: Uint8Array, word: Uint8Array, from: number, to: number, budget: ReadBudget): number {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, to));
   const found = view.indexOf(word, from);
-  budget.work((found < 0 ? view.length : found + word.length) - from);
+  budget.search((found < 0 ? view.length : found + word.length) - from);
   return found;
 }

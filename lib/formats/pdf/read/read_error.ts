@@ -13,6 +13,7 @@ export const PDF_READ_REASONS = [
   "unsupported", // a stream filter or predictor this reader does not implement
   "loop", // a /Prev chain, a reference or an object stream that leads back to itself
   "too_many_objects",
+  "too_many_values",
   "too_deep",
   "stream_too_large",
   "too_much_data",

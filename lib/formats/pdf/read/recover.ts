@@ -1,5 +1,5 @@
 /**
- * The fallback of a reader whose cross-reference data is damaged (ISO 32000-1 §7.5.4 says offsets
+ * The fallback of a reader whose cross-reference data is damaged (ISO 32000-1 clause 7.5.4 says offsets
  * must be exact; files cut short or edited by hand break them): one pass over the file for every
  * `N G obj` and every `trailer`. The last definition of a number wins, as in an incremental update.
  * @module
@@ -14,7 +14,7 @@ import type { PdfDict } from "./values.ts";
 
 const OBJ = Buffer.from("obj", "latin1");
 const TRAILER = Buffer.from("trailer", "latin1");
-const D0 = 48, D9 = 57;
+const D0 = 48, D9 = 57, O = 111, B = 98, J = 106;
 
 /** What a scan found: object number to the offset of its `N G obj`, and the `trailer` dictionaries in file order. */
 export interface ScanResult {
@@ -24,17 +24,20 @@ export interface ScanResult {
 
 /** Scans the whole file; throws PdfReadError past the object or work limits. */
 export function scanObjects(bytes: Uint8Array, budget: ReadBudget): ScanResult {
-  budget.work(bytes.length);
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  budget.search(bytes.length);
   const objects = new Map<number, number>();
-  for (let at = view.indexOf(OBJ, 0); at >= 0; at = view.indexOf(OBJ, at + OBJ.length)) {
-    if (!isBoundary(bytes[at + OBJ.length])) continue;
+  // A byte loop rather than Buffer.indexOf: "obj" occurs twice per object (in "endobj" too), and a call
+  // into indexOf per hit costs more than looking at every byte here.
+  const end = bytes.length - OBJ.length;
+  for (let at = 1; at <= end; at++) {
+    if (bytes[at] !== O || bytes[at + 1] !== B || bytes[at + 2] !== J || !isBoundary(bytes[at + 3])) continue;
     const start = _header(bytes, at);
     if (start === null) continue;
     objects.delete(start.num); // re-inserted last: iteration order follows the file
     objects.set(start.num, start.offset);
     if (objects.size > budget.limits.maxObjects) throw new PdfReadError("too_many_objects", `More than ${budget.limits.maxObjects} objects found in the file`);
   }
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const trailers: PdfDict[] = [];
   for (let at = view.indexOf(TRAILER, 0); at >= 0; at = view.indexOf(TRAILER, at + TRAILER.length)) {
     try {
@@ -50,7 +53,7 @@ export function scanObjects(bytes: Uint8Array, budget: ReadBudget): ScanResult {
 /** True if an `N G obj` starts at or after `from` (objects after the last startxref: an update that lost its xref). */
 export function hasObjectAfter(bytes: Uint8Array, from: number, budget: ReadBudget): boolean {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  budget.work(bytes.length - from);
+  budget.search(bytes.length - from);
   for (let at = view.indexOf(OBJ, from); at >= 0; at = view.indexOf(OBJ, at + OBJ.length)) {
     if (isBoundary(bytes[at + OBJ.length]) && _header(bytes, at) !== null) return true;
   }

@@ -1,5 +1,5 @@
 /**
- * The PDF object model the reader builds (ISO 32000-1 §7.3): null, booleans, numbers, names,
+ * The PDF object model the reader builds (ISO 32000-1 clause 7.3): null, booleans, numbers, names,
  * strings, arrays, dictionaries, streams (their dictionary and where their data lies) and
  * indirect references, with the small accessors the reader needs. No writing; no content streams.
  * @module
@@ -74,7 +74,7 @@ export function intOf(v: PdfValue | undefined): number | null {
 }
 
 /**
- * A text string (§7.9.2.2) as a JavaScript string: UTF-16BE after a FE FF mark, UTF-8 after
+ * A text string (clause 7.9.2.2) as a JavaScript string: UTF-16BE after a FE FF mark, UTF-8 after
  * EF BB BF (PDF 2.0), else PDFDocEncoding, read here as latin1 (they differ only in characters
  * that file names do not use).
  */

@@ -1,5 +1,5 @@
 /**
- * Cross-reference data (ISO 32000-1 §7.5.4, §7.5.5, §7.5.6, §7.5.8): `startxref`, classic `xref`
+ * Cross-reference data (ISO 32000-1 clause 7.5.4, clause 7.5.5, clause 7.5.6, clause 7.5.8): `startxref`, classic `xref`
  * tables with their `trailer`, cross-reference streams (/Type /XRef with /W, /Index, /Size), hybrid
  * files (/XRefStm), and incremental updates followed through /Prev, the newest entry of an object
  * winning. A /Prev chain that comes back to a section it read is a loop and is refused; any other
@@ -38,7 +38,7 @@ export function readXref(bytes: Uint8Array, budget: ReadBudget): Xref {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const from = Math.max(0, bytes.length - STARTXREF_WINDOW);
   const at = view.lastIndexOf(STARTXREF);
-  budget.work(bytes.length - Math.max(at, from));
+  budget.search(bytes.length - Math.max(at, from));
   if (at < from) throw new PdfReadError("damaged", "No startxref near the end of the file");
   // Objects after it are an incremental update cut short before its own xref: reading the older revision
   // would silently answer for a document the sender did not send, so the file is read by a scan instead.
@@ -60,7 +60,7 @@ export function readXref(bytes: Uint8Array, budget: ReadBudget): Xref {
     for (const [num, e] of section.entries) if (!entries.has(num)) entries.set(num, e);
     if (entries.size > budget.limits.maxObjects) throw new PdfReadError("too_many_objects", `More than ${budget.limits.maxObjects} objects in the cross-reference data`);
     for (const [k, v] of section.trailer.map) if (!trailer.has(k)) trailer.set(k, v);
-    // A hybrid file's /XRefStm is read before its /Prev (§7.5.8.4).
+    // A hybrid file's /XRefStm is read before its /Prev (clause 7.5.8.4).
     const stm = intOf(section.trailer.map.get("XRefStm"));
     if (stm !== null && section.table) pending.push(stm);
     const prev = intOf(section.trailer.map.get("Prev"));
@@ -86,7 +86,7 @@ function _checkCount(count: number, budget: ReadBudget): void {
   if (count > budget.limits.maxObjects) throw new PdfReadError("too_many_objects", `A cross-reference section lists ${count} objects, more than ${budget.limits.maxObjects}`);
 }
 
-/** A classic table (§7.5.4): subsections `first count` of `offset gen n|f` lines, then `trailer <<…>>`. */
+/** A classic table (clause 7.5.4): subsections `first count` of `offset gen n|f` lines, then `trailer <<…>>`. */
 function _readTable(lx: Lexer, budget: ReadBudget): _Section {
   const entries: [number, XrefEntry][] = [];
   for (;;) {
@@ -112,14 +112,14 @@ function _readTable(lx: Lexer, budget: ReadBudget): _Section {
   return { entries, trailer, table: true };
 }
 
-/** A cross-reference stream (§7.5.8): binary rows of /W field widths for the ranges of /Index. */
+/** A cross-reference stream (clause 7.5.8): binary rows of /W field widths for the ranges of /Index. */
 function _readStream(bytes: Uint8Array, offset: number, budget: ReadBudget): _Section {
   const obj = parseIndirect(bytes, offset, budget);
   const dict = dictOf(obj.value);
   if (dict === null || obj.streamStart === null || nameOf(dict.map.get("Type")) !== "XRef") {
     throw new PdfReadError("damaged", `No cross-reference table or stream at byte ${offset}`);
   }
-  // Its /Length must be direct (§7.5.8.2): nothing can be resolved before the xref is read.
+  // Its /Length must be direct (clause 7.5.8.2): nothing can be resolved before the xref is read.
   const end = locateStreamEnd(bytes, obj.streamStart, intOf(dict.map.get("Length")), budget);
   const data = decodeStreamData(bytes.subarray(obj.streamStart, end), dict, budget, (v) => v ?? null);
   const w = dict.map.get("W");
@@ -142,7 +142,7 @@ function _readStream(bytes: Uint8Array, offset: number, budget: ReadBudget): _Se
       const type = w1 === 0 ? 1 : _field(data, p, w1);
       const a = _field(data, p + w1, w2);
       const b = _field(data, p + w1 + w2, w3);
-      // Unknown types are references to null (§7.5.8.3); kept as free so older sections do not revive them.
+      // Unknown types are references to null (clause 7.5.8.3); kept as free so older sections do not revive them.
       entries.push([first + i, type === 1 ? { type: 1, a, b } : type === 2 ? { type: 2, a, b } : { type: 0, a: 0, b: 0 }]);
     }
   }

@@ -42,7 +42,7 @@ function refuses(pdf: Uint8Array, reason: PdfReadReason, limits: Partial<PdfRead
   assert.ok(peakGrowthMb < PEAK_MB, `peak memory grew by ${peakGrowthMb.toFixed(0)} MB`);
 }
 
-/** A zlib stream of `1 + 258 × matches` zero bytes in one fixed-Huffman block (RFC 1951 §3.2.6): 13 bits per 258 bytes. */
+/** A zlib stream of `1 + 258 × matches` zero bytes in one fixed-Huffman block (RFC 1951 section 3.2.6): 13 bits per 258 bytes. */
 function zeroBomb(matches: number): Uint8Array {
   const out = new Uint8Array(Math.ceil((3 + 8 + matches * 13 + 7) / 8) + 6);
   out[0] = 0x78; out[1] = 0x01; // RFC 1950 header, no dictionary
@@ -95,6 +95,18 @@ describe("extractEmbeddedInvoice() refuses hostile PDFs in bounded time and memo
     refuses(latin1(text.replace("trailer", "6 0 obj\n<< /Length 6 0 R >>\nstream\n<x/>\nendstream\nendobj\ntrailer")), "loop");
   });
 
+  test("a chain of 20,000 streams, each one's /Length the next stream", () => {
+    const b = new PdfBuilder()
+      .add(1, "<< /Type /Catalog /Names << /EmbeddedFiles << /Names [(factur-x.xml) << /F (factur-x.xml) /EF << /F 2 0 R >> >>] >> >> >>");
+    for (let i = 2; i < 20_002; i++) b.add(i, `<< /Length ${i + 1} 0 R >>\nstream\nx\nendstream`);
+    refuses(b.finish({ root: 1 }), "too_deep");
+  });
+
+  test("a 24 MB literal string in the catalog, read within the memory bound", () => {
+    const pdf = new PdfBuilder().add(1, `<< /Type /Catalog /Big (${"\\(".repeat(8 * 1024 * 1024)}) /Deep ${"[".repeat(100)} >>`).finish({ root: 1 });
+    refuses(pdf, "too_deep");
+  });
+
   test("a deflate bomb of 1 GB declared output as the embedded file", () => {
     const bomb = zeroBomb(4_161_790); // 1,073,741,821 bytes when inflated, 6.8 MB as stored
     const b = new PdfBuilder();
@@ -128,6 +140,22 @@ describe("extractEmbeddedInvoice() refuses hostile PDFs in bounded time and memo
 
   test("1,000,000 tiny objects found by a scan when there is no xref", () => {
     refuses(millionObjects(false), "too_many_objects");
+  });
+
+  test("a catalog of 4,000,000 tiny strings", () => {
+    refuses(new PdfBuilder().add(1, `<< /Type /Catalog /A [${"() ".repeat(4_000_000)}] >>`).finish({ root: 1 }), "too_many_values");
+  });
+
+  test("a name of 30 MB", () => {
+    refuses(new PdfBuilder().add(1, `<< /Type /Catalog /A /${"x".repeat(30_000_000)} >>`).finish({ root: 1 }), "too_much_work");
+  });
+
+  test("a broken file of 150,000 objects whose catalog is last", () => {
+    const parts = ["%PDF-1.7\n"];
+    for (let i = 2; i < 150_000; i++) parts.push(`${i} 0 obj\n<< /Type /Annot /Rect [0 0 100 100] /Contents (note ${i}) >>\nendobj\n`);
+    parts.push("1 0 obj\n<< /Type /Catalog >>\nendobj\n");
+    // Read by a scan (no xref): only the objects that name a type looked for are parsed; no invoice in a rebuilt file is "damaged".
+    refuses(latin1(parts.join("")), "damaged");
   });
 
   test("a name tree whose /Kids lead back to the root", () => {
