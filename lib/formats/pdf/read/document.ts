@@ -36,12 +36,12 @@ export class PdfDocument {
   #objectStreams = new Map<number, _ObjectStream>();
   #scanned: Map<number, number> | null = null;
 
-  private constructor(bytes: Uint8Array, budget: ReadBudget) {
+  constructor(bytes: Uint8Array, budget: ReadBudget) {
     this.bytes = bytes;
     this.budget = budget;
   }
 
-  /** Opens `bytes`: cross-reference data, else a scan; throws PdfReadError. */
+  /** Opens `bytes` (use this, not the constructor): cross-reference data, else a scan; throws PdfReadError. */
   static open(bytes: Uint8Array, budget: ReadBudget): PdfDocument {
     const doc = new PdfDocument(bytes, budget);
     try {
