@@ -12,6 +12,10 @@ import { ReadBudget, resolvePdfReadLimits, type PdfReadLimits } from "./limits.t
 import { PdfReadError } from "./read_error.ts";
 import { decodeTextString, dictOf, nameOf, refOf, streamOf, stringOf, type PdfDict, type PdfValue } from "./values.ts";
 
+// What a caller needs beside the function: the error it throws and the limits it takes.
+export { DEFAULT_PDF_READ_LIMITS, type PdfReadLimits } from "./limits.ts";
+export { PdfReadError, type PdfReadReason } from "./read_error.ts";
+
 /** The embedded invoice: its bytes, its file name, and its /AFRelationship (null when the file has none). */
 export interface EmbeddedInvoice {
   xml: Uint8Array;
@@ -19,7 +23,10 @@ export interface EmbeddedInvoice {
   relationship: string | null;
 }
 
-/** File names of an embedded invoice, lower-cased: Factur-X 1.0 and ZUGFeRD 2.1+, ZUGFeRD 2.0, ZUGFeRD 1.0, XRechnung. */
+/**
+ * File names of an embedded invoice (Factur-X 1.0 and ZUGFeRD 2.1+; ZUGFeRD 2.0; XRechnung), compared without
+ * case, so that ZUGFeRD 1.0's `ZUGFeRD-invoice.xml` matches the second.
+ */
 export const INVOICE_FILE_NAMES: readonly string[] = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml"];
 
 /** Relationships the Factur-X and ZUGFeRD specifications give the invoice file (Alternative; Data and Source in some profiles). */

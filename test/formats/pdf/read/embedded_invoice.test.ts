@@ -78,25 +78,25 @@ describe("extractEmbeddedInvoice() on PDFs written by other tools", () => {
 
   for (const [what, args] of [
     ["object streams and a cross-reference stream", ["--object-streams=generate"]],
-    ["an incremental update", ["--object-streams=preserve"]],
     ["qdf's uncompressed layout", ["--qdf"]],
   ] as const) {
     test(`reads every corpus PDF rewritten by qpdf with ${what}`, { skip: noQpdf }, () => {
       for (const file of PDFS) {
-        const original = extractEmbeddedInvoice(readFileSync(join(CORPUS, file)));
         const rewritten = readFileSync(qpdf(join(CORPUS, file), [...args]));
-        if (what === "an incremental update") {
-          // qpdf writes a whole file; make it an update by appending an empty one (a new trailer with /Prev).
-          const updated = new PdfBuilder(rewritten);
-          const root = /\/Root (\d+) 0 R/.exec(Buffer.from(rewritten).toString("latin1"))?.[1];
-          assert.deepEqual(extractEmbeddedInvoice(updated.finish({ root: Number(root) })), original, file);
-        } else {
-          if (what.startsWith("object")) assert.match(Buffer.from(rewritten).toString("latin1"), /\/ObjStm/);
-          assert.deepEqual(extractEmbeddedInvoice(rewritten), original, file);
-        }
+        if (args[0] === "--object-streams=generate") assert.match(Buffer.from(rewritten).toString("latin1"), /\/ObjStm/);
+        assert.deepEqual(extractEmbeddedInvoice(rewritten), extractEmbeddedInvoice(readFileSync(join(CORPUS, file))), file);
       }
     });
   }
+
+  test("reads every corpus PDF with an incremental update appended", () => {
+    for (const file of PDFS) {
+      const original = readFileSync(join(CORPUS, file));
+      const root = /\/Root (\d+) 0 R/.exec(original.toString("latin1").slice(original.lastIndexOf("trailer")))?.[1];
+      const updated = new PdfBuilder(original).finish({ root: Number(root) });
+      assert.deepEqual(extractEmbeddedInvoice(updated), extractEmbeddedInvoice(original), file);
+    }
+  });
 });
 
 describe("extractEmbeddedInvoice() on files written here", () => {
