@@ -38,18 +38,34 @@ export function readXref(bytes: Uint8Array, budget: ReadBudget): Xref {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const from = Math.max(0, bytes.length - STARTXREF_WINDOW);
   const at = view.lastIndexOf(STARTXREF);
-  budget.search(bytes.length - Math.max(at, from));
+  budget.search(bytes.length - Math.max(at, 0));
   if (at < from) throw new PdfReadError("damaged", "No startxref near the end of the file");
   // Objects after it are an incremental update cut short before its own xref: reading the older revision
   // would silently answer for a document the sender did not send, so the file is read by a scan instead.
   if (hasObjectAfter(bytes, at, budget)) throw new PdfReadError("damaged", "Objects follow the last startxref");
   const lx = new Lexer(bytes, at + STARTXREF.length, budget);
   if (lx.next() !== TOKEN.NUMBER || !lx.integer || lx.number >= bytes.length) throw new PdfReadError("damaged", "startxref does not give an offset in the file");
+  const start = lx.number;
+  try {
+    return _readChain(bytes, start, 0, budget);
+  } catch (e) {
+    // Bytes before `%PDF-` (a mail header, a BOM): writers count offsets from the header, so try that too.
+    const shift = _headerOffset(bytes);
+    if (!(e instanceof PdfReadError) || e.reason !== "damaged" || shift <= 0) throw e;
+    return _readChain(bytes, start, shift, budget);
+  }
+}
 
+function _headerOffset(bytes: Uint8Array): number {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).indexOf("%PDF-");
+}
+
+/** The sections from `start` back through /Prev, every offset moved by `shift`. */
+function _readChain(bytes: Uint8Array, start: number, shift: number, budget: ReadBudget): Xref {
   const entries = new Map<number, XrefEntry>();
   const trailer = new Map<string, PdfValue>();
   const seen = new Set<number>();
-  const pending = [lx.number];
+  const pending = [start + shift];
   while (pending.length > 0) {
     const offset = pending.shift()!;
     if (seen.has(offset)) throw new PdfReadError("loop", `The cross-reference chain comes back to byte ${offset}`);
@@ -57,14 +73,14 @@ export function readXref(bytes: Uint8Array, budget: ReadBudget): Xref {
     if (seen.size > budget.limits.maxUpdates) throw new PdfReadError("too_many_updates", `More than ${budget.limits.maxUpdates} cross-reference sections`);
     const section = _readSection(bytes, offset, budget);
     // Newest first: an entry already known (from a later update) wins over this older one.
-    for (const [num, e] of section.entries) if (!entries.has(num)) entries.set(num, e);
+    for (const [num, e] of section.entries) if (!entries.has(num)) entries.set(num, shift > 0 && e.type === 1 ? { type: 1, a: e.a + shift, b: e.b } : e);
     if (entries.size > budget.limits.maxObjects) throw new PdfReadError("too_many_objects", `More than ${budget.limits.maxObjects} objects in the cross-reference data`);
     for (const [k, v] of section.trailer.map) if (!trailer.has(k)) trailer.set(k, v);
     // A hybrid file's /XRefStm is read before its /Prev (clause 7.5.8.4).
     const stm = intOf(section.trailer.map.get("XRefStm"));
-    if (stm !== null && section.table) pending.push(stm);
+    if (stm !== null && section.table) pending.push(stm + shift);
     const prev = intOf(section.trailer.map.get("Prev"));
-    if (prev !== null) pending.push(prev);
+    if (prev !== null) pending.push(prev + shift);
   }
   return { entries, trailer: { kind: "dict", map: trailer } };
 }

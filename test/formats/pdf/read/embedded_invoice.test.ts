@@ -89,6 +89,14 @@ describe("extractEmbeddedInvoice() on PDFs written by other tools", () => {
     });
   }
 
+  test("reads every corpus PDF after 500 bytes of junk before %PDF- (its offsets then all wrong)", () => {
+    for (const file of PDFS) {
+      const original = readFileSync(join(CORPUS, file));
+      const shifted = Buffer.concat([Buffer.alloc(500, "#"), original]);
+      assert.deepEqual(extractEmbeddedInvoice(shifted), extractEmbeddedInvoice(original), file);
+    }
+  });
+
   test("reads every corpus PDF with an incremental update appended", () => {
     for (const file of PDFS) {
       const original = readFileSync(join(CORPUS, file));
