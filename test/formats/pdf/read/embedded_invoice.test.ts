@@ -79,11 +79,13 @@ describe("extractEmbeddedInvoice() on PDFs written by other tools", () => {
   for (const [what, args] of [
     ["object streams and a cross-reference stream", ["--object-streams=generate"]],
     ["qdf's uncompressed layout", ["--qdf"]],
+    ["linearization (a first-page xref at the start)", ["--linearize"]],
+    ["linearization and object streams", ["--linearize", "--object-streams=generate"]],
   ] as const) {
     test(`reads every corpus PDF rewritten by qpdf with ${what}`, { skip: noQpdf }, () => {
       for (const file of PDFS) {
         const rewritten = readFileSync(qpdf(join(CORPUS, file), [...args]));
-        if (args[0] === "--object-streams=generate") assert.match(Buffer.from(rewritten).toString("latin1"), /\/ObjStm/);
+        if ((args as readonly string[]).includes("--object-streams=generate")) assert.match(Buffer.from(rewritten).toString("latin1"), /\/ObjStm/);
         assert.deepEqual(extractEmbeddedInvoice(rewritten), extractEmbeddedInvoice(readFileSync(join(CORPUS, file))), file);
       }
     });
