@@ -184,11 +184,10 @@ export class Lexer {
       }
     }
     if (p >= end) {
-      // The end of the data ends a number, name or keyword; an open string or comment is just the end.
+      // The end of the data ends a number, name or keyword; an unterminated string or a comment is just the end (EOF).
       if (state === S_NUMBER) kind = TOKEN.NUMBER;
       else if (state === S_NAME) kind = TOKEN.NAME;
       else if (state === S_KEYWORD) kind = TOKEN.KEYWORD;
-      else if (kind === TOKEN.EOF && (state === S_LITERAL || state === S_HEX)) kind = TOKEN.EOF;
     }
     this.pos = p;
     this.budget.work(p - from + 1);
