@@ -23,6 +23,7 @@ import { jsonResponse } from "./openapi/operation.ts";
 import { ref } from "./openapi/schemas.ts";
 import { makeInvoiceXml } from "./submissions/create_json.ts";
 import { objectRefusal, refusal, withFields } from "./validation.ts";
+import { uploadedInvoice } from "./pdf_upload.ts";
 
 /** An upload converted: the written XML, the format it came from, and what it lost. */
 export interface ConvertedUpload {
@@ -153,7 +154,7 @@ async function convertRequest(ctx: Context): Promise<ApiResponse> {
     const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
     if (!part) throw validationError("xml", "required", "xml is required");
     if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-    input = { kind: "xml", bytes: part.body };
+    input = { kind: "xml", bytes: uploadedInvoice(part.body).xml };
   }
   const tenant = ctx.tenant.tenant;
   const { xml, from, losses, report } = await convertToFormat(input, to, {

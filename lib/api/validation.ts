@@ -8,6 +8,7 @@ import type { ApiRoute, Context } from "./context.ts";
 import { okJson } from "./openapi/operation.ts";
 import { type ValidationReport, validationSummary } from "../formats/validation/invoice_validation.ts";
 import type { Violation } from "../formats/validation/violation.ts";
+import { uploadedInvoice } from "./pdf_upload.ts";
 import { InvoiceError } from "../formats/invoice/errors.ts";
 import { XmlError } from "../formats/xml/errors.ts";
 import { ApiError, validationError } from "../http/errors.ts";
@@ -82,7 +83,7 @@ async function validateRequest(ctx: Context): Promise<ApiResponse> {
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
   if (!part) throw validationError("xml", "required", "xml is required");
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
-  const report = await ctx.app.validate(part.body, { tenant: ctx.tenant.tenant });
+  const report = await ctx.app.validate(uploadedInvoice(part.body).xml, { tenant: ctx.tenant.tenant });
   return json(200, JSON.stringify({ valid: report.valid, format: report.format, checks: report.checks, errors: report.errors, warnings: report.warnings }));
 }
 

@@ -18,12 +18,22 @@ export interface SourceItem {
   metadata: Record<string, unknown> | null;
   /** The number KSeF assigned to the document, when the source knows it. */
   ksef_number?: string | null;
+  /**
+   * What the source holds when it is not the XML itself: a Factur-X or ZUGFeRD PDF that carries `xml` (README "EU
+   * formats"). Kept beside the document as its original (documentOriginalKey) and served as its `/pdf` and `/source`.
+   */
+  original?: { media_type: string; bytes: Uint8Array };
   /** Set when the source could not read the item; the run counts it as failed. */
   error?: { code: string; message: string };
   /** The item is stored: the source may move past it. */
   ack(): Promise<void>;
   /** The item failed to import: the source may set it aside. */
   reject(): Promise<void>;
+}
+
+/** The derived-blob key of the original (SourceItem.original) of the document whose XML is `sha256`. */
+export function documentOriginalKey(sha256: string): string {
+  return `original-${sha256}`;
 }
 
 /** What a run offers a source besides the abort signal. */

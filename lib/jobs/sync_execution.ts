@@ -11,7 +11,7 @@ import { toApiError } from "../api/errors.ts";
 import { fieldsFromMetadata, fieldsFromXml } from "../contracts/record_json.ts";
 import { isKsefNumber } from "../formats/invoice/ksef_number.ts";
 import type { DocumentInput, ImportedFields, SyncRunRecord, TenantStore } from "../contracts/storage.ts";
-import { SourceError, type DocumentSource, type SkippedPart, type SourceItem } from "../contracts/document_source.ts";
+import { documentOriginalKey, SourceError, type DocumentSource, type SkippedPart, type SourceItem } from "../contracts/document_source.ts";
 import { addUpstreamWarnings, type UpstreamWarning } from "../contracts/upstream_warnings.ts";
 import type { Logger } from "../observe/log.ts";
 import type { Metrics } from "../observe/metrics.ts";
@@ -245,7 +245,13 @@ function _itemError(caught: unknown): { code: string; message: string } {
  */
 async function _storeBatch(o: RunExecutionOptions, tenant: TenantStore, source: DocumentSource, run: SyncRunRecord, batch: _Prepared[]): Promise<(() => Promise<void>)[]> {
   run.counts.fetched += batch.length;
-  const blobs = await Promise.allSettled(batch.map((p) => (p.input && p.xml ? tenant.putBlob(p.xml) : null)));
+  // A document's original (a Factur-X PDF) is kept before the document, so that a document never lacks it.
+  const blobs = await Promise.allSettled(batch.map(async (p) => {
+    if (!p.input || !p.xml) return null;
+    const blob = await tenant.putBlob(p.xml);
+    if (p.item.original) await tenant.putDerived(documentOriginalKey(blob.sha256), p.item.original.bytes);
+    return blob;
+  }));
   const stored: DocumentInput[] = [];
   batch.forEach((p, i) => {
     const blob = blobs[i]!;

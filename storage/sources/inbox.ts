@@ -1,7 +1,8 @@
 /**
  * The `inbox` document source (README “Documents and the inbox”): a drop folder per tenant,
- * `<data>/inbox/<tenant>/`. `NAME.xml` is a document with external id NAME;
- * `NAME.json` without its `.xml` twin is a document whose XML is not yet
+ * `<data>/inbox/<tenant>/`. `NAME.xml` is a document with external id NAME; `NAME.pdf` (without an `.xml`
+ * twin) is one too when it carries its invoice (Factur-X, ZUGFeRD, XRechnung in a PDF: README "EU formats"),
+ * the PDF kept as the document's original; `NAME.json` without its `.xml` twin is a document whose XML is not yet
  * available. Names starting with `.` or ending in `.tmp`/`.part` are being
  * written and are ignored. Acknowledged files move to `processed/`, rejected
  * ones (unreadable, too large, a name that is not UTF-8) to `failed/`, so a
@@ -14,6 +15,7 @@ import { mkdir, readdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import type { DocumentSource, SourceItem } from "../../lib/contracts/document_source.ts";
+import { extractEmbeddedInvoice, PdfReadError } from "../../lib/formats/pdf/read/embedded_invoice.ts";
 import { fsyncDirAsync } from "../atomic.ts";
 
 /** The longest the listing of a large inbox holds the event loop at a time. */
@@ -23,6 +25,21 @@ export const MAX_INBOX_FILE = 64 * 1024 * 1024;
 
 const _utf8 = new TextDecoder("utf-8", { fatal: true });
 const _lossy = new TextDecoder("utf-8");
+
+/** The invoice a PDF carries, with the PDF as the item's original; a refused PDF or one without an invoice fails the item. */
+function _readPdf(item: SourceItem, bytes: Uint8Array): void {
+  try {
+    const embedded = extractEmbeddedInvoice(bytes);
+    if (embedded === null) item.error = { code: "NO_EMBEDDED_INVOICE", message: "The PDF carries no embedded invoice (factur-x.xml, zugferd-invoice.xml, xrechnung.xml)" };
+    else {
+      item.xml = embedded.xml;
+      item.original = { media_type: "application/pdf", bytes };
+    }
+  } catch (e) {
+    if (!(e instanceof PdfReadError)) throw e;
+    item.error = { code: "VALIDATION_ERROR", message: `The PDF cannot be read (${e.reason}): ${e.message}` };
+  }
+}
 
 /** A directory entry's name: decoded, or the raw bytes of a name that is not UTF-8. */
 type Name = string | Buffer;
@@ -132,12 +149,13 @@ export function inboxSource(root: string, tenant: string): DocumentSource {
         } satisfies SourceItem;
       }
       const stems = [...names]
-        .filter((n) => n.endsWith(".xml") || (n.endsWith(".json") && !names.has(`${n.slice(0, -5)}.xml`)))
+        .filter((n) => n.endsWith(".xml") || ((n.endsWith(".json") || n.endsWith(".pdf")) && !names.has(`${n.slice(0, -4 - (n.endsWith(".json") ? 1 : 0))}.xml`)))
         .sort();
       for (const name of stems) {
         if (signal.aborted) return;
         const xml = name.endsWith(".xml");
-        const stem = name.slice(0, xml ? -4 : -5);
+        const pdf = name.endsWith(".pdf");
+        const stem = name.slice(0, xml || pdf ? -4 : -5);
         const files = [name, ...(xml && names.has(`${stem}.json`) ? [`${stem}.json`] : [])];
         const item: SourceItem = {
           external_id: stem, xml: null, metadata: null,
@@ -148,6 +166,7 @@ export function inboxSource(root: string, tenant: string): DocumentSource {
           const bytes = _readLimited(join(dir, name), MAX_INBOX_FILE);
           if (bytes === null) item.error = { code: "PAYLOAD_TOO_LARGE", message: `File is larger than ${MAX_INBOX_FILE} bytes` };
           else if (xml) item.xml = bytes;
+          else if (pdf) _readPdf(item, bytes);
           else {
             const meta = _metadata(bytes);
             if (typeof meta === "string") item.error = { code: "VALIDATION_ERROR", message: meta };

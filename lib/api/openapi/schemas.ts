@@ -133,6 +133,7 @@ export const ERROR_CODES: Record<ErrorCode, { description: string; details: Json
   NOT_FOUND: { description: "No such resource for this tenant (malformed, unknown and foreign ids alike)", details: NO_DETAILS },
   XML_NOT_AVAILABLE: { description: "The document exists but its XML (and so its PDF) is not yet available", details: NO_DETAILS },
   UPO_NOT_AVAILABLE: { description: "The submission exists but KSeF has not (yet) issued its official receipt (UPO)", details: NO_DETAILS },
+  NO_EMBEDDED_INVOICE: { description: "The upload is a PDF that carries no embedded invoice (no `factur-x.xml`, `zugferd-invoice.xml`, `ZUGFeRD-invoice.xml` or `xrechnung.xml`): README \"EU formats\"", details: NO_DETAILS },
   METHOD_NOT_ALLOWED: {
     description: "The path does not support the method; `Allow` lists those it does",
     details: { type: "object", required: ["allow"], properties: { allow: { type: "array", items: STRING } } },

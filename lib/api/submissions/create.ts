@@ -9,6 +9,7 @@ import { fieldsFromInvoice } from "../../contracts/record_json.ts";
 import type { KsefIssueMode, StoredResponse, SubmissionConversion, SubmissionInput, SubmissionRecord } from "../../contracts/storage.ts";
 import { WRITTEN_FORMATS } from "../../formats/invoice/write_invoice.ts";
 import { convertUpload } from "../conversion.ts";
+import { uploadedInvoice } from "../pdf_upload.ts";
 import { createFromJson } from "./create_json.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
 import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
@@ -46,12 +47,13 @@ export async function createSubmission(ctx: Context): Promise<ApiResponse> {
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
   const origin: SubmissionOrigin = { asked: _oneOf(ctx, "ksef_mode", KSEF_MODES), corrects: _plainField(ctx, "corrects") };
   const as = _oneOf(ctx, "as", WRITTEN_FORMATS);
-  if (as === undefined) return storeSubmission(ctx, part.body, origin);
-  const converted = await convertUpload(ctx, part.body, as, false);
-  if (converted === null) return storeSubmission(ctx, part.body, origin); // already in that format: stored as uploaded
-  return storeSubmission(ctx, converted.xml, {
-    ...origin, source: { mediaType: "application/xml", bytes: part.body }, conversion: { from: converted.from, losses: converted.losses },
-  });
+  // A Factur-X or ZUGFeRD PDF is its embedded invoice, the PDF kept as what the seller issued (README "EU formats").
+  const upload = uploadedInvoice(part.body);
+  const received = upload.pdf ? { mediaType: "application/pdf", bytes: upload.pdf } : { mediaType: "application/xml", bytes: part.body };
+  const converted = as === undefined ? null : await convertUpload(ctx, upload.xml, as, false);
+  // Already in that format (or no `as`): stored as uploaded.
+  if (converted === null) return storeSubmission(ctx, upload.xml, upload.pdf ? { ...origin, source: received } : origin);
+  return storeSubmission(ctx, converted.xml, { ...origin, source: received, conversion: { from: converted.from, losses: converted.losses } });
 }
 
 /** Checks `xml` as an upload and stores it as a submission with what it was made from (201), or refuses it. */

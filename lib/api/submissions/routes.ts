@@ -51,6 +51,13 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findSubmission(ctx);
+  // A Factur-X or ZUGFeRD upload's own PDF is the document the seller issued (README "EU formats"): it is the
+  // submission's PDF, unless a language or Factur-X is asked for, which our rendering gives.
+  if (record.source?.media_type === "application/pdf" && !ctx.req.query.has("lang") && !ctx.req.query.has("as")) {
+    const blob = await ctx.tenant.getBlob(record.source.sha256);
+    if (!blob) throw new ApiError("INTERNAL_ERROR", "Submission source is missing");
+    return sourceDownload(ctx, blob, "application/pdf", record.number ?? record.id);
+  }
   // Once KSeF accepted it, the rendering shows its KSeF number, as a document's does.
   // Its QR code links to the environment of the tenant's ksef source, sending or not (README "Offline invoices").
   const environment = record.format !== null && isKsefFormat(record.format) ? tenantQrEnvironment(ctx) : "prod";
