@@ -82,6 +82,12 @@ describe("extractEmbeddedInvoice() refuses hostile PDFs in bounded time and memo
     refuses(latin1(first.toString("latin1").replace("/Prev 0000000000", `/Prev ${at.padStart(10, "0")}`)), "loop");
   });
 
+  test("a hybrid file whose /XRefStm points to its own xref table", () => {
+    const first = Buffer.from(facturx({ root: 1, trailer: "/XRefStm 0000000000" }));
+    const at = /startxref\n(\d+)/.exec(first.toString("latin1"))![1]!;
+    refuses(latin1(first.toString("latin1").replace("/XRefStm 0000000000", `/XRefStm ${at.padStart(10, "0")}`)), "loop");
+  });
+
   test("two cross-reference sections whose /Prev point to each other", () => {
     const older = Buffer.from(facturx({ root: 1, xref: "stream", trailer: "/Prev 0000000000" }));
     const both = Buffer.from(new PdfBuilder(older).add(3, "<< /Type /Page >>").finish({ root: 1 }));
