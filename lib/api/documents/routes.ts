@@ -4,15 +4,16 @@
  * @module
  */
 import type { ApiRoute, Context } from "../context.ts";
-import { DOCUMENT_FILTERS, okJson } from "../openapi/operation.ts";
+import { DOCUMENT_FILTERS, DOWNLOAD_PARAMS, download, okJson } from "../openapi/operation.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { apiError } from "../errors.ts";
 import { json, listBody } from "../../http/respond.ts";
 import type { ApiResponse } from "../../http/types.ts";
-import type { ChangePage, DocumentFilter, DocumentRecord, Stored, TenantStore } from "../../contracts/storage.ts";
+import type { ChangePage, DocumentFilter, DocumentRecord, Stored, StoredBlob, TenantStore } from "../../contracts/storage.ts";
 import { isKsefNumber } from "../../formats/invoice/ksef_number.ts";
 import { parseListQuery } from "../list_query.ts";
-import { downloadRoutes, pdfResponse, sourceQrEnvironment, xmlDownload } from "../downloads.ts";
+import { downloadRoutes, pdfResponse, sourceDownload, sourceQrEnvironment, xmlDownload } from "../downloads.ts";
+import { documentOriginalKey } from "../../contracts/document_source.ts";
 import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { feedListing } from "../feed_listing.ts";
 import { wantsInvoice, withInvoice, withInvoices } from "../invoice_expand.ts";
@@ -70,6 +71,10 @@ async function downloadXml(ctx: Context): Promise<ApiResponse> {
 
 async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const { record } = await findDocument(ctx);
+  // A Factur-X or ZUGFeRD PDF that came from the source is the document the seller issued (README "EU formats"): it
+  // is the document's PDF, unless a language or Factur-X is asked for, which our rendering gives.
+  const original = await _original(ctx, record);
+  if (original !== null && !ctx.req.query.has("lang") && !ctx.req.query.has("as")) return sourceDownload(ctx, original, "application/pdf", record.number ?? record.external_id);
   // A KSeF number stored before sources were checked is shown only when well-formed (it keys the PDF cache).
   const ksef = record.ksef_number && isKsefNumber(record.ksef_number) ? record.ksef_number : null;
   // Its QR code links to the KSeF environment its source belongs to (a test source's invoices are not in production).
@@ -79,6 +84,19 @@ async function downloadPdf(ctx: Context): Promise<ApiResponse> {
   const res = record.xml_available && record.sha256 ? await pdfResponse(ctx, record.sha256, record.number ?? record.external_id, record.format, { ksefNumber: ksef, environment }, madeAt) : null;
   if (!res) throw xmlNotAvailable(); // the PDF is rendered from the XML (the error envelope in the OpenAPI document)
   return res;
+}
+
+/** What the source held: its original (a Factur-X PDF) when it had one, else the XML. */
+async function downloadSource(ctx: Context): Promise<ApiResponse> {
+  const { record } = await findDocument(ctx);
+  const original = await _original(ctx, record);
+  if (original !== null) return sourceDownload(ctx, original, "application/pdf", `${record.number ?? record.external_id}-source`);
+  return downloadXml(ctx);
+}
+
+/** The original the source delivered the document's XML in (a Factur-X PDF), or null. */
+async function _original(ctx: Context, record: DocumentRecord): Promise<StoredBlob | null> {
+  return record.xml_available && record.sha256 ? ctx.tenant.getDerived(documentOriginalKey(record.sha256)) : null;
 }
 
 async function getDocument(ctx: Context): Promise<ApiResponse> {
@@ -107,6 +125,14 @@ export const documentRoutes: ApiRoute[] = [
     pattern: "/api/v1/documents/:id", scope: "documents:read", tag: "Documents", idParam: "DocumentId", resource: "Document",
     errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
     xml: { handle: downloadXml, description: "The exact bytes received from the source." },
-    pdf: { handle: downloadPdf, description: "An A4 rendering of the invoice, made from its XML (deterministic: same XML, same bytes)." },
+    pdf: { handle: downloadPdf, description: "An A4 rendering of the invoice, made from its XML (deterministic: same XML, same bytes); for a document the source delivered as a Factur-X or ZUGFeRD PDF, that PDF as received (the document the seller issued), unless `lang` or `as` asks for the rendering." },
   }),
+  {
+    method: "GET", pattern: "/api/v1/documents/:id/source", scope: "documents:read", handle: downloadSource,
+    openapi: {
+      id: "getDocumentSource", tag: "Documents", summary: "Download what the source delivered",
+      description: "The PDF a Factur-X or ZUGFeRD document came in (`application/pdf`, README \"EU formats\"); for a document delivered as XML, the same bytes as `/xml`.",
+      params: ["DocumentId", ...DOWNLOAD_PARAMS], ok: download("Source"), errors: ["NOT_FOUND", "XML_NOT_AVAILABLE"],
+    },
+  },
 ];
