@@ -16,6 +16,7 @@ import type { XmlDocument, XmlElement } from "../xml/tree.ts";
 import { MAX_XSD_VIOLATIONS, validateXsd } from "../xsd/validate.ts";
 import { checkEn16931, claimsEn16931, EN16931_ARTEFACTS_VERSION } from "./en16931/rules.ts";
 import { checkKsefFile } from "./ksef_file.ts";
+import { checkRulePacks } from "./rule_packs.ts";
 import { SCHEMA_CHECK, type SchemaSet } from "./schema_set.ts";
 import type { Violation } from "./violation.ts";
 
@@ -80,6 +81,10 @@ export function validateInvoice(bytes: Uint8Array, doc: XmlDocument, format: Inv
       if (format === "ksef-pef3" && x.rule === _EXTENSIONS_RULE) continue;
       found.push(x);
     }
+    // The CIUS packs its BT-24 names (README "EU formats"); PEF(3) names Peppol's and gets its rules like any UBL document.
+    const packs = checkRulePacks(root, syntax);
+    for (const c of packs.checks) checks.push(c);
+    for (const x of packs.violations) found.push(x);
   }
   const errors = found.filter((v) => v.severity === "error");
   const warnings = found.filter((v) => v.severity !== "error");
