@@ -81,10 +81,13 @@ export function validateInvoice(bytes: Uint8Array, doc: XmlDocument, format: Inv
       if (format === "ksef-pef3" && x.rule === _EXTENSIONS_RULE) continue;
       found.push(x);
     }
-    // The CIUS packs its BT-24 names (README "EU formats"); PEF(3) names Peppol's and gets its rules like any UBL document.
-    const packs = checkRulePacks(root, syntax);
-    for (const c of packs.checks) checks.push(c);
-    for (const x of packs.violations) found.push(x);
+    // The CIUS pack its BT-24 names (README "EU formats"). PEF(3) names Peppol BIS but goes to KSeF, whose verdict is
+    // its schema and EN 16931's: Peppol's own rules (identifier check digits, endpoints) are not KSeF's.
+    if (format !== "ksef-pef3") {
+      const packs = checkRulePacks(root, syntax);
+      for (const c of packs.checks) checks.push(c);
+      for (const x of packs.violations) found.push(x);
+    }
   }
   const errors = found.filter((v) => v.severity === "error");
   const warnings = found.filter((v) => v.severity !== "error");
