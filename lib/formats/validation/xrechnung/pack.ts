@@ -9,7 +9,7 @@
 import type { XmlElement } from "../../xml/tree.ts";
 import { Report } from "../en16931/semantic_report.ts";
 import type { Violation } from "../violation.ts";
-import { checkPeppolCore } from "../peppol/core.ts";
+import { checkPeppolUbl } from "../peppol/ubl_core.ts";
 import { checkXrechnungUbl } from "./ubl.ts";
 import { checkXrechnungUblCvd, checkXrechnungUblExtension } from "./ubl_extension.ts";
 import { XR_CIUS_ID } from "./vocabulary.ts";
@@ -36,6 +36,9 @@ export function checkXrechnung(root: XmlElement): Violation[] {
   checkXrechnungUbl(root, r);
   checkXrechnungUblExtension(root, r);
   checkXrechnungUblCvd(root, r);
-  const peppol = checkPeppolCore(root, { hufSlack: true }).filter((v) => PEPPOL_RULES_IN_XRECHNUNG.has(v.rule));
-  return [...r.violations, ...peppol];
+  // One report for both, so locations are indexed once; Peppol's rules that XRechnung does not report are dropped.
+  const own = r.violations.length;
+  checkPeppolUbl(root, r, { hufSlack: true });
+  const kept = r.violations.filter((v, i) => i < own || PEPPOL_RULES_IN_XRECHNUNG.has(v.rule));
+  return kept;
 }
