@@ -6,6 +6,7 @@
  * @module
  */
 import type { XmlElement } from "../xml/tree.ts";
+import { hasText, norm } from "./en16931/semantic_view.ts";
 
 /** UBL's and CII's namespaces the packs name. */
 export const NS = {
@@ -35,20 +36,47 @@ function _step(step: string): [string, string] {
 
 /** Every element reached from `from` by the child steps, each "prefix:local" with a prefix of NS (XPath `a/b/c`). */
 export function select(from: XmlElement | null | readonly XmlElement[], ...steps: string[]): XmlElement[] {
-  let current: readonly XmlElement[] = from === null ? [] : Array.isArray(from) ? from : [from as XmlElement];
-  for (const step of steps) {
-    const [ns, local] = _step(step);
+  if (from === null) return [];
+  let current: readonly XmlElement[] = Array.isArray(from) ? from : [from as XmlElement];
+  for (let s = 0; s < steps.length; s++) {
+    const [ns, local] = _step(steps[s] as string);
     const next: XmlElement[] = [];
-    for (const el of current) for (const c of el.children) if (c.local === local && c.ns === ns) next.push(c);
+    for (let i = 0; i < current.length; i++) {
+      const kids = (current[i] as XmlElement).children;
+      for (let j = 0; j < kids.length; j++) {
+        const c = kids[j] as XmlElement;
+        if (c.local === local && c.ns === ns) next.push(c);
+      }
+    }
+    if (next.length === 0) return next;
     current = next;
-    if (current.length === 0) return [];
   }
   return current as XmlElement[];
 }
 
-/** The first element `select` would give, or null. */
+function _first(el: XmlElement, steps: readonly string[], at: number): XmlElement | null {
+  if (at === steps.length) return el;
+  const [ns, local] = _step(steps[at] as string);
+  const kids = el.children;
+  for (let j = 0; j < kids.length; j++) {
+    const c = kids[j] as XmlElement;
+    if (c.local === local && c.ns === ns) {
+      const found = _first(c, steps, at + 1);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/** The first element `select` would give (in document order), or null, without building the list. */
 export function first(from: XmlElement | null | readonly XmlElement[], ...steps: string[]): XmlElement | null {
-  return select(from, ...steps)[0] ?? null;
+  if (from === null) return null;
+  if (!Array.isArray(from)) return _first(from as XmlElement, steps, 0);
+  for (const el of from as readonly XmlElement[]) {
+    const found = _first(el, steps, 0);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** Every descendant of `root` (itself excluded) with this namespace and local name, in document order (XPath `//x`). */
@@ -82,15 +110,17 @@ export function stringValue(el: XmlElement | null): string {
   return s;
 }
 
-/** XPath normalize-space. */
+/** XPath normalize-space (the EN 16931 rules' own, with its fast path for text that needs no rewrite). */
 export function normalizeSpace(text: string | null | undefined): string {
-  return text ? text.replace(/[ \t\r\n]+/g, " ").trim() : "";
+  return norm(text);
 }
 
 /** `x[boolean(normalize-space(.))]` for some x: an element with something other than white space in it. */
 export function anyFilled(els: readonly XmlElement[]): boolean {
-  return els.some((e) => normalizeSpace(stringValue(e)) !== "");
+  return els.some((e) => hasText(stringValue(e)));
 }
+
+export { hasText };
 
 /** XPath general comparison `els = value`: some element's string value equals `value` exactly. */
 export function anyEquals(els: readonly XmlElement[], value: string | readonly string[]): boolean {

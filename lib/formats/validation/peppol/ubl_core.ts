@@ -7,7 +7,7 @@
  * @module
  */
 import type { XmlElement } from "../../xml/tree.ts";
-import { attribute, first, normalizeSpace, NS, select, stringValue } from "../element_paths.ts";
+import { attribute, first, hasText, normalizeSpace, NS, select, stringValue } from "../element_paths.ts";
 import { abs, add, cmp, dec, eq, mul, percentOf, round2, sub, sum, type Dec, ONE, ZERO } from "../en16931/semantic_decimal.ts";
 import type { Report } from "../en16931/semantic_report.ts";
 import { CREDIT_NOTE_TYPE_CODES, EAS, INVOICE_TYPE_CODES, ISO_4217, MIME_CODES, PROFILE_01, PROFILE_02, UNCL_2005, UNCL_5189, UNCL_7161 } from "./code_lists.ts";
@@ -188,7 +188,7 @@ function _isDate(s: string): boolean {
 
 /** The rules whose context is one element anywhere: R008, R005, R010, R020, R051, R061, the ICD, CL, P and F rules. */
 function _element(el: XmlElement, parent: XmlElement, r: Report, doc: { currency: string[]; profile: string; bothDe: boolean }): void {
-  if (el.children.length === 0 && normalizeSpace(el.text) === "") r.add("PEPPOL-EN16931-R008", el, "Document MUST not contain empty elements");
+  if (el.children.length === 0 && !hasText(el.text)) r.add("PEPPOL-EN16931-R008", el, "Document MUST not contain empty elements");
   if (el.ns === cac) {
     if (el.local === "Party" && parent.ns === cac && parent.local === "AccountingCustomerParty") r.check(first(el, "cbc:EndpointID") !== null, "PEPPOL-EN16931-R010", el, "Buyer electronic address MUST be provided");
     else if (el.local === "Party" && parent.ns === cac && parent.local === "AccountingSupplierParty") r.check(first(el, "cbc:EndpointID") !== null, "PEPPOL-EN16931-R020", el, "Seller electronic address MUST be provided");

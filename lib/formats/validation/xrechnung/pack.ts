@@ -8,7 +8,7 @@
  */
 import type { XmlElement } from "../../xml/tree.ts";
 import { Report } from "../en16931/semantic_report.ts";
-import type { Violation } from "../violation.ts";
+import type { Severity, Violation } from "../violation.ts";
 import { checkPeppolUbl } from "../peppol/ubl_core.ts";
 import { checkXrechnungUbl } from "./ubl.ts";
 import { checkXrechnungUblCvd, checkXrechnungUblExtension } from "./ubl_extension.ts";
@@ -32,13 +32,18 @@ export function claimsXrechnung(specId: string): boolean {
 
 /** Every XRechnung rule the UBL document breaks. */
 export function checkXrechnung(root: XmlElement): Violation[] {
-  const r = new Report(root);
+  const r = new _XrechnungReport(root);
   checkXrechnungUbl(root, r);
   checkXrechnungUblExtension(root, r);
   checkXrechnungUblCvd(root, r);
-  // One report for both, so locations are indexed once; Peppol's rules that XRechnung does not report are dropped.
-  const own = r.violations.length;
   checkPeppolUbl(root, r, { hufSlack: true });
-  const kept = r.violations.filter((v, i) => i < own || PEPPOL_RULES_IN_XRECHNUNG.has(v.rule));
-  return kept;
+  return r.violations;
+}
+
+/** A report that drops the Peppol rules XRechnung does not take over before it locates them (locating costs a pass). */
+class _XrechnungReport extends Report {
+  add(rule: string, el: XmlElement, message: string, severity: Severity = "error"): void {
+    if (rule.startsWith("PEPPOL-") && !PEPPOL_RULES_IN_XRECHNUNG.has(rule)) return;
+    super.add(rule, el, message, severity);
+  }
 }
