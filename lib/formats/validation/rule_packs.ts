@@ -19,10 +19,9 @@ export interface RulePacksResult {
 
 /** Runs the packs the document's BT-24 names. */
 export function checkRulePacks(root: XmlElement, syntax: En16931Syntax): RulePacksResult {
-  // Only the UBL bindings are ported: a CII invoice gets no pack (and `checks` does not claim one).
-  if (syntax !== "ubl") return { checks: [], violations: [] };
   const id = specificationIdentifier(root, syntax);
-  if (claimsXrechnung(id)) return { checks: [XRECHNUNG_CHECK], violations: checkXrechnung(root) };
-  if (claimsPeppol(id)) return { checks: [PEPPOL_CHECK], violations: checkPeppol(root) };
+  if (claimsXrechnung(id)) return { checks: [XRECHNUNG_CHECK], violations: checkXrechnung(root, syntax) };
+  // OpenPeppol's CII binding is not ported yet: a CII invoice gets no Peppol pack (and `checks` does not claim one).
+  if (claimsPeppol(id) && syntax === "ubl") return { checks: [PEPPOL_CHECK], violations: checkPeppol(root) };
   return { checks: [], violations: [] };
 }

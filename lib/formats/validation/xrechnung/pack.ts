@@ -10,6 +10,8 @@ import type { XmlElement } from "../../xml/tree.ts";
 import { Report } from "../en16931/semantic_report.ts";
 import type { Severity, Violation } from "../violation.ts";
 import { checkPeppolUbl } from "../peppol/ubl_core.ts";
+import { checkXrechnungCii } from "./cii.ts";
+import { checkXrechnungCiiCvd, checkXrechnungCiiExtension } from "./cii_extension.ts";
 import { checkXrechnungUbl } from "./ubl.ts";
 import { checkXrechnungUblCvd, checkXrechnungUblExtension } from "./ubl_extension.ts";
 import { XR_CIUS_ID } from "./vocabulary.ts";
@@ -30,13 +32,19 @@ export function claimsXrechnung(specId: string): boolean {
   return specId.startsWith(XR_CIUS_ID);
 }
 
-/** Every XRechnung rule the UBL document breaks. */
-export function checkXrechnung(root: XmlElement): Violation[] {
+/** Every XRechnung rule the document breaks. */
+export function checkXrechnung(root: XmlElement, syntax: "ubl" | "cii"): Violation[] {
   const r = new _XrechnungReport(root);
-  checkXrechnungUbl(root, r);
-  checkXrechnungUblExtension(root, r);
-  checkXrechnungUblCvd(root, r);
-  checkPeppolUbl(root, r, { hufSlack: true });
+  if (syntax === "ubl") {
+    checkXrechnungUbl(root, r);
+    checkXrechnungUblExtension(root, r);
+    checkXrechnungUblCvd(root, r);
+    checkPeppolUbl(root, r, { hufSlack: true });
+  } else {
+    checkXrechnungCii(root, r);
+    checkXrechnungCiiExtension(root, r);
+    checkXrechnungCiiCvd(root, r);
+  }
   return r.violations;
 }
 

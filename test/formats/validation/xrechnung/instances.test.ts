@@ -12,15 +12,15 @@ import { xmuteCases } from "../../../support/xmute.ts";
 
 const DIR = join(import.meta.dirname, "../../../fixtures/xrechnung");
 
-// The cii folder is kept for the CII binding, which is not ported yet.
-for (const folder of ["ubl-inv", "ubl-cn"]) {
+for (const folder of ["ubl-inv", "ubl-cn", "cii"]) {
+  const syntax = folder === "cii" ? "cii" : "ubl";
   describe(`XRechnung rules on KoSIT's ${folder} instances`, () => {
     for (const file of readdirSync(join(DIR, folder)).filter((f) => f.endsWith(".xml")).sort()) {
       test(`${file}: each declared mutation fires exactly the rules it expects`, () => {
         const text = readFileSync(join(DIR, folder, file), "utf8");
         const failures: string[] = [];
         for (const c of xmuteCases(text)) {
-          const fired = new Set(checkXrechnung(parseXml(c.xml).root).map((v) => v.rule));
+          const fired = new Set(checkXrechnung(parseXml(c.xml).root, syntax).map((v) => v.rule));
           for (const rule of c.invalid) if (!fired.has(rule)) failures.push(`${c.id}: ${rule} should fire`);
           for (const rule of c.valid) if (fired.has(rule)) failures.push(`${c.id}: ${rule} should not fire`);
         }
