@@ -105,3 +105,12 @@ export const SCHEME_RULES: readonly SchemeRule[] = [
 
 /** R046 (Codice Fiscale) applies to EndpointID with scheme 9907 only. */
 export const ENDPOINT_9907: SchemeRule = { scheme: "9907", rule: "PEPPOL-COMMON-R046", severity: "warning", test: isCodiceFiscale, message: "Tax Code (Codice Fiscale) must be stated in the correct format" };
+
+/** OpenPeppol's CII schematron (release 3.0.13) states some of the same rules older and looser. */
+export const SCHEME_RULES_CII: readonly SchemeRule[] = [
+  ...SCHEME_RULES.filter((x) => ["0088", "0192", "0208", "0201", "0210", "0211"].includes(x.scheme)),
+  { scheme: "0184", rule: "PEPPOL-COMMON-R042", severity: "error", test: (_v, raw) => /^DK[0-9]{8}$/.test(raw), message: "Danish organization number (CVR) MUST be stated in the correct format" },
+  { scheme: "0007", rule: "PEPPOL-COMMON-R049", severity: "warning", test: (v) => v.length === 10 && /^[0-9]+$/.test(v), message: "Swedish organization number MUST be stated in the correct format" },
+  { scheme: "0151", rule: "PEPPOL-COMMON-R050", severity: "warning", test: (v) => /^[0-9]{11}$/.test(v) && isAbn(v), message: "Australian Business Number (ABN) MUST be stated in the correct format" },
+  { scheme: "9906", rule: "PEPPOL-COMMON-R048", severity: "warning", test: isPartitaIvaIfItalian, message: "Italian VAT Code (Partita Iva) must be stated in the correct format" },
+];

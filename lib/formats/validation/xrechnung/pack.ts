@@ -9,6 +9,7 @@
 import type { XmlElement } from "../../xml/tree.ts";
 import { Report } from "../en16931/semantic_report.ts";
 import type { Severity, Violation } from "../violation.ts";
+import { checkPeppolCii } from "../peppol/cii_core.ts";
 import { checkPeppolUbl } from "../peppol/ubl_core.ts";
 import { checkXrechnungCii } from "./cii.ts";
 import { checkXrechnungCiiCvd, checkXrechnungCiiExtension } from "./cii_extension.ts";
@@ -44,6 +45,7 @@ export function checkXrechnung(root: XmlElement, syntax: "ubl" | "cii"): Violati
     checkXrechnungCii(root, r);
     checkXrechnungCiiExtension(root, r);
     checkXrechnungCiiCvd(root, r);
+    checkPeppolCii(root, r, { hufSlack: true, xrechnung: true });
   }
   return r.violations;
 }
