@@ -1,8 +1,8 @@
 /**
  * The CIUS rule packs that run on top of the EN 16931 rules, chosen by the specification identifier
  * (BT-24) the invoice claims, as the receivers of those countries check (README "EU formats"):
- * XRechnung 3.0 (xrechnung/) and Peppol BIS Billing 3.0 (peppol/), for UBL invoices and credit notes.
- * An identifier that names neither, and a CII invoice (whose bindings are not ported yet), get no pack.
+ * XRechnung 3.0 (xrechnung/) and Peppol BIS Billing 3.0 (peppol/), for UBL and CII. An identifier that
+ * names neither gets no pack.
  * @module
  */
 import type { XmlElement } from "../xml/tree.ts";
@@ -21,7 +21,6 @@ export interface RulePacksResult {
 export function checkRulePacks(root: XmlElement, syntax: En16931Syntax): RulePacksResult {
   const id = specificationIdentifier(root, syntax);
   if (claimsXrechnung(id)) return { checks: [XRECHNUNG_CHECK], violations: checkXrechnung(root, syntax) };
-  // OpenPeppol's CII binding is not ported yet: a CII invoice gets no Peppol pack (and `checks` does not claim one).
-  if (claimsPeppol(id) && syntax === "ubl") return { checks: [PEPPOL_CHECK], violations: checkPeppol(root) };
+  if (claimsPeppol(id)) return { checks: [PEPPOL_CHECK[syntax]], violations: checkPeppol(root, syntax) };
   return { checks: [], violations: [] };
 }

@@ -13,7 +13,7 @@ import { parseXml } from "../../../../lib/formats/xml/parse.ts";
 const DIR = join(import.meta.dirname, "../../../fixtures/peppol");
 const BASE = readFileSync(join(DIR, "base-example.xml"), "utf8");
 
-const rulesOf = (xml: string) => checkPeppol(parseXml(xml).root).map((v) => v.rule);
+const rulesOf = (xml: string) => checkPeppol(parseXml(xml).root, "ubl").map((v) => v.rule);
 
 /** `{ what, rule, from, to }`: replacing `from` by `to` in base-example.xml breaks `rule`. */
 const NEGATIVE = [
