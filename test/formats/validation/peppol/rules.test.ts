@@ -83,3 +83,34 @@ describe("checkRulePacks()", () => {
     }
   });
 });
+
+describe("Peppol BIS Billing 3.0 rules on CII", () => {
+  // The CEN CII example claiming Peppol BIS: each case changes one thing and must fire a rule the base does not.
+  const base = readFileSync(join(import.meta.dirname, "../../../fixtures/samples/cii/en16931_CII_example1.xml"), "utf8").replace(
+    /<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>[^<]*<\/ram:ID>/,
+    "<ram:BusinessProcessSpecifiedDocumentContextParameter><ram:ID>urn:fdc:peppol.eu:2017:poacc:billing:01:1.0</ram:ID></ram:BusinessProcessSpecifiedDocumentContextParameter><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0</ram:ID>",
+  );
+  const ciiRules = (xml: string) => checkPeppol(parseXml(xml).root, "cii").map((v) => v.rule);
+  const CASES = [
+    { rule: "PEPPOL-EN16931-R001", what: "no business process", from: /<ram:BusinessProcessSpecifiedDocumentContextParameter>.*?<\/ram:BusinessProcessSpecifiedDocumentContextParameter>/, to: "" },
+    { rule: "PEPPOL-EN16931-R007", what: "a business process not in the Peppol format", from: "billing:01:1.0", to: "billing:1:1.0" },
+    { rule: "PEPPOL-EN16931-R004", what: "another specification identifier", from: "#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0</ram:ID>", to: "#compliant#urn:fdc:peppol.eu:2017:poacc:billing:2.0</ram:ID>" },
+    { rule: "PEPPOL-EN16931-F001", what: "a date in another format", from: '<udt:DateTimeString format="102">20150109</udt:DateTimeString>', to: '<udt:DateTimeString format="102">2015-01-09</udt:DateTimeString>' },
+    { rule: "PEPPOL-EN16931-P0100", what: "a type code outside profile 01", from: "<ram:TypeCode>380</ram:TypeCode>", to: "<ram:TypeCode>999</ram:TypeCode>" },
+    { rule: "PEPPOL-EN16931-R061", what: "direct debit without mandate", from: "<ram:TypeCode>30</ram:TypeCode>", to: "<ram:TypeCode>59</ram:TypeCode>" },
+    { rule: "PEPPOL-COMMON-R040", what: "a GLN with a wrong check digit", from: "<ram:ID>57151520</ram:ID>", to: '<ram:ID schemeID="0088">5909876543210</ram:ID>' },
+    { rule: "PEPPOL-EN16931-R121", what: "a zero base quantity", from: "<ram:ChargeAmount>9.95</ram:ChargeAmount>", to: "<ram:ChargeAmount>9.95</ram:ChargeAmount><ram:BasisQuantity>0</ram:BasisQuantity>" },
+    { rule: "PEPPOL-EN16931-R130", what: "a base quantity in another unit", from: "<ram:ChargeAmount>9.95</ram:ChargeAmount>", to: '<ram:ChargeAmount>9.95</ram:ChargeAmount><ram:BasisQuantity unitCode="KGM">1</ram:BasisQuantity>' },
+  ] as const;
+  for (const c of CASES) {
+    test(`${c.rule} fires on the CEN CII example with ${c.what}`, () => {
+      const xml = base.replace(c.from, c.to);
+      assert.notEqual(xml, base, "the change applies");
+      assert.ok(!ciiRules(base).includes(c.rule), `${c.rule} already fires on the base`);
+      assert.ok(ciiRules(xml).includes(c.rule), `${c.rule} in ${ciiRules(xml).join(", ")}`);
+    });
+  }
+  test("checkRulePacks() names OpenPeppol's CII release for a CII invoice", () => {
+    assert.deepEqual(checkRulePacks(parseXml(base).root, "cii").checks, ["PEPPOL-BIS:3.0 3.0.13"]);
+  });
+});
