@@ -114,3 +114,33 @@ describe("Peppol BIS Billing 3.0 rules on CII", () => {
     assert.deepEqual(checkRulePacks(parseXml(base).root, "cii").checks, ["PEPPOL-BIS:3.0 3.0.13"]);
   });
 });
+
+describe("Peppol BIS Billing 3.0 national rules on UBL", () => {
+  /** base-example.xml with the seller moved: its address country and VAT identifier (the first ones in the file). */
+  const seller = (country: string, vat: string, also: (xml: string) => string = (x) => x) =>
+    also(BASE.replace("<cbc:IdentificationCode>GB</cbc:IdentificationCode>", `<cbc:IdentificationCode>${country}</cbc:IdentificationCode>`).replace("<cbc:CompanyID>GB1232434</cbc:CompanyID>", `<cbc:CompanyID>${vat}</cbc:CompanyID>`));
+  const NATIONAL = [
+    { what: "a Norwegian seller whose VAT number fails its check digit", rule: "NO-R-001", xml: seller("NO", "NO123456789MVA") },
+    { what: "a Danish seller whose legal identifier has no CVR scheme", rule: "DK-R-014", xml: seller("DK", "DK12345678") },
+    { what: "an Italian seller without a street", rule: "IT-R-002", xml: seller("IT", "IT12345678901", (x) => x.replace("<cbc:StreetName>Main street 1</cbc:StreetName>", "")) },
+    { what: "a Swedish seller whose VAT number is too short", rule: "SE-R-001", xml: seller("SE", "SE4598375937") },
+    { what: "a Swedish seller whose organisation number is not numeric", rule: "SE-R-003", xml: seller("SE", "SE459837593701") },
+    { what: "an Icelandic seller without kennitala", rule: "IS-R-002", xml: seller("IS", "IS12345") },
+    { what: "a Dutch seller whose legal identifier is neither KVK nor OIN", rule: "NL-R-003", xml: seller("NL", "NL123456789B01") },
+    { what: "a Greek seller whose invoice number is not in six segments", rule: "GR-R-001-1", xml: seller("GR", "EL123456789") },
+    { what: "a Greek seller whose VAT number fails the TIN check", rule: "GR-R-003", xml: seller("GR", "EL123456789") },
+    { what: "a German seller and buyer without the seller's contact", rule: "DE-R-002", xml: seller("DE", "DE123456789", (x) => x.replace("<cbc:IdentificationCode>SE</cbc:IdentificationCode>", "<cbc:IdentificationCode>DE</cbc:IdentificationCode>")) },
+  ] as const;
+  for (const c of NATIONAL) {
+    test(`${c.rule} fires for ${c.what}, and not on base-example.xml`, () => {
+      assert.ok(!rulesOf(BASE).includes(c.rule));
+      assert.ok(rulesOf(c.xml).includes(c.rule), `${c.rule} in ${rulesOf(c.xml).join(", ")}`);
+    });
+  }
+  test("a Norwegian seller with a valid organisation number in its VAT number passes NO-R-001", () => {
+    assert.ok(!rulesOf(seller("NO", "NO987654325MVA")).includes("NO-R-001"));
+  });
+  test("the German rules stay silent unless both seller and buyer are in Germany", () => {
+    assert.ok(!rulesOf(seller("DE", "DE123456789")).some((r) => r.startsWith("DE-R-")));
+  });
+});
