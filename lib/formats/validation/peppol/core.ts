@@ -8,6 +8,7 @@ import type { XmlElement } from "../../xml/tree.ts";
 import { Report } from "../en16931/semantic_report.ts";
 import type { Violation } from "../violation.ts";
 import { checkPeppolCii } from "./cii_core.ts";
+import { checkPeppolCiiNational } from "./cii_national.ts";
 import { checkPeppolUbl } from "./ubl_core.ts";
 import { checkPeppolUblNational } from "./ubl_national.ts";
 import { checkPeppolUblGermany, checkPeppolUblGreece } from "./ubl_national_gr_de.ts";
@@ -21,6 +22,9 @@ export function checkPeppolCore(root: XmlElement, syntax: "ubl" | "cii"): Violat
     checkPeppolUblGreece(root, r);
     checkPeppolUblGermany(root, r);
   }
-  else checkPeppolCii(root, r);
+  else {
+    checkPeppolCii(root, r);
+    checkPeppolCiiNational(root, r);
+  }
   return r.violations;
 }

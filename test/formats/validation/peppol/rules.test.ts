@@ -110,6 +110,27 @@ describe("Peppol BIS Billing 3.0 rules on CII", () => {
       assert.ok(ciiRules(xml).includes(c.rule), `${c.rule} in ${ciiRules(xml).join(", ")}`);
     });
   }
+  /** The seller moved: its address country, and a VAT identifier (scheme VAT) in place of its VA one. */
+  const ciiSeller = (country: string, vat: string) =>
+    base.replace("<ram:CountryID>NL</ram:CountryID>", `<ram:CountryID>${country}</ram:CountryID>`).replace('<ram:ID schemeID="VA">NL8200.98.395.B.01</ram:ID>', `<ram:ID schemeID="VAT">${vat}</ram:ID>`);
+  const NATIONAL = [
+    { rule: "NL-R-003", what: "a Dutch seller whose legal identifier has no KVK or OIN scheme (as the example is)", xml: base },
+    { rule: "NL-R-008", what: "a Dutch seller paying by code 31", xml: base.replace("<ram:TypeCode>30</ram:TypeCode>", "<ram:TypeCode>31</ram:TypeCode>") },
+    { rule: "NO-R-001", what: "a Norwegian seller whose VAT number fails its check digit", xml: ciiSeller("NO", "NO123456789MVA") },
+    { rule: "DK-R-014", what: "a Danish seller whose legal identifier has no CVR scheme", xml: ciiSeller("DK", "DK12345678") },
+    { rule: "SE-R-001", what: "a Swedish seller whose VAT number is too short", xml: ciiSeller("SE", "SE12345") },
+    { rule: "IT-R-001", what: "an Italian seller whose tax registration identifier is too short", xml: ciiSeller("IT", "IT12345678901").replace("</ram:SpecifiedTaxRegistration>\n            </ram:SellerTradeParty>", '</ram:SpecifiedTaxRegistration><ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">123</ram:ID></ram:SpecifiedTaxRegistration>\n            </ram:SellerTradeParty>') },
+  ] as const;
+  for (const c of NATIONAL) {
+    test(`${c.rule} fires on the CEN CII example for ${c.what}`, () => {
+      // A changed document must owe the rule to the change.
+      if (c.xml !== base) assert.ok(!ciiRules(base).includes(c.rule), `${c.rule} already fires on the base`);
+      assert.ok(ciiRules(c.xml).includes(c.rule), `${c.rule} in ${ciiRules(c.xml).join(", ")}`);
+    });
+  }
+  test("a Norwegian CII seller with a valid organisation number in its VAT number passes NO-R-001", () => {
+    assert.ok(!ciiRules(ciiSeller("NO", "NO987654325MVA")).includes("NO-R-001"));
+  });
   test("checkRulePacks() names OpenPeppol's CII release for a CII invoice", () => {
     assert.deepEqual(checkRulePacks(parseXml(base).root, "cii").checks, ["PEPPOL-BIS:3.0 3.0.13"]);
   });
