@@ -8,7 +8,7 @@ import type { XmlElement } from "../../xml/tree.ts";
 import { anyEquals, anyFilled, attribute, first, normalizeSpace, NS, select, stringValue } from "../element_paths.ts";
 import type { Report } from "../en16931/semantic_report.ts";
 import { filenamesUnique, skontoOk } from "./ubl.ts";
-import { EMAIL, isIban, TAXED_CATEGORIES, TELEPHONE, TYPE_CODES, URL_WITH_SCHEME, XR_CIUS_ID, XR_CVD_ID, XR_EXTENSION_ID } from "./vocabulary.ts";
+import { EMAIL, isIban, TAXED_CATEGORIES, hasThreeDigits, TYPE_CODES, URL_WITH_SCHEME, XR_CIUS_ID, XR_CVD_ID, XR_EXTENSION_ID } from "./vocabulary.ts";
 
 const TX = "rsm:SupplyChainTradeTransaction";
 
@@ -31,7 +31,7 @@ export function checkXrechnungCii(root: XmlElement, r: Report): void {
     const mail = select(c, "ram:EmailURIUniversalCommunication", "ram:URIID");
     r.check(anyFilled(phone), "BR-DE-6", c, 'Das Element "Seller contact telephone number" (BT-42) muss übermittelt werden');
     r.check(anyFilled(mail), "BR-DE-7", c, 'Das Element "Seller contact email address" (BT-43) muss übermittelt werden');
-    r.check(TELEPHONE.test(_single(phone)), "BR-DE-27", c, "In BT-42 sollen mindestens drei Ziffern enthalten sein", "warning");
+    r.check(hasThreeDigits(_single(phone)), "BR-DE-27", c, "In BT-42 sollen mindestens drei Ziffern enthalten sein", "warning");
     r.check(EMAIL.test(_single(mail)), "BR-DE-28", c, "In BT-43 soll genau ein @-Zeichen enthalten sein, nicht von einem Leerzeichen oder einem Punkt flankiert", "warning");
   }
   for (const a of select(agreement, "ram:BuyerTradeParty", "ram:PostalTradeAddress")) _cityAndPostcode(a, r, "BR-DE-8", "Buyer city (BT-52)", "BR-DE-9", "Buyer post code (BT-53)");

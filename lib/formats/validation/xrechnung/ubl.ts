@@ -7,7 +7,7 @@
 import type { XmlElement } from "../../xml/tree.ts";
 import { anyEquals, anyFilled, attribute, first, normalizeSpace, NS, select, stringValue } from "../element_paths.ts";
 import type { Report } from "../en16931/semantic_report.ts";
-import { EMAIL, isIban, SKONTO, TAXED_CATEGORIES, TELEPHONE, TYPE_CODES, URL_WITH_SCHEME, XR_CIUS_ID, XR_CVD_ID, XR_EXTENSION_ID } from "./vocabulary.ts";
+import { EMAIL, isIban, SKONTO, TAXED_CATEGORIES, hasThreeDigits, TYPE_CODES, URL_WITH_SCHEME, XR_CIUS_ID, XR_CVD_ID, XR_EXTENSION_ID } from "./vocabulary.ts";
 
 const { cac, cbc } = NS;
 
@@ -27,7 +27,7 @@ export function checkXrechnungUbl(root: XmlElement, r: Report): void {
     r.check(anyFilled(select(c, "cbc:Name")), "BR-DE-5", c, 'Das Element "Seller contact point" (BT-41) muss übermittelt werden');
     r.check(anyFilled(select(c, "cbc:Telephone")), "BR-DE-6", c, 'Das Element "Seller contact telephone number" (BT-42) muss übermittelt werden');
     r.check(anyFilled(select(c, "cbc:ElectronicMail")), "BR-DE-7", c, 'Das Element "Seller contact email address" (BT-43) muss übermittelt werden');
-    r.check(TELEPHONE.test(_single(select(c, "cbc:Telephone"))), "BR-DE-27", c, "In BT-42 sollen mindestens drei Ziffern enthalten sein", "warning");
+    r.check(hasThreeDigits(_single(select(c, "cbc:Telephone"))), "BR-DE-27", c, "In BT-42 sollen mindestens drei Ziffern enthalten sein", "warning");
     r.check(EMAIL.test(_single(select(c, "cbc:ElectronicMail"))), "BR-DE-28", c, "In BT-43 soll genau ein @-Zeichen enthalten sein, nicht von einem Leerzeichen oder einem Punkt flankiert", "warning");
   }
   for (const a of select(root, "cac:AccountingCustomerParty", "cac:Party", "cac:PostalAddress")) {
