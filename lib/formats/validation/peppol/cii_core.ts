@@ -51,8 +51,11 @@ export function checkPeppolCii(root: XmlElement, r: Report, reading: PeppolCiiRe
     const notes = select(doc, "ram:IncludedNote");
     r.check(notes.length <= 1 && select(notes, "ram:SubjectCode").length === 0, "PEPPOL-EN16931-R002", doc, "No more than one note is allowed on document level");
   }
+  // The header period once, not per line: a lookup among the transaction's children per line would be quadratic.
+  const headerPeriod = select(root, TX, "ram:ApplicableHeaderTradeSettlement", "ram:BillingSpecifiedPeriod");
+  const d: _Doc = { root, currency, taxCurrency, slack, reading, profile, headerStart: select(headerPeriod, "ram:StartDateTime"), headerEnd: select(headerPeriod, "ram:EndDateTime") };
   const walk = (el: XmlElement, parent: XmlElement | null, grand: XmlElement | null): void => {
-    _element(el, parent, grand, r, { root, currency, taxCurrency, slack, reading, profile });
+    _element(el, parent, grand, r, d);
     for (const c of el.children) walk(c, el, parent);
   };
   walk(root, null, null);
@@ -65,6 +68,8 @@ interface _Doc {
   slack: Dec;
   reading: PeppolCiiReading;
   profile: string;
+  headerStart: XmlElement[];
+  headerEnd: XmlElement[];
 }
 
 function _decOr(el: XmlElement | null, fallback: Dec): Dec | null {
@@ -131,7 +136,7 @@ function _element(el: XmlElement, parent: XmlElement | null, grand: XmlElement |
       return;
     }
     case "IncludedSupplyChainTradeLineItem":
-      if (parent !== null) _line(parent, el, r, d);
+      _line(el, r, d);
       return;
     case "NetPriceProductTradePrice":
     case "GrossPriceProductTradePrice": {
@@ -212,7 +217,7 @@ function _priceDiscount(ac: XmlElement, gross: XmlElement | null, agreement: Xml
 }
 
 /** R120, R100, R101 on a line; R110 and R111 on its period. */
-function _line(tx: XmlElement, line: XmlElement, r: Report, d: _Doc): void {
+function _line(line: XmlElement, r: Report, d: _Doc): void {
   const settlement = select(line, "ram:SpecifiedLineTradeSettlement");
   const net = _decOr(first(settlement, "ram:SpecifiedTradeSettlementLineMonetarySummation", "ram:LineTotalAmount"), ZERO);
   const quantity = _decOr(first(line, "ram:SpecifiedLineTradeDelivery", "ram:BilledQuantity"), ONE);
@@ -236,8 +241,7 @@ function _line(tx: XmlElement, line: XmlElement, r: Report, d: _Doc): void {
   const refs = select(settlement, "ram:AdditionalReferencedDocument");
   r.check(refs.filter((x) => select(x, "ram:TypeCode").some((t) => stringValue(t) === "130")).length <= 1, "PEPPOL-EN16931-R100", line, "Only one invoiced object is allowed pr line");
   r.check(refs.length === 0 || refs.some((x) => select(x, "ram:TypeCode").some((t) => stringValue(t) === "130")), "PEPPOL-EN16931-R101", line, "Element Document reference can only be used for Invoice line object");
-  const headerStart = select(tx, "ram:ApplicableHeaderTradeSettlement", "ram:BillingSpecifiedPeriod", "ram:StartDateTime");
-  const headerEnd = select(tx, "ram:ApplicableHeaderTradeSettlement", "ram:BillingSpecifiedPeriod", "ram:EndDateTime");
+  const { headerStart, headerEnd } = d;
   // XPath compares the untyped date strings: as numbers when one side is, here as strings (both untyped: string comparison).
   const dates = (els: XmlElement[]) => select(els, "udt:DateTimeString").map((x) => x.text);
   if (headerStart.length > 0) for (const s of select(settlement, "ram:BillingSpecifiedPeriod", "ram:StartDateTime")) {

@@ -51,9 +51,11 @@ export function checkPeppolUbl(root: XmlElement, r: Report, reading: PeppolReadi
   _document(root, r, supplierIsDe && customerIsDe, profile);
   const lines = [...select(root, "cac:InvoiceLine"), ...select(root, "cac:CreditNoteLine")];
   for (const ac of select(root, "cac:AllowanceCharge")) _allowanceCharge(ac, r, slack);
+  // The invoice period once, not per line: a lookup among the root's children per line would be quadratic.
+  const period = { start: first(root, "cac:InvoicePeriod", "cbc:StartDate"), end: first(root, "cac:InvoicePeriod", "cbc:EndDate") };
   for (const line of lines) {
     for (const ac of select(line, "cac:AllowanceCharge")) _allowanceCharge(ac, r, slack);
-    _line(root, line, r, slack);
+    _line(root, line, r, slack, period);
   }
   const bothDe = supplierIsDe && customerIsDe;
   const walk = (el: XmlElement, parent: XmlElement): void => {
@@ -110,7 +112,7 @@ function _decOr(el: XmlElement | null, fallback: Dec): Dec | null {
 }
 
 /** R120, R121, R100, R101 on a line; R110 and R111 on its period; R044, R046 and R130 on its price. */
-function _line(root: XmlElement, line: XmlElement, r: Report, slack: Dec): void {
+function _line(root: XmlElement, line: XmlElement, r: Report, slack: Dec, period: { start: XmlElement | null; end: XmlElement | null }): void {
   const net = _decOr(first(line, "cbc:LineExtensionAmount"), ZERO);
   const quantity = _decOr(first(line, root.ns === cn ? "cbc:CreditedQuantity" : "cbc:InvoicedQuantity"), ONE);
   const price = _decOr(first(line, "cac:Price", "cbc:PriceAmount"), ZERO);
@@ -135,8 +137,7 @@ function _line(root: XmlElement, line: XmlElement, r: Report, slack: Dec): void 
   const refs = select(line, "cac:DocumentReference");
   r.check(refs.length <= 1, "PEPPOL-EN16931-R100", line, "Only one invoiced object is allowed pr line");
   r.check(refs.length === 0 || refs.some((d) => select(d, "cbc:DocumentTypeCode").some((c) => stringValue(c) === "130")), "PEPPOL-EN16931-R101", line, "Element Document reference can only be used for Invoice line object");
-  const start = first(root, "cac:InvoicePeriod", "cbc:StartDate");
-  const end = first(root, "cac:InvoicePeriod", "cbc:EndDate");
+  const { start, end } = period;
   for (const p of select(line, "cac:InvoicePeriod")) {
     if (start !== null) for (const s of select(p, "cbc:StartDate")) r.check(!_before(s.text, start.text), "PEPPOL-EN16931-R110", s, "Start date of line period MUST be within invoice period");
     if (end !== null) for (const e of select(p, "cbc:EndDate")) r.check(!_before(end.text, e.text), "PEPPOL-EN16931-R111", e, "End date of line period MUST be within invoice period");

@@ -37,7 +37,8 @@ export function checkXrechnungUblExtension(root: XmlElement, r: Report): void {
   // The context is any cac:LegalMonetaryTotal; in a UBL document it sits on the root, whose payments it reads.
   for (const t of select(root, "cac:LegalMonetaryTotal")) _payable(root, t, r);
   _schemes(root, r);
-  if (root.ns === inv) for (const p of select(root, "cac:PrepaidPayment")) _thirdPartyPayment(root, p, r);
+  const currencies = select(root, "cbc:DocumentCurrencyCode").map(stringValue);
+  if (root.ns === inv) for (const p of select(root, "cac:PrepaidPayment")) _thirdPartyPayment(currencies, p, r);
 }
 
 function _amount(el: XmlElement | null): Dec | null {
@@ -98,7 +99,7 @@ function _schemes(root: XmlElement, r: Report): void {
 }
 
 /** BR-DEX-10..14 on a third party payment (BG-DEX-09). */
-function _thirdPartyPayment(root: XmlElement, p: XmlElement, r: Report): void {
+function _thirdPartyPayment(currencies: string[], p: XmlElement, r: Report): void {
   const filled = (local: string) => select(p, `cbc:${local}`).some((e) => normalizeSpace(stringValue(e)) !== "");
   r.check(filled("ID"), "BR-DEX-10", p, 'Das Element "Third party payment type" (BT-DEX-001) muss übermittelt werden');
   r.check(filled("PaidAmount"), "BR-DEX-11", p, 'Das Element "Third party payment amount" (BT-DEX-002) muss übermittelt werden');
@@ -106,7 +107,6 @@ function _thirdPartyPayment(root: XmlElement, p: XmlElement, r: Report): void {
   const amount = stringValue(first(p, "cbc:PaidAmount"));
   const dot = amount.indexOf(".");
   r.check(dot < 0 || amount.length - dot - 1 <= 2, "BR-DEX-13", p, 'Die maximale Anzahl zulässiger Nachkommastellen für "Third party payment amount" (BT-DEX-002) ist 2');
-  const currencies = select(root, "cbc:DocumentCurrencyCode").map(stringValue);
   const ok = select(p, "cbc:PaidAmount").some((a) => currencies.includes(attribute(a, "currencyID") ?? "\u0000"));
   r.check(ok, "BR-DEX-14", p, 'Die Währungsangabe von "Third party payment amount" (BT-DEX-002) muss BT-5 ("Invoice currency code") entsprechen');
 }
