@@ -5,7 +5,7 @@
  * round-trips byte-exact; validation, duplicates, limits, aborted uploads, the
  * feed and the `/xml` download rules are checked against the contract.
  */
-import { INVALID_SAMPLES, RULE_FAILING_SAMPLES } from "../support/invalid_samples.ts";
+import { INVALID_SAMPLES, PACK_FAILING_SAMPLES, RULE_FAILING_SAMPLES } from "../support/invalid_samples.ts";
 import { curl } from "../support/curl.ts";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -233,8 +233,8 @@ describe("POST /api/v1/submissions from real clients: every sample round-trips b
         const name = `${smp.dir}/${smp.file}`;
         let res = await client.send(s, shared, smp);
         let token = shared;
-        if (INVALID_SAMPLES[name] !== undefined || RULE_FAILING_SAMPLES[name] !== undefined) {
-          // Fails its official schema or the EN 16931 rules: refused with every violation listed (README "Validation").
+        if (INVALID_SAMPLES[name] !== undefined || RULE_FAILING_SAMPLES[name] !== undefined || PACK_FAILING_SAMPLES[name] !== undefined) {
+          // Fails its official schema, the EN 16931 rules or its CIUS pack: refused with every violation listed (README "Validation").
           assert.equal(res.status, 422, `${name}: ${res.body.toString("utf8")}`);
           const error = (JSON.parse(res.body.toString("utf8")) as { error: ApiErrorBody }).error;
           assert.equal(error.code, "VALIDATION_ERROR", name);

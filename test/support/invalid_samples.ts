@@ -24,3 +24,15 @@ export const RULE_FAILING_SAMPLES: Record<string, { reason: string; rules: strin
     rules: ["BR-22", "BR-23", "BR-26", "BR-27", "BR-CO-04", "BR-CO-10", "BR-S-10", "CII-SR-439"],
   },
 };
+
+/**
+ * The samples that claim a CIUS (Peppol BIS Billing 3.0) and break its rule pack (README "EU formats"), though they pass
+ * their schema and EN 16931: an upload refuses them with 422. Each with the pack rules it breaks.
+ */
+export const PACK_FAILING_SAMPLES: Record<string, string[]> = {
+  // Its Swedish organisation numbers (0007) 1234567890 and 1234512345 fail the Luhn check digit.
+  "ubl/en16931_issue116_SEK.xml": ["PEPPOL-COMMON-R049"],
+  // Mustang writes no electronic addresses and a line period starting before the invoice period; seller and buyer
+  // are German, so Peppol's German rules ask for payment instructions, a buyer reference and the seller's contact.
+  "ubl/mustang_testout-ZF2PushEdge_CHF.ubl.xml": ["DE-R-001", "DE-R-002", "DE-R-015", "PEPPOL-EN16931-R010", "PEPPOL-EN16931-R020", "PEPPOL-EN16931-R110"],
+};

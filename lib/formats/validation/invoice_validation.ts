@@ -16,6 +16,7 @@ import type { XmlDocument, XmlElement } from "../xml/tree.ts";
 import { MAX_XSD_VIOLATIONS, validateXsd } from "../xsd/validate.ts";
 import { checkEn16931, claimsEn16931, EN16931_ARTEFACTS_VERSION } from "./en16931/rules.ts";
 import { checkKsefFile } from "./ksef_file.ts";
+import { checkRulePacks } from "./rule_packs.ts";
 import { SCHEMA_CHECK, type SchemaSet } from "./schema_set.ts";
 import type { Violation } from "./violation.ts";
 
@@ -79,6 +80,13 @@ export function validateInvoice(bytes: Uint8Array, doc: XmlDocument, format: Inv
       // UBL-CR-001 warns that a document carries UBLExtensions; PEF's schema declares the Polish extension they carry.
       if (format === "ksef-pef3" && x.rule === _EXTENSIONS_RULE) continue;
       found.push(x);
+    }
+    // The CIUS pack its BT-24 names (README "EU formats"). PEF(3) names Peppol BIS but goes to KSeF, whose verdict is
+    // its schema and EN 16931's: Peppol's own rules (identifier check digits, endpoints) are not KSeF's.
+    if (format !== "ksef-pef3") {
+      const packs = checkRulePacks(root, syntax);
+      for (const c of packs.checks) checks.push(c);
+      for (const x of packs.violations) found.push(x);
     }
   }
   const errors = found.filter((v) => v.severity === "error");

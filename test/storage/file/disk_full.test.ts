@@ -17,7 +17,7 @@ const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", dir
 const SMALL_A = readFileSync(fixturePath("samples", "ubl", "peppol-bis3_base-example.xml"));
 const SMALL_B = readFileSync(fixturePath("samples", "cii", "mustang_factur-x.xml"));
 // A valid invoice of 1.5 MB: a UBL sample with a large comment after its declaration.
-const text = readFileSync(fixturePath("samples", "ubl", "en16931_issue116_SEK.xml"), "utf8");
+const text = readFileSync(fixturePath("samples", "ubl", "en16931_BIS3_Invoice_positive_DKK.xml"), "utf8");
 const cut = text.indexOf("?>") + 2;
 const LARGE = Buffer.from(`${text.slice(0, cut)}<!--${"x".repeat(1_500_000)}-->${text.slice(cut)}`);
 
