@@ -88,22 +88,28 @@ export async function convertToFormat(input: ConversionInput, to: WrittenFormat,
   return { format: to, from, xml, losses, report };
 }
 
-/** convertXml() for an upload of the request's tenant (`as=`, `POST /api/v1/convert`). */
-export function convertUpload(ctx: Context, bytes: Uint8Array, to: WrittenFormat, keepNotes: boolean): Promise<ConvertedUpload | null> {
-  return convertXml(bytes, to, { keepNotes, now: new Date(ctx.app.now()), read: (xml) => ctx.app.readInvoice(xml, { tenant: ctx.tenant.tenant }) });
+/**
+ * convertXml() for an upload of the request's tenant (`as=`, `POST /api/v1/convert`, a Factur-X rendering, which
+ * asks for the specification identifier of its profile).
+ */
+export function convertUpload(ctx: Context, bytes: Uint8Array, to: WrittenFormat, keepNotes: boolean, profile?: string): Promise<ConvertedUpload | null> {
+  return convertXml(bytes, to, {
+    keepNotes, now: new Date(ctx.app.now()), read: (xml) => ctx.app.readInvoice(xml, { tenant: ctx.tenant.tenant }), ...(profile ? { profile } : {}),
+  });
 }
 
 /**
  * The invoice of `bytes` written as `to`; null when it already is `to` (nothing to convert). 422 naming why when
  * it cannot be (no Polish seller NIP for FA(3), a VAT rate FA(3) has no code for, an FA_RR invoice).
  */
-export async function convertXml(bytes: Uint8Array, to: WrittenFormat, options: Omit<ConversionOptions, "validate">): Promise<ConvertedUpload | null> {
+export async function convertXml(bytes: Uint8Array, to: WrittenFormat, options: Omit<ConversionOptions, "validate"> & { profile?: string }): Promise<ConvertedUpload | null> {
   const source = await options.read(bytes);
   const from = source.format;
   if (from === to || (to === "ubl" && isUblFormat(from))) return null;
   if (from === "ksef-fa-rr1") throw validationError("xml", "not_convertible", "An FA_RR(1) invoice (VAT RR, issued by a buyer of farm produce) has no counterpart in FA(3), UBL or CII");
   const c = convertInvoice(source, to);
   if (c.refusals.length > 0) throw objectRefusal(c.refusals.map((r) => ({ rule: "CONVERSION", ...r })));
+  if (options.profile !== undefined) c.invoice.profile = options.profile;
   // Values the target computes and the source does not carry (EN 16931's line net total, FA(3)'s summary fields).
   completeInvoice(c.invoice, to);
   const now = options.now;

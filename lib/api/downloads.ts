@@ -14,6 +14,7 @@ import type { ErrorCode } from "./errors.ts";
 import { DOWNLOAD_PARAMS, download } from "./openapi/operation.ts";
 import { downloadResponse } from "../http/download.ts";
 import { convertUpload } from "./conversion.ts";
+import { EN16931_PROFILE } from "../formats/invoice/convert.ts";
 import { ApiError, badRequest, validationError } from "../http/errors.ts";
 import type { ApiResponse } from "../http/types.ts";
 import { defaultPdfLang, RENDERER_VERSION } from "../formats/pdf/invoice_pdf.ts";
@@ -92,7 +93,8 @@ export async function pdfResponse(ctx: Context, sha256: string, filename: string
 
 /** The CII of a stored invoice: its XML when it is CII, else converted and validated; 422 naming why it cannot be. */
 async function _ciiOf(ctx: Context, xml: Uint8Array): Promise<Uint8Array> {
-  const converted = await convertUpload(ctx, xml, "cii", false);
+  // Factur-X embeds CII at its EN 16931 profile, whatever CIUS the invoice claimed (Factur-X 1.0, profiles).
+  const converted = await convertUpload(ctx, xml, "cii", false, EN16931_PROFILE);
   if (converted === null) return xml;
   const report = await ctx.app.validate(converted.xml, { tenant: ctx.tenant.tenant });
   if (!report.valid) {
