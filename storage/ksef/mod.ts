@@ -14,6 +14,7 @@ export {
 export { createKeySigner, createSignerCache, CredentialsError, loadFileSigner, loadFileSignerAsync, type CertificateFacts, type FileSigner, type LoadedFiles, type LoadSignerOptions, type SignerFiles } from "./connection/credentials.ts";
 export { SignerCache, SignerLoading } from "./connection/signer_cache.ts";
 export type { PassphraseSource } from "./connection/key_files.ts";
+export type { KdfRequest } from "../../lib/formats/pkcs8/key_derivation.ts";
 export { SUBJECT_TYPES, type SubjectType } from "./receive/export.ts";
 export { KSEF_ERROR, type KsefErrorCode } from "./connection/errors.ts";
 export { createKsefSender, SEND_LEASE_MS, type KsefSendConfig, type KsefSender, type KsefSenderOptions } from "./send/job.ts";

@@ -108,7 +108,7 @@ describe("the npm package as installed", { skip: throughTsx ? false : "runs once
   ];
   /** What embed.ts prints on the demo data (test/package/consumer/embed.ts). */
   const EMBEDDED = {
-    healthz: '200 {"status":"ok"}', documents: DEMO_DOCUMENTS, changes: DEMO_DOCUMENTS, formats: ["cii", "ksef-fa2", "ksef-fa3", "ubl"],
+    healthz: '200 {"status":"ok"}', documents: DEMO_DOCUMENTS, changes: DEMO_DOCUMENTS, formats: ["cii", "ksef-fa-rr1", "ksef-fa2", "ksef-fa3", "ksef-pef3", "ubl"],
     pdf: "%PDF-", rendered: "%PDF-", anonymous: 401, sourceTypes: ["http", "ksef"], typed: ["upstream", "ksef", 2, "function"],
   };
 
