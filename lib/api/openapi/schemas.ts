@@ -352,8 +352,8 @@ export function schemas(): Record<string, Json> {
         checks: {
           type: "array",
           items: STRING,
-          description: "The checks run: KSeF's file rules, the schema, the EN 16931 rules, and the CIUS rule pack the invoice's specification identifier (BT-24) names: XRECHNUNG:3.0 2.5.0, or PEPPOL-BIS:3.0 3.0.21 (UBL) / PEPPOL-BIS:3.0 3.0.13 (CII)",
-          examples: [["KSEF-FILE", "XSD:FA(3) 1-0E"], ["KSEF-FILE", "XSD:FA_RR(1) 1-1E"], ["XSD:PEF(3) 2-1", "EN16931:1.3.16"], ["XSD:UBL 2.1", "EN16931:1.3.16"], ["XSD:UBL 2.1", "EN16931:1.3.16", "PEPPOL-BIS:3.0 3.0.21"], ["XSD:UBL 2.1", "EN16931:1.3.16", "XRECHNUNG:3.0 2.5.0"]],
+          description: "The checks run: KSeF's file rules, the schema, the EN 16931 rules, and the CIUS rule pack the invoice's specification identifier (BT-24) names: XRECHNUNG:3.0.2, or PEPPOL-BIS:3.0 3.0.21 (UBL) / PEPPOL-BIS:3.0 3.0.13 (CII)",
+          examples: [["KSEF-FILE", "XSD:FA(3) 1-0E"], ["KSEF-FILE", "XSD:FA_RR(1) 1-1E"], ["XSD:PEF(3) 2-1", "EN16931:1.3.16"], ["XSD:UBL 2.1", "EN16931:1.3.16"], ["XSD:UBL 2.1", "EN16931:1.3.16", "PEPPOL-BIS:3.0 3.0.21"], ["XSD:UBL 2.1", "EN16931:1.3.16", "XRECHNUNG:3.0.2"]],
         },
         errors: { type: "array", items: ref("Violation"), maxItems: 200, description: "Why the invoice would not pass; `[]` when `valid` (always so for a submission, which an error refuses)" },
         warnings: { type: "array", items: ref("Violation"), maxItems: 200 },

@@ -17,8 +17,8 @@ import { checkXrechnungUbl } from "./ubl.ts";
 import { checkXrechnungUblCvd, checkXrechnungUblExtension } from "./ubl_extension.ts";
 import { XR_CIUS_ID } from "./vocabulary.ts";
 
-/** The pack's name in `checks`: XRechnung 3.0, KoSIT's schematron release 2.5.0 (its CHANGELOG). */
-export const XRECHNUNG_CHECK = "XRECHNUNG:3.0 2.5.0";
+/** The pack's name in `checks`: XRechnung 3.0.2, the standard KoSIT's schematron release 2.5.0 implements ("compatible with XRechnung 3.0.x", its CHANGELOG). */
+export const XRECHNUNG_CHECK = "XRECHNUNG:3.0.2";
 
 /**
  * The Peppol BIS Billing rules that XRechnung 3.0 validation reports (the ones KoSIT's test instances name):
