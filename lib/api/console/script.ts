@@ -499,7 +499,7 @@ export const CONSOLE_JS: string = String.raw`"use strict";
     return btn;
   }
 
-  // A CII invoice's PDF/A-3 with the XML embedded (README "Getting a Factur-X PDF"); other formats are refused there.
+  // The PDF/A-3 with the invoice embedded as CII (README "Getting a Factur-X PDF"): an FA_RR invoice has no CII form.
   function facturXButton(pdfPath, name) {
     var btn = downloadButton(t("facturX"), pdfPath + "?as=factur-x", name + "-factur-x.pdf");
     btn.id = "download-facturx";
@@ -556,7 +556,7 @@ export const CONSOLE_JS: string = String.raw`"use strict";
         box.appendChild(ks);
         var links = h("p", { class: "downloads" }, downloadButton(t("xml"), s.links.xml, safeName(s.number) + ".xml"), " ");
         // A Factur-X PDF embeds the CII as stored (README "Getting a Factur-X PDF").
-        if (s.format === "cii") add(links, [facturXButton(s.links.pdf, safeName(s.number)), " "]);
+        if (s.format !== "ksef-fa-rr1") add(links, [facturXButton(s.links.pdf, safeName(s.number)), " "]);
         if (s.links.upo) add(links, [downloadButton(t("upo"), s.links.upo, safeName(s.number) + "-upo.xml"), " "]);
         if (k && k.session_type === "batch" && k.status === "accepted") add(links, [downloadButton(t("sessionUpo"), "/api/v1/submissions/" + encodeURIComponent(s.id) + "/session-upo", "session-upo.xml"), " "]);
         if (s.links.source) add(links, h("span", { id: "download-source" }, downloadButton(t("source"), s.links.source, safeName(s.number) + "-source" + sourceExtension(s.source))));
@@ -639,7 +639,7 @@ export const CONSOLE_JS: string = String.raw`"use strict";
         [t("gross"), d.totals ? show(d.totals.gross) + " " + show(d.currency) : "—"], [t("ksefNumber"), d.ksef_number], [t("synced"), when(d.synced_at)]]));
       if (d.links.xml) {
         var docLinks = box.appendChild(h("p", { class: "downloads" }, downloadButton(t("xml"), d.links.xml, safeName(d.number || d.external_id) + ".xml")));
-        if (d.format === "cii" && d.links.pdf) add(docLinks, [" ", facturXButton(d.links.pdf, safeName(d.number || d.external_id))]);
+        if (d.format !== "ksef-fa-rr1" && d.links.pdf) add(docLinks, [" ", facturXButton(d.links.pdf, safeName(d.number || d.external_id))]);
       }
       var v = d.validation;
       if (v) {
