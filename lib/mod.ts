@@ -13,7 +13,7 @@ export type { KsefSendHook } from "./api/context.ts";
 export type { KsefOfflineSigning } from "./contracts/ksef_send.ts";
 export type { SyncRunner } from "./jobs/sync_runner.ts";
 export type { WebhookWorker } from "./jobs/webhooks/worker.ts";
-export type { VerdictBackfill } from "./jobs/verdict_backfill.ts";
+export type { VerdictBackfill, VerdictBackfillResult } from "./jobs/verdict_backfill.ts";
 export { Metrics } from "./observe/metrics.ts";
 export { fromNodeRequest, toNodeListener, writeNodeResponse, type NodeRequestLike, type NodeResponseLike } from "./http/node_adapter.ts";
 export { fromFetchRequest, toFetchHandler, toFetchResponse, type FetchHandlerOptions } from "./http/fetch_adapter.ts";

@@ -106,7 +106,7 @@ class _GermanReport extends Report {
     super(root);
     this.#into = into;
   }
-  add(rule: string, el: XmlElement, message: string, severity: Severity = "error"): void {
+  override add(rule: string, el: XmlElement, message: string, severity: Severity = "error"): void {
     const id = _GERMAN_IDS[rule];
     if (id !== undefined) this.#into.add(id, el, `If both supplier and customer are located in Germany: ${message}`, severity);
   }

@@ -52,7 +52,7 @@ export function checkXrechnung(root: XmlElement, syntax: "ubl" | "cii"): Violati
 
 /** A report that drops the Peppol rules XRechnung does not take over before it locates them (locating costs a pass). */
 class _XrechnungReport extends Report {
-  add(rule: string, el: XmlElement, message: string, severity: Severity = "error"): void {
+  override add(rule: string, el: XmlElement, message: string, severity: Severity = "error"): void {
     if (rule.startsWith("PEPPOL-") && !PEPPOL_RULES_IN_XRECHNUNG.has(rule)) return;
     super.add(rule, el, message, severity);
   }
