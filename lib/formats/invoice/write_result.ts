@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { WrittenField } from "./write_trace.ts";
+
 /** A value of the invoice object that the target format has no place for. */
 export interface WriteLoss {
   /** The invoice-object path of the value (`invoice.lines[2].description`). */
@@ -16,4 +18,16 @@ export interface WriteLoss {
 export interface WriteResult {
   xml: string;
   losses: WriteLoss[];
+}
+
+/** Options every invoice writer takes. */
+export interface WriteOptions {
+  /** Record which invoice-object field each written element came from (`fields` of the result). */
+  trace?: boolean;
+}
+
+/** The written XML, what did not fit in it and, traced, where each written value came from. */
+export interface TracedWriteResult extends WriteResult {
+  /** Empty unless `trace` was asked. */
+  fields: WrittenField[];
 }
