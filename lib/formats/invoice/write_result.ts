@@ -1,6 +1,7 @@
 /**
- * What an invoice writer returns (README "Creating invoices"): the XML it wrote and the values of the invoice object
- * it found no place for in the target format, so that a conversion lists them instead of dropping them silently.
+ * What an invoice writer takes and returns (README "Creating invoices"): the XML it wrote, the values of the invoice
+ * object it found no place for in the target format, so that a conversion lists them instead of dropping them
+ * silently, and, traced, the invoice-object field of each written element (write_trace.ts).
  * @module
  */
 
