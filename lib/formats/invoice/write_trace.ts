@@ -19,17 +19,27 @@ export interface WrittenField {
   field: string;
 }
 
+/** How many children of one name an element has so far. */
+interface _Count {
+  n: number;
+}
+
 interface _Node {
   name: string;
   parent: _Node | null;
+  /** Its 1-based position among its parent's children of its name, and how many there are. */
   index: number;
-  /** How many children of each name it has so far; null until its first child (a leaf never has one). */
-  counts: Map<string, number> | null;
+  of: _Count;
+  /** The children's counts by name; null until its first child (a leaf never has one). */
+  counts: Map<string, _Count> | null;
   /** The field of this element or of its nearest ancestor that has one: what a relative field is relative to. */
   base: string;
   /** The element's path, made once the document is written (fields()). */
   path: string | null;
 }
+
+/** The count of the root, which has no siblings. */
+const _ROOT: _Count = { n: 1 };
 
 /**
  * Writes elements like XmlWriter; with `trace`, remembers which field each one came from. A field that starts with
@@ -82,8 +92,9 @@ export class TracedWriter {
       throw this.#refused(e, field);
     }
     if (this.#trace) {
-      const node = this.#step(name, field);
-      if (field) this.#written.push(node);
+      // A leaf without a field is only counted, for its same-named siblings' positions.
+      if (field) this.#written.push(this.#step(name, field));
+      else this.#count(name);
     }
     return this;
   }
@@ -113,15 +124,25 @@ export class TracedWriter {
 
   #step(name: string, field: string | null | undefined): _Node {
     const parent = this.#node;
-    let index = 1;
-    if (parent !== null) {
-      parent.counts ??= new Map();
-      index = (parent.counts.get(name) ?? 0) + 1;
-      parent.counts.set(name, index);
-    }
+    const of = this.#count(name);
     const inherited = parent?.base ?? "invoice";
     const base = !field ? inherited : _relative(field) ? inherited + field : field;
-    return { name, parent, index, counts: null, base, path: null };
+    return { name, parent, index: of.n, of, counts: null, base, path: null };
+  }
+
+  /** Counts one more child named `name` of the innermost open element. */
+  #count(name: string): _Count {
+    const parent = this.#node;
+    if (parent === null) return _ROOT;
+    const counts = (parent.counts ??= new Map());
+    const of = counts.get(name);
+    if (of === undefined) {
+      const first = { n: 1 };
+      counts.set(name, first);
+      return first;
+    }
+    of.n++;
+    return of;
   }
 }
 
@@ -133,8 +154,7 @@ function _path(node: _Node): string {
   if (node.path !== null) return node.path;
   const parent = node.parent;
   if (parent === null) return (node.path = `/${node.name}`);
-  const several = (parent.counts?.get(node.name) ?? 0) > 1;
-  return (node.path = several ? `${_path(parent)}/${node.name}[${node.index}]` : `${_path(parent)}/${node.name}`);
+  return (node.path = node.of.n > 1 ? `${_path(parent)}/${node.name}[${node.index}]` : `${_path(parent)}/${node.name}`);
 }
 
 /**
