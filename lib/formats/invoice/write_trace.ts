@@ -27,8 +27,9 @@ interface _Count {
 interface _Node {
   name: string;
   parent: _Node | null;
-  /** Its 1-based position among its parent's children of its name, and how many there are. */
+  /** Its 1-based position among its parent's children of its name. */
   index: number;
+  /** The count of those children, shared by them: how many there are once the document is written. */
   of: _Count;
   /** The children's counts by name; null until its first child (a leaf never has one). */
   counts: Map<string, _Count> | null;

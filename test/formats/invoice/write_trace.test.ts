@@ -8,6 +8,7 @@ import { test } from "node:test";
 import { writeCii } from "../../../lib/formats/invoice/cii_write.ts";
 import { InvoiceError } from "../../../lib/formats/invoice/errors.ts";
 import { writeKsefFa3 } from "../../../lib/formats/invoice/ksef_write.ts";
+import type { Invoice } from "../../../lib/formats/invoice/model.ts";
 import { writeUbl } from "../../../lib/formats/invoice/ubl_write.ts";
 import { fieldAt, TracedWriter } from "../../../lib/formats/invoice/write_trace.ts";
 import { minimalInvoice } from "../../support/written_invoices.ts";
@@ -64,8 +65,8 @@ test("fieldAt() matches paths with or without prefixes and positions, else the n
 test("every writer refuses a value XML cannot carry with an InvoiceError naming its field, traced or not", () => {
   const writers = { "ksef-fa3": writeKsefFa3, ubl: writeUbl, cii: writeCii };
   const cases = [
-    { what: "a line's name", edit: (i: ReturnType<typeof minimalInvoice>) => { i.lines[1]!.name = "bell \u0007"; }, field: "invoice.lines[1].name" },
-    { what: "a party's address line", edit: (i: ReturnType<typeof minimalInvoice>) => { i.buyer.address!.lines = ["a\u0001"]; }, field: "invoice.buyer.address.lines[0]" },
+    { what: "a line's name", edit: (i: Invoice) => { i.lines[1]!.name = "bell \u0007"; }, field: "invoice.lines[1].name" },
+    { what: "a party's address line", edit: (i: Invoice) => { i.buyer.address!.lines = ["a\u0001"]; }, field: "invoice.buyer.address.lines[0]" },
   ];
   for (const [format, write] of Object.entries(writers)) {
     for (const c of cases) {
