@@ -110,7 +110,7 @@ export function writeCiiAddress(w: TracedWriter, a: Address, field: string, loss
   lose(losses, `${field}.gln`, a.gln, LOSS);
 }
 
-/** ram:BillingSpecifiedPeriod (BG-14, BG-26). */
+/** ram:BillingSpecifiedPeriod (BG-14, BG-26) from `field`, the period's path (`invoice.delivery.period`, or `.period` in a line). */
 export function writeCiiPeriod(w: TracedWriter, p: Period, field: string): void {
   w.open("ram:BillingSpecifiedPeriod", field);
   w.leaf("ram:Description", p.description, ".description");
@@ -119,7 +119,10 @@ export function writeCiiPeriod(w: TracedWriter, p: Period, field: string): void 
   w.close();
 }
 
-/** ram:SpecifiedTradeAllowanceCharge (BG-20, BG-21, BG-27, BG-28), with its tax category when the object gives one. */
+/**
+ * ram:SpecifiedTradeAllowanceCharge (BG-20, BG-21, BG-27, BG-28) from `field`, its path (absolute, or relative in a
+ * line), with its tax category when the object gives one.
+ */
 export function writeCiiAllowanceCharge(w: TracedWriter, a: AllowanceCharge, field: string): void {
   w.open("ram:SpecifiedTradeAllowanceCharge", field);
   w.open("ram:ChargeIndicator").leaf("udt:Indicator", a.charge ? "true" : "false", ".charge").close();

@@ -94,7 +94,7 @@ function _price(w: TracedWriter, l: InvoiceLine, money: { currencyID: string | n
   w.close();
 }
 
-/** cac:InvoicePeriod (BG-14, BG-26). */
+/** cac:InvoicePeriod (BG-14, BG-26) from `field`, the period's path (`invoice.delivery.period`, or `.period` in a line). */
 export function writeUblPeriod(w: TracedWriter, p: Period, field: string): void {
   w.open("cac:InvoicePeriod", field);
   w.leaf("cbc:StartDate", p.start, ".start");
@@ -103,7 +103,7 @@ export function writeUblPeriod(w: TracedWriter, p: Period, field: string): void 
   w.close();
 }
 
-/** cac:AllowanceCharge (BG-20, BG-21, BG-27, BG-28). */
+/** cac:AllowanceCharge (BG-20, BG-21, BG-27, BG-28) from `field`, its path (absolute, or relative in a line). */
 export function writeUblAllowanceCharge(w: TracedWriter, a: AllowanceCharge, currency: string | null, field: string): void {
   const money = { currencyID: currency };
   w.open("cac:AllowanceCharge", field);
