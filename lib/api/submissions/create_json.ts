@@ -12,8 +12,7 @@ import { EN16931_PROFILE } from "../../formats/invoice/convert.ts";
 import { InvoiceError } from "../../formats/invoice/errors.ts";
 import type { Invoice } from "../../formats/invoice/model.ts";
 import { partyTaxId } from "../../formats/invoice/read.ts";
-import { fieldAt, rootedField, writeInvoice, WRITTEN_FORMATS } from "../../formats/invoice/write_invoice.ts";
-import { XmlWriteError } from "../../formats/xml/write.ts";
+import { fieldAt, writeInvoice, WRITTEN_FORMATS } from "../../formats/invoice/write_invoice.ts";
 import { badRequest, validationError } from "../../http/errors.ts";
 import type { ApiResponse } from "../../http/types.ts";
 import type { Context } from "../context.ts";
@@ -74,7 +73,7 @@ export function makeInvoiceXml(value: unknown, format: WrittenFormat, now: Date)
     written = writeInvoice(invoice, format, { now, trace: true });
   } catch (e) {
     // A value XML cannot carry (a control character): the writer names its field.
-    if (e instanceof InvoiceError || e instanceof XmlWriteError) throw objectRefusal([{ rule: "INVOICE-JSON", field: rootedField((e as { field?: string }).field ?? ""), message: e.message }]);
+    if (e instanceof InvoiceError) throw objectRefusal([{ rule: "INVOICE-JSON", field: e.field, message: e.message }]);
     throw e;
   }
   const fields = written.fields;

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type CoveredFields, coveredFields } from "./ubl_cii_write_losses.ts";
+import { type CoveredFields, coveredFields } from "./write_losses.ts";
 
 const PARTY = [
   "name", "trading_name", "tax_id", "other_tax_ids", "identifiers", "electronic_address", "legal_info", "contacts",

@@ -18,25 +18,21 @@ import { NO_FA3_PLACE, writeKsefParty } from "./ksef_write_party.ts";
 import { writeKsefPayment, writeKsefSettlement, writeKsefTransactionTerms } from "./ksef_write_payment.ts";
 import type { Invoice, VatBreakdown } from "./model.ts";
 import { lose, loseFields } from "./write_losses.ts";
-import type { WriteLoss, WriteResult } from "./write_result.ts";
-import { TracedWriter, type WrittenField } from "./write_trace.ts";
+import type { TracedWriteResult, WriteLoss, WriteOptions } from "./write_result.ts";
+import { TracedWriter } from "./write_trace.ts";
 
 /** The namespace of KSeF's base types, declared as `etd` by the official FA(3) examples. */
 const ETD_NS = "http://crd.gov.pl/xml/schematy/dziedzinowe/mf/2022/01/05/eD/DefinicjeTypy/";
 const XSI_NS = "http://www.w3.org/2001/XMLSchema-instance";
 
 /** Options of writeKsefFa3. */
-export interface KsefFa3WriteOptions {
+export interface KsefFa3WriteOptions extends WriteOptions {
   /** When the XML is made (DataWytworzeniaFa) unless the object is an FA(3) invoice that says so itself. */
   now?: Date;
-  /** True: also return, for each written element, the invoice-object field it came from. */
-  trace?: boolean;
 }
 
 /** The FA(3) XML, the values it has no place for and, with `trace`, where each written value came from. */
-export interface KsefFa3WriteResult extends WriteResult {
-  fields: WrittenField[];
-}
+export type KsefFa3WriteResult = TracedWriteResult;
 
 /** Writes `invoice` as an FA(3) (1-0E) invoice. */
 export function writeKsefFa3(invoice: Invoice, options: KsefFa3WriteOptions = {}): KsefFa3WriteResult {

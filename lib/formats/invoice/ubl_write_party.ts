@@ -6,9 +6,9 @@
  */
 
 import type { Address, Contact, Party } from "./model.ts";
-import { lose } from "./ubl_cii_write_losses.ts";
+import { lose } from "./write_losses.ts";
 import type { WriteLoss } from "./write_result.ts";
-import type { TracingWriter } from "./ubl_cii_write_trace.ts";
+import type { TracedWriter } from "./write_trace.ts";
 
 /** EN 16931's tax scheme of a VAT identifier (BT-31) in UBL's cac:PartyTaxScheme. */
 const VAT = "VAT";
@@ -23,50 +23,48 @@ const UBL_TAX_REGISTRATION = "TAX";
  */
 export type UblNamePlace = "legal" | "party";
 
-/** Writes `p` as `element` (cac:Party, cac:PayeeParty…); `field` is its invoice-object path (`seller`). */
-export function writeUblParty(w: TracingWriter, element: string, p: Party, place: UblNamePlace, field: string, losses: WriteLoss[]): void {
-  const outer = w.scope(`${w.prefix}${field}.`);
+/** Writes `p` as `element` (cac:Party, cac:PayeeParty…); `field` is its invoice-object path (`invoice.seller`). */
+export function writeUblParty(w: TracedWriter, element: string, p: Party, place: UblNamePlace, field: string, losses: WriteLoss[]): void {
   w.open(element);
   const e = p.electronic_address;
-  if (e !== null) w.leaf("cbc:EndpointID", e.value, "electronic_address", { schemeID: e.scheme });
+  if (e !== null) w.leaf("cbc:EndpointID", e.value, `${field}.electronic_address`, { schemeID: e.scheme });
   for (let i = 0; i < p.identifiers.length; i++) {
     const id = p.identifiers[i]!;
-    w.open("cac:PartyIdentification").leaf("cbc:ID", id.value, `identifiers[${i}]`, { schemeID: id.scheme }).close();
+    w.open("cac:PartyIdentification").leaf("cbc:ID", id.value, `${field}.identifiers[${i}]`, { schemeID: id.scheme }).close();
   }
   const partyName = p.trading_name ?? (place === "party" ? p.name : null);
   const legalName = p.trading_name !== null || place === "legal" ? p.name : null;
-  if (partyName !== null) w.open("cac:PartyName").leaf("cbc:Name", partyName, p.trading_name !== null ? "trading_name" : "name").close();
-  if (p.address !== null) writeUblAddress(w, "cac:PostalAddress", p.address, "address");
+  if (partyName !== null) w.open("cac:PartyName").leaf("cbc:Name", partyName, p.trading_name !== null ? `${field}.trading_name` : `${field}.name`).close();
+  if (p.address !== null) writeUblAddress(w, "cac:PostalAddress", p.address, `${field}.address`);
   // The reader takes the first VAT scheme as the VAT id (BT-31), whatever scheme the object gave it.
   if (p.tax_id !== null) {
-    _taxScheme(w, p.tax_id.value, VAT, "tax_id");
+    _taxScheme(w, p.tax_id.value, VAT, `${field}.tax_id`);
     // The reader takes the country from the number's prefix: a country the number does not start with is lost.
     const c = p.tax_id.country;
-    if (c !== null && !p.tax_id.value.startsWith(c)) lose(losses, `${w.prefix}tax_id.country`, c, "UBL gives a VAT id's country only as the number's prefix");
+    if (c !== null && !p.tax_id.value.startsWith(c)) lose(losses, `${field}.tax_id.country`, c, "UBL gives a VAT id's country only as the number's prefix");
   }
   for (let i = 0; i < p.other_tax_ids.length; i++) {
     const t = p.other_tax_ids[i]!;
-    _taxScheme(w, t.value, _ublScheme(t.scheme, UBL_TAX_REGISTRATION), `other_tax_ids[${i}]`);
+    _taxScheme(w, t.value, _ublScheme(t.scheme, UBL_TAX_REGISTRATION), `${field}.other_tax_ids[${i}]`);
   }
   if (legalName !== null || p.registers.length > 0 || p.legal_info !== null) {
     const first = p.registers[0] ?? null;
     w.open("cac:PartyLegalEntity");
-    w.leaf("cbc:RegistrationName", legalName, "name");
-    if (first !== null) w.leaf("cbc:CompanyID", first.value, "registers[0]", { schemeID: first.scheme });
-    w.leaf("cbc:CompanyLegalForm", p.legal_info, "legal_info");
+    w.leaf("cbc:RegistrationName", legalName, `${field}.name`);
+    if (first !== null) w.leaf("cbc:CompanyID", first.value, `${field}.registers[0]`, { schemeID: first.scheme });
+    w.leaf("cbc:CompanyLegalForm", p.legal_info, `${field}.legal_info`);
     w.close();
     for (let i = 1; i < p.registers.length; i++) {
       const r = p.registers[i]!;
-      w.open("cac:PartyLegalEntity").leaf("cbc:CompanyID", r.value, `registers[${i}]`, { schemeID: r.scheme }).close();
+      w.open("cac:PartyLegalEntity").leaf("cbc:CompanyID", r.value, `${field}.registers[${i}]`, { schemeID: r.scheme }).close();
     }
   }
   const contact = p.contacts[0];
-  if (contact !== undefined) _contact(w, contact, losses, `${w.prefix}contacts[0]`);
+  if (contact !== undefined) _contact(w, contact, losses, `${field}.contacts[0]`);
   for (let i = 1; i < p.contacts.length; i++) {
-    for (const [k, v] of Object.entries(p.contacts[i]!)) lose(losses, `${w.prefix}contacts[${i}].${k}`, v, "UBL gives a party one contact");
+    for (const [k, v] of Object.entries(p.contacts[i]!)) lose(losses, `${field}.contacts[${i}].${k}`, v, "UBL gives a party one contact");
   }
   w.close();
-  w.scope(outer);
 }
 
 /** The UBL tax scheme of a further tax id: CII's VA is VAT, others as written, `fallback` when none. */
@@ -75,18 +73,18 @@ function _ublScheme(scheme: string | null, fallback: string): string {
   return scheme ?? fallback;
 }
 
-function _taxScheme(w: TracingWriter, value: string, scheme: string, field: string): void {
+function _taxScheme(w: TracedWriter, value: string, scheme: string, field: string): void {
   w.open("cac:PartyTaxScheme").leaf("cbc:CompanyID", value, field);
   w.open("cac:TaxScheme").leaf("cbc:ID", scheme, null).close();
   w.close();
 }
 
-function _contact(w: TracingWriter, c: Contact, losses: WriteLoss[], field: string): void {
+function _contact(w: TracedWriter, c: Contact, losses: WriteLoss[], field: string): void {
   w.open("cac:Contact");
-  w.leaf("cbc:Name", c.name, "contacts[0].name");
-  w.leaf("cbc:Telephone", c.phone, "contacts[0].phone");
-  w.leaf("cbc:Telefax", c.fax, "contacts[0].fax");
-  w.leaf("cbc:ElectronicMail", c.email, "contacts[0].email");
+  w.leaf("cbc:Name", c.name, `${field}.name`);
+  w.leaf("cbc:Telephone", c.phone, `${field}.phone`);
+  w.leaf("cbc:Telefax", c.fax, `${field}.fax`);
+  w.leaf("cbc:ElectronicMail", c.email, `${field}.email`);
   w.close();
   lose(losses, `${field}.department`, c.department, "UBL's contact has no department");
 }
@@ -105,7 +103,7 @@ const _MIDDLE_SLOTS: readonly (readonly string[])[] = [[], [2], [2, 3], [0, 2, 3
  * StreetName (BT-35), the second AdditionalStreetName (BT-36), the last of three or more cac:AddressLine (BT-162),
  * which comes after the others in the schema, so the lines read back in the same order.
  */
-export function writeUblAddress(w: TracingWriter, element: string, a: Address, field: string): void {
+export function writeUblAddress(w: TracedWriter, element: string, a: Address, field: string): void {
   w.open(element);
   // The reader takes an address cbc:ID with scheme 0088 (GS1) as the GLN.
   if (a.gln !== null) w.leaf("cbc:ID", a.gln, `${field}.gln`, { schemeID: "0088" });

@@ -55,6 +55,10 @@ describe("POST /api/v1/submissions with the JSON of an invoice", () => {
     { what: "a wrong type", body: _edit((i) => { i.lines[0].quantity = 10; }), field: "invoice.lines[0].quantity", rule: "INVOICE-JSON" },
     { what: "an unknown field", body: _edit((i) => { i.lines[0].colour = "red"; }), field: "invoice.lines[0].colour", rule: "INVOICE-JSON" },
     { what: "a line name of 5 MB", body: _edit((i) => { i.lines[0].name = "x".repeat(5 * 1024 * 1024); }), field: "invoice.lines[0].name" },
+    ...["ksef-fa3", "ubl", "cii"].map((format) => ({
+      what: `a control character XML cannot carry, as ${format},`, body: { ...(_edit((i) => { i.lines[0].name = "bell \u0007"; }) as object), format },
+      field: "invoice.lines[0].name", rule: "INVOICE-JSON",
+    })),
   ];
   for (const r of refused) {
     test(`${r.what} is refused with 422 naming ${r.field}, and nothing is stored`, async () => {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { writeCii } from "../../../lib/formats/invoice/cii_write.ts";
-import { fieldAt } from "../../../lib/formats/invoice/ubl_cii_write_trace.ts";
+import { fieldAt } from "../../../lib/formats/invoice/write_trace.ts";
 import { checkEn16931 } from "../../../lib/formats/validation/en16931/rules.ts";
 import { SchemaSet } from "../../../lib/formats/validation/schema_set.ts";
 import { parseXml } from "../../../lib/formats/xml/parse.ts";
@@ -28,7 +28,7 @@ describe("writeCii() writes every CII sample so that reading it back gives the s
       const { xml, losses } = writeCii(before);
       assert.deepEqual(readText(xml), withoutAttachedContent(before));
       // What was not written is listed: only the attached documents' names and types, for the same reason.
-      for (const loss of losses) assert.match(loss.field, /^attachments\[\d+\]\.(filename|mime_code)$/);
+      for (const loss of losses) assert.match(loss.field, /^invoice\.attachments\[\d+\]\.(filename|mime_code)$/);
     });
   }
 });
@@ -85,8 +85,8 @@ test("writeCii() lists every value CII has no place for, by its invoice-object p
   inv.lines[0]!.gtu = "GTU_06";
   const { xml, losses } = writeCii(inv);
   assert.deepEqual(losses.map((l) => [l.field, l.value]).sort(), [
-    ["lines[0].gtu", "GTU_06"], ["references.preceding_invoices[1].number", "FV/2"],
-    ["seller.address.lines[3]", "wejście od podwórza"], ["seller.registers[1]", "123456785"],
+    ["invoice.lines[0].gtu", "GTU_06"], ["invoice.references.preceding_invoices[1].number", "FV/2"],
+    ["invoice.seller.address.lines[3]", "wejście od podwórza"], ["invoice.seller.registers[1]", "123456785"],
   ]);
   const back = readText(xml);
   assert.deepEqual(back.seller.address!.lines, ["ul. Prosta 1", "lok. 2", "piętro 3"]);
@@ -99,6 +99,7 @@ test("writeCii() with trace names the invoice-object field of a finding on the w
   const { xml, fields } = writeCii(inv, { trace: true });
   const rule = checkEn16931(parseXml(new TextEncoder().encode(xml)).root, "cii").find((v) => v.path.includes("IncludedSupplyChainTradeLineItem[2]"));
   assert.ok(rule, "the bad category is found");
-  assert.equal(fieldAt(fields, rule.path), "lines[1].vat_category");
-  assert.equal(fieldAt(fields, "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IssueDateTime/udt:DateTimeString"), "issue_date");
+  assert.equal(fieldAt(fields, rule.path), "invoice.lines[1].vat_category");
+  assert.ok(fields.some((f) => f.path === rule.path), `${rule.path} is written as the EN 16931 checks name it`);
+  assert.equal(fieldAt(fields, "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IssueDateTime/udt:DateTimeString"), "invoice.issue_date");
 });

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { writeCii } from "../../../lib/formats/invoice/cii_write.ts";
 import { writeUbl } from "../../../lib/formats/invoice/ubl_write.ts";
-import { fieldAt } from "../../../lib/formats/invoice/ubl_cii_write_trace.ts";
+import { fieldAt } from "../../../lib/formats/invoice/write_trace.ts";
 import { checkEn16931 } from "../../../lib/formats/validation/en16931/rules.ts";
 import { SchemaSet } from "../../../lib/formats/validation/schema_set.ts";
 import { parseXml } from "../../../lib/formats/xml/parse.ts";
@@ -31,7 +31,7 @@ describe("writeUbl() writes every UBL sample so that reading it back gives the s
       const { xml, losses } = writeUbl(before);
       assert.deepEqual(readText(xml), withoutAttachedContent(before));
       // What was not written is listed: only the attached documents' names and types, for the same reason.
-      for (const loss of losses) assert.match(loss.field, /^attachments\[\d+\]\.(filename|mime_code)$/);
+      for (const loss of losses) assert.match(loss.field, /^invoice\.attachments\[\d+\]\.(filename|mime_code)$/);
       assert.equal(losses.length, before.attachments.filter((a) => a.filename !== null).length + before.attachments.filter((a) => a.mime_code !== null).length);
     });
   }
@@ -44,7 +44,7 @@ test("writeUbl() writes the UBL part of a KSeF PEF(3) document and lists its Pol
     // PEF's UBLExtensions (the third parties of the Polish extension) are not written: the result is plain UBL.
     assert.deepEqual(readText(xml), { ...before, format: "ubl", third_parties: [] });
     assert.ok(before.third_parties.length > 0);
-    assert.ok(losses.length > 0 && losses.every((l) => l.field.startsWith("third_parties[")), name(file));
+    assert.ok(losses.length > 0 && losses.every((l) => l.field.startsWith("invoice.third_parties[")), name(file));
   }
 });
 
@@ -110,9 +110,9 @@ test("writeUbl() lists every value UBL has no place for, by its invoice-object p
   inv.issue_place = "Warszawa";
   const { xml, losses } = writeUbl(inv);
   assert.deepEqual(losses.map((l) => [l.field, l.value]).sort(), [
-    ["issue_place", "Warszawa"], ["lines[0].amount_with_vat", "246.00"], ["lines[1].gtu", "GTU_12"],
-    ["references.delivery_notes[0]", "WZ 1/2026"], ["seller.contacts[0].department", "Sales"],
-    ["seller.contacts[1].name", "Jan"], ["seller.contacts[1].phone", "+48 22 000 00 00"],
+    ["invoice.issue_place", "Warszawa"], ["invoice.lines[0].amount_with_vat", "246.00"], ["invoice.lines[1].gtu", "GTU_12"],
+    ["invoice.references.delivery_notes[0]", "WZ 1/2026"], ["invoice.seller.contacts[0].department", "Sales"],
+    ["invoice.seller.contacts[1].name", "Jan"], ["invoice.seller.contacts[1].phone", "+48 22 000 00 00"],
   ]);
   for (const loss of losses) assert.ok(loss.reason.length > 0);
   // The first contact is written whole.
@@ -128,23 +128,25 @@ test("writeUbl() with trace names the invoice-object field of a finding on the w
   const root = parseXml(new TextEncoder().encode(xml)).root;
   const rule = checkEn16931(root, "ubl").find((v) => v.path.includes("ClassifiedTaxCategory"));
   assert.ok(rule, "the bad category is found");
-  assert.equal(fieldAt(fields, rule.path), "lines[1].vat_category");
+  assert.equal(fieldAt(fields, rule.path), "invoice.lines[1].vat_category");
+  // The written path is the EN 16931 checks' own: a position only among same-named siblings.
+  assert.equal(fields.find((f) => f.field === "invoice.lines[1].vat_category")?.path, "/Invoice/cac:InvoiceLine[2]/cac:Item/cac:ClassifiedTaxCategory/cbc:ID");
   const xsd = validateXsd(schemas.forFormat("ubl"), root).find((v) => v.path.includes("InvoicedQuantity"));
   assert.ok(xsd, "the bad quantity is found");
   assert.equal(xsd.path, "/Invoice/InvoiceLine[3]/InvoicedQuantity");
-  assert.equal(fieldAt(fields, xsd.path), "lines[2].quantity");
-  assert.equal(fieldAt(fields, "/Invoice/cac:InvoiceLine[2]/cac:Price/cbc:PriceAmount"), "lines[1].net_price");
-  assert.equal(fieldAt(fields, "/Invoice/cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID"), "seller.tax_id");
-  assert.equal(fieldAt(fields, "/Invoice/cac:TaxTotal/cac:TaxSubtotal[2]/cbc:TaxAmount"), "vat_breakdown[1].tax_amount");
+  assert.equal(fieldAt(fields, xsd.path), "invoice.lines[2].quantity");
+  assert.equal(fieldAt(fields, "/Invoice/cac:InvoiceLine[2]/cac:Price/cbc:PriceAmount"), "invoice.lines[1].net_price");
+  assert.equal(fieldAt(fields, "/Invoice/cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID"), "invoice.seller.tax_id");
+  assert.equal(fieldAt(fields, "/Invoice/cac:TaxTotal/cac:TaxSubtotal[2]/cbc:TaxAmount"), "invoice.vat_breakdown[1].tax_amount");
   // An element without a field of its own gets its nearest written ancestor's.
-  assert.equal(fieldAt(fields, "/Invoice/cac:InvoiceLine[2]/cac:Item/cac:ClassifiedTaxCategory/cac:TaxScheme/cbc:ID"), "lines[1]");
+  assert.equal(fieldAt(fields, "/Invoice/cac:InvoiceLine[2]/cac:Item/cac:ClassifiedTaxCategory/cac:TaxScheme/cbc:ID"), "invoice.lines[1]");
 });
 
 test("writeUbl() and writeCii() report a VAT id's country lost when the number does not start with it (a Polish NIP)", () => {
   const inv = minimalInvoice();
   inv.seller.tax_id = { value: "5260250274", country: "PL", scheme: "NIP" };
   for (const write of [writeUbl, writeCii]) {
-    assert.deepEqual(write(inv).losses.map((l) => [l.field, l.value]), [["seller.tax_id.country", "PL"]]);
+    assert.deepEqual(write(inv).losses.map((l) => [l.field, l.value]), [["invoice.seller.tax_id.country", "PL"]]);
   }
   assert.deepEqual(writeUbl(minimalInvoice()).losses, []);
 });
