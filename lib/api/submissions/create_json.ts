@@ -56,8 +56,9 @@ export function writtenFormat(value: unknown): WrittenFormat {
  */
 export function makeInvoiceXml(value: unknown, format: WrittenFormat, now: Date): MadeInvoice {
   if (value === undefined || value === null) throw validationError("invoice", "required", "invoice is required: the invoice object");
-  const { invoice, findings } = readInvoiceInput({ format, type: "other", ...(typeof value === "object" && !Array.isArray(value) ? value : {}) });
   if (typeof value !== "object" || Array.isArray(value)) throw objectRefusal([{ rule: "INVOICE-JSON", field: "invoice", message: "invoice must be an object" }]);
+  // `format` is the request's; `type` follows from the kind unless the object gives it (compute.ts).
+  const { invoice, findings } = readInvoiceInput({ format, type: "other", ...value });
   if (findings.length > 0) throw objectRefusal(findings.map((f) => ({ rule: "INVOICE-JSON", ...f })));
   invoice.format = format;
   if (format !== "ksef-fa3") invoice.profile ??= EN16931_PROFILE;

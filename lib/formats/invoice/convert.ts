@@ -323,18 +323,17 @@ function _grossLinesToNet(inv: Invoice): void {
 
 /** Amounts of a credit note as a correction's differences: every line, breakdown row and total negated. */
 function _negate(inv: Invoice): void {
-  const neg = _neg;
   for (const l of inv.lines) {
-    l.net_amount = neg(l.net_amount);
-    l.quantity = neg(l.quantity);
+    l.net_amount = _neg(l.net_amount);
+    l.quantity = _neg(l.quantity);
   }
   for (const r of inv.vat_breakdown) {
-    r.taxable_amount = neg(r.taxable_amount);
-    r.tax_amount = neg(r.tax_amount);
-    r.tax_amount_tax_currency = neg(r.tax_amount_tax_currency);
+    r.taxable_amount = _neg(r.taxable_amount);
+    r.tax_amount = _neg(r.tax_amount);
+    r.tax_amount_tax_currency = _neg(r.tax_amount_tax_currency);
   }
   const t = inv.totals;
-  for (const k of ["line_net", "net", "tax", "tax_in_tax_currency", "gross", "payable"] as const) t[k] = neg(t[k]);
+  for (const k of ["line_net", "net", "tax", "tax_in_tax_currency", "gross", "payable"] as const) t[k] = _neg(t[k]);
 }
 
 /** The annotations of a KSeF invoice that EN 16931 has no term for, as losses (their categories say the rest). */
