@@ -204,7 +204,7 @@ export const conversionRoutes: ApiRoute[] = [
       description: "The invoice of the body (multipart with the `xml` part, the XML itself as `application/xml`, or the JSON of a creation, `{\"invoice\": {…}}`) written as `to`, validated as an upload would be; nothing is stored and no event fires. FA(2) → FA(3); UBL ↔ CII; UBL or CII of a Polish seller → FA(3); FA(3) → UBL or CII (README \"Converting invoices\" has the table of what maps to what). 200 `application/xml` with `X-Conversion-Losses: <n>`, the number of values the target has no place for; with `Accept: application/json`, `{format, from, xml, losses, validation}`. `keep=notes` also writes each lost value into the target's free text. An invoice already in `to` is answered as it is. A conversion that cannot yield a valid invoice is 422 naming why (`CONVERSION`: no Polish seller NIP for FA(3), a VAT rate FA(3) has no code for), and a converted invoice that fails validation 422 with its violations.",
       params: ["ConvertTo", "ConvertKeep"], jsonBody: "ConvertRequestJson",
       ok: { 200: _converted() },
-      errors: ["VALIDATION_ERROR"],
+      errors: ["VALIDATION_ERROR", "NO_EMBEDDED_INVOICE"],
     },
   },
 ];

@@ -93,9 +93,9 @@ export const validationRoutes: ApiRoute[] = [
     method: "POST", pattern: "/api/v1/validate", scope: "submissions:write", body: "upload", handle: validateRequest,
     openapi: {
       id: "validateInvoice", tag: "Submissions", summary: "Validate an invoice without submitting it",
-      description: "The same checks as an upload, answered as a verdict: multipart like `POST /submissions` (the `xml` part), or the XML itself with `Content-Type: application/xml`. Nothing is stored and no event fires. A body that is not XML or not a supported format is 422 as for an upload.",
+      description: "The same checks as an upload, answered as a verdict: multipart like `POST /submissions` (the `xml` part, which may be a Factur-X or ZUGFeRD PDF: its embedded invoice is judged), or the XML itself with `Content-Type: application/xml`. Nothing is stored and no event fires. A body that is not XML or not a supported format is 422 as for an upload.",
       ok: { 200: okJson("The verdict", "ValidationReport") },
-      errors: ["VALIDATION_ERROR", "UNSUPPORTED_MEDIA_TYPE"],
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_MEDIA_TYPE", "NO_EMBEDDED_INVOICE"],
     },
   },
 ];

@@ -116,7 +116,7 @@ export const submissionRoutes: ApiRoute[] = [
       description: "The invoice goes in the `xml` part, or the body is the JSON of an invoice to create (`SubmissionCreateJson`, README \"Creating invoices\"). With `as`, the upload is converted first (README \"Converting invoices\"). It must be well-formed (no DTD), a supported format, hold a number, an issue date and the seller's tax id, and pass validation: KSeF's file rules and the FA schema for KSeF invoices; the UBL or CII schema and, for documents that claim EN 16931, its business rules. An invoice with errors is refused with 422 `VALIDATION_ERROR`, `details.field` = `xml:<path of the first error>` and `details.violations` listing every error and warning (at most 200); warnings never refuse.",
       requestBody: { schema: "SubmissionCreate", required: true }, jsonBody: "SubmissionCreateJson",
       ok: { 201: created("The accepted submission", "Submission") },
-      errors: ["DUPLICATE_SUBMISSION", "VALIDATION_ERROR"],
+      errors: ["DUPLICATE_SUBMISSION", "VALIDATION_ERROR", "NO_EMBEDDED_INVOICE"],
     },
   },
   {
