@@ -39,7 +39,11 @@ export { parseXml, XML_PARSE_LIMITS, XmlError, type XmlParseOptions } from "./fo
 export type { XmlAttribute, XmlComment, XmlContent, XmlDocument, XmlElement, XmlProcessingInstruction } from "./formats/xml/tree.ts";
 export { readInvoice, requireSubmissionFields } from "./formats/invoice/read.ts";
 export { type KsefFa3WriteOptions, type KsefFa3WriteResult, writeKsefFa3 } from "./formats/invoice/ksef_write.ts";
-export type { WriteLoss, WriteResult } from "./formats/invoice/write_result.ts";
+export type { TracedWriteResult, WriteLoss, WriteOptions, WriteResult } from "./formats/invoice/write_result.ts";
+export { fieldAt, writeInvoice, WRITTEN_FORMATS, type WriteInvoiceOptions, type WrittenInvoice } from "./formats/invoice/write_invoice.ts";
+export { completeInvoice, type ComputeFinding, type WrittenFormat } from "./formats/invoice/compute.ts";
+export { convertInvoice, EN16931_PROFILE, type Conversion, type ConversionLoss } from "./formats/invoice/convert.ts";
+export { extractEmbeddedInvoice, isPdf, PdfReadError, type EmbeddedInvoice, type PdfReadLimits, type PdfReadReason } from "./formats/pdf/read/embedded_invoice.ts";
 export type { WrittenField } from "./formats/invoice/write_trace.ts";
 export { InvoiceError } from "./formats/invoice/errors.ts";
 export { MultipartError, type MultipartErrorKind } from "./formats/multipart/errors.ts";
