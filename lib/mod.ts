@@ -44,6 +44,7 @@ export { fieldAt, writeInvoice, WRITTEN_FORMATS, type WriteInvoiceOptions, type 
 export { completeInvoice, type ComputeFinding, type WrittenFormat } from "./formats/invoice/compute.ts";
 export { convertInvoice, EN16931_PROFILE, type Conversion, type ConversionLoss } from "./formats/invoice/convert.ts";
 export { extractEmbeddedInvoice, isPdf, PdfReadError, type EmbeddedInvoice, type PdfReadLimits, type PdfReadReason } from "./formats/pdf/read/embedded_invoice.ts";
+export { PDF_READ_REASONS } from "./formats/pdf/read/read_error.ts";
 export type { WrittenField } from "./formats/invoice/write_trace.ts";
 export { InvoiceError } from "./formats/invoice/errors.ts";
 export { MultipartError, type MultipartErrorKind } from "./formats/multipart/errors.ts";
