@@ -47,11 +47,32 @@ export function createJsonLogger(level: LogLevel, write: (line: string) => void,
   };
 }
 
-// Text that JSON.stringify would escape, or outside ASCII: such strings go through it, the rest are quoted as they are.
-const _NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
+/** True when JSON.stringify would write `s` as it is between quotes: printable ASCII without `"` or `\\`. */
+function _plain(s: string): boolean {
+  // A loop rather than a regular expression: the request line's values are short, and this runs for each of them.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
 
 function _string(s: string): string {
-  return _NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+  return _plain(s) ? `"${s}"` : JSON.stringify(s);
+}
+
+/** Field names seen, at most: they are the callers' constants (a request line has eight), so the cache stays small. */
+const _MAX_KEYS = 1024;
+const _keys = new Map<string, string>();
+
+/** `,"name":` for a member, made once per name. */
+function _key(name: string): string {
+  let text = _keys.get(name);
+  if (text === undefined) {
+    text = `,${_string(name)}:`;
+    if (_keys.size < _MAX_KEYS) _keys.set(name, text);
+  }
+  return text;
 }
 
 /**
@@ -69,7 +90,7 @@ function _members(fields: Record<string, unknown>): string {
     else if (typeof v === "number") text = Number.isFinite(v) ? String(v) : "null";
     else if (typeof v === "boolean" || v === null) text = String(v);
     else text = JSON.stringify(v); // undefined, functions and symbols: no member, as in JSON.stringify
-    if (text !== undefined) out += `,${_string(key)}:${text}`;
+    if (text !== undefined) out += _key(key) + text;
   }
   return out;
 }

@@ -211,6 +211,13 @@ export function selectPath(path: TestPath, ctx: XmlElement, doc: DocView, limit:
         for (const kid of el.children) if (stepMatches(step, kid, doc)) next.push(kid);
         continue;
       }
+      if (step.names.length === 1) {
+        // One name: a scan of the children finds what the index would, in the same order, without building a map
+        // for each element (most steps select among a few children, once per document).
+        const [ns, local] = step.names[0]!;
+        for (const kid of el.children) if (kid.local === local && kid.ns === ns && _predsHold(step, kid, doc)) next.push(kid);
+        continue;
+      }
       const index = doc.childIndex(el);
       for (const [ns, local] of step.names) {
         const kids = index.get(local);

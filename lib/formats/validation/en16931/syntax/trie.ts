@@ -89,7 +89,8 @@ function _node(): TrieNode {
 function _walk(node: TrieNode, el: XmlElement, doc: DocView, hits: TrieHits): void {
   // Visit the children once and look their names up in the node, or the node's names up in the
   // children, whichever side is smaller (the root of a rule context has hundreds of names).
-  if (el.children.length <= node.edges.size) {
+  // With one name to follow, the children in order are what the index would give, in the same order.
+  if (el.children.length <= node.edges.size || node.edges.size === 1) {
     for (const kid of el.children) {
       const edges = node.edges.get(kid.local);
       if (edges !== undefined) for (const edge of edges) _follow(edge, kid, doc, hits);
