@@ -94,9 +94,13 @@ async function downloadSource(ctx: Context): Promise<ApiResponse> {
   return downloadXml(ctx);
 }
 
-/** The original the source delivered the document's XML in (a Factur-X PDF), or null. */
+/**
+ * The original the source delivered the document's XML in (a Factur-X or ZUGFeRD PDF), or null. Only a CII or UBL
+ * document can have one, so a KSeF document's download does not look.
+ */
 async function _original(ctx: Context, record: DocumentRecord): Promise<StoredBlob | null> {
-  return record.xml_available && record.sha256 ? ctx.tenant.getDerived(documentOriginalKey(record.sha256)) : null;
+  const embeddable = record.format === "cii" || record.format === "ubl";
+  return embeddable && record.xml_available && record.sha256 ? ctx.tenant.getDerived(documentOriginalKey(record.sha256)) : null;
 }
 
 async function getDocument(ctx: Context): Promise<ApiResponse> {

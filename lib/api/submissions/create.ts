@@ -10,7 +10,7 @@ import type { KsefIssueMode, StoredResponse, SubmissionConversion, SubmissionInp
 import { WRITTEN_FORMATS } from "../../formats/invoice/write_invoice.ts";
 import { convertUpload } from "../conversion.ts";
 import { uploadedInvoice } from "../pdf_upload.ts";
-import { createFromJson } from "./create_json.ts";
+import { makeInvoiceXml, writtenFormat } from "./create_json.ts";
 import { requireSubmissionFields } from "../../formats/invoice/read.ts";
 import { isKsefFormat } from "../../formats/invoice/vocabulary.ts";
 import { validationSummary } from "../../formats/validation/invoice_validation.ts";
@@ -41,7 +41,7 @@ export interface SubmissionOrigin {
 
 /** Stores an uploaded invoice (or one created from JSON, or converted with `as`) as a submission (201), or refuses it. */
 export async function createSubmission(ctx: Context): Promise<ApiResponse> {
-  if (ctx.body.kind === "json") return createFromJson(ctx, ctx.body.value, ctx.body.raw);
+  if (ctx.body.kind === "json") return _createFromJson(ctx, ctx.body.value, ctx.body.raw);
   const part = ctx.body.kind === "multipart" ? ctx.body.parts.find((p) => p.name === "xml") : undefined;
   if (!part) throw validationError("xml", "required", "xml is required");
   if (part.body.length === 0) throw validationError("xml", "empty", "xml is empty");
@@ -54,6 +54,19 @@ export async function createSubmission(ctx: Context): Promise<ApiResponse> {
   // Already in that format (or no `as`): stored as uploaded.
   if (converted === null) return storeSubmission(ctx, upload.xml, upload.pdf ? { ...origin, source: received } : origin);
   return storeSubmission(ctx, converted.xml, { ...origin, source: received, conversion: { from: converted.from, losses: converted.losses } });
+}
+
+/** The submission of a JSON request (201), or its refusal. */
+async function _createFromJson(ctx: Context, body: Record<string, unknown>, raw: Uint8Array): Promise<ApiResponse> {
+  const format = writtenFormat(body["format"]);
+  const asked = _optionalString(body, "ksef_mode");
+  if (asked !== undefined && !(KSEF_MODES as readonly string[]).includes(asked)) throw badRequest("ksef_mode", "invalid_value", `ksef_mode must be one of ${KSEF_MODES.join(", ")}`);
+  const corrects = _optionalString(body, "corrects");
+  const made = makeInvoiceXml(body["invoice"], format, new Date(ctx.app.now()));
+  return storeSubmission(ctx, made.xml, {
+    asked: asked as (typeof KSEF_MODES)[number] | undefined, corrects,
+    source: { mediaType: "application/json", bytes: raw }, conversion: { from: "json", losses: made.losses }, fieldAt: made.fieldAt,
+  });
 }
 
 /** Checks `xml` as an upload and stores it as a submission with what it was made from (201), or refuses it. */
@@ -130,4 +143,11 @@ function _oneOf<T extends string>(ctx: Context, name: string, allowed: readonly 
   const v = _plainField(ctx, name);
   if (v !== undefined && !(allowed as readonly string[]).includes(v)) throw badRequest(name, "invalid_value", `${name} must be one of ${allowed.join(", ")}`);
   return v as T | undefined;
+}
+
+function _optionalString(body: Record<string, unknown>, name: string): string | undefined {
+  const v = body[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string" || v === "") throw badRequest(name, "invalid_value", `${name} must be a non-empty string`);
+  return v;
 }

@@ -1,9 +1,9 @@
 /**
- * Creating an invoice from the invoice object (README "Creating invoices"): `POST /api/v1/submissions` with
- * `{"format", "invoice", "ksef_mode"?, "corrects"?}` as JSON. The object is read against the OpenAPI document's
- * invoice schemas (every field optional), what follows from its values is computed or checked, the format's writer
- * writes the XML, and that XML is then checked and stored as an upload is, the JSON kept as the submission's source.
- * Every refusal names the JSON path at fault (`invoice.lines[2].net_price`) beside the XML path it went to.
+ * The invoice object of a JSON request written as XML (README "Creating invoices"), for `POST /api/v1/submissions`
+ * with JSON, `POST /api/v1/convert` and the `convert` command: the object is read against the OpenAPI document's
+ * invoice schemas (every field optional), what follows from its values is computed or checked, and the format's
+ * writer writes the XML, which the caller then checks as an upload. Every refusal names the JSON path at fault
+ * (`invoice.lines[2].net_price`) beside the XML path it went to.
  * @module
  */
 import type { ConversionLossRecord } from "../../contracts/storage.ts";
@@ -14,10 +14,7 @@ import type { Invoice } from "../../formats/invoice/model.ts";
 import { partyTaxId } from "../../formats/invoice/read.ts";
 import { fieldAt, writeInvoice, WRITTEN_FORMATS } from "../../formats/invoice/write_invoice.ts";
 import { badRequest, validationError } from "../../http/errors.ts";
-import type { ApiResponse } from "../../http/types.ts";
-import type { Context } from "../context.ts";
 import { objectRefusal } from "../validation.ts";
-import { KSEF_MODES, storeSubmission } from "./create.ts";
 import { readInvoiceInput } from "./invoice_input.ts";
 
 /** An invoice object written as XML, what the format had no place for, and where each value went. */
@@ -26,19 +23,6 @@ export interface MadeInvoice {
   invoice: Invoice;
   losses: ConversionLossRecord[];
   fieldAt: (path: string) => string | null;
-}
-
-/** The submission of a JSON request (201), or its refusal. */
-export async function createFromJson(ctx: Context, body: Record<string, unknown>, raw: Uint8Array): Promise<ApiResponse> {
-  const format = writtenFormat(body["format"]);
-  const asked = _optionalString(body, "ksef_mode");
-  if (asked !== undefined && !(KSEF_MODES as readonly string[]).includes(asked)) throw badRequest("ksef_mode", "invalid_value", `ksef_mode must be one of ${KSEF_MODES.join(", ")}`);
-  const corrects = _optionalString(body, "corrects");
-  const made = makeInvoiceXml(body["invoice"], format, new Date(ctx.app.now()));
-  return storeSubmission(ctx, made.xml, {
-    asked: asked as (typeof KSEF_MODES)[number] | undefined, corrects,
-    source: { mediaType: "application/json", bytes: raw }, conversion: { from: "json", losses: made.losses }, fieldAt: made.fieldAt,
-  });
 }
 
 /** The `format` of a JSON request: 422 when absent, 400 when not one written. */
@@ -91,11 +75,4 @@ export function makeInvoiceXml(value: unknown, format: WrittenFormat, now: Date)
     losses: written.losses.map((l) => ({ path: null, ...l })),
     fieldAt: (path) => fieldAt(fields, path),
   };
-}
-
-function _optionalString(body: Record<string, unknown>, name: string): string | undefined {
-  const v = body[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string" || v === "") throw badRequest(name, "invalid_value", `${name} must be a non-empty string`);
-  return v;
 }
