@@ -163,13 +163,13 @@ async function convertRequest(ctx: Context): Promise<ApiResponse> {
     input = { kind: "xml", bytes: uploadedInvoice(part.body).xml };
   }
   const tenant = ctx.tenant.tenant;
-  const { xml, from, losses, report } = await convertToFormat(input, to, {
+  const { xml, losses, report } = await convertToFormat(input, to, {
     keepNotes, now: new Date(ctx.app.now()),
     read: (bytes) => ctx.app.readInvoice(bytes, { tenant }), validate: (bytes) => ctx.app.validate(bytes, { tenant }),
   });
   const accept = ctx.req.header("accept") ?? "";
   if (/\bapplication\/json\b/.test(accept)) {
-    return json(200, JSON.stringify({ format: to, from, xml: new TextDecoder().decode(xml), losses, validation: validationSummary(report) }));
+    return json(200, JSON.stringify({ format: to, xml: new TextDecoder().decode(xml), losses, validation: validationSummary(report) }));
   }
   return { status: 200, headers: { "content-type": "application/xml; charset=utf-8", "x-conversion-losses": String(losses.length) }, body: xml };
 }
@@ -201,7 +201,7 @@ export const conversionRoutes: ApiRoute[] = [
     method: "POST", pattern: "/api/v1/convert", scope: "submissions:write", body: "any", handle: convertRequest,
     openapi: {
       id: "convertInvoice", tag: "Submissions", summary: "Convert an invoice to another format",
-      description: "The invoice of the body (multipart with the `xml` part, the XML itself as `application/xml`, or the JSON of a creation, `{\"invoice\": {…}}`) written as `to`, validated as an upload would be; nothing is stored and no event fires. FA(2) → FA(3); UBL ↔ CII; UBL or CII of a Polish seller → FA(3); FA(3) → UBL or CII (README \"Converting invoices\" has the table of what maps to what). 200 `application/xml` with `X-Conversion-Losses: <n>`, the number of values the target has no place for; with `Accept: application/json`, `{format, from, xml, losses, validation}`. `keep=notes` also writes each lost value into the target's free text. An invoice already in `to` is answered as it is. A conversion that cannot yield a valid invoice is 422 naming why (`CONVERSION`: no Polish seller NIP for FA(3), a VAT rate FA(3) has no code for), and a converted invoice that fails validation 422 with its violations.",
+      description: "The invoice of the body (multipart with the `xml` part, the XML itself as `application/xml`, or the JSON of a creation, `{\"invoice\": {…}}`) written as `to`, validated as an upload would be; nothing is stored and no event fires. FA(2) → FA(3); UBL ↔ CII; UBL or CII of a Polish seller → FA(3); FA(3) → UBL or CII (README \"Converting invoices\" has the table of what maps to what). 200 `application/xml` with `X-Conversion-Losses: <n>`, the number of values the target has no place for; with `Accept: application/json`, `{format, xml, losses, validation}`. `keep=notes` also writes each lost value into the target's free text. An invoice already in `to` is answered as it is. A conversion that cannot yield a valid invoice is 422 naming why (`CONVERSION`: no Polish seller NIP for FA(3), a VAT rate FA(3) has no code for), and a converted invoice that fails validation 422 with its violations.",
       params: ["ConvertTo", "ConvertKeep"], jsonBody: "ConvertRequestJson",
       ok: { 200: _converted() },
       errors: ["VALIDATION_ERROR", "NO_EMBEDDED_INVOICE"],

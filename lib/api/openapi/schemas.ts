@@ -416,7 +416,6 @@ export function schemas(): Record<string, Json> {
       description: "A converted invoice (README \"Converting invoices\")",
       ..._object({
         format: { type: "string", enum: ["ksef-fa3", "ubl", "cii"], description: "The format written" },
-        from: { type: "string", description: "The format converted from, or `json`" },
         xml: { type: "string", description: "The converted invoice's XML" },
         losses: { type: "array", items: ref("ConversionLoss") },
         validation: ref("Validation"),

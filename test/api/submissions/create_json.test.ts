@@ -119,6 +119,7 @@ describe("converting uploads", () => {
     });
     assert.equal(res.status, 200, await res.clone().text());
     const body = (await res.json()) as { format: string; xml: string; losses: unknown[]; validation: { valid: boolean } };
+    assert.deepEqual(Object.keys(body), ["format", "xml", "losses", "validation"]);
     assert.equal(body.format, "ksef-fa3");
     assert.equal(body.validation.valid, true);
     assert.match(body.xml, /<P_15>1949\.99<\/P_15>/);
