@@ -29,6 +29,7 @@ const LT = 60;
 const EQ = 61;
 const GT = 62;
 const QUESTION = 63;
+const RBRACKET = 93;
 
 /** Line ends of §2.11, all turned into LF before parsing. */
 const LINE_ENDS = /\r\n?/g;
@@ -99,13 +100,9 @@ export class XmlReader {
   #attrCount = 0;
   #declCount = 0;
 
-  /** Line bookkeeping: current line, where it starts, and the next LF (or the end). */
+  /** Line bookkeeping: the line of the last LF passed and where the line after it starts. */
   #line = 1;
   #lineStart: number;
-  #nextLf: number;
-  /** Next '&' and ']]>' at or after the last text looked at (or the end): checks text without rescanning it. */
-  #nextAmp = -1;
-  #nextCdataEnd = -1;
   /**
    * With the `content` option: what lies outside the root; null otherwise. Only then does the reader fill each
    * element's `content`, so the default parse pays one null check per piece of markup.
@@ -126,20 +123,27 @@ export class XmlReader {
     this.#len = s.length;
     this.#start = s.charCodeAt(0) === 0xfeff ? 1 : 0;
     this.#lineStart = this.#start;
-    const lf = s.indexOf("\n");
-    this.#nextLf = lf < 0 ? s.length : lf;
   }
 
   /** Reads the whole document and returns its root element. */
   read(): XmlElement {
-    this.#checkChars();
+    try {
+      return this.#read();
+    } catch (e) {
+      // §2.2 comes first: a character outside Char anywhere is the error reported, as a check of the
+      // whole document before parsing would find it. Parsing checks each character it passes, so a
+      // document read to its end needs no such pass.
+      this.#checkChars();
+      throw e;
+    }
+  }
+
+  #read(): XmlElement {
     const s = this.#s;
     const len = this.#len;
     let pos = this.#start;
     for (;;) {
-      let lt = s.indexOf("<", pos);
-      if (lt < 0) lt = len;
-      if (lt > pos) this.#text(pos, lt);
+      const lt = this.#top === null ? this.#outside(pos) : this.#text(pos);
       if (lt >= len) break;
       const c = s.charCodeAt(lt + 1);
       if (c === SLASH) pos = this.#endTag(lt);
@@ -163,36 +167,112 @@ export class XmlReader {
     }
   }
 
-  /** Character data between two pieces of markup. */
-  #text(a: number, b: number): void {
+  /** White space before or after the root element, from `a`; returns the offset of the next '<' or the end. */
+  #outside(a: number): number {
+    const p = this.#skipWs(a);
+    if (p < this.#len && this.#s.charCodeAt(p) !== LT) {
+      throw this.#fail(`Text is not allowed ${this.#root === null ? "before" : "after"} the root element`, p);
+    }
+    return p;
+  }
+
+  /**
+   * Character data of the open element from `a`: one pass that checks each character (§2.2), counts
+   * lines and finds the next '<' (returned, or the end) and any ']]>' or reference in between.
+   */
+  #text(a: number): number {
     const s = this.#s;
-    const top = this.#top;
-    if (top === null) {
-      for (let p = a; p < b; p++) {
-        if (!_isWs(s.charCodeAt(p))) {
-          throw this.#fail(`Text is not allowed ${this.#root === null ? "before" : "after"} the root element`, p);
+    let p = a;
+    let amp = false;
+    for (;;) {
+      const c = s.charCodeAt(p);
+      if (c > GT) {
+        if (c < 0xd800 && c !== RBRACKET) {
+          p++;
+          continue;
         }
+      } else if (c >= SPACE ? c !== LT && c !== AMP : c === TAB) {
+        p++;
+        continue;
       }
-      return;
+      if (c === LT) break;
+      if (c === LF) {
+        this.#line++;
+        this.#lineStart = ++p;
+      } else if (c === AMP) {
+        amp = true;
+        p++;
+      } else if (c === RBRACKET) {
+        if (s.charCodeAt(p + 1) === RBRACKET && s.charCodeAt(p + 2) === GT) throw this.#fail("']]>' is not allowed in text", p);
+        p++;
+      } else if (p >= this.#len) {
+        break;
+      } else {
+        p = this.#otherChar(p);
+      }
     }
-    if (this.#nextCdataEnd < a) {
-      const i = s.indexOf("]]>", a);
-      this.#nextCdataEnd = i < 0 ? this.#len : i;
+    if (p > a) {
+      const top = this.#top!;
+      const text = amp ? expandReferences(s, a, p, false, this.#start) : s.slice(a, p);
+      top.text += text;
+      if (this.misc !== null) _appendText(top, text);
     }
-    if (this.#nextCdataEnd < b) throw this.#fail("']]>' is not allowed in text", this.#nextCdataEnd);
-    if (this.#nextAmp < a) {
-      const i = s.indexOf("&", a);
-      this.#nextAmp = i < 0 ? this.#len : i;
+    return p;
+  }
+
+  /**
+   * After a character at `p` that is a control character or from U+D800 up: the offset after it when it
+   * is a Char (one code unit, or a surrogate pair); throws otherwise.
+   */
+  #otherChar(p: number): number {
+    const s = this.#s;
+    const c = s.charCodeAt(p);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(p + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) return p + 2;
+    } else if ((c >= 0xe000 && c <= 0xfffd) || (c < 0xd800 && c >= SPACE) || c === TAB) {
+      return p + 1;
+    } else if (c === LF) {
+      this.#line++;
+      this.#lineStart = p + 1;
+      return p + 1;
     }
-    const text = this.#nextAmp < b ? expandReferences(s, a, b, false, this.#start) : s.slice(a, b);
-    top.text += text;
-    if (this.misc !== null) _appendText(top, text);
+    return this.#throw(`Character U+${c.toString(16).toUpperCase().padStart(4, "0")} is not allowed in XML`, p);
+  }
+
+  /** Checks the characters of markup read by offsets alone (comments, PIs, CDATA sections), counting its lines. */
+  #checkMarkup(a: number, b: number): void {
+    const s = this.#s;
+    for (let p = a; p < b;) {
+      const c = s.charCodeAt(p);
+      if (c >= SPACE && c < 0xd800) p++;
+      else p = this.#otherChar(p);
+    }
+  }
+
+  /** The offset of the first character at or after `p` that is not white space, counting lines. */
+  #skipWs(p: number): number {
+    const s = this.#s;
+    for (;;) {
+      const c = s.charCodeAt(p);
+      if (c === SPACE || c === TAB) {
+        p++;
+      } else if (c === LF) {
+        this.#line++;
+        this.#lineStart = ++p;
+      } else {
+        return p;
+      }
+    }
   }
 
   /** `<name attrs>` or `<name attrs/>`: reads the tag, resolves its names, opens the element; returns the offset after it. */
   #startTag(lt: number): number {
     const s = this.#s;
     this.#admitElement(lt);
+    // Where the tag starts, before line ends among its attributes move the line count on.
+    const line = this.#line;
+    const column = lt - this.#lineStart + 1;
     const name = this.#elementName(lt);
     let p = this.#attributes(lt + 1 + name.qname.length);
     const n = this.#attrCount;
@@ -206,7 +286,7 @@ export class XmlReader {
       p++;
     }
     const undo = this.#declCount > 0 ? this.#declare(n) : null;
-    const el = this.#element(name, n, lt);
+    const el = this.#element(name, n, lt, line, column);
     if (empty) {
       if (undo !== null) this.#scope.restore(undo);
     } else {
@@ -258,7 +338,8 @@ export class XmlReader {
     for (;;) {
       if (c === GT || c === SLASH) break;
       if (!_isWs(c)) throw this.#unexpected(p, "white space, '>' or '/>' in the start tag");
-      do c = s.charCodeAt(++p); while (_isWs(c));
+      p = this.#skipWs(p);
+      c = s.charCodeAt(p);
       if (c === GT || c === SLASH) break;
       p = this.#attribute(p, n);
       n++;
@@ -273,26 +354,34 @@ export class XmlReader {
     const s = this.#s;
     const attrAt = p;
     const attr = this.#name(p, "an attribute name, '>' or '/>'");
-    p = this.#names.end;
+    p = this.#skipWs(this.#names.end);
     let c = s.charCodeAt(p);
-    while (_isWs(c)) c = s.charCodeAt(++p);
     if (c !== EQ) throw this.#unexpected(p, "'=' after the attribute name");
-    do c = s.charCodeAt(++p); while (_isWs(c));
+    p = this.#skipWs(p + 1);
+    c = s.charCodeAt(p);
     if (c !== DQUOTE && c !== APOS) throw this.#unexpected(p, "a quoted attribute value");
     const quote = c;
     const valueAt = ++p;
     let plain = true;
     for (;;) {
       c = s.charCodeAt(p);
-      if (c > LT) {
+      if (c > LT && c < 0xd800) {
         p++;
         continue;
       }
       if (c === quote) break;
       if (c === LT) throw this.#fail("'<' is not allowed in an attribute value", p);
-      if (c === AMP || c === LF || c === TAB) plain = false;
-      else if (p >= this.#len) throw this.#fail("Unexpected end of document in an attribute value", p);
-      p++;
+      if (c === AMP || c === TAB) {
+        plain = false;
+        p++;
+      } else if (c >= SPACE && c < LT) {
+        p++;
+      } else if (p >= this.#len) {
+        throw this.#fail("Unexpected end of document in an attribute value", p);
+      } else {
+        if (c === LF) plain = false;
+        p = this.#otherChar(p);
+      }
     }
     const value = plain ? s.slice(valueAt, p) : expandReferences(s, valueAt, p, true, this.#start);
     if (n === this.#maxAttributes) throw this.#fail(`Element has more than ${this.#maxAttributes} attributes`, attrAt);
@@ -304,7 +393,7 @@ export class XmlReader {
   }
 
   /** Builds the element of the start tag at `lt` with its `n` attributes, names resolved, and appends it to its parent. */
-  #element(name: NameEntry, n: number, lt: number): XmlElement {
+  #element(name: NameEntry, n: number, lt: number, line: number, column: number): XmlElement {
     const ns = this.#scope.resolve(name);
     if (ns === undefined || name.prefix === "xmlns") {
       throw this.#fail(
@@ -316,7 +405,6 @@ export class XmlReader {
     for (let i = 0; i < n; i++) attrs.push(this.#resolveAttribute(i));
     const dup = n > 1 ? findDuplicateAttribute(attrs) : null;
     if (dup !== null) throw this.#duplicate(dup[0], dup[1]);
-    if (this.#nextLf < lt) this.#advanceLines(lt);
     const el: XmlElement = {
       ns,
       local: name.local,
@@ -324,8 +412,8 @@ export class XmlReader {
       attrs,
       children: [],
       text: "",
-      line: this.#line,
-      column: lt - this.#lineStart + 1,
+      line,
+      column,
     };
     const parent = this.#top;
     if (this.misc !== null) {
@@ -382,10 +470,8 @@ export class XmlReader {
     const qname = this.#qnames[d]!;
     let p = lt + 2;
     if (s.startsWith(qname, p)) {
-      p += qname.length;
-      let c = s.charCodeAt(p);
-      while (_isWs(c)) c = s.charCodeAt(++p);
-      if (c === GT) {
+      p = this.#skipWs(p + qname.length);
+      if (s.charCodeAt(p) === GT) {
         const undo = this.#undos[d];
         if (undo !== null && undo !== undefined) this.#scope.restore(undo);
         this.#depth = d;
@@ -401,6 +487,7 @@ export class XmlReader {
   /** `<!`: a comment, a CDATA section (its text joins the open element's), or a refused DOCTYPE. */
   #bang(lt: number): number {
     const m = scanBangMarkup(this.#s, lt, this.#start, this.#top !== null);
+    this.#checkMarkup(lt, m.end);
     if (m.cdataEnd >= 0) {
       const text = this.#s.slice(lt + 9, m.cdataEnd);
       this.#top!.text += text;
@@ -421,6 +508,7 @@ export class XmlReader {
     if (target.qname.length === 3 && target.qname.toLowerCase() === "xml") {
       if (target.qname === "xml" && lt === this.#start) {
         const decl = parseXmlDecl(s, lt, this.#start);
+        this.#checkMarkup(lt, decl.end);
         this.declaredEncoding = decl.encoding;
         return decl.end;
       }
@@ -437,6 +525,7 @@ export class XmlReader {
     if (!_isWs(c)) throw this.#unexpected(p, "white space or '?>' after the processing instruction target");
     const end = s.indexOf("?>", p);
     if (end < 0) throw this.#fail("Unterminated processing instruction", lt);
+    this.#checkMarkup(p, end);
     if (this.misc !== null) {
       let d = p;
       while (d < end && _isWs(s.charCodeAt(d))) d++;
@@ -465,18 +554,6 @@ export class XmlReader {
       return this.#throw("Invalid qualified name: one ':' may separate a prefix and a local name", names.end);
     }
     throw this.#unexpected(names.end, expected);
-  }
-
-  #advanceLines(to: number): void {
-    const s = this.#s;
-    let lf = this.#nextLf;
-    while (lf < to) {
-      this.#line++;
-      this.#lineStart = lf + 1;
-      lf = s.indexOf("\n", lf + 1);
-      if (lf < 0) lf = this.#len;
-    }
-    this.#nextLf = lf;
   }
 
   #unexpected(p: number, expected: string): XmlError {

@@ -414,3 +414,36 @@ describe("XmlError", () => {
     assert.ok(e.message.length < 140, e.message);
   });
 });
+
+describe("parseXml() refuses a character that is not a Char wherever it stands", () => {
+  // Every part of a document, each with the character at the marked place: the parser checks each part as it reads it.
+  const places: { what: string; doc: string }[] = [
+    { what: "text", doc: "<a>x#y</a>" },
+    { what: "text after a reference", doc: "<a>&amp;#</a>" },
+    { what: "text between elements", doc: "<a><b/>#<c/></a>" },
+    { what: "a double-quoted attribute value", doc: '<a x="1#2"/>' },
+    { what: "a single-quoted attribute value", doc: "<a x='#'/>" },
+    { what: "an attribute value after a reference", doc: "<a x='&lt;#'/>" },
+    { what: "white space between attributes", doc: "<a x='1' # y='2'/>" },
+    { what: "white space before '>'", doc: "<a #></a>" },
+    { what: "white space in an end tag", doc: "<a></a #>" },
+    { what: "a comment", doc: "<a><!-- # --></a>" },
+    { what: "a comment before the root", doc: "<!-- # --><a/>" },
+    { what: "a processing instruction", doc: "<a><?pi x#?></a>" },
+    { what: "a CDATA section", doc: "<a><![CDATA[x#]]></a>" },
+    { what: "the XML declaration", doc: "<?xml version='1.0' encoding='UTF-8'#?><a/>" },
+    { what: "white space before the root", doc: " # <a/>" },
+    { what: "white space after the root", doc: "<a/> # " },
+  ];
+  const chars = ["\u0000", "\u0001", "\u0008", "\u000B", "\u000C", "\u001F", "\uD800", "\uDFFF", "\uFFFE", "\uFFFF"];
+  for (const { what, doc } of places) {
+    test(what, () => {
+      for (const c of chars) {
+        const code = `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+        const e = refused(doc.replace("#", c));
+        assert.match(e.message, new RegExp(`${code.replace("+", "\\+")} is not allowed`), `${code} in ${what}: ${e.message}`);
+        assert.equal(e.column, doc.indexOf("#") + 1, `${code} in ${what}`);
+      }
+    });
+  }
+});
