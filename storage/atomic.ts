@@ -11,7 +11,7 @@
  * (the `token` command) and for small position files of the document sources.
  * @module
  */
-import { close, closeSync, fdatasync, fsync, fsyncSync, open, openSync, readdirSync, renameSync, rmSync, write, writeSync } from "node:fs";
+import { close, closeSync, fdatasync, fsync, fsyncSync, open, openSync, readdirSync, renameSync, rmSync, write, writeSync, writev } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -35,6 +35,24 @@ export function fdatasyncAsync(fd: number): Promise<void> {
 
 export function fsyncAsync(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fsync(fd, _done(resolve, reject)));
+}
+
+/** Pieces one vectored write takes at most (IOV_MAX on Linux and macOS). */
+const IOV_MAX = 1024;
+
+/**
+ * Writes `pieces` one after another at the descriptor's position, with vectored writes (a few calls for many
+ * pieces, none of them copied into one buffer); a write that stops short goes on from where it stopped.
+ */
+export async function writevAllAsync(fd: number, pieces: readonly Uint8Array[]): Promise<void> {
+  let rest = pieces.filter((p) => p.length > 0);
+  while (rest.length > 0) {
+    const group = rest.slice(0, IOV_MAX);
+    let n = await new Promise<number>((resolve, reject) => writev(fd, group, null, _done(resolve, reject)));
+    let i = 0;
+    for (; i < group.length && n >= group[i]!.length; i++) n -= group[i]!.length;
+    rest = i < group.length ? [group[i]!.subarray(n), ...rest.slice(i + 1)] : rest.slice(i);
+  }
 }
 
 /** Writes all of `bytes` at `position` (null: at the file's end, for a descriptor opened to append). */

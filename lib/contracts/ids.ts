@@ -18,14 +18,8 @@ function _base32(value: bigint, chars: number): string {
   return out;
 }
 
-function _randomBits(bits: number): bigint {
-  const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil(bits / 8)));
-  let v = 0n;
-  for (const b of bytes) v = (v << 8n) | BigInt(b);
-  return v & ((1n << BigInt(bits)) - 1n);
-}
-
-// Random bytes drawn in blocks: one getRandomValues call per 400 ids instead of one per id (ids are made per request).
+// Random bytes drawn in blocks: one getRandomValues call per 400 ids instead of one per id (ids are made per request,
+// and per document of a sync run).
 const _pool = new Uint8Array(4096);
 let _poolAt = _pool.length;
 
@@ -88,7 +82,7 @@ export function newId(prefix: IdPrefix, nowMs: number): string {
 /** A new id whose random part starts with `ordinal` (35 bits), followed by 45 random bits. */
 export function encodeOrdinalId(prefix: IdPrefix, nowMs: number, ordinal: number): string {
   if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= 2 ** 35) throw new RangeError(`Ordinal out of range: ${ordinal}`);
-  return `${prefix}_${_base32(BigInt(nowMs), 10)}${_base32(BigInt(ordinal), 7)}${_base32(_randomBits(45), 9)}`;
+  return `${prefix}_${_base32(BigInt(nowMs), 10)}${_base32(BigInt(ordinal), 7)}${_randomChars(9)}`;
 }
 
 /** The ordinal inside an id made by `encodeOrdinalId`, or -1 when the id is malformed. */

@@ -16,8 +16,13 @@
 
 const MAGIC = new TextEncoder().encode("IAPACK1\n");
 const HEAD = MAGIC.length + 8;
-/** Small blobs are copied into chunks of about this size, so a pack of many small blobs is a few large writes. */
+/** Small blobs are copied into chunks of about this size, so a pack of many small blobs is a few large pieces. */
 const CHUNK = 256 * 1024;
+/**
+ * Blobs from this size are pieces of their own, not copied: the pack is written with vectored writes, and a copy
+ * of each imported 30 KB invoice was as many bytes again for the event loop to allocate and its collector to free.
+ */
+const OWN_PIECE = 4 * 1024;
 
 /** Where a blob's bytes are in its pack. */
 export interface PackEntry {
@@ -26,7 +31,7 @@ export interface PackEntry {
   size: number;
 }
 
-/** The pack of `blobs` as chunks to write one after another (large blobs are passed through, not copied). */
+/** The pack of `blobs` as pieces to write one after another (blobs from OWN_PIECE bytes are passed through, not copied). */
 export function encodePack(blobs: readonly { key: string; bytes: Uint8Array }[]): Uint8Array[] {
   let tableBytes = 0;
   for (const b of blobs) tableBytes += 1 + b.key.length + 16;
@@ -48,7 +53,7 @@ export function encodePack(blobs: readonly { key: string; bytes: Uint8Array }[])
     pendingBytes = 0;
   };
   const add = (piece: Uint8Array): void => {
-    if (piece.length >= CHUNK) return (flush(), void chunks.push(piece));
+    if (piece.length >= OWN_PIECE) return (flush(), void chunks.push(piece));
     pending.push(piece);
     pendingBytes += piece.length;
     if (pendingBytes >= CHUNK) flush();

@@ -15,7 +15,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { access, mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { closeAsync, fdatasyncAsync, fsyncDirAsync, isProcessAlive, openAsync, removeTempLeftovers, writeAllAsync, writeFileAtomic } from "../atomic.ts";
+import { closeAsync, fdatasyncAsync, fsyncDirAsync, isProcessAlive, openAsync, removeTempLeftovers, writeFileAtomic, writevAllAsync } from "../atomic.ts";
 import { decodePackTable, decodeToc, encodePack, encodeToc, keyBytes, packTableLength, type PackEntry } from "./blob_pack.ts";
 import { hash32 } from "./hash32.ts";
 import { HashIndex } from "./hash_index.ts";
@@ -110,7 +110,7 @@ export class BlobPacks {
     try {
       const fd = await openAsync(tmp, "w");
       try {
-        for (const chunk of encodePack(blobs)) await writeAllAsync(fd, chunk, null);
+        await writevAllAsync(fd, encodePack(blobs));
         await fdatasyncAsync(fd);
       } finally {
         await closeAsync(fd);

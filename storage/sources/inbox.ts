@@ -90,9 +90,10 @@ async function _moveGroup(dir: string): Promise<void> {
 function _readLimited(path: string, max: number): Buffer | null {
   const fd = openSync(path, "r");
   try {
-    if (fstatSync(fd).size > max) return null;
+    const size = fstatSync(fd).size;
+    if (size > max) return null;
     // Read up to max + 1, so a file that grew since the look is refused too.
-    const buf = Buffer.allocUnsafe(Math.min(fstatSync(fd).size, max) + 1);
+    const buf = Buffer.allocUnsafe(size + 1);
     let n = 0;
     for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, n)) > 0;) n += r;
     return n > max ? null : buf.subarray(0, n);

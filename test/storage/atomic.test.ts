@@ -6,9 +6,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { closeAsync, openAsync, writevAllAsync } from "../../storage/atomic.ts";
 
 const ATOMIC = new URL("../../storage/atomic.ts", import.meta.url).pathname;
 
@@ -27,6 +28,24 @@ test("writeFileAtomic() removes its temp file when the write fails, and leaves t
     const r = spawnSync("bash", ["-c", `trap '' XFSZ; ulimit -f 64; exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], { encoding: "utf8" });
     assert.equal(r.stdout.trim(), "EFBIG old", r.stderr);
     assert.deepEqual(readdirSync(dir), ["target"], "no temp file is left");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("writevAllAsync() writes more pieces than one vectored write takes, in order, empty ones included", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "atomic-"));
+  try {
+    const pieces = Array.from({ length: 2500 }, (_, i) => new TextEncoder().encode(i % 7 === 0 ? "" : `${i},`));
+    const path = join(dir, "pieces");
+    const fd = await openAsync(path, "w");
+    try {
+      await writevAllAsync(fd, pieces);
+    } finally {
+      await closeAsync(fd);
+    }
+    const want = Array.from({ length: 2500 }, (_, i) => (i % 7 === 0 ? "" : `${i},`)).join("");
+    assert.equal(readFileSync(path, "utf8"), want);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
