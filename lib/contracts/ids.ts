@@ -51,9 +51,13 @@ function _time(ms: number): string {
 // process's ids sort in the order it made them, as ULID's monotonic generation does.
 const _last = new Map<IdPrefix, { ms: number; tail: string }>();
 
+/** A digit's value by its character code (-1: not a digit), for counting up without a lookup by name. */
+const _DIGIT_OF = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) _DIGIT_OF[ALPHABET.charCodeAt(i)] = i;
+
 /** Adds one to a string of Crockford base32 digits (wrapping to zeros past the largest). */
 function _increment(tail: string): string {
-  const last = DECODE[tail[tail.length - 1]!]!;
+  const last = _DIGIT_OF[tail.charCodeAt(tail.length - 1)]!;
   if (last < 31) return tail.slice(0, -1) + ALPHABET[last + 1]!; // no carry: the common case
   const digits = [...tail];
   for (let i = digits.length - 1; i >= 0; i--) {
@@ -73,10 +77,14 @@ function _increment(tail: string): string {
  * that millisecond sort in that order.
  */
 export function newId(prefix: IdPrefix, nowMs: number): string {
-  const last = _last.get(prefix);
-  const next = last && nowMs === last.ms ? { ms: last.ms, tail: _increment(last.tail) } : { ms: nowMs, tail: _randomChars(16) };
-  _last.set(prefix, next);
-  return `${prefix}_${_time(next.ms)}${next.tail}`;
+  let last = _last.get(prefix);
+  if (!last) _last.set(prefix, (last = { ms: nowMs, tail: _randomChars(16) }));
+  else if (nowMs === last.ms) last.tail = _increment(last.tail);
+  else {
+    last.ms = nowMs;
+    last.tail = _randomChars(16);
+  }
+  return `${prefix}_${_time(last.ms)}${last.tail}`;
 }
 
 /** A new id whose random part starts with `ordinal` (35 bits), followed by 45 random bits. */

@@ -30,8 +30,9 @@ export function createJsonLogger(level: LogLevel, write: (line: string) => void,
   let isoMs = NaN, iso = "";
   const at = (l: LogLevel) => {
     const levelMember = `","level":"${l}","msg":`;
+    const on = LOG_LEVELS.indexOf(l) >= min;
     return (msg: string, fields?: Record<string, unknown>): void => {
-      if (LOG_LEVELS.indexOf(l) < min) return;
+      if (!on) return;
       const ms = now();
       if (ms !== isoMs) iso = new Date((isoMs = ms)).toISOString();
       if (fields && ("time" in fields || "level" in fields || "msg" in fields)) {
