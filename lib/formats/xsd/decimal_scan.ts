@@ -25,6 +25,12 @@ export class DecimalScan {
   frac = 0;
   /** The value, exact when `int + frac <= EXACT_DIGITS` (meaningless otherwise). */
   value = 0;
+  /** The sign as written: its character code, or 0 for none. */
+  sign = 0;
+  /** Integer digits as written, leading zeros included. */
+  writtenInt = 0;
+  /** Fraction digits as written, trailing zeros included; -1 when there is no decimal point. */
+  writtenFrac = -1;
 
   /** Whether `v` is in the lexical space `[+-]?(\d+(\.\d*)?|\.\d+)`, or `[+-]?\d+` when `integer`. */
   read(v: string, integer: boolean): boolean {
@@ -46,6 +52,9 @@ export class DecimalScan {
       while (fracEnd > intEnd + 1 && v.charCodeAt(fracEnd - 1) === ZERO) fracEnd--;
     } else if (intEnd === intStart) return false; // no digit at all
     if (i !== n) return false;
+    this.sign = intStart === 1 ? v.charCodeAt(0) : 0;
+    this.writtenInt = intEnd - intStart;
+    this.writtenFrac = i > intEnd ? i - intEnd - 1 : -1;
     this.int = intEnd - significant;
     this.frac = fracEnd > intEnd ? fracEnd - intEnd - 1 : 0;
     if (this.int + this.frac <= EXACT_DIGITS) this.value = _value(v, significant, intEnd, fracEnd, this.frac, negative);
