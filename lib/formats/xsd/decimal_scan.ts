@@ -32,11 +32,15 @@ export class DecimalScan {
   /** Fraction digits as written, trailing zeros included; -1 when there is no decimal point. */
   writtenFrac = -1;
 
-  /** Whether `v` is in the lexical space `[+-]?(\d+(\.\d*)?|\.\d+)`, or `[+-]?\d+` when `integer`. */
+  /**
+   * Whether `v` is in the lexical space `[+-]?(\d+(\.\d*)?|\.\d+)`, or `[+-]?\d+` when `integer`. Kept within
+   * V8's size for inlining (460 bytes of bytecode): the type checks of accept.ts call it for every decimal value.
+   */
   read(v: string, integer: boolean): boolean {
     const n = v.length;
-    let i = n > 0 && (v.charCodeAt(0) === 43 || v.charCodeAt(0) === 45) ? 1 : 0; // + or -
-    const negative = i === 1 && v.charCodeAt(0) === 45;
+    const first = v.charCodeAt(0); // NaN when empty
+    const signed = first === 43 || first === 45; // + or -
+    let i = signed ? 1 : 0;
     const intStart = i;
     while (i < n && v.charCodeAt(i) === ZERO) i++;
     const significant = i;
@@ -52,12 +56,14 @@ export class DecimalScan {
       while (fracEnd > intEnd + 1 && v.charCodeAt(fracEnd - 1) === ZERO) fracEnd--;
     } else if (intEnd === intStart) return false; // no digit at all
     if (i !== n) return false;
-    this.sign = intStart === 1 ? v.charCodeAt(0) : 0;
+    const int = intEnd - significant;
+    const frac = fracEnd > intEnd ? fracEnd - intEnd - 1 : 0;
+    this.int = int;
+    this.frac = frac;
+    this.sign = signed ? first : 0;
     this.writtenInt = intEnd - intStart;
     this.writtenFrac = i > intEnd ? i - intEnd - 1 : -1;
-    this.int = intEnd - significant;
-    this.frac = fracEnd > intEnd ? fracEnd - intEnd - 1 : 0;
-    if (this.int + this.frac <= EXACT_DIGITS) this.value = _value(v, significant, intEnd, fracEnd, this.frac, negative);
+    if (int + frac <= EXACT_DIGITS) this.value = _value(v, significant, intEnd, fracEnd, frac, first === 45);
     return true;
   }
 }
