@@ -7,8 +7,10 @@
  */
 
 import type { Facets, SimpleType } from "./model.ts";
+import type { XsdPattern } from "./regex.ts";
 import { boundsError, isNormalized, lengthOf, lengthsError } from "./simple.ts";
 import { DecimalScan, EXACT_DIGITS } from "./decimal_scan.ts";
+import { amountPattern } from "./amount_pattern.ts";
 import { hasPlainDateShape, isPlainDate } from "./plain_date.ts";
 import { BUILTINS, type Builtin, checkBuiltin, compareDateTime, compareDecimal } from "./values.ts";
 
@@ -24,13 +26,16 @@ function _compile(type: SimpleType): Accept {
   if (type.variety === "list") return () => false;
   if (type.variety === "union") {
     const members = type.members;
-    return (v) => isNormalized(v, f.whiteSpace) && _patterns(f, v) && members.some((m) => accepts(m, v)) && (f.enumeration === null || f.enumeration.has(v));
+    return (v) => isNormalized(v, f.whiteSpace) && _matches(f.patterns, v) && members.some((m) => accepts(m, v)) && (f.enumeration === null || f.enumeration.has(v));
   }
   const b = BUILTINS[type.builtin]!;
-  const lexicalAndBounds = b.order === "decimal" ? _decimal(type, b) : _other(type, b);
+  // A decimal's amount patterns are read from its scan (amount_pattern.ts); the others run as regular expressions.
+  const amounts = b.order === "decimal" ? f.patternSources.map(amountPattern) : [];
+  const patterns = f.patterns.filter((_, i) => !amounts[i]);
+  const lexicalAndBounds = b.order === "decimal" ? _decimal(type, b, amounts.filter((a) => a !== null)) : _other(type, b);
   const lengths = _lengths(type);
   return (v) => {
-    if (!isNormalized(v, f.whiteSpace) || !_patterns(f, v)) return false;
+    if (!isNormalized(v, f.whiteSpace) || !_matches(patterns, v)) return false;
     // Enumerations of decimals hold canonical forms: a value found there is canonical already; one not found may not be, and checkSimple canonicalises it.
     if (f.enumeration !== null && !f.enumeration.has(v)) return false;
     return lengths(v) && lexicalAndBounds(v);
@@ -55,8 +60,8 @@ function _isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
-function _patterns(f: Facets, v: string): boolean {
-  for (let i = 0; i < f.patterns.length; i++) if (!f.patterns[i]!.test(v)) return false;
+function _matches(patterns: XsdPattern[], v: string): boolean {
+  for (let i = 0; i < patterns.length; i++) if (!patterns[i]!.test(v)) return false;
   return true;
 }
 
@@ -84,11 +89,11 @@ function _date(type: SimpleType, hasBounds: boolean): Accept {
 }
 
 /**
- * xs:decimal and the integer types: the lexical space, the built-in's range, totalDigits, fractionDigits and
- * the bounds, from one scan; values and bounds of at most 15 significant digits compare as Numbers, exactly.
+ * xs:decimal and the integer types: the lexical space, the built-in's range, totalDigits, fractionDigits, the
+ * amount patterns and the bounds, from one scan; values and bounds of at most 15 significant digits compare as Numbers, exactly.
  * Longer ones go to the exact comparisons of digit strings (values.ts).
  */
-function _decimal(type: SimpleType, b: Builtin): Accept {
+function _decimal(type: SimpleType, b: Builtin, amounts: ((scan: DecimalScan) => boolean)[]): Accept {
   const f = type.facets;
   const scan = new DecimalScan();
   // Every decimal built-in but xs:decimal itself is an integer type with a range (values.ts).
@@ -99,6 +104,7 @@ function _decimal(type: SimpleType, b: Builtin): Accept {
   const numeric = _numericBounds(f);
   return (v) => {
     if (!scan.read(v, integer)) return false;
+    for (let i = 0; i < amounts.length; i++) if (!amounts[i]!(scan)) return false;
     if (f.totalDigits !== null && Math.max(scan.int + scan.frac, 1) > f.totalDigits) return false;
     if (f.fractionDigits !== null && scan.frac > f.fractionDigits) return false;
     const exact = scan.int + scan.frac <= EXACT_DIGITS;

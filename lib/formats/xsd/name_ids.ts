@@ -42,11 +42,19 @@ export function elementId(ns: string, local: string): number {
  */
 export class DocumentNames {
   #memo = new Map<string, _Named>();
+  /** The known name looked up last: siblings often share one (an invoice's lines). */
+  #lastLocal = "";
+  #last: _Named = { ns: "", id: -1 };
 
   /** The id of an element name of this document, or -1 (as `elementId`). */
   id(ns: string, local: string): number {
+    if (local === this.#lastLocal && ns === this.#last.ns) return this.#last.id;
     const seen = this.#memo.get(local);
-    if (seen !== undefined && seen.ns === ns) return seen.id;
+    if (seen !== undefined && seen.ns === ns) {
+      this.#lastLocal = local;
+      this.#last = seen;
+      return seen.id;
+    }
     const id = elementId(ns, local);
     // Only known names are remembered: types compile on first use, so a name unknown now may get an id later in the document.
     if (id >= 0) this.#memo.set(local, { ns, id });

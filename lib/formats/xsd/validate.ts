@@ -11,6 +11,7 @@ import type { XmlElement } from "../xml/tree.ts";
 import type { Violation } from "../validation/violation.ts";
 import { type CompiledSchema, type ComplexType, type ElementDecl, type Particle, qualify, type SequenceTerm, type SimpleType, type Wildcard, wildcardAllows } from "./model.ts";
 import { DocumentNames } from "./name_ids.ts";
+import { type Attribution, MAX_SHAPE_CHILDREN, Shapes } from "./shapes.ts";
 import { accepts } from "./accept.ts";
 import { checkSimple, normalizeSpace } from "./simple.ts";
 
@@ -24,24 +25,6 @@ interface Frame {
   parent: Frame | null;
 }
 
-/**
- * A sequence of children's names under one content model, in a document: the declarations the match gave each child,
- * once one has matched all of them. Invoices repeat their lines' shapes, so most elements with children are matched
- * by a lookup per child instead of walking the model (a third of the schema check of a 30 KB FA(3) invoice).
- */
-interface _Shape {
-  next: Map<number, _Shape>;
-  decls: (ElementDecl | Wildcard | undefined)[] | null;
-}
-
-/** Elements with more children than this are matched each time: their shapes rarely repeat, and would cost a node per child. */
-const _MAX_SHAPE_CHILDREN = 64;
-/**
- * Shape nodes kept per document: an invoice uses a few hundred; a document made to hold ever new shapes (only
- * matches that succeed are kept) stops adding at this, about a megabyte, and is matched as before.
- */
-const _MAX_SHAPE_NODES = 4096;
-
 /** Every way the document breaks the schema, in document order, at most `limit`. */
 export function validateXsd(schema: CompiledSchema, root: XmlElement, limit = MAX_XSD_VIOLATIONS): Violation[] {
   const v = new _Validator(schema, limit);
@@ -52,13 +35,15 @@ export function validateXsd(schema: CompiledSchema, root: XmlElement, limit = MA
   return v.out;
 }
 
-/** Whether `text` holds more than XML's own whitespace (XML 1.0 §2.3 S), which alone may separate elements in element-only content. */
+const _NOT_SPACE = /[^\t\n\r ]/;
+
+/**
+ * Whether `text` holds more than XML's own whitespace (XML 1.0 §2.3 S), which alone may separate elements in
+ * element-only content. A native scan: the text of an indented element is its children's indentation, joined
+ * piece by piece, and a loop of charCodeAt over such a string costs twice as much.
+ */
 function _hasText(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return true;
-  }
-  return false;
+  return text.length !== 0 && _NOT_SPACE.test(text);
 }
 
 function _name(el: { ns: string; local: string }): string {
@@ -107,8 +92,7 @@ class _Validator {
   #schema: CompiledSchema;
   #limit: number;
   #names = new DocumentNames();
-  #shapes = new Map<Particle, _Shape>();
-  #shapeNodes = 0;
+  #shapes = new Shapes();
   #paths = new _Paths();
 
   constructor(schema: CompiledSchema, limit: number) {
@@ -200,30 +184,8 @@ class _Validator {
 
   #children(frame: Frame, particle: Particle): void {
     const kids = frame.el.children;
-    const ids = new Array<number>(kids.length);
-    let known = kids.length <= _MAX_SHAPE_CHILDREN;
-    for (let i = 0; i < kids.length; i++) {
-      const id = this.#names.id(kids[i]!.ns, kids[i]!.local);
-      ids[i] = id;
-      if (id < 0) known = false;
-    }
-    // Children named as an earlier element's of the same content model were matched then: their declarations are
-    // taken from that match (a content model's match depends on the children's names alone, once every name has an id).
-    let decls = known ? this.#knownShape(particle, ids) : null;
-    if (decls === null) {
-      const m = new _Matcher(kids, ids);
-      const ok = m.repeat(particle);
-      if (!ok) {
-        const at = kids[m.i];
-        const expected = _expected(m.failed!);
-        if (at) this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here; expected ${expected}`);
-        else this.report(frame, `Element ${frame.el.local} is missing child elements; expected ${expected}`);
-      } else if (m.i < kids.length) {
-        const at = kids[m.i]!;
-        this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here (out of order, repeated or unknown)`);
-      } else if (known) this.#keepShape(particle, ids, m.decls);
-      decls = m.decls;
-    }
+    let decls = kids.length <= MAX_SHAPE_CHILDREN ? this.#shapes.find(particle, kids) : null;
+    if (decls === null) decls = this.#match(frame, particle);
     for (let i = 0; i < kids.length; i++) {
       const d = decls[i];
       if (d === undefined || (!_isWildcard(d) && _isValidLeaf(kids[i]!, d))) continue;
@@ -233,31 +195,30 @@ class _Validator {
     }
   }
 
-  /** The declarations an earlier match under `particle` gave children named `ids`, or null. */
-  #knownShape(particle: Particle, ids: number[]): (ElementDecl | Wildcard | undefined)[] | null {
-    let node = this.#shapes.get(particle);
-    for (let i = 0; node !== undefined && i < ids.length; i++) node = node.next.get(ids[i]!);
-    return node?.decls ?? null;
-  }
-
-  /** Keeps the declarations a match under `particle` gave children named `ids`, within the document's node budget. */
-  #keepShape(particle: Particle, ids: number[], decls: (ElementDecl | Wildcard | undefined)[]): void {
-    let node: _Shape | undefined = this.#shapes.get(particle);
-    if (node === undefined) {
-      if (this.#shapeNodes >= _MAX_SHAPE_NODES) return;
-      this.#shapeNodes++;
-      this.#shapes.set(particle, (node = { next: new Map(), decls: null }));
+  /** Matches an element's children against its content model, reports where they break it, and keeps the shape of a match. */
+  #match(frame: Frame, particle: Particle): Attribution {
+    const kids = frame.el.children;
+    const ids = new Array<number>(kids.length);
+    let known = kids.length <= MAX_SHAPE_CHILDREN;
+    for (let i = 0; i < kids.length; i++) {
+      const id = this.#names.id(kids[i]!.ns, kids[i]!.local);
+      ids[i] = id;
+      if (id < 0) known = false;
     }
-    for (let i = 0; i < ids.length; i++) {
-      let child: _Shape | undefined = node.next.get(ids[i]!);
-      if (child === undefined) {
-        if (this.#shapeNodes >= _MAX_SHAPE_NODES) return;
-        this.#shapeNodes++;
-        node.next.set(ids[i]!, (child = { next: new Map(), decls: null }));
-      }
-      node = child;
+    const m = new _Matcher(kids, ids);
+    if (!m.repeat(particle)) {
+      const at = kids[m.i];
+      const expected = _expected(m.failed!);
+      if (at) this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here; expected ${expected}`);
+      else this.report(frame, `Element ${frame.el.local} is missing child elements; expected ${expected}`);
+    } else if (m.i < kids.length) {
+      const at = kids[m.i]!;
+      this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here (out of order, repeated or unknown)`);
+    } else if (known) {
+      // Kept only when every name has its id: a name unknown now may get one later in the document, as types compile on first use.
+      this.#shapes.keep(particle, kids, m.decls);
     }
-    node.decls = decls;
+    return m.decls;
   }
 
   #wild(frame: Frame, w: Wildcard): void {
@@ -310,7 +271,7 @@ function _expected(p: Particle): string {
 /** Deterministic matching of children against a particle; records which declaration each child was attributed to. */
 class _Matcher {
   i = 0;
-  decls: (ElementDecl | Wildcard | undefined)[];
+  decls: Attribution;
   failed: Particle | null = null;
   #kids: XmlElement[];
   /** Each child's name id (name_ids.ts), -1 for names no particle mentions. */
