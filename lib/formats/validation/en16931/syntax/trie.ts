@@ -92,7 +92,7 @@ function _walk(node: TrieNode, el: XmlElement, doc: DocView, hits: TrieHits): vo
   // With one name to follow, the children in order are what the index would give, in the same order.
   if (el.children.length <= node.edges.size || node.edges.size === 1) {
     for (const kid of el.children) {
-      const edges = node.edges.get(kid.local);
+      const edges = node.edges.get(doc.name(kid.local));
       if (edges !== undefined) for (const edge of edges) _follow(edge, kid, doc, hits);
     }
     return;
@@ -106,7 +106,7 @@ function _walk(node: TrieNode, el: XmlElement, doc: DocView, hits: TrieHits): vo
 }
 
 function _follow(edge: TrieEdge, kid: XmlElement, doc: DocView, hits: TrieHits): void {
-  if (kid.ns !== edge.ns) return;
+  if (doc.name(kid.ns) !== edge.ns) return;
   for (const pred of edge.preds) if (!pred(kid, doc)) return;
   _count(edge.node.ends, kid, hits);
   if (edge.node.edges.size > 0) _walk(edge.node, kid, doc, hits);
