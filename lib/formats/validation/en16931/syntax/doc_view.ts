@@ -5,13 +5,10 @@
  * @module
  */
 import type { XmlElement } from "../../../xml/tree.ts";
-import { sharedName } from "./paths.ts";
 
 /** Read-only views over one parsed document. */
 export interface DocView {
   readonly root: XmlElement;
-  /** The rules' own copy of a name from the document (paths.ts `sharedName`), so that it compares by identity. */
-  name(s: string): string;
   /** The parent element, `undefined` for the root. */
   parentOf(el: XmlElement): XmlElement | undefined;
   /** Every element with this name, in document order (the root included). */
@@ -82,16 +79,9 @@ export function buildDocView(root: XmlElement, path: readonly XmlElement[] = [])
   const parents = (): Map<XmlElement, XmlElement> => (parentMap ??= _parents(root));
   const indexes = new Map<XmlElement, Map<string, XmlElement[]>>();
   const memos = new Map<object, unknown>();
-  // Keyed by the document's own strings, which the parser shares between elements of a name: found by identity.
-  const names = new Map<string, string>();
   const steps = new Map<XmlElement, Map<XmlElement, string>>();
   return {
     root,
-    name: (s) => {
-      let own = names.get(s);
-      if (own === undefined) names.set(s, (own = sharedName(s)));
-      return own;
-    },
     parentOf: (el) => {
       for (let i = path.length - 1; i >= 0; i--) if (path[i] === el) return i > 0 ? path[i - 1] : undefined;
       return parents().get(el);

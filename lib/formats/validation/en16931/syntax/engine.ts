@@ -13,7 +13,7 @@ import type { CodeList } from "../code_lists/code_list.ts";
 import type { DocView } from "./doc_view.ts";
 import type { ContextAlt, TestPath } from "./paths.ts";
 import type { RuleRow, SyntaxTable } from "./table.ts";
-import type { TrieHits } from "./trie.ts";
+import type { TrieHits, TrieNode } from "./trie.ts";
 import { AnywherePaths } from "./anywhere.ts";
 import { buildDocView } from "./doc_view.ts";
 import { compileContext, compileTestPath, contextNamesFit, contextPredsHold, hasPredicates, internName, selectPath } from "./paths.ts";
@@ -52,6 +52,8 @@ interface CompiledContext {
   /** Trie rules that hold when their path selects nothing, by trie index: checked only when it selected something. */
   readonly onHit: readonly CompiledRule[];
   readonly trie: PathTrie | null;
+  /** For a context that matches only the root and whose trie is plain: its index among the walk-counted tries, else -1. */
+  readonly counted: number;
 }
 
 /** A context whose names fit an element's path: it matches outright, or when one of its alternatives' predicates hold. */
@@ -69,6 +71,8 @@ export interface PathState {
   readonly patterns: readonly (readonly Candidate[])[];
   /** The slot of the `//` paths' start names this element fills, -1 for none. */
   readonly slot: number;
+  /** Per walk-counted trie, the node this path reaches from the root (null: none); null when none reaches any. */
+  readonly nodes: readonly (TrieNode | null)[] | null;
   /** The states of the paths one child further, by local name; null when this state is not kept. */
   readonly next: Map<string, PathState[]> | null;
 }
@@ -81,13 +85,12 @@ const PATH_CACHE_LIMIT = 8192;
 
 /** A compiled rule set for one syntax. */
 export interface CompiledSyntax {
-  /**
-   * The state of the element on top of `stack` (its ancestors below it), given its parent's (null for the root)
-   * and its names as DocView.name gives them.
-   */
+  /** The state of the element on top of `stack` (its ancestors below it, `ns` and `local` its names), given its parent's (null for the root). */
   stateOf(parent: PathState | null, stack: readonly XmlElement[], ns: string, local: string): PathState;
   /** The rules' `//` paths, whose start elements the walk gathers. */
   readonly anywhere: AnywherePaths;
+  /** The tries the walk counts for (CompiledContext.counted). */
+  readonly counted: readonly PathTrie[];
   /** Every rule id in the table, for coverage checks. */
   readonly ruleIds: readonly string[];
 }
@@ -196,6 +199,7 @@ function _compilePattern(rows: SyntaxTable["syntax"], c: _Compiling): CompiledCo
       always: compiled.filter((r) => r.verdict === null || r.failsOnNone),
       onHit,
       trie: onHit.length > 0 ? trie : null,
+      counted: -1,
     };
   });
 }
@@ -215,6 +219,15 @@ function _candidates(contexts: readonly CompiledContext[], stack: readonly XmlEl
   return out;
 }
 
+/** The nodes of the walk-counted tries an element reaches, from its parent's (the tries' roots for the root). */
+function _nodes(counted: readonly PathTrie[], parent: PathState | null, ns: string, local: string): (TrieNode | null)[] | null {
+  if (parent === null) return counted.length === 0 ? null : counted.map((trie) => trie.root);
+  const from = parent.nodes;
+  if (from === null) return null;
+  const nodes = from.map((node) => (node === null ? null : PathTrie.follow(node, ns, local)));
+  return nodes.some((node) => node !== null) ? nodes : null;
+}
+
 /** Compiles a table with its hand-written checks; throws TypeError on anything it cannot express. */
 export function compileSyntax(table: SyntaxTable, fns: Readonly<Record<string, SyntaxCheck>>): CompiledSyntax {
   const ruleIds: string[] = [];
@@ -222,7 +235,16 @@ export function compileSyntax(table: SyntaxTable, fns: Readonly<Record<string, S
     for (const [, rules] of rows) for (const r of rules) ruleIds.push(r[0]);
   }
   const compiling: _Compiling = { fns, anywhere: new AnywherePaths() };
-  const patterns = [table.syntax, table.codes, table.model].map((rows) => _compilePattern(rows, compiling));
+  // The tries of the contexts that match only the root (`/ubl:Invoice`) cover most of the document: the walk
+  // counts what they find as it passes, instead of a walk of their own.
+  const counted: PathTrie[] = [];
+  const patterns = [table.syntax, table.codes, table.model].map((rows) =>
+    _compilePattern(rows, compiling).map((ctx) => {
+      const rootOnly = ctx.alts.every((alt) => alt.absolute && alt.steps.length === 1);
+      if (ctx.trie === null || !rootOnly || !ctx.trie.plain) return ctx;
+      return { ...ctx, counted: counted.push(ctx.trie) - 1 };
+    }),
+  );
   const roots = new Map<string, PathState[]>();
   let kept = 0;
   return {
@@ -233,20 +255,24 @@ export function compileSyntax(table: SyntaxTable, fns: Readonly<Record<string, S
       const keep = known !== null && kept < PATH_CACHE_LIMIT;
       const found = patterns.map((contexts) => _candidates(contexts, stack)).filter((list) => list.length > 0);
       const slot = compiling.anywhere.slotOf(ns, local);
-      if (!keep) return { ns, local, patterns: found, slot, next: null };
-      const state: PathState = { ns: internName(ns), local: internName(local), patterns: found, slot, next: new Map() };
+      const nodes = _nodes(counted, parent, ns, local);
+      if (!keep) return { ns, local, patterns: found, slot, nodes, next: null };
+      const state: PathState = { ns: internName(ns), local: internName(local), patterns: found, slot, nodes, next: new Map() };
       if (same === undefined) known!.set(state.local, [state]);
       else same.push(state);
       kept++;
       return state;
     },
     anywhere: compiling.anywhere,
+    counted,
     ruleIds,
   };
 }
 
-function _runContext(ctx: CompiledContext, el: XmlElement, doc: DocView, out: Violation[]): void {
-  const hits: TrieHits | null = ctx.trie === null ? null : ctx.trie.run(el, doc);
+function _runContext(ctx: CompiledContext, el: XmlElement, walk: _Walk, out: Violation[]): void {
+  const doc = walk.doc;
+  const counted = ctx.counted >= 0 && walk.inOrder[ctx.counted] ? walk.hits[ctx.counted]! : null;
+  const hits: TrieHits | null = ctx.trie === null ? null : (counted ?? ctx.trie.run(el, doc));
   for (const rule of ctx.always) {
     const finding = rule.check !== null ? rule.check(el, doc) : rule.verdict!(hits!.counts[rule.trieIndex]!, hits!.at[rule.trieIndex], el);
     if (finding !== null) _report(rule, finding, doc, out);
@@ -278,17 +304,26 @@ function _firstMatch(candidates: readonly Candidate[], stack: readonly XmlElemen
 export function runSyntax(compiled: CompiledSyntax, root: XmlElement): Violation[] {
   const stack: XmlElement[] = [root];
   const doc = buildDocView(root, stack);
-  const walk: _Walk = { stack, doc, out: [], gathered: compiled.anywhere.gathering(), carrying: new Map() };
-  const state = compiled.stateOf(null, stack, doc.name(root.ns), doc.name(root.local));
+  const walk: _Walk = {
+    stack,
+    doc,
+    out: [],
+    gathered: compiled.anywhere.gathering(),
+    carrying: new Map(),
+    hits: compiled.counted.map((trie) => trie.start()),
+    inOrder: compiled.counted.map(() => true),
+  };
+  const state = compiled.stateOf(null, stack, root.ns, root.local);
   _gather(state, root, walk);
   for (const kid of root.children) _visit(compiled, kid, state, walk);
   compiled.anywhere.note(doc, walk.gathered);
   doc.noteAttributes(walk.carrying);
-  // The root's rules last, once the walk has gathered what their `//` paths start from; the root comes first in
-  // document order, and so do its violations.
+  // The root's rules last, once the walk has gathered what their `//` paths start from and counted their tries;
+  // the root comes first in document order, and so do its violations.
+  const rest = walk.out;
   const out: Violation[] = [];
-  _check(state, root, stack, doc, out);
-  for (const v of walk.out) out.push(v);
+  _check(state, root, walk, out);
+  for (const v of rest) out.push(v);
   return out;
 }
 
@@ -299,6 +334,9 @@ interface _Walk {
   /** Per `//` start name slot, and per attribute name (in no namespace), the elements in document order. */
   readonly gathered: XmlElement[][];
   readonly carrying: Map<string, XmlElement[]>;
+  /** Per walk-counted trie, what it found so far, and whether its own walk would have found it in the same order. */
+  readonly hits: readonly TrieHits[];
+  readonly inOrder: boolean[];
 }
 
 function _gather(state: PathState, el: XmlElement, walk: _Walk): void {
@@ -309,22 +347,30 @@ function _gather(state: PathState, el: XmlElement, walk: _Walk): void {
     if (carrying === undefined) walk.carrying.set(a.local, [el]);
     else carrying.push(el);
   }
+  const nodes = state.nodes;
+  if (nodes === null) return;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    if (node === null) continue;
+    PathTrie.count(node, el, walk.hits[i]!);
+    if (PathTrie.outOfOrder(node, el)) walk.inOrder[i] = false;
+  }
 }
 
-/** Checks the element on top of `stack` against the first matching context of each pattern. */
-function _check(state: PathState, el: XmlElement, stack: readonly XmlElement[], doc: DocView, out: Violation[]): void {
+/** Checks the element on top of the stack against the first matching context of each pattern. */
+function _check(state: PathState, el: XmlElement, walk: _Walk, out: Violation[]): void {
   for (const candidates of state.patterns) {
-    const ctx = _firstMatch(candidates, stack, doc);
-    if (ctx !== undefined) _runContext(ctx, el, doc, out);
+    const ctx = _firstMatch(candidates, walk.stack, walk.doc);
+    if (ctx !== undefined) _runContext(ctx, el, walk, out);
   }
 }
 
 function _visit(compiled: CompiledSyntax, el: XmlElement, parent: PathState, walk: _Walk): void {
   const stack = walk.stack;
   stack.push(el);
-  const state = compiled.stateOf(parent, stack, walk.doc.name(el.ns), walk.doc.name(el.local));
+  const state = compiled.stateOf(parent, stack, el.ns, el.local);
   _gather(state, el, walk);
-  _check(state, el, stack, walk.doc, walk.out);
+  _check(state, el, walk, walk.out);
   for (const kid of el.children) _visit(compiled, kid, state, walk);
   stack.pop();
 }

@@ -40,14 +40,12 @@ export interface ContextAlt {
 }
 
 /**
- * One string object per name (namespace URI or local name) the rules use, and per name on a path the engine keeps:
- * the walk looks a document's names up here once per document (DocView.name), and then compares them with the
- * rules' by identity. Comparing the parser's strings by content (often slices of the whole document text) was the
- * largest single cost of the walk.
+ * One string object per name (namespace URI or local name) the rules use or a kept path state holds: a copy, so
+ * that keeping it keeps no document text alive (the parser's strings can be slices of the whole document).
  */
 const _NAMES = new Map<string, string>();
 
-/** The shared copy of a name, made on first use: a copy, so that keeping it keeps no document text alive. */
+/** The shared copy of a name, made on first use. */
 export function internName(name: string): string {
   let own = _NAMES.get(name);
   if (own === undefined) {
@@ -55,11 +53,6 @@ export function internName(name: string): string {
     _NAMES.set(own, own);
   }
   return own;
-}
-
-/** The shared copy of a name when there is one, else the name itself. */
-export function sharedName(name: string): string {
-  return _NAMES.get(name) ?? name;
 }
 
 /** Splits at `sep` outside brackets and parentheses. */
