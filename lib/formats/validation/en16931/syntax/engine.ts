@@ -85,7 +85,10 @@ const PATH_CACHE_LIMIT = 8192;
 
 /** A compiled rule set for one syntax. */
 export interface CompiledSyntax {
-  /** The state of the element on top of `stack` (its ancestors below it, `ns` and `local` its names), given its parent's (null for the root). */
+  /**
+   * The state of the element on top of `stack` (its ancestors below it; `ns` and `local` its names), given its
+   * parent's (null for the root).
+   */
   stateOf(parent: PathState | null, stack: readonly XmlElement[], ns: string, local: string): PathState;
   /** The rules' `//` paths, whose start elements the walk gathers. */
   readonly anywhere: AnywherePaths;
@@ -235,8 +238,8 @@ export function compileSyntax(table: SyntaxTable, fns: Readonly<Record<string, S
     for (const [, rules] of rows) for (const r of rules) ruleIds.push(r[0]);
   }
   const compiling: _Compiling = { fns, anywhere: new AnywherePaths() };
-  // The tries of the contexts that match only the root (`/ubl:Invoice`) cover most of the document: the walk
-  // counts what they find as it passes, instead of a walk of their own.
+  // The tries of the contexts that match only the root (`/rsm:CrossIndustryInvoice`) reach into most of the
+  // document: when their steps are plain, the rule walk counts what they find as it passes, not a walk of their own.
   const counted: PathTrie[] = [];
   const patterns = [table.syntax, table.codes, table.model].map((rows) =>
     _compilePattern(rows, compiling).map((ctx) => {
