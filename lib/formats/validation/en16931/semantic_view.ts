@@ -186,17 +186,12 @@ export interface SemanticView {
 /** What a walk reads from an element into the view; `parent` is the element it sits in. */
 export type WalkRead = (el: XmlElement, parent: XmlElement | null, v: SemanticView) => void;
 
-interface WalkEntry {
-  ns: string;
-  read: WalkRead;
-}
-
 /** A syntax's walk: for each element name it acts on, the namespace the element must be in and what it reads. */
-export type WalkTable = ReadonlyMap<string, WalkEntry>;
+export type WalkTable = ReadonlyMap<string, { ns: string; read: WalkRead }>;
 
 /** A walk table from the readers of each namespace, `{ [namespace]: { [local name]: read } }`. */
 export function walkTable(byNamespace: Record<string, Record<string, WalkRead>>): WalkTable {
-  const table = new Map<string, WalkEntry>();
+  const table = new Map<string, { ns: string; read: WalkRead }>();
   for (const [ns, readers] of Object.entries(byNamespace)) {
     for (const [local, read] of Object.entries(readers)) {
       if (table.has(local)) throw new TypeError(`Cannot walk ${local} in two namespaces`);
@@ -207,40 +202,13 @@ export function walkTable(byNamespace: Record<string, Record<string, WalkRead>>)
 }
 
 /**
- * The table's entries and namespaces by the document's own strings. The parser shares one string per name, so
- * after the first element of a name the lookups find their key by identity, where the table's own keys would be
- * compared by content (the document's strings are often slices of its whole text).
- */
-interface _Names {
-  readonly entries: Map<string, WalkEntry | null>;
-  readonly namespaces: Map<string, string>;
-  readonly table: WalkTable;
-  /** The table's namespaces, by themselves. */
-  readonly tableNamespaces: ReadonlyMap<string, string>;
-}
-
-/**
  * Visits `el` and every element below it in document order, applying the table's reader to each element it names
- * (in its namespace): what the rules' contexts match anywhere (`//`).
+ * (in its namespace): what the rules' contexts match anywhere (`//`). A Map lookup by name skips the rest cheaply.
  */
 export function walkView(el: XmlElement, parent: XmlElement | null, v: SemanticView, table: WalkTable): void {
-  const tableNamespaces = new Map<string, string>();
-  for (const entry of table.values()) tableNamespaces.set(entry.ns, entry.ns);
-  _walk(el, parent, v, { entries: new Map(), namespaces: new Map(), table, tableNamespaces });
-}
-
-function _walk(el: XmlElement, parent: XmlElement | null, v: SemanticView, names: _Names): void {
-  let entry = names.entries.get(el.local);
-  if (entry === undefined) names.entries.set(el.local, (entry = names.table.get(el.local) ?? null));
-  if (entry !== null && _nsOf(el, names) === entry.ns) entry.read(el, parent, v);
-  for (const c of el.children) _walk(c, el, v, names);
-}
-
-/** The table's copy of the element's namespace (the element's own when the table has none). */
-function _nsOf(el: XmlElement, names: _Names): string {
-  let ns = names.namespaces.get(el.ns);
-  if (ns === undefined) names.namespaces.set(el.ns, (ns = names.tableNamespaces.get(el.ns) ?? el.ns));
-  return ns;
+  const entry = table.get(el.local);
+  if (entry !== undefined && el.ns === entry.ns) entry.read(el, parent, v);
+  for (const c of el.children) walkView(c, el, v, table);
 }
 
 /** The first child element with this namespace and local name. */
