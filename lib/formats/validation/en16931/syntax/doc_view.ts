@@ -67,7 +67,7 @@ function _parents(root: XmlElement): Map<XmlElement, XmlElement> {
 /**
  * A view of the document. `path` is the walk's current ancestor stack (root first), kept up to
  * date by the caller: the parent of an element on it is read from it, so most documents never
- * need the full index, which is built on first need.
+ * need the map of every element's parent, which is built on first need.
  */
 export function buildDocView(root: XmlElement, path: readonly XmlElement[] = []): DocView {
   let parentMap: Map<XmlElement, XmlElement> | undefined;
