@@ -1,7 +1,7 @@
 /**
  * What the syntax rules need of a document beyond the element in hand: every element by name
  * and every element carrying a given attribute (for the artefacts' `//x` tests), each element's
- * parent, and an XPath-like location for reports. Built in one walk, on first need, once per check.
+ * parent, and an XPath-like location for reports. Each is built on first need, once per check.
  * @module
  */
 import type { XmlElement } from "../../../xml/tree.ts";
@@ -15,6 +15,10 @@ export interface DocView {
   all(ns: string, local: string): readonly XmlElement[];
   /** Every element carrying an attribute of this local name in no namespace, in document order. */
   withAttr(local: string): readonly XmlElement[];
+  /** Records what `all` answers for a name, as a walk over the whole document found it (unless already known). */
+  noteAll(ns: string, local: string, found: XmlElement[]): void;
+  /** Records what `withAttr` answers for every attribute, as a walk over the whole document found them. */
+  noteAttributes(carrying: ReadonlyMap<string, readonly XmlElement[]>): void;
   /** The element's children grouped by local name (built on first request, then kept). */
   childIndex(el: XmlElement): ReadonlyMap<string, readonly XmlElement[]>;
   /** A value computed once per document (for checks that would otherwise rescan it per element). */
@@ -25,32 +29,27 @@ export interface DocView {
 
 const EMPTY: readonly XmlElement[] = [];
 
-interface _Index {
-  byName: Map<string, Map<string, XmlElement[]>>;
-  byAttr: Map<string, XmlElement[]>;
-}
-
-/** Every element by name and by attribute, in one pre-order walk. */
-function _index(root: XmlElement): _Index {
-  const byName = new Map<string, Map<string, XmlElement[]>>();
-  const byAttr = new Map<string, XmlElement[]>();
+/** Every element (pre-order, the root included) that passes the test. */
+function _collect(root: XmlElement, test: (el: XmlElement) => boolean): XmlElement[] {
+  const found: XmlElement[] = [];
   const pending: XmlElement[] = [root];
   while (pending.length > 0) {
     const el = pending.pop()!;
-    let inNs = byName.get(el.ns);
-    if (inNs === undefined) byName.set(el.ns, (inNs = new Map()));
-    _push(inNs, el.local, el);
-    for (const a of el.attrs) if (a.ns === "") _push(byAttr, a.local, el);
+    if (test(el)) found.push(el);
     const kids = el.children;
     for (let i = kids.length - 1; i >= 0; i--) pending.push(kids[i]!);
   }
-  return { byName, byAttr };
+  return found;
+}
+
+function _carries(el: XmlElement, local: string): boolean {
+  for (const a of el.attrs) if (a.ns === "" && a.local === local) return true;
+  return false;
 }
 
 /**
- * Every element's parent. Apart from the index: a valid document's rules ask for names (`//x` tests) but rarely for
- * the parent of an element off the walk's path, and a location only for a violation, so most checks never pay for
- * a map entry per element (a third of the index's cost on a 30 KB UBL invoice, `node --cpu-prof`).
+ * Every element's parent. Built only when asked: a valid document's rules rarely ask for the parent of an element
+ * off the walk's path, and for a location only on a violation, so most checks never pay for a map entry per element.
  */
 function _parents(root: XmlElement): Map<XmlElement, XmlElement> {
   const parents = new Map<XmlElement, XmlElement>();
@@ -68,12 +67,15 @@ function _parents(root: XmlElement): Map<XmlElement, XmlElement> {
 /**
  * A view of the document. `path` is the walk's current ancestor stack (root first), kept up to
  * date by the caller: the parent of an element on it is read from it, so most documents never
- * need the full index, which is built on first need.
+ * need the map of every element's parent, which is built on first need.
  */
 export function buildDocView(root: XmlElement, path: readonly XmlElement[] = []): DocView {
-  let index: _Index | undefined;
   let parentMap: Map<XmlElement, XmlElement> | undefined;
-  const full = (): _Index => (index ??= _index(root));
+  // By name and by attribute, each list on first request: the rules ask for a few names, so one walk per name
+  // costs less than an index of every element.
+  const named = new Map<string, Map<string, XmlElement[]>>();
+  const carrying = new Map<string, XmlElement[]>();
+  let attributes: ReadonlyMap<string, readonly XmlElement[]> | null = null;
   const parents = (): Map<XmlElement, XmlElement> => (parentMap ??= _parents(root));
   const indexes = new Map<XmlElement, Map<string, XmlElement[]>>();
   const memos = new Map<object, unknown>();
@@ -84,8 +86,27 @@ export function buildDocView(root: XmlElement, path: readonly XmlElement[] = [])
       for (let i = path.length - 1; i >= 0; i--) if (path[i] === el) return i > 0 ? path[i - 1] : undefined;
       return parents().get(el);
     },
-    all: (ns, local) => full().byName.get(ns)?.get(local) ?? EMPTY,
-    withAttr: (local) => full().byAttr.get(local) ?? EMPTY,
+    all: (ns, local) => {
+      let inNs = named.get(ns);
+      if (inNs === undefined) named.set(ns, (inNs = new Map()));
+      let found = inNs.get(local);
+      if (found === undefined) inNs.set(local, (found = _collect(root, (el) => el.local === local && el.ns === ns)));
+      return found;
+    },
+    withAttr: (local) => {
+      if (attributes !== null) return attributes.get(local) ?? EMPTY;
+      let found = carrying.get(local);
+      if (found === undefined) carrying.set(local, (found = _collect(root, (el) => _carries(el, local))));
+      return found;
+    },
+    noteAll: (ns, local, found) => {
+      let inNs = named.get(ns);
+      if (inNs === undefined) named.set(ns, (inNs = new Map()));
+      if (!inNs.has(local)) inNs.set(local, found);
+    },
+    noteAttributes: (all) => {
+      attributes = all;
+    },
     childIndex: (el) => {
       let kids = indexes.get(el);
       if (kids === undefined) {

@@ -40,21 +40,19 @@ export interface ContextAlt {
 }
 
 /**
- * One string object per local name the rule contexts use: the walk looks each element's name up
- * here once, and matching a step is then a comparison of identical objects (comparing the
- * parser's strings by content was the largest single cost of the walk).
+ * One string object per name (namespace URI or local name) the rules use or a kept path state holds: a copy, so
+ * that keeping it keeps no document text alive (the parser's strings can be slices of the whole document).
  */
 const _NAMES = new Map<string, string>();
 
-function _intern(local: string): string {
-  let own = _NAMES.get(local);
-  if (own === undefined) _NAMES.set(local, (own = local));
+/** The shared copy of a name, made on first use. */
+export function internName(name: string): string {
+  let own = _NAMES.get(name);
+  if (own === undefined) {
+    own = name.split("").join("");
+    _NAMES.set(own, own);
+  }
   return own;
-}
-
-/** The shared copy of a local name some rule context uses, or "" when none does. */
-export function contextName(local: string): string {
-  return _NAMES.get(local) ?? "";
 }
 
 /** Splits at `sep` outside brackets and parentheses. */
@@ -97,11 +95,11 @@ function _compileStep(text: string): Step {
     }
   }
   if (nameText === "*") return { names: null, ns: null, preds, nameTest };
-  if (nameText.endsWith(":*")) return { names: null, ns: resolveQName(nameText.slice(0, -1) + "x")[0], preds, nameTest };
+  if (nameText.endsWith(":*")) return { names: null, ns: internName(resolveQName(nameText.slice(0, -1) + "x")[0]), preds, nameTest };
   const alts = nameText.startsWith("(") ? nameText.slice(1, -1).split("|") : [nameText];
   const names = alts.map((q): [string, string] => {
     const [ns, local] = resolveQName(q.trim());
-    return [ns, _intern(local)];
+    return [internName(ns), internName(local)];
   });
   return { names, ns: null, preds, nameTest: null };
 }
@@ -160,24 +158,32 @@ function _predsHold(step: Step, el: XmlElement, doc: DocView): boolean {
   return true;
 }
 
-/**
- * True when the element on top of `stack` (its ancestors below it) is matched by the alternative;
- * `names` holds their local names as `contextName` gives them.
- */
-export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], names: readonly string[], doc: DocView): boolean {
+/** True when the names of the element on top of `stack` and of its ancestors below it fit the alternative's steps. */
+export function contextNamesFit(alt: ContextAlt, stack: readonly XmlElement[]): boolean {
   const n = alt.steps.length;
   const top = stack.length - 1;
   if (alt.absolute ? stack.length !== n : stack.length < n) return false;
-  // Names first, on every step: predicates (attribute scans, child values, ancestors) only when they all fit.
   for (let i = 0; i < n; i++) {
     const step = alt.steps[n - 1 - i]!;
     const el = stack[top - i]!;
     if (step.names === null) {
       if ((step.ns !== null && el.ns !== step.ns) || (step.nameTest !== null && !step.nameTest(el.local))) return false;
-    } else if (!_named(step.names, el.ns, names[top - i]!)) {
+    } else if (!_named(step.names, el.ns, el.local)) {
       return false;
     }
   }
+  return true;
+}
+
+/** True when the alternative's steps have predicates. */
+export function hasPredicates(alt: ContextAlt): boolean {
+  return alt.steps.some((step) => step.preds.length > 0);
+}
+
+/** True when the predicates of the alternative's steps hold on the element on top of `stack` and its ancestors. */
+export function contextPredsHold(alt: ContextAlt, stack: readonly XmlElement[], doc: DocView): boolean {
+  const n = alt.steps.length;
+  const top = stack.length - 1;
   for (let i = 0; i < n; i++) {
     const step = alt.steps[n - 1 - i]!;
     if (step.preds.length > 0 && !_predsHold(step, stack[top - i]!, doc)) return false;
@@ -185,26 +191,23 @@ export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], na
   return true;
 }
 
+/** True when the element on top of `stack` (its ancestors below it) is matched by the alternative. */
+export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], doc: DocView): boolean {
+  // Names first, on every step: predicates (attribute scans, child values, ancestors) only when they all fit.
+  return contextNamesFit(alt, stack) && contextPredsHold(alt, stack, doc);
+}
+
 /**
- * The elements a test path selects from `ctx` (for an attribute path: the elements carrying it),
- * in document order within each step, stopping once `limit` are found.
+ * The elements a relative test path selects from `ctx` (for an attribute path: the elements carrying it),
+ * in document order within each step.
  */
-export function selectPath(path: TestPath, ctx: XmlElement, doc: DocView, limit: number): XmlElement[] {
-  let level: XmlElement[];
-  if (path.anywhere && path.steps.length === 0) {
-    level = path.attr === null ? [] : [...doc.withAttr(path.attr)];
-    return level.slice(0, limit);
-  }
-  if (path.anywhere) {
-    const first = path.steps[0]!;
-    level = [];
-    for (const [ns, local] of first.names ?? []) {
-      for (const el of doc.all(ns, local)) if (stepMatches(first, el, doc)) level.push(el);
-    }
-  } else {
-    level = [ctx];
-  }
-  for (const step of path.childSteps) {
+export function selectPath(path: TestPath, ctx: XmlElement, doc: DocView): XmlElement[] {
+  return selectSteps([ctx], path.childSteps, path.attr, doc);
+}
+
+/** What `steps` (then the attribute test, if any) select from `level`, in document order within each step. */
+export function selectSteps(level: XmlElement[], steps: readonly Step[], attrName: string | null, doc: DocView): XmlElement[] {
+  for (const step of steps) {
     const next: XmlElement[] = [];
     for (const el of level) {
       if (step.names === null) {
@@ -228,9 +231,5 @@ export function selectPath(path: TestPath, ctx: XmlElement, doc: DocView, limit:
     level = next;
     if (level.length === 0) return level;
   }
-  if (path.attr !== null) {
-    const name = path.attr;
-    level = level.filter((el) => attr(el, name) !== undefined);
-  }
-  return level.length > limit ? level.slice(0, limit) : level;
+  return attrName === null ? level : level.filter((el) => attr(el, attrName) !== undefined);
 }

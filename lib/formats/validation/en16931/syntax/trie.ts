@@ -15,7 +15,8 @@ interface TrieEdge {
   readonly node: TrieNode;
 }
 
-interface TrieNode {
+/** A node of a trie: where a path of child steps from the context element has got to. */
+export interface TrieNode {
   /** Outgoing steps by local name. */
   readonly edges: Map<string, TrieEdge[]>;
   /** Same node for the same step text. */
@@ -43,6 +44,53 @@ export class PathTrie {
   static accepts(path: TestPath): boolean {
     if (path.anywhere) return false;
     return path.steps.length > 0 ? path.steps.every((s) => s.names !== null) : path.attr !== null;
+  }
+
+  /**
+   * True when no step has predicates and no node has two steps for one local name: then what the trie finds,
+   * first to last, comes in document order, and a walk of the whole document can count it as it passes
+   * (`start`, `follow`, `count`).
+   */
+  get plain(): boolean {
+    const pending = [this.#root];
+    while (pending.length > 0) {
+      const node = pending.pop()!;
+      for (const edges of node.edges.values()) {
+        if (edges.length > 1 || edges[0]!.preds.length > 0) return false;
+        pending.push(edges[0]!.node);
+      }
+    }
+    return true;
+  }
+
+  /** The node of the context element itself. */
+  get root(): TrieNode {
+    return this.#root;
+  }
+
+  /** The hits of a walk that counts for itself, cleared (the same object `run` answers with). */
+  start(): TrieHits {
+    const hits = this.#hits;
+    for (const rule of hits.touched) hits.counts[rule] = 0;
+    hits.touched.length = 0;
+    return hits;
+  }
+
+  /** The node one child step further, for a child with these names; null for none. */
+  static follow(node: TrieNode, ns: string, local: string): TrieNode | null {
+    const edges = node.edges.get(local);
+    if (edges !== undefined) for (const edge of edges) if (edge.ns === ns) return edge.node;
+    return null;
+  }
+
+  /** Counts `el` for the paths that end at its node. */
+  static count(node: TrieNode, el: XmlElement, hits: TrieHits): void {
+    _count(node.ends, el, hits);
+  }
+
+  /** True when `run` would take the children of `el` (at its node) by name, not in document order (see _walk). */
+  static outOfOrder(node: TrieNode, el: XmlElement): boolean {
+    return node.edges.size > 1 && el.children.length > node.edges.size;
   }
 
   /** Adds a path; `report` is the 0-based index of the match to report. Returns the rule's index. */
@@ -73,9 +121,7 @@ export class PathTrie {
    * allocating it per context element was a measurable share of the rules' time.
    */
   run(ctx: XmlElement, doc: DocView): TrieHits {
-    const hits = this.#hits;
-    for (const rule of hits.touched) hits.counts[rule] = 0;
-    hits.touched.length = 0;
+    const hits = this.start();
     _count(this.#root.ends, ctx, hits);
     if (this.#root.edges.size > 0) _walk(this.#root, ctx, doc, hits);
     return hits;

@@ -37,7 +37,27 @@ export function stringValue(el: XmlElement): string {
 
 /** XPath `normalize-space`: XML whitespace runs collapsed to one space, trimmed. */
 export function normalizeSpace(s: string): string {
-  return s.replace(/[\t\n\r ]+/g, " ").replace(/^ | $/g, "");
+  return _isNormalized(s) ? s : s.replace(/[\t\n\r ]+/g, " ").replace(/^ | $/g, "");
+}
+
+/** True when `normalize-space` leaves the value as it is (most codes and indicators): no rewrite to pay for. */
+function _isNormalized(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return true;
+  if (s.charCodeAt(0) === 32 || s.charCodeAt(n - 1) === 32) return false;
+  let space = false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (space) return false;
+      space = true;
+    } else if (c === 9 || c === 10 || c === 13) {
+      return false;
+    } else {
+      space = false;
+    }
+  }
+  return true;
 }
 
 /**
