@@ -42,7 +42,8 @@ const IOV_MAX = 1024;
 
 /**
  * Writes `pieces` one after another at the descriptor's position, with vectored writes (a few calls for many
- * pieces, none of them copied into one buffer); a write that stops short goes on from where it stopped.
+ * pieces; Node hands them to the system as they are, Deno's node:fs joins them first); a write that stops short goes
+ * on from where it stopped.
  */
 export async function writevAllAsync(fd: number, pieces: readonly Uint8Array[]): Promise<void> {
   let rest = pieces.filter((p) => p.length > 0);

@@ -11,7 +11,6 @@ function _rotl(x: number, b: number): number {
   return (x << b) | (x >>> (32 - b));
 }
 
-
 // The state between rounds. Module-level functions rather than closures per call: this runs twice a request.
 const _v = new Int32Array(4);
 

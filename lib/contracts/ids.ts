@@ -6,8 +6,12 @@
  * @module
  */
 
+import { randomPool, takeRandom } from "./random_pool.ts";
+
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-const DECODE: Record<string, number> = Object.fromEntries([...ALPHABET].map((c, i) => [c, i]));
+/** A digit's value by its character code (-1: not a digit). */
+const _DIGIT_OF = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) _DIGIT_OF[ALPHABET.charCodeAt(i)] = i;
 
 /** The id prefixes of the conventions in /docs */
 export type IdPrefix = "doc" | "sub" | "whk" | "sync" | "evt" | "req";
@@ -18,20 +22,10 @@ function _base32(value: bigint, chars: number): string {
   return out;
 }
 
-// Random bytes drawn in blocks: one getRandomValues call per 400 ids instead of one per id (ids are made per request,
-// and per document of a sync run).
-const _pool = new Uint8Array(4096);
-let _poolAt = _pool.length;
-
 function _randomChars(n: number): string {
+  const at = takeRandom(n);
   let out = "";
-  for (let i = 0; i < n; i++) {
-    if (_poolAt === _pool.length) {
-      crypto.getRandomValues(_pool);
-      _poolAt = 0;
-    }
-    out += ALPHABET[_pool[_poolAt++]! & 31];
-  }
+  for (let i = at; i < at + n; i++) out += ALPHABET[randomPool[i]! & 31];
   return out;
 }
 
@@ -51,17 +45,13 @@ function _time(ms: number): string {
 // process's ids sort in the order it made them, as ULID's monotonic generation does.
 const _last = new Map<IdPrefix, { ms: number; tail: string }>();
 
-/** A digit's value by its character code (-1: not a digit), for counting up without a lookup by name. */
-const _DIGIT_OF = new Int8Array(128).fill(-1);
-for (let i = 0; i < ALPHABET.length; i++) _DIGIT_OF[ALPHABET.charCodeAt(i)] = i;
-
 /** Adds one to a string of Crockford base32 digits (wrapping to zeros past the largest). */
 function _increment(tail: string): string {
   const last = _DIGIT_OF[tail.charCodeAt(tail.length - 1)]!;
   if (last < 31) return tail.slice(0, -1) + ALPHABET[last + 1]!; // no carry: the common case
   const digits = [...tail];
   for (let i = digits.length - 1; i >= 0; i--) {
-    const d = DECODE[digits[i]!]!;
+    const d = _DIGIT_OF[digits[i]!.charCodeAt(0)]!;
     if (d < 31) {
       digits[i] = ALPHABET[d + 1]!;
       return digits.join("");
@@ -98,8 +88,9 @@ export function decodeOrdinalId(prefix: IdPrefix, id: string): number {
   if (id.length !== prefix.length + 27 || !id.startsWith(prefix) || id[prefix.length] !== "_") return -1;
   let ordinal = 0;
   for (let i = 0; i < 26; i++) {
-    const d = DECODE[id[prefix.length + 1 + i]!];
-    if (d === undefined) return -1;
+    const c = id.charCodeAt(prefix.length + 1 + i);
+    const d = c < 128 ? _DIGIT_OF[c]! : -1;
+    if (d < 0) return -1;
     if (i >= 10 && i < 17) ordinal = ordinal * 32 + d;
   }
   return ordinal;

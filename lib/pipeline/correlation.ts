@@ -4,6 +4,7 @@
  * not reflected; the caller refuses the request once the limits have run.
  * @module
  */
+import { randomPool, takeRandom } from "../contracts/random_pool.ts";
 import type { ApiRequest } from "../http/types.ts";
 
 const CORRELATION_RE = /^[\x21-\x7e]{1,128}$/; // the conventions in /docs: visible ASCII, at most 128
@@ -17,18 +18,9 @@ export function readCorrelationId(req: ApiRequest): { id: string; malformed: boo
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
-// Random bytes drawn in blocks, one getRandomValues call per 256 ids: most requests come without the header.
-const _pool = new Uint8Array(4096);
-let _poolAt = _pool.length;
-
 /** A random (version 4) UUID in its lower-case text form, as crypto.randomUUID() makes, without its per-call checks. */
 function _randomUuid(): string {
-  if (_poolAt === _pool.length) {
-    crypto.getRandomValues(_pool);
-    _poolAt = 0;
-  }
-  const b = _pool, i = _poolAt;
-  _poolAt += 16;
+  const b = randomPool, i = takeRandom(16);
   // RFC 9562 §5.4: the version (4) in the high nibble of byte 6, the variant (10) in the two high bits of byte 8.
   return HEX[b[i]!]! + HEX[b[i + 1]!]! + HEX[b[i + 2]!]! + HEX[b[i + 3]!]! + "-" + HEX[b[i + 4]!]! + HEX[b[i + 5]!]! + "-" +
     HEX[(b[i + 6]! & 0x0f) | 0x40]! + HEX[b[i + 7]!]! + "-" + HEX[(b[i + 8]! & 0x3f) | 0x80]! + HEX[b[i + 9]!]! + "-" +

@@ -9,7 +9,7 @@
 import type { DecimalScan } from "./decimal_scan.ts";
 
 const _AMOUNT = /^(-\?)?\(\[1-9\]\\d\{0,(\d+)\}\|0\)(\(\\\.\\d\{1,(\d+)\}\)\?)?$/;
-const MINUS = 45;
+const _MINUS = 45;
 
 /** Whether the literal last read by a scan matches the pattern `source`, when it is of that shape; null otherwise. */
 export function amountPattern(source: string): ((scan: DecimalScan) => boolean) | null {
@@ -19,7 +19,7 @@ export function amountPattern(source: string): ((scan: DecimalScan) => boolean) 
   const maxInt = Number(m[2]) + 1;
   const maxFrac = m[3] === undefined ? -1 : Number(m[4]);
   return (s) =>
-    (s.sign === 0 || (signed && s.sign === MINUS)) &&
+    (s.sign === 0 || (signed && s.sign === _MINUS)) &&
     s.writtenInt >= 1 && s.writtenInt <= maxInt && (s.writtenInt === 1 || s.writtenInt === s.int) &&
     (s.writtenFrac === -1 || (s.writtenFrac >= 1 && s.writtenFrac <= maxFrac));
 }

@@ -4,7 +4,9 @@ import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { checkSyntaxRules, syntaxRuleSet } from "../../../../lib/formats/validation/en16931/syntax.ts";
 import type { XmlElement } from "../../../../lib/formats/xml/tree.ts";
-import { loadSample } from "./syntax_cases.ts";
+import { BASE, loadSample, sampleBytes } from "./syntax_cases.ts";
+import { ruleName } from "../../../../lib/formats/validation/en16931/syntax/paths.ts";
+import { parseXml } from "../../../../lib/formats/xml/parse.ts";
 
 const SAMPLES = fileURLToPath(new URL("../../../fixtures/samples/", import.meta.url));
 
@@ -102,5 +104,15 @@ describe("the syntax rule sets", () => {
     qty.attrs = qty.attrs.map((a) => (a.local === "unitCode" ? { ...a, value: "PIECES" } : a));
     const found = checkSyntaxRules(root, "ubl").filter((v) => v.rule === "BR-CL-23");
     assert.deepEqual(found.map((v) => v.path), ["/Invoice/cac:InvoiceLine[2]/cbc:InvoicedQuantity"]);
+  });
+});
+
+describe("checkSyntaxRules() keeps nothing of a document", () => {
+  test("an element of a namespace no rule names: its namespace is not kept, and the verdict is the same each time", () => {
+    const uri = `urn:example:${"x".repeat(100_000)}`;
+    const xml = new TextDecoder().decode(sampleBytes("ubl", BASE.ubl)).replace("</Invoice>", `<x:Extra xmlns:x="${uri}"><x:Inner/></x:Extra></Invoice>`);
+    const first = checkSyntaxRules(parseXml(xml).root, "ubl");
+    assert.equal(ruleName(uri), undefined);
+    assert.deepEqual(checkSyntaxRules(parseXml(xml).root, "ubl"), first);
   });
 });

@@ -10,7 +10,7 @@ import { parseXml } from "../../../../lib/formats/xml/parse.ts";
 import type { XmlElement } from "../../../../lib/formats/xml/tree.ts";
 import type { Violation } from "../../../../lib/formats/validation/violation.ts";
 import { buildDocView } from "../../../../lib/formats/validation/en16931/syntax/doc_view.ts";
-import { compileContext, contextMatches, splitTop } from "../../../../lib/formats/validation/en16931/syntax/paths.ts";
+import { compileContext, contextNamesFit, contextPredsHold, splitTop } from "../../../../lib/formats/validation/en16931/syntax/paths.ts";
 import { resolveQName } from "../../../../lib/formats/validation/en16931/syntax/values.ts";
 
 const SAMPLES = fileURLToPath(new URL("../../../fixtures/samples/", import.meta.url));
@@ -150,7 +150,7 @@ export function findContext(root: XmlElement, context: string): XmlElement | und
   const visit = (el: XmlElement): void => {
     if (found !== undefined) return;
     stack.push(el);
-    if (alts.some((alt) => contextMatches(alt, stack, doc))) found = el;
+    if (alts.some((alt) => contextNamesFit(alt, stack) && contextPredsHold(alt, stack, doc))) found = el;
     for (const kid of el.children) visit(kid);
     stack.pop();
   };

@@ -10,7 +10,6 @@ import type { DocView } from "./doc_view.ts";
 import type { TestPath } from "./paths.ts";
 import { selectSteps, stepMatches } from "./paths.ts";
 
-
 /** The `//` paths of a rule set, each known by the index `add` gave it. */
 export class AnywherePaths {
   readonly #paths: TestPath[] = [];
@@ -43,7 +42,11 @@ export class AnywherePaths {
     this.#names.forEach(([ns, local], slot) => doc.noteAll(ns, local, gathered[slot]!));
   }
 
-  /** What each path selects (by index, in document order within each step), once per document: read-only. */
+  /**
+   * What each path selects (by index, in document order within each step), once per document: read-only. The
+   * tables use `//` paths only in contexts of the root, which run after the walk has noted what it gathered; a
+   * context met during the walk would still get the right answer, from walks of its own (doc.all).
+   */
   select(doc: DocView): readonly (readonly XmlElement[])[] {
     return doc.memo(this, () => this.#paths.map((path) => _select(path, doc)));
   }

@@ -80,6 +80,11 @@ export function buildDocView(root: XmlElement, path: readonly XmlElement[] = [])
   const indexes = new Map<XmlElement, Map<string, XmlElement[]>>();
   const memos = new Map<object, unknown>();
   const steps = new Map<XmlElement, Map<XmlElement, string>>();
+  const namedIn = (ns: string): Map<string, readonly XmlElement[]> => {
+    let inNs = named.get(ns);
+    if (inNs === undefined) named.set(ns, (inNs = new Map()));
+    return inNs;
+  };
   return {
     root,
     parentOf: (el) => {
@@ -87,8 +92,7 @@ export function buildDocView(root: XmlElement, path: readonly XmlElement[] = [])
       return parents().get(el);
     },
     all: (ns, local) => {
-      let inNs = named.get(ns);
-      if (inNs === undefined) named.set(ns, (inNs = new Map()));
+      const inNs = namedIn(ns);
       let found = inNs.get(local);
       if (found === undefined) inNs.set(local, (found = _collect(root, (el) => el.local === local && el.ns === ns)));
       return found;
@@ -100,8 +104,7 @@ export function buildDocView(root: XmlElement, path: readonly XmlElement[] = [])
       return found;
     },
     noteAll: (ns, local, found) => {
-      let inNs = named.get(ns);
-      if (inNs === undefined) named.set(ns, (inNs = new Map()));
+      const inNs = namedIn(ns);
       if (!inNs.has(local)) inNs.set(local, found);
     },
     noteAttributes: (all) => {

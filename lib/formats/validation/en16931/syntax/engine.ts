@@ -16,7 +16,7 @@ import type { RuleRow, SyntaxTable } from "./table.ts";
 import type { TrieHits, TrieNode } from "./trie.ts";
 import { AnywherePaths } from "./anywhere.ts";
 import { buildDocView } from "./doc_view.ts";
-import { compileContext, compileTestPath, contextNamesFit, contextPredsHold, hasPredicates, internName, selectPath } from "./paths.ts";
+import { compileContext, compileTestPath, contextNamesFit, contextPredsHold, hasPredicates, ruleName, selectPath } from "./paths.ts";
 import { PathTrie } from "./trie.ts";
 import { attr, stringValue, trimXmlSpace } from "./values.ts";
 
@@ -82,6 +82,13 @@ export interface PathState {
  * full of made-up names) the states are computed for each element instead of growing the cache.
  */
 const PATH_CACHE_LIMIT = 8192;
+/** The longest local name no rule uses that a kept path state may hold. */
+const _KEPT_NAME_LENGTH = 64;
+
+/** A string of its own: the parser's names can be slices of the whole document, which keeping them would keep. */
+function _copy(s: string): string {
+  return s.split("").join("");
+}
 
 /** A compiled rule set for one syntax. */
 export interface CompiledSyntax {
@@ -255,12 +262,16 @@ export function compileSyntax(table: SyntaxTable, fns: Readonly<Record<string, S
       const known = parent === null ? roots : parent.next;
       const same = known?.get(local);
       if (same !== undefined) for (const state of same) if (state.ns === ns) return state;
-      const keep = known !== null && kept < PATH_CACHE_LIMIT;
+      // Only paths in the rules' namespaces are kept (elements of others are worked out each time, below them too),
+      // with short local names: what the cache holds is bounded in number and length whatever documents come.
+      const ownNs = ruleName(ns);
+      const ownLocal = ruleName(local) ?? (local.length <= _KEPT_NAME_LENGTH ? _copy(local) : undefined);
+      const keep = known !== null && kept < PATH_CACHE_LIMIT && ownNs !== undefined && ownLocal !== undefined;
       const found = patterns.map((contexts) => _candidates(contexts, stack)).filter((list) => list.length > 0);
       const slot = compiling.anywhere.slotOf(ns, local);
       const nodes = _nodes(counted, parent, ns, local);
       if (!keep) return { ns, local, patterns: found, slot, nodes, next: null };
-      const state: PathState = { ns: internName(ns), local: internName(local), patterns: found, slot, nodes, next: new Map() };
+      const state: PathState = { ns: ownNs, local: ownLocal, patterns: found, slot, nodes, next: new Map() };
       if (same === undefined) known!.set(state.local, [state]);
       else same.push(state);
       kept++;

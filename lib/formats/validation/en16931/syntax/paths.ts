@@ -40,19 +40,25 @@ export interface ContextAlt {
 }
 
 /**
- * One string object per name (namespace URI or local name) the rules use or a kept path state holds: a copy, so
- * that keeping it keeps no document text alive (the parser's strings can be slices of the whole document).
+ * One string object per name (namespace URI or local name) the rules use, filled as tables compile: a path state
+ * is kept only for names found here, so what the cache holds is the rules' own strings, never a document's text
+ * (a namespace URI is an attribute value of any length).
  */
 const _NAMES = new Map<string, string>();
 
-/** The shared copy of a name, made on first use. */
+/** The shared copy of a name the rules use, made as a table compiles. */
 export function internName(name: string): string {
   let own = _NAMES.get(name);
   if (own === undefined) {
-    own = name.split("").join("");
+    own = name.split("").join(""); // a copy: the name may be a slice of a larger string
     _NAMES.set(own, own);
   }
   return own;
+}
+
+/** The rules' own copy of `name`, or undefined when no compiled rule names it. */
+export function ruleName(name: string): string | undefined {
+  return _NAMES.get(name);
 }
 
 /** Splits at `sep` outside brackets and parentheses. */
@@ -189,12 +195,6 @@ export function contextPredsHold(alt: ContextAlt, stack: readonly XmlElement[], 
     if (step.preds.length > 0 && !_predsHold(step, stack[top - i]!, doc)) return false;
   }
   return true;
-}
-
-/** True when the element on top of `stack` (its ancestors below it) is matched by the alternative. */
-export function contextMatches(alt: ContextAlt, stack: readonly XmlElement[], doc: DocView): boolean {
-  // Names first, on every step: predicates (attribute scans, child values, ancestors) only when they all fit.
-  return contextNamesFit(alt, stack) && contextPredsHold(alt, stack, doc);
 }
 
 /**
