@@ -1,8 +1,9 @@
 /**
  * The Char production of XML 1.0 5th ed. §2.2: #x9 | #xA | #xD | [#x20-#xD7FF] |
  * [#xE000-#xFFFD] | [#x10000-#x10FFFF]. One check of a whole document (a native
- * regular-expression scan, the fastest full pass in JavaScript) and one of a code
- * point, for character references. Name characters are names.ts.
+ * regular-expression scan), which finds the first offending character of a document
+ * the reader refused (the reader checks each character as it reads), and one of a
+ * code point, for character references. Name characters are names.ts.
  * @module
  */
 

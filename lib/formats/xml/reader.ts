@@ -1,6 +1,6 @@
 /**
- * The parser's state machine: one pass over decoded text with indexOf jumps to
- * the next '<', an explicit element stack (no recursion) and look-ahead caches,
+ * The parser's state machine: one pass over decoded text that checks each character
+ * as it reads it (§2.2) and counts lines, with an explicit element stack (no recursion),
  * so time stays linear in the input. Checks well-formedness (XML 1.0 5th ed.) and
  * namespace constraints (Namespaces in XML 1.0) and builds the tree of tree.ts,
  * with each element's content in document order when asked (canonical XML needs it).
@@ -64,7 +64,7 @@ export interface ReaderMisc {
   after: (XmlComment | XmlProcessingInstruction)[];
 }
 
-/** One parse: the text, the element stack, the name table, namespace scope and look-ahead caches. */
+/** One parse: the text, the element stack, the name table and the namespace scope. */
 export class XmlReader {
   /** The encoding the XML declaration names, once read. */
   declaredEncoding: string | null = null;
@@ -161,10 +161,13 @@ export class XmlReader {
   /** §2.2: every character of the document must be a Char. */
   #checkChars(): void {
     const i = findNonChar(this.#s);
-    if (i >= 0) {
-      const c = this.#s.charCodeAt(i);
-      throw this.#fail(`Character U+${c.toString(16).toUpperCase().padStart(4, "0")} is not allowed in XML`, i);
-    }
+    if (i >= 0) throw this.#notChar(i);
+  }
+
+  /** The error for the code unit at `p`, which is not (part of) a Char. */
+  #notChar(p: number): XmlError {
+    const c = this.#s.charCodeAt(p);
+    return this.#fail(`Character U+${c.toString(16).toUpperCase().padStart(4, "0")} is not allowed in XML`, p);
   }
 
   /** White space before or after the root element, from `a`; returns the offset of the next '<' or the end. */
@@ -230,14 +233,14 @@ export class XmlReader {
     if (c >= 0xd800 && c <= 0xdbff) {
       const d = s.charCodeAt(p + 1);
       if (d >= 0xdc00 && d <= 0xdfff) return p + 2;
-    } else if ((c >= 0xe000 && c <= 0xfffd) || (c < 0xd800 && c >= SPACE) || c === TAB) {
+    } else if ((c >= 0xe000 && c <= 0xfffd) || c === TAB) {
       return p + 1;
     } else if (c === LF) {
       this.#line++;
       this.#lineStart = p + 1;
       return p + 1;
     }
-    return this.#throw(`Character U+${c.toString(16).toUpperCase().padStart(4, "0")} is not allowed in XML`, p);
+    throw this.#notChar(p);
   }
 
   /** Checks the characters of markup read by offsets alone (comments, PIs, CDATA sections), counting its lines. */
