@@ -16,7 +16,7 @@ import type { RuleRow, SyntaxTable } from "./table.ts";
 import type { TrieHits, TrieNode } from "./trie.ts";
 import { AnywherePaths } from "./anywhere.ts";
 import { buildDocView } from "./doc_view.ts";
-import { compileContext, compileTestPath, contextNamesFit, contextPredsHold, hasPredicates, ruleName, selectPath } from "./paths.ts";
+import { compileContext, compileTestPath, contextNamesFit, contextPredsHold, hasPredicates, ownCopy, ruleName, selectPath } from "./paths.ts";
 import { PathTrie } from "./trie.ts";
 import { attr, stringValue, trimXmlSpace } from "./values.ts";
 
@@ -85,10 +85,6 @@ const PATH_CACHE_LIMIT = 8192;
 /** The longest local name no rule uses that a kept path state may hold. */
 const _KEPT_NAME_LENGTH = 64;
 
-/** A string of its own: the parser's names can be slices of the whole document, which keeping them would keep. */
-function _copy(s: string): string {
-  return s.split("").join("");
-}
 
 /** A compiled rule set for one syntax. */
 export interface CompiledSyntax {
@@ -265,7 +261,7 @@ export function compileSyntax(table: SyntaxTable, fns: Readonly<Record<string, S
       // Only paths in the rules' namespaces are kept (elements of others are worked out each time, below them too),
       // with short local names: what the cache holds is bounded in number and length whatever documents come.
       const ownNs = ruleName(ns);
-      const ownLocal = ruleName(local) ?? (local.length <= _KEPT_NAME_LENGTH ? _copy(local) : undefined);
+      const ownLocal = ruleName(local) ?? (local.length <= _KEPT_NAME_LENGTH ? ownCopy(local) : undefined);
       const keep = known !== null && kept < PATH_CACHE_LIMIT && ownNs !== undefined && ownLocal !== undefined;
       const found = patterns.map((contexts) => _candidates(contexts, stack)).filter((list) => list.length > 0);
       const slot = compiling.anywhere.slotOf(ns, local);

@@ -50,10 +50,15 @@ const _NAMES = new Map<string, string>();
 export function internName(name: string): string {
   let own = _NAMES.get(name);
   if (own === undefined) {
-    own = name.split("").join(""); // a copy: the name may be a slice of a larger string
+    own = ownCopy(name);
     _NAMES.set(own, own);
   }
   return own;
+}
+
+/** A string of its own: the parser's names can be slices of the whole document, which keeping them would keep. */
+export function ownCopy(s: string): string {
+  return s.split("").join("");
 }
 
 /** The rules' own copy of `name`, or undefined when no compiled rule names it. */
