@@ -23,7 +23,7 @@ export class DecimalScan {
   int = 0;
   /** Fraction digits, trailing zeros not counted. */
   frac = 0;
-  /** The value, exact when `int + frac <= EXACT_DIGITS` (meaningless otherwise). */
+  /** The value, exact when `int + frac <= EXACT_DIGITS` and `read` was asked for it (meaningless otherwise). */
   value = 0;
   /** The sign as written: its character code, or 0 for none. */
   sign = 0;
@@ -33,10 +33,11 @@ export class DecimalScan {
   writtenFrac = -1;
 
   /**
-   * Whether `v` is in the lexical space `[+-]?(\d+(\.\d*)?|\.\d+)`, or `[+-]?\d+` when `integer`. Kept within
-   * V8's size for inlining (460 bytes of bytecode): the type checks of accept.ts call it for every decimal value.
+   * Whether `v` is in the lexical space `[+-]?(\d+(\.\d*)?|\.\d+)`, or `[+-]?\d+` when `integer`; its value is
+   * computed only when `valued` (a type without bounds and range does not compare it). Kept within V8's size for
+   * inlining (460 bytes of bytecode): the type checks of accept.ts call it for every decimal value.
    */
-  read(v: string, integer: boolean): boolean {
+  read(v: string, integer: boolean, valued = true): boolean {
     const n = v.length;
     const first = v.charCodeAt(0); // NaN when empty
     const signed = first === 43 || first === 45; // + or -
@@ -63,7 +64,7 @@ export class DecimalScan {
     this.sign = signed ? first : 0;
     this.writtenInt = intEnd - intStart;
     this.writtenFrac = i > intEnd ? i - intEnd - 1 : -1;
-    if (int + frac <= EXACT_DIGITS) this.value = _value(v, significant, intEnd, fracEnd, frac, first === 45);
+    if (valued && int + frac <= EXACT_DIGITS) this.value = _value(v, significant, intEnd, fracEnd, frac, first === 45);
     return true;
   }
 }
