@@ -129,9 +129,8 @@ function _decimal(type: SimpleType, b: Builtin, amounts: ((scan: DecimalScan) =>
   const hasBounds = f.minInclusive !== null || f.maxInclusive !== null || f.minExclusive !== null || f.maxExclusive !== null;
   const numeric = _numericBounds(f);
   const totalDigits = f.totalDigits ?? Infinity, fractionDigits = f.fractionDigits ?? Infinity;
-  const valued = integer || hasBounds;
   return (v) => {
-    if (!scan.read(v, integer, valued)) return false;
+    if (!scan.read(v, integer)) return false;
     for (let i = 0; i < amounts.length; i++) if (!amounts[i]!(scan)) return false;
     if (Math.max(scan.int + scan.frac, 1) > totalDigits || scan.frac > fractionDigits) return false;
     const exact = scan.int + scan.frac <= EXACT_DIGITS;
