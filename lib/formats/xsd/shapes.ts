@@ -14,11 +14,13 @@ export type Attribution = (ElementDecl | Wildcard | undefined)[];
 
 /**
  * A match's attribution and, for each child, the simple type that alone judges it when it has neither attributes
- * nor children (null when the general checks must run: see validate.ts).
+ * nor children (null when the general checks must run: see validate.ts), and the last text that type accepted there
+ * in this document.
  */
 export interface Matched {
   decls: Attribution;
   leaves: (SimpleType | null)[];
+  accepted: (string | undefined)[];
 }
 
 interface _Shape extends Matched {
@@ -47,7 +49,7 @@ export class Shapes {
 
   /** Keeps what a successful match under `particle` gave `kids`; past its share, a content model's oldest shape makes room. */
   keep(particle: Particle, kids: XmlElement[], matched: Matched): void {
-    const shape: _Shape = { kids, decls: matched.decls, leaves: matched.leaves };
+    const shape: _Shape = { kids, decls: matched.decls, leaves: matched.leaves, accepted: matched.accepted };
     let kept = this.#byParticle.get(particle);
     if (kept === undefined) this.#byParticle.set(particle, (kept = { list: [], oldest: 0 }));
     if (kept.list.length === _PER_PARTICLE) {

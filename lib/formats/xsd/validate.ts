@@ -184,12 +184,21 @@ class _Validator {
 
   #children(frame: Frame, particle: Particle): void {
     const kids = frame.el.children;
-    const { decls, leaves } = (kids.length <= MAX_SHAPE_CHILDREN ? this.#shapes.find(particle, kids) : null) ?? this.#match(frame, particle);
+    const { decls, leaves, accepted } = (kids.length <= MAX_SHAPE_CHILDREN ? this.#shapes.find(particle, kids) : null) ?? this.#match(frame, particle);
     for (let i = 0; i < kids.length; i++) {
       const kid = kids[i]!, leaf = leaves[i]!;
       // Most elements are leaves of a simple type without attributes, and valid: such an element is accepted here
-      // without a frame or the general checks, which run (and report) whenever this cannot tell.
-      if (leaf !== null && kid.attrs.length === 0 && kid.children.length === 0 && accepts(leaf, kid.text)) continue;
+      // without a frame or the general checks, which run (and report) whenever this cannot tell. The type's check
+      // depends on the text alone: the same text as the last one accepted in this place of the shape is valid too
+      // (an invoice's lines repeat their units, rates and quantities).
+      if (leaf !== null && kid.attrs.length === 0 && kid.children.length === 0) {
+        const text = kid.text;
+        if (text === accepted[i]) continue;
+        if (accepts(leaf, text)) {
+          accepted[i] = text;
+          continue;
+        }
+      }
       const d = decls[i];
       if (d === undefined) continue;
       const child: Frame = { el: kid, parent: frame };
@@ -212,7 +221,7 @@ class _Validator {
     const ok = m.repeat(particle);
     const leaves = new Array<SimpleType | null>(kids.length);
     for (let i = 0; i < kids.length; i++) leaves[i] = _leafType(m.decls[i]);
-    const matched: Matched = { decls: m.decls, leaves };
+    const matched: Matched = { decls: m.decls, leaves, accepted: new Array<string | undefined>(kids.length) };
     if (!ok) {
       const at = kids[m.i];
       const expected = _expected(m.failed!);
