@@ -67,8 +67,11 @@ export function docMeta(valid: boolean | null | undefined): Uint8Array | null {
 
 /** A document's slot columns; its meta bytes (docMeta) hold the verdict, which the document JSON never shows. */
 export function docColumns(json: Uint8Array, meta: Uint8Array | null): SlotColumns {
-  const d = parseRecord<DocumentRecord>(json);
-  const valid = meta === null ? null : parseRecord<{ valid?: boolean }>(meta).valid;
+  return docColumnsOf(parseRecord<DocumentRecord>(json), meta === null ? null : parseRecord<{ valid?: boolean }>(meta).valid);
+}
+
+/** docColumns of a record in hand and the verdict its meta bytes hold (a write need not parse back what it just serialised). */
+export function docColumnsOf(d: DocumentRecord, valid: boolean | null | undefined): SlotColumns {
   const verdict = valid === true ? VERDICT_CODES.valid : valid === false ? VERDICT_CODES.invalid : 0;
   return {
     time: Date.parse(d.synced_at),

@@ -11,7 +11,7 @@ import { decodeOrdinalId, encodeOrdinalId } from "../../lib/contracts/ids.ts";
 import type {
   ChangePage, DocumentFilter, DocumentInput, DocumentRecord, DocumentSort, DocumentVerdict, Stored, UnjudgedPage, UpsertOutcome,
 } from "../../lib/contracts/storage.ts";
-import { DOC_CODE, DOC_HASH, docColumns, docMeta, externalIdHash, parseRecord, readByOrdinalId, VERDICT_CODES } from "./columns.ts";
+import { DOC_CODE, DOC_HASH, docColumns, docColumnsOf, docMeta, externalIdHash, parseRecord, readByOrdinalId, VERDICT_CODES } from "./columns.ts";
 import { DocumentIndex, type DocumentIndexOptions } from "./document_index.ts";
 import { HashIndex } from "./hash_index.ts";
 import { RecordLog } from "./record_log.ts";
@@ -126,8 +126,8 @@ export class FileDocuments {
     const json = enc.encode(documentJson(doc));
     const before = isNew ? null : this.#slotKeys(ordinal);
     // The verdict goes in the version's meta bytes: committed with it, and never part of the document JSON.
-    const meta = docMeta(importVerdict(input));
-    this.log.write(ordinal, json, docColumns(json, meta), meta);
+    const valid = importVerdict(input);
+    this.log.write(ordinal, json, docColumnsOf(doc, valid), docMeta(valid));
     if (!this.#countsStale) this.#counts.move(before, this.#slotKeys(ordinal));
     if (isNew) this.#byExternalId.add(key, ordinal);
     this.#index.changed(ordinal, doc);

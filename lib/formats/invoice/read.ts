@@ -17,9 +17,10 @@ import { hasPefExtension, readPefParties } from "./pef.ts";
 import { readUbl, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./ubl.ts";
 
 /**
- * The root element each invoice was read from, for the XML paths of
+ * The root element each UBL invoice was read from, for the XML paths of
  * `requireSubmissionFields` (a UBL CreditNote and an Invoice with code 381 both
- * read as type credit_note). Kept out of the model: it is not invoice data.
+ * read as type credit_note; no other format's paths depend on it). Kept out of
+ * the model: it is not invoice data.
  */
 const ROOTS = new WeakMap<Invoice, string>();
 
@@ -45,6 +46,7 @@ export function readInvoice(doc: XmlDocument, options: ReadOptions = {}): Invoic
     const pef = hasPefExtension(root);
     inv = readUbl(root, lines, pef ? "ksef-pef3" : "ubl");
     if (pef) for (const p of readPefParties(root)) inv.third_parties.push(p);
+    ROOTS.set(inv, root.local);
   }
   else if (root.local === "CrossIndustryInvoice" && root.ns === CII_RSM_NS) inv = readCii(root, lines);
   else {
@@ -54,7 +56,6 @@ export function readInvoice(doc: XmlDocument, options: ReadOptions = {}): Invoic
       "The XML is not a supported invoice format (KSeF FA(2), FA(3), FA_RR(1), PEF(3), UBL 2.1, CII)",
     );
   }
-  ROOTS.set(inv, root.local);
   return inv;
 }
 

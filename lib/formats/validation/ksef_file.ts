@@ -6,6 +6,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import type { Violation } from "./violation.ts";
 
 /** "weryfikacja-faktury.md": an invoice file is at most 1 MB (1,000,000 bytes)... */
@@ -34,9 +35,11 @@ export function checkKsefFile(bytes: Uint8Array, encoding: string, hasAttachment
 
 /**
  * Whether `<?` occurs anywhere but as the XML declaration: a native search for the rare `?` byte, so that the usual
- * file (none) is not walked byte by byte in JavaScript (a tenth of an imported 30 KB FA(3) invoice's verdict).
+ * file (none) is not walked byte by byte in JavaScript. Buffer's indexOf (memchr) over a view of the same bytes, not
+ * Uint8Array's, which V8 runs element by element: 1 µs instead of 20 to 35 for a 30 KB invoice.
  */
-function _mayHoldProcessingInstruction(b: Uint8Array, start: number): boolean {
+function _mayHoldProcessingInstruction(bytes: Uint8Array, start: number): boolean {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = b.indexOf(QM, start + 1); i >= 0; i = b.indexOf(QM, i + 1)) {
     if (b[i - 1] === LT && !(i - 1 === start && _isDeclaration(b, start))) return true;
   }

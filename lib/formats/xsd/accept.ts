@@ -32,24 +32,50 @@ function _compile(type: SimpleType): Accept {
   // A decimal's amount patterns are read from its scan (amount_pattern.ts); the others run as regular expressions.
   const amounts = b.order === "decimal" ? f.patternSources.map(amountPattern) : [];
   const patterns = f.patterns.filter((_, i) => !amounts[i]);
-  const lexicalAndBounds = b.order === "decimal" ? _decimal(type, b, amounts.filter((a) => a !== null)) : _other(type, b);
+  // Only the checks the facets call for, cheapest first: the order of a conjunction of predicates changes no answer.
+  const checks: Accept[] = [];
+  if (!_onlyNormalized(type, b)) checks.push((v) => isNormalized(v, f.whiteSpace));
+  const enumeration = f.enumeration;
+  // Enumerations of decimals hold canonical forms: a value found there is canonical already; one not found may not be, and checkSimple canonicalises it.
+  if (enumeration !== null) checks.push((v) => enumeration.has(v));
   const lengths = _lengths(type);
-  return (v) => {
-    if (!isNormalized(v, f.whiteSpace) || !_matches(patterns, v)) return false;
-    // Enumerations of decimals hold canonical forms: a value found there is canonical already; one not found may not be, and checkSimple canonicalises it.
-    if (f.enumeration !== null && !f.enumeration.has(v)) return false;
-    return lengths(v) && lexicalAndBounds(v);
-  };
+  if (lengths !== null) checks.push(lengths);
+  if (patterns.length > 0) checks.push((v) => _matches(patterns, v));
+  const lexicalAndBounds = b.order === "decimal" ? _decimal(type, b, amounts.filter((a) => a !== null)) : _other(type, b);
+  if (lexicalAndBounds !== null) checks.push(lexicalAndBounds);
+  return _every(checks);
 }
 
 /**
- * The length facets. lengthOf counts the UTF-16 units that are not high surrogates, so a value no longer than
- * maxLength in units is within it, and one that starts with another unit has at least one character: the usual
- * bounds (minLength 0 or 1, a maxLength) need no count.
+ * Whether every value the other checks accept is left as it is by the whiteSpace facet, so that it need not be
+ * scanned for white space: the lexical spaces of decimals and of plain dates hold none, and an enumeration of
+ * normalised values holds only normalised ones.
  */
-function _lengths(type: SimpleType): Accept {
+function _onlyNormalized(type: SimpleType, b: Builtin): boolean {
   const f = type.facets;
-  if (f.length === null && f.minLength === null && f.maxLength === null) return () => true;
+  if (f.whiteSpace === "preserve" || b.order === "decimal" || type.builtin === "date") return true;
+  return f.enumeration !== null && [...f.enumeration].every((x) => isNormalized(x, f.whiteSpace));
+}
+
+function _every(checks: Accept[]): Accept {
+  const [a, b, c] = checks;
+  switch (checks.length) {
+    case 0: return () => true;
+    case 1: return a!;
+    case 2: return (v) => a!(v) && b!(v);
+    case 3: return (v) => a!(v) && b!(v) && c!(v);
+    default: return (v) => checks.every((check) => check(v));
+  }
+}
+
+/**
+ * The length facets, or null when there are none. lengthOf counts the UTF-16 units that are not high surrogates,
+ * so a value no longer than maxLength in units is within it, and one that starts with another unit has at least
+ * one character: the usual bounds (minLength 0 or 1, a maxLength) need no count.
+ */
+function _lengths(type: SimpleType): Accept | null {
+  const f = type.facets;
+  if (f.length === null && f.minLength === null && f.maxLength === null) return null;
   const exact = (v: string): boolean => lengthsError(type, lengthOf(type.builtin, v), v) === null;
   if (f.length !== null || (f.minLength ?? 0) > 1 || type.builtin === "hexBinary" || type.builtin === "base64Binary") return exact;
   const min = f.minLength ?? 0, max = f.maxLength ?? Infinity;
@@ -65,15 +91,15 @@ function _matches(patterns: XsdPattern[], v: string): boolean {
   return true;
 }
 
-/** The lexical space of a built-in that does not order values as decimals, and its date/time or float bounds. */
-function _other(type: SimpleType, b: Builtin): Accept {
+/** The lexical space of a built-in that does not order values as decimals, and its date/time or float bounds; null when any value is in it. */
+function _other(type: SimpleType, b: Builtin): Accept | null {
   const f = type.facets;
   const hasBounds = f.minInclusive !== null || f.maxInclusive !== null || f.minExclusive !== null || f.maxExclusive !== null;
   if (type.builtin === "date") return _date(type, hasBounds);
   if (b.order === "datetime") return (v) => checkBuiltin(type.builtin, v) === null && (!hasBounds || boundsError(type, v, compareDateTime) === null);
   const re = b.lexical;
   if (b.order === "float") return (v) => (re === null || re.test(v)) && (!hasBounds || boundsError(type, v, (x, y) => Number(x) - Number(y)) === null);
-  return re === null ? () => true : (v) => re.test(v);
+  return re === null ? null : (v) => re.test(v);
 }
 
 /**
@@ -102,11 +128,11 @@ function _decimal(type: SimpleType, b: Builtin, amounts: ((scan: DecimalScan) =>
   const hi = b.range?.[1] == null ? Infinity : Number(b.range[1]);
   const hasBounds = f.minInclusive !== null || f.maxInclusive !== null || f.minExclusive !== null || f.maxExclusive !== null;
   const numeric = _numericBounds(f);
+  const totalDigits = f.totalDigits ?? Infinity, fractionDigits = f.fractionDigits ?? Infinity;
   return (v) => {
     if (!scan.read(v, integer)) return false;
     for (let i = 0; i < amounts.length; i++) if (!amounts[i]!(scan)) return false;
-    if (f.totalDigits !== null && Math.max(scan.int + scan.frac, 1) > f.totalDigits) return false;
-    if (f.fractionDigits !== null && scan.frac > f.fractionDigits) return false;
+    if (Math.max(scan.int + scan.frac, 1) > totalDigits || scan.frac > fractionDigits) return false;
     const exact = scan.int + scan.frac <= EXACT_DIGITS;
     // Every built-in range bound is exact as a Number or beyond 10^18, so an exact value compares correctly with it.
     if (integer && !(exact ? scan.value >= lo && scan.value <= hi : checkBuiltin(type.builtin, v) === null)) return false;

@@ -10,6 +10,8 @@ export const EXACT_DIGITS = 15;
 
 const ZERO = 48;
 const DOT = 46;
+const PLUS = 43;
+const MINUS = 45;
 // Literals, so each power is exact (10^15 < 2^53) whatever `**` would round to.
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
@@ -23,7 +25,7 @@ export class DecimalScan {
   int = 0;
   /** Fraction digits, trailing zeros not counted. */
   frac = 0;
-  /** The value, exact when `int + frac <= EXACT_DIGITS` (meaningless otherwise). */
+  /** The value, exact when `int + frac <= EXACT_DIGITS` and `read` was asked for it (meaningless otherwise). */
   value = 0;
   /** The sign as written: its character code, or 0 for none. */
   sign = 0;
@@ -33,49 +35,50 @@ export class DecimalScan {
   writtenFrac = -1;
 
   /**
-   * Whether `v` is in the lexical space `[+-]?(\d+(\.\d*)?|\.\d+)`, or `[+-]?\d+` when `integer`. Kept within
-   * V8's size for inlining (460 bytes of bytecode): the type checks of accept.ts call it for every decimal value.
+   * Whether `v` is in the lexical space `[+-]?(\d+(\.\d*)?|\.\d+)`, or `[+-]?\d+` when `integer`. One read of
+   * each character (charCodeAt past the end is NaN, which ends every loop): the type checks of accept.ts call it
+   * for every decimal value. The significant digits are gathered as they come into one integer, exact while there
+   * are at most 15 of them; a fraction's zeros are held back until a digit after them shows they are not trailing.
    */
   read(v: string, integer: boolean): boolean {
     const n = v.length;
-    const first = v.charCodeAt(0); // NaN when empty
-    const signed = first === 43 || first === 45; // + or -
-    let i = signed ? 1 : 0;
+    let c = v.charCodeAt(0); // NaN when empty
+    const sign = c === PLUS || c === MINUS ? c : 0;
+    let i = sign === 0 ? 0 : 1;
+    if (i === 1) c = v.charCodeAt(1);
     const intStart = i;
-    while (i < n && v.charCodeAt(i) === ZERO) i++;
-    const significant = i;
-    while (i < n && _isDigit(v.charCodeAt(i))) i++;
+    let m = 0, int = 0;
+    for (; _isDigit(c); c = v.charCodeAt(++i)) {
+      if (int === 0 && c === ZERO) continue; // a leading zero
+      m = m * 10 + (c - ZERO);
+      int++;
+    }
     const intEnd = i;
-    let fracEnd = i;
-    if (i < n && v.charCodeAt(i) === DOT) {
+    let frac = 0;
+    if (c === DOT) {
       if (integer) return false;
-      i++;
-      while (i < n && _isDigit(v.charCodeAt(i))) i++;
+      let zeros = 0;
+      for (c = v.charCodeAt(++i); _isDigit(c); c = v.charCodeAt(++i)) {
+        if (c === ZERO) zeros++;
+        else {
+          m = m * POW10[zeros + 1]! + (c - ZERO);
+          frac += zeros + 1;
+          zeros = 0;
+        }
+      }
       if (intEnd === intStart && i === intEnd + 1) return false; // "." alone
-      fracEnd = i;
-      while (fracEnd > intEnd + 1 && v.charCodeAt(fracEnd - 1) === ZERO) fracEnd--;
     } else if (intEnd === intStart) return false; // no digit at all
     if (i !== n) return false;
-    const int = intEnd - significant;
-    const frac = fracEnd > intEnd ? fracEnd - intEnd - 1 : 0;
     this.int = int;
     this.frac = frac;
-    this.sign = signed ? first : 0;
+    this.sign = sign;
     this.writtenInt = intEnd - intStart;
     this.writtenFrac = i > intEnd ? i - intEnd - 1 : -1;
-    if (int + frac <= EXACT_DIGITS) this.value = _value(v, significant, intEnd, fracEnd, frac, first === 45);
+    // One correctly rounded division of two exact Numbers: the same Number as `Number(v)`, which rounds the same rational correctly.
+    if (int + frac <= EXACT_DIGITS) {
+      const x = frac === 0 ? m : m / POW10[frac]!;
+      this.value = sign === MINUS ? -x : x;
+    }
     return true;
   }
-}
-
-/**
- * The significant digits read as one integer below 10^15 (exact), divided by a power of ten (exact too): one
- * correctly rounded division, so the same Number as `Number(v)`, which rounds the same rational correctly.
- */
-function _value(v: string, from: number, intEnd: number, fracEnd: number, frac: number, negative: boolean): number {
-  let m = 0;
-  for (let i = from; i < intEnd; i++) m = m * 10 + (v.charCodeAt(i) - ZERO);
-  for (let i = intEnd + 1; i < fracEnd; i++) m = m * 10 + (v.charCodeAt(i) - ZERO);
-  const x = frac === 0 ? m : m / POW10[frac]!;
-  return negative ? -x : x;
 }

@@ -7,14 +7,24 @@
  */
 
 import type { XmlElement } from "../xml/tree.ts";
-import type { ElementDecl, Particle, Wildcard } from "./model.ts";
+import type { ElementDecl, Particle, SimpleType, Wildcard } from "./model.ts";
 
 /** What a match attributes each child to: a declaration, a wildcard, or nothing after a failed match. */
 export type Attribution = (ElementDecl | Wildcard | undefined)[];
 
-interface _Shape {
-  kids: XmlElement[];
+/**
+ * A match's attribution and, for each child, the simple type that alone judges it when it has neither attributes
+ * nor children (null when the general checks must run: see validate.ts), and the last text that type accepted there
+ * in this document.
+ */
+export interface Matched {
   decls: Attribution;
+  leaves: (SimpleType | null)[];
+  accepted: (string | undefined)[];
+}
+
+interface _Shape extends Matched {
+  kids: XmlElement[];
 }
 
 /** Elements with more children than this are matched each time: their shapes rarely repeat. */
@@ -29,24 +39,25 @@ export class Shapes {
   #byParticle = new Map<Particle, { list: _Shape[]; oldest: number }>();
   #kept = 0;
 
-  /** The declarations an earlier match under `particle` gave children of the same names as `kids`, or null. */
-  find(particle: Particle, kids: XmlElement[]): Attribution | null {
+  /** What an earlier match under `particle` gave children of the same names as `kids`, or null. */
+  find(particle: Particle, kids: XmlElement[]): Matched | null {
     const list = this.#byParticle.get(particle)?.list;
     if (list === undefined) return null;
-    for (let s = 0; s < list.length; s++) if (_sameNames(list[s]!.kids, kids)) return list[s]!.decls;
+    for (let s = 0; s < list.length; s++) if (_sameNames(list[s]!.kids, kids)) return list[s]!;
     return null;
   }
 
   /** Keeps what a successful match under `particle` gave `kids`; past its share, a content model's oldest shape makes room. */
-  keep(particle: Particle, kids: XmlElement[], decls: Attribution): void {
+  keep(particle: Particle, kids: XmlElement[], matched: Matched): void {
+    const shape: _Shape = { kids, decls: matched.decls, leaves: matched.leaves, accepted: matched.accepted };
     let kept = this.#byParticle.get(particle);
     if (kept === undefined) this.#byParticle.set(particle, (kept = { list: [], oldest: 0 }));
     if (kept.list.length === _PER_PARTICLE) {
-      kept.list[kept.oldest] = { kids, decls };
+      kept.list[kept.oldest] = shape;
       kept.oldest = (kept.oldest + 1) % _PER_PARTICLE;
     } else if (this.#kept < _PER_DOCUMENT) {
       this.#kept++;
-      kept.list.push({ kids, decls });
+      kept.list.push(shape);
     }
   }
 }

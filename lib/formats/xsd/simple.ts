@@ -16,6 +16,7 @@ export function isNormalized(value: string, ws: Facets["whiteSpace"]): boolean {
   const last = value.length - 1;
   for (let i = 0; i <= last; i++) {
     const c = value.charCodeAt(i);
+    if (c > 32) continue; // most characters: one comparison
     if (c === 9 || c === 10 || c === 13) return false;
     if (c === 32 && collapse && (i === 0 || i === last || value.charCodeAt(i - 1) === 32)) return false;
   }

@@ -11,7 +11,7 @@ import type { XmlElement } from "../xml/tree.ts";
 import type { Violation } from "../validation/violation.ts";
 import { type CompiledSchema, type ComplexType, type ElementDecl, type Particle, qualify, type SequenceTerm, type SimpleType, type Wildcard, wildcardAllows } from "./model.ts";
 import { DocumentNames } from "./name_ids.ts";
-import { type Attribution, MAX_SHAPE_CHILDREN, Shapes } from "./shapes.ts";
+import { type Attribution, type Matched, MAX_SHAPE_CHILDREN, Shapes } from "./shapes.ts";
 import { accepts } from "./accept.ts";
 import { checkSimple, normalizeSpace } from "./simple.ts";
 
@@ -184,19 +184,31 @@ class _Validator {
 
   #children(frame: Frame, particle: Particle): void {
     const kids = frame.el.children;
-    let decls = kids.length <= MAX_SHAPE_CHILDREN ? this.#shapes.find(particle, kids) : null;
-    if (decls === null) decls = this.#match(frame, particle);
+    const { decls, leaves, accepted } = (kids.length <= MAX_SHAPE_CHILDREN ? this.#shapes.find(particle, kids) : null) ?? this.#match(frame, particle);
     for (let i = 0; i < kids.length; i++) {
+      const kid = kids[i]!, leaf = leaves[i]!;
+      // Most elements are leaves of a simple type without attributes, and valid: such an element is accepted here
+      // without a frame or the general checks, which run (and report) whenever this cannot tell. The type's check
+      // depends on the text alone: the same text as the last one accepted in this place of the shape is valid too
+      // (an invoice's lines repeat their units, rates and quantities).
+      if (leaf !== null && kid.attrs.length === 0 && kid.children.length === 0) {
+        const text = kid.text;
+        if (text === accepted[i]) continue;
+        if (accepts(leaf, text)) {
+          accepted[i] = text;
+          continue;
+        }
+      }
       const d = decls[i];
-      if (d === undefined || (!_isWildcard(d) && _isValidLeaf(kids[i]!, d))) continue;
-      const child: Frame = { el: kids[i]!, parent: frame };
+      if (d === undefined) continue;
+      const child: Frame = { el: kid, parent: frame };
       if (_isWildcard(d)) this.#wild(child, d);
       else this.element(child, d);
     }
   }
 
   /** Matches an element's children against its content model, reports where they break it, and keeps the shape of a match. */
-  #match(frame: Frame, particle: Particle): Attribution {
+  #match(frame: Frame, particle: Particle): Matched {
     const kids = frame.el.children;
     const ids = new Array<number>(kids.length);
     let known = kids.length <= MAX_SHAPE_CHILDREN;
@@ -206,7 +218,11 @@ class _Validator {
       if (id < 0) known = false;
     }
     const m = new _Matcher(kids, ids);
-    if (!m.repeat(particle)) {
+    const ok = m.repeat(particle);
+    const leaves = new Array<SimpleType | null>(kids.length);
+    for (let i = 0; i < kids.length; i++) leaves[i] = _leafType(m.decls[i]);
+    const matched: Matched = { decls: m.decls, leaves, accepted: new Array<string | undefined>(kids.length) };
+    if (!ok) {
       const at = kids[m.i];
       const expected = _expected(m.failed!);
       if (at) this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here; expected ${expected}`);
@@ -216,9 +232,9 @@ class _Validator {
       this.report({ el: at, parent: frame }, `Element ${at.local} is not expected here (out of order, repeated or unknown)`);
     } else if (known) {
       // Kept only when every name has its id: a name unknown now may get one later in the document, as types compile on first use.
-      this.#shapes.keep(particle, kids, m.decls);
+      this.#shapes.keep(particle, kids, matched);
     }
-    return m.decls;
+    return matched;
   }
 
   #wild(frame: Frame, w: Wildcard): void {
@@ -243,13 +259,13 @@ class _Validator {
 }
 
 /**
- * Most elements are leaves of a simple type without attributes, and valid: such an element is accepted here
- * without a frame or the general checks, which run (and report) whenever this cannot tell.
+ * The simple type that alone judges a child attributed to `d` when it has neither attributes nor children; null for
+ * a wildcard, a complex type, and a declaration that is abstract or gives a fixed or default value.
  */
-function _isValidLeaf(el: XmlElement, decl: ElementDecl): boolean {
-  if (el.attrs.length > 0 || el.children.length > 0 || decl.abstract || decl.fixed !== null || decl.default !== null) return false;
-  const type = decl.type;
-  return type.kind === "simple" && accepts(type, el.text);
+function _leafType(d: ElementDecl | Wildcard | undefined): SimpleType | null {
+  if (d === undefined || _isWildcard(d) || d.abstract || d.fixed !== null || d.default !== null) return null;
+  const type = d.type;
+  return type.kind === "simple" ? type : null;
 }
 
 function _isWildcard(d: ElementDecl | Wildcard): d is Wildcard {
