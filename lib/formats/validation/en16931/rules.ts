@@ -7,7 +7,8 @@
 import type { XmlElement } from "../../xml/tree.ts";
 import type { Violation } from "../violation.ts";
 import { checkSemanticRules } from "./semantic.ts";
-import { checkSyntaxRules } from "./syntax.ts";
+import { checkSyntaxRules, syntaxRuleSet } from "./syntax.ts";
+import { shareRuleNamespaces } from "./syntax/paths.ts";
 
 /** The release of the CEN/TC 434 validation artefacts these rules follow. */
 export const EN16931_ARTEFACTS_VERSION = "1.3.16";
@@ -59,5 +60,7 @@ export function claimsEn16931(root: XmlElement, syntax: En16931Syntax): boolean 
 
 /** Every EN 16931 rule the document breaks, with the artefacts' ids and severities. */
 export function checkEn16931(root: XmlElement, syntax: En16931Syntax): Violation[] {
+  syntaxRuleSet(syntax); // compiled first: the rules' names are known from then on
+  shareRuleNamespaces(root);
   return [...checkSemanticRules(root, syntax), ...checkSyntaxRules(root, syntax)];
 }

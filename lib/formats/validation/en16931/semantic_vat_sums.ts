@@ -7,9 +7,9 @@
  * or exactly grouped by rate (S, L, M); the CII rules skip -09 for L and M.
  * @module
  */
-import { abs, add, eq, mul, percentOf, round2, sub, sum, type Dec } from "./semantic_decimal.ts";
-import { num, within } from "./semantic_totals.ts";
-import { codeOf, type AllowanceCharge, type Breakdown, type Line, type SemanticView, type VatCategory } from "./semantic_view.ts";
+import { abs, add, eq, mul, percentOf, round2, sub, type Dec } from "./semantic_decimal.ts";
+import { num, sumOf, within } from "./semantic_totals.ts";
+import { codeOf, kept, type AllowanceCharge, type Breakdown, type Line, type SemanticView, type VatCategory } from "./semantic_view.ts";
 
 const BY_RATE = new Set(["S", "L", "M"]);
 
@@ -22,10 +22,6 @@ function _inCategory(v: SemanticView, cats: VatCategory[], code: string, rate: D
   });
 }
 
-function _sum(values: (Dec | null)[]): Dec {
-  return sum(values.filter((x): x is Dec => x !== null));
-}
-
 interface _Parts {
   lines: Line[];
   charges: AllowanceCharge[];
@@ -33,19 +29,19 @@ interface _Parts {
 }
 
 function _parts(v: SemanticView, code: string, rate: Dec | null): _Parts {
-  const acs = v.allowances.filter((a) => _inCategory(v, a.categories, code, rate));
+  const acs = kept(v.allowances, (a) => _inCategory(v, a.categories, code, rate));
   return {
-    lines: v.lines.filter((l) => _inCategory(v, l.categories, code, rate)),
-    charges: acs.filter((a) => a.charge === true),
-    allowances: acs.filter((a) => a.charge === false),
+    lines: kept(v.lines, (l) => _inCategory(v, l.categories, code, rate)),
+    charges: kept(acs, (a) => a.charge === true),
+    allowances: kept(acs, (a) => a.charge === false),
   };
 }
 
 /** Lines + charges − allowances; CII rounds each of the three sums to two decimals first. */
 function _expected(v: SemanticView, p: _Parts): Dec {
-  const lines = _sum(p.lines.map((l) => num(l.net)));
-  const charges = _sum(p.charges.map((a) => num(a.amount)));
-  const allowances = _sum(p.allowances.map((a) => num(a.amount)));
+  const lines = sumOf(p.lines, (l) => l.net);
+  const charges = sumOf(p.charges, (a) => a.amount);
+  const allowances = sumOf(p.allowances, (a) => a.amount);
   if (v.syntax === "ubl") return sub(add(lines, charges), allowances);
   return sub(add(round2(lines), round2(charges)), round2(allowances));
 }

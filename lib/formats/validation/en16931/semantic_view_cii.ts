@@ -7,7 +7,7 @@
  * @module
  */
 import type { XmlElement } from "../../xml/tree.ts";
-import { attr, child, children, field, norm, walkTable, walkView, xsBoolean } from "./semantic_view.ts";
+import { attr, child, children, field, mapped, norm, walkTable, walkView, xsBoolean } from "./semantic_view.ts";
 import type { AllowanceCharge, Breakdown, Field, Line, Party, Period, SemanticView, VatCategory } from "./semantic_view.ts";
 
 const RSM = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
@@ -72,7 +72,7 @@ function _allowanceCharge(el: XmlElement): AllowanceCharge {
     base: fr(el, "BasisAmount"),
     reason: fr(el, "Reason"),
     reasonCode: fr(el, "ReasonCode"),
-    categories: children(el, RAM, "CategoryTradeTax").map((c) => _category(c, kind)),
+    categories: mapped(children(el, RAM, "CategoryTradeTax"), (c) => _category(c, kind)),
   };
 }
 
@@ -104,9 +104,9 @@ function _party(el: XmlElement | null): Party | null {
     country: fr(postal, "CountryID"),
     // BR-62/BR-63 look at the first electronic address only.
     endpoint: r(el, "URIUniversalCommunication") === null ? null : { el: uri ?? el, scheme: attr(uri, "schemeID") },
-    ids: children(el, RAM, "ID").map((i) => ({ text: i.text, scheme: attr(i, "schemeID") })),
-    globalIds: children(el, RAM, "GlobalID").map((i) => i.text),
-    legalIds: children(r(el, "SpecifiedLegalOrganization"), RAM, "ID").map((i) => i.text),
+    ids: mapped(children(el, RAM, "ID"), (i) => ({ text: i.text, scheme: attr(i, "schemeID") })),
+    globalIds: mapped(children(el, RAM, "GlobalID"), (i) => i.text),
+    legalIds: mapped(children(r(el, "SpecifiedLegalOrganization"), RAM, "ID"), (i) => i.text),
     vatIds,
     taxIds,
   };
@@ -126,8 +126,8 @@ function _line(el: XmlElement): Line {
     name: fr(r(el, "SpecifiedTradeProduct"), "Name"),
     netPrice: fr(r(agreement, "NetPriceProductTradePrice"), "ChargeAmount"),
     grossPrice: fr(r(agreement, "GrossPriceProductTradePrice"), "ChargeAmount"),
-    categories: children(settlement, RAM, "ApplicableTradeTax").map((c) => _category(c, "line")),
-    allowances: children(settlement, RAM, "SpecifiedTradeAllowanceCharge").map(_allowanceCharge),
+    categories: mapped(children(settlement, RAM, "ApplicableTradeTax"), (c) => _category(c, "line")),
+    allowances: mapped(children(settlement, RAM, "SpecifiedTradeAllowanceCharge"), _allowanceCharge),
     period: period === null ? null : _period(period),
   };
 }
@@ -164,8 +164,8 @@ export function readCiiView(root: XmlElement): SemanticView {
     taxTotals: [],
     breakdownsByTotal: new Map(),
     breakdowns: [],
-    allowances: children(settlement, RAM, "SpecifiedTradeAllowanceCharge").map(_allowanceCharge),
-    lines: children(tx, RAM, "IncludedSupplyChainTradeLineItem").map(_line),
+    allowances: mapped(children(settlement, RAM, "SpecifiedTradeAllowanceCharge"), _allowanceCharge),
+    lines: mapped(children(tx, RAM, "IncludedSupplyChainTradeLineItem"), _line),
     periods: period === null ? [] : [_period(period)],
     hasTaxPointDate: false,
     hasDateCode: false,
@@ -179,7 +179,7 @@ export function readCiiView(root: XmlElement): SemanticView {
     itemAttributes: [],
     classifications: [],
     standardIds: [],
-    precedingInvoices: children(settlement, RAM, "InvoiceReferencedDocument").map((d) => ({ el: d, id: fr(d, "IssuerAssignedID") })),
+    precedingInvoices: mapped(children(settlement, RAM, "InvoiceReferencedDocument"), (d) => ({ el: d, id: fr(d, "IssuerAssignedID") })),
     paymentMeans: [],
     cardNumbers: [],
     vatIdentifiers: [],
@@ -235,9 +235,9 @@ const WALK = walkTable({
       v.paymentMeans.push({
         el,
         code: fr(el, "TypeCode"),
-        accounts: children(el, RAM, "PayeePartyCreditorFinancialAccount").map((acc) => ({
+        accounts: mapped(children(el, RAM, "PayeePartyCreditorFinancialAccount"), (acc) => ({
           el: acc,
-          ids: [...children(acc, RAM, "IBANID"), ...children(acc, RAM, "ProprietaryID")].map((i) => ({ el: i, text: i.text })),
+          ids: mapped([...children(acc, RAM, "IBANID"), ...children(acc, RAM, "ProprietaryID")], (i) => ({ el: i, text: i.text })),
         })),
       }),
     ApplicableTradeSettlementFinancialCard: (el, _, v) => v.cardNumbers.push({ el, text: r(el, "ID")?.text ?? "" }),

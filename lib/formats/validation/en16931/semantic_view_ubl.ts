@@ -6,7 +6,7 @@
  * @module
  */
 import type { XmlElement } from "../../xml/tree.ts";
-import { attr, child, children, field, norm, walkTable, walkView, xsBoolean } from "./semantic_view.ts";
+import { attr, child, children, field, mapped, norm, walkTable, walkView, xsBoolean } from "./semantic_view.ts";
 import type { AllowanceCharge, Breakdown, Field, Line, Party, Period, SemanticView, VatCategory } from "./semantic_view.ts";
 
 const CAC_URI = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
@@ -75,7 +75,7 @@ function _allowanceCharge(el: XmlElement): AllowanceCharge {
     base: fb(el, "BaseAmount"),
     reason: fb(el, "AllowanceChargeReason"),
     reasonCode: fb(el, "AllowanceChargeReasonCode"),
-    categories: children(el, CAC, "TaxCategory").map((c) => _category(c, kind)),
+    categories: mapped(children(el, CAC, "TaxCategory"), (c) => _category(c, kind)),
   };
 }
 
@@ -100,13 +100,13 @@ function _party(el: XmlElement | null): Party | null {
   return {
     el,
     legalName: fb(a(el, "PartyLegalEntity"), "RegistrationName"),
-    names: children(el, CAC, "PartyName").flatMap((n) => children(n, CBC, "Name")).map((n) => ({ el: n, text: n.text })),
+    names: mapped(children(el, CAC, "PartyName").flatMap((n) => children(n, CBC, "Name")), (n) => ({ el: n, text: n.text })),
     postal,
     country: fb(a(postal, "Country"), "IdentificationCode"),
     endpoint: endpoint === null ? null : { el: endpoint, scheme: attr(endpoint, "schemeID") },
-    ids: children(el, CAC, "PartyIdentification").flatMap((p) => children(p, CBC, "ID")).map((i) => ({ text: i.text, scheme: attr(i, "schemeID") })),
+    ids: mapped(children(el, CAC, "PartyIdentification").flatMap((p) => children(p, CBC, "ID")), (i) => ({ text: i.text, scheme: attr(i, "schemeID") })),
     globalIds: [],
-    legalIds: children(el, CAC, "PartyLegalEntity").flatMap((p) => children(p, CBC, "CompanyID")).map((i) => i.text),
+    legalIds: mapped(children(el, CAC, "PartyLegalEntity").flatMap((p) => children(p, CBC, "CompanyID")), (i) => i.text),
     vatIds,
     taxIds,
   };
@@ -126,8 +126,8 @@ function _line(el: XmlElement): Line {
     name: fb(item, "Name"),
     netPrice: fb(price, "PriceAmount"),
     grossPrice: fb(a(price, "AllowanceCharge"), "BaseAmount"),
-    categories: children(item, CAC, "ClassifiedTaxCategory").map((c) => _category(c, "line")),
-    allowances: children(el, CAC, "AllowanceCharge").map(_allowanceCharge),
+    categories: mapped(children(item, CAC, "ClassifiedTaxCategory"), (c) => _category(c, "line")),
+    allowances: mapped(children(el, CAC, "AllowanceCharge"), _allowanceCharge),
     period: period === null ? null : _period(period),
   };
 }
@@ -157,9 +157,9 @@ export function readUblView(root: XmlElement): SemanticView {
     taxTotals: [],
     breakdownsByTotal: new Map(),
     breakdowns: [],
-    allowances: children(root, CAC, "AllowanceCharge").map(_allowanceCharge),
+    allowances: mapped(children(root, CAC, "AllowanceCharge"), _allowanceCharge),
     lines: [],
-    periods: children(root, CAC, "InvoicePeriod").map(_period),
+    periods: mapped(children(root, CAC, "InvoicePeriod"), _period),
     hasTaxPointDate: b(root, "TaxPointDate") !== null,
     hasDateCode: children(root, CAC, "InvoicePeriod").some((p) => b(p, "DescriptionCode") !== null),
     deliveryAddresses: [],
@@ -195,14 +195,13 @@ export function readUblView(root: XmlElement): SemanticView {
   for (const tt of children(root, CAC, "TaxTotal")) {
     const amount = fb(tt, "TaxAmount");
     v.taxTotals.push({ el: tt, amount, currency: attr(amount?.el ?? null, "currencyID") });
-    const list: Breakdown[] = children(tt, CAC, "TaxSubtotal").map((st) => ({
-      el: st,
-      taxable: fb(st, "TaxableAmount"),
-      tax: fb(st, "TaxAmount"),
-      categories: children(st, CAC, "TaxCategory").map((c) => _category(c, "breakdown")),
-    }));
+    const list: Breakdown[] = [];
+    for (const st of children(tt, CAC, "TaxSubtotal")) {
+      const x: Breakdown = { el: st, taxable: fb(st, "TaxableAmount"), tax: fb(st, "TaxAmount"), categories: mapped(children(st, CAC, "TaxCategory"), (c) => _category(c, "breakdown")) };
+      list.push(x);
+      v.breakdowns.push(x);
+    }
     v.breakdownsByTotal.set(tt, list);
-    for (const x of list) v.breakdowns.push(x);
   }
   for (const c of root.children) if (c.ns === CAC && (c.local === "InvoiceLine" || c.local === "CreditNoteLine")) v.lines.push(_line(c));
   walkView(root, null, v, WALK);
@@ -223,7 +222,7 @@ const WALK = walkTable({
       v.paymentMeans.push({
         el,
         code: fb(el, "PaymentMeansCode"),
-        accounts: children(el, CAC, "PayeeFinancialAccount").map((acc) => ({ el: acc, ids: children(acc, CBC, "ID").map((i) => ({ el: i, text: i.text })) })),
+        accounts: mapped(children(el, CAC, "PayeeFinancialAccount"), (acc) => ({ el: acc, ids: mapped(children(acc, CBC, "ID"), (i) => ({ el: i, text: i.text })) })),
       });
       for (const pan of children(a(el, "CardAccount"), CBC, "PrimaryAccountNumberID")) v.cardNumbers.push({ el: pan, text: pan.text });
     },

@@ -34,7 +34,10 @@ export class AnywherePaths {
 
   /** Empty lists, one per slot, for a walk to fill. */
   gathering(): XmlElement[][] {
-    return this.#names.map((): XmlElement[] => []);
+    // Built by push, as the walk's other arrays: a list made by map has another elements kind once this is optimised.
+    const lists: XmlElement[][] = [];
+    for (let i = 0; i < this.#names.length; i++) lists.push([]);
+    return lists;
   }
 
   /** Hands the elements a walk over the whole document gathered per slot to the document's view. */
