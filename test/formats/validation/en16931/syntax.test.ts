@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import { checkSyntaxRules, syntaxRuleSet } from "../../../../lib/formats/validation/en16931/syntax.ts";
 import type { XmlElement } from "../../../../lib/formats/xml/tree.ts";
 import { BASE, loadSample, sampleBytes } from "./syntax_cases.ts";
-import { ruleName } from "../../../../lib/formats/validation/en16931/syntax/paths.ts";
+import { ruleName, shareRuleNamespaces } from "../../../../lib/formats/validation/en16931/syntax/paths.ts";
 import { parseXml } from "../../../../lib/formats/xml/parse.ts";
 
 const SAMPLES = fileURLToPath(new URL("../../../fixtures/samples/", import.meta.url));
@@ -115,4 +115,19 @@ describe("checkSyntaxRules() keeps nothing of a document", () => {
     assert.equal(ruleName(uri), undefined);
     assert.deepEqual(checkSyntaxRules(parseXml(xml).root, "ubl"), first);
   });
+});
+
+test("shareRuleNamespaces() changes no element's namespace URI, in an invoice and past its bound of namespaces", () => {
+  const namespacesOf = (el: XmlElement, out: string[] = []): string[] => {
+    out.push(el.ns);
+    for (const c of el.children) namespacesOf(c, out);
+    return out;
+  };
+  const foreign = Array.from({ length: 40 }, (_, i) => `<x${i}:Note xmlns:x${i}="urn:example:note:${i}">n</x${i}:Note>`).join("");
+  const xml = new TextDecoder().decode(sampleBytes("ubl", "en16931_ubl-tc434-example1.xml")).replace("</cbc:ID>", `</cbc:ID>${foreign}`);
+  const root = parseXml(new TextEncoder().encode(xml)).root;
+  const before = namespacesOf(root);
+  assert.ok(new Set(before).size > 40);
+  shareRuleNamespaces(root);
+  assert.deepEqual(namespacesOf(root), before);
 });
