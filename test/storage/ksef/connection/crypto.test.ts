@@ -40,6 +40,11 @@ test("newPackageKey() wraps a fresh AES-256 key; decryptPart() reverses AES-256-
   const e = createCipheriv("aes-256-cbc", k.key, k.iv);
   const enc = Buffer.concat([e.update(plain), e.final()]);
   assert.deepEqual(Buffer.from(decryptPart(enc, k, "p1")), plain);
-  const other = newPackageKey(c);
-  assert.throws(() => decryptPart(enc, { ...other, iv: k.iv }, "p1"), (err: unknown) => err instanceof SourceError && err.code === "KSEF_PACKAGE_UNDECRYPTABLE");
+  // Fixed keys: a wrong key gives valid padding by chance (about 1 in 256), so random ones would make this fail by luck.
+  const right = { ...k, key: new Uint8Array(32).fill(1), iv: new Uint8Array(16) };
+  const wrong = { ...right, key: new Uint8Array(32).fill(2) };
+  const fixed = createCipheriv("aes-256-cbc", right.key, right.iv);
+  const sealed = Buffer.concat([fixed.update(plain), fixed.final()]);
+  assert.deepEqual(Buffer.from(decryptPart(sealed, right, "p1")), plain);
+  assert.throws(() => decryptPart(sealed, wrong, "p1"), (err: unknown) => err instanceof SourceError && err.code === "KSEF_PACKAGE_UNDECRYPTABLE");
 });
