@@ -212,10 +212,10 @@ export function walkView(el: XmlElement, parent: XmlElement | null, v: SemanticV
 }
 
 /**
- * `items` mapped by `f`, and below those `f` keeps: arrays the view and the rules hand on. Array.prototype.map and
- * filter make arrays of another elements kind once V8 optimises the code calling them than before; the loops that
- * read such arrays then throw their own optimised code away and are compiled again (Node 20: hundreds of requests
- * later, at the cost of milliseconds of compiling). Built by push, every array has one kind from the start.
+ * `items` mapped by `f` (with `kept` below: how the view and the rules make the arrays they hand on). Arrays made by
+ * Array.prototype.map and filter change their elements kind once V8 has optimised the code making them; the loops
+ * reading them then throw their optimised code away and are compiled again (Node 20: hundreds of requests later, at
+ * the cost of milliseconds of compiling). Built by push, every array has one kind from the start.
  */
 export function mapped<T, U>(items: readonly T[], f: (item: T) => U): U[] {
   const out: U[] = [];
